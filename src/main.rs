@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `planning-mcp-server`: CLI -> Config -> logging -> serve.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+use planning_mcp_server::config::{self, ConfigFlags, Mode};
+use planning_mcp_server::{logging, serve};
+
+/// A planning board for AI coding agents over MCP: a goal and a task list
+/// with statuses. Configuration: defaults < planning-mcp-server.toml <
+/// PLANNING_* environment variables < these flags.
+#[derive(Debug, Parser)]
+#[command(name = "planning-mcp-server", version)]
+struct Cli {
+    #[command(flatten)]
+    config: ConfigFlags,
+    /// Write the example config to ./planning-mcp-server.toml (never over an existing file) and exit
+    #[arg(long)]
+    generate_config: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.generate_config {
+        return match config::generate(Path::new(".")) {
+            Ok(path) => {
+                println!("wrote {}", path.display());
+                ExitCode::SUCCESS
+            }
+            Err(error) => fail(&error),
+        };
+    }
+    let loaded = match config::load(&cli.config) {
+        Ok(loaded) => loaded,
+        Err(error) => return fail(&error),
+    };
+    logging::init(&loaded.config.logging);
+    // stdio serves one client: a single-threaded runtime starts faster and is smaller.
+    let runtime = match loaded.config.server.mode {
+        Mode::Stdio => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+        Mode::Http => tokio::runtime::Builder::new_multi_thread().enable_all().build(),
+    };
+    let served = runtime.and_then(|runtime| {
+        runtime.block_on(serve::run(&loaded.config, loaded.file.as_deref()))
+    });
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error),
+    }
+}
+
+fn fail(error: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("planning-mcp-server: {error}");
+    ExitCode::FAILURE
+}
