@@ -228,7 +228,11 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
 pub fn search_path() -> Vec<PathBuf> {
     let mut paths = vec![PathBuf::from(".").join(FILE_NAME)];
     if let Some(home) = std::env::var_os("HOME") {
-        paths.push(PathBuf::from(home).join(".config/planning-mcp-server").join(FILE_NAME));
+        paths.push(
+            PathBuf::from(home)
+                .join(".config/planning-mcp-server")
+                .join(FILE_NAME),
+        );
     }
     paths.push(PathBuf::from("/etc/planning-mcp-server").join(FILE_NAME));
     paths
@@ -283,7 +287,11 @@ impl From<&ConfigFlags> for FlagValues {
             }
         };
         if let Some(mode) = flags.mode {
-            set("server", "mode", Value::serialize(mode).expect("an enum serializes"));
+            set(
+                "server",
+                "mode",
+                Value::serialize(mode).expect("an enum serializes"),
+            );
         }
         if let Some(host) = &flags.host {
             set("server", "host", host.clone().into());
@@ -292,7 +300,11 @@ impl From<&ConfigFlags> for FlagValues {
             set("server", "port", port.into());
         }
         if let Some(level) = flags.log_level {
-            set("logging", "level", Value::serialize(level).expect("an enum serializes"));
+            set(
+                "logging",
+                "level",
+                Value::serialize(level).expect("an enum serializes"),
+            );
         }
         Self(dict)
     }
@@ -356,7 +368,11 @@ fn validate(config: &Config, figment: &Figment) -> Result<(), ConfigError> {
             problems.push(format!("{key} (from {source}): {what}"));
         }
     };
-    require(planning.max_tasks >= 1, "planning.max_tasks", "must be at least 1");
+    require(
+        planning.max_tasks >= 1,
+        "planning.max_tasks",
+        "must be at least 1",
+    );
     require(
         planning.max_goal_length >= 1,
         "planning.max_goal_length",
@@ -380,6 +396,8 @@ fn validate(config: &Config, figment: &Figment) -> Result<(), ConfigError> {
 }
 
 #[cfg(test)]
+// figment's Jail closures return figment::Error, which is large; fine in tests.
+#[allow(clippy::result_large_err)]
 mod tests {
     use figment::Jail;
 
@@ -466,7 +484,10 @@ mod tests {
             assert!(from_home.file.unwrap().starts_with(&home));
 
             jail.create_file(FILE_NAME, "[server]\nport = 5555\n")?;
-            assert_eq!(load(&ConfigFlags::default()).unwrap().config.server.port, 5555);
+            assert_eq!(
+                load(&ConfigFlags::default()).unwrap().config.server.port,
+                5555
+            );
 
             jail.create_file("other.toml", "[server]\nport = 6666\n")?;
             let explicit = ConfigFlags {
@@ -496,19 +517,28 @@ mod tests {
             let error = invalid(load(&ConfigFlags::default()));
             let file = jail.directory().join(FILE_NAME);
             assert!(
-                error.contains(&format!("server.mode (from the config file {})", file.display())),
+                error.contains(&format!(
+                    "server.mode (from the config file {})",
+                    file.display()
+                )),
                 "{error}"
             );
             assert!(error.contains("unknown variant: found `tcp`"), "{error}");
 
             jail.create_file(FILE_NAME, "[server]\nport = 'eighty'\n")?;
             let error = invalid(load(&ConfigFlags::default()));
-            assert!(error.starts_with("server.port (from the config file"), "{error}");
+            assert!(
+                error.starts_with("server.port (from the config file"),
+                "{error}"
+            );
             assert!(error.contains("invalid type"), "{error}");
 
             jail.create_file(FILE_NAME, "[planning]\nmax_task = 5\n")?;
             let error = invalid(load(&ConfigFlags::default()));
-            assert!(error.starts_with("planning.max_task (from the config file"), "{error}");
+            assert!(
+                error.starts_with("planning.max_task (from the config file"),
+                "{error}"
+            );
             assert!(error.contains("unknown field: found `max_task`"), "{error}");
 
             jail.create_file(FILE_NAME, "[server\nport = 1\n")?;
@@ -525,7 +555,9 @@ mod tests {
             jail.set_env("PLANNING_SERVER_PORT", "70000");
             let error = invalid(load(&ConfigFlags::default()));
             assert!(
-                error.starts_with("server.port (from the environment variable PLANNING_SERVER_PORT)"),
+                error.starts_with(
+                    "server.port (from the environment variable PLANNING_SERVER_PORT)"
+                ),
                 "{error}"
             );
             assert!(error.contains("70000"), "{error}");
@@ -534,20 +566,27 @@ mod tests {
             jail.set_env("PLANNING_LOGGING_LEVEL", "verbose");
             let error = invalid(load(&ConfigFlags::default()));
             assert!(
-                error.starts_with("logging.level (from the environment variable PLANNING_LOGGING_LEVEL)"),
+                error.starts_with(
+                    "logging.level (from the environment variable PLANNING_LOGGING_LEVEL)"
+                ),
                 "{error}"
             );
 
             jail.set_env("PLANNING_LOGGING_LEVEL", "warn");
             jail.set_env("PLANNING_PLANNING_HISTORY_ENABLED", "maybe");
             let error = invalid(load(&ConfigFlags::default()));
-            assert!(error.contains("PLANNING_PLANNING_HISTORY_ENABLED"), "{error}");
+            assert!(
+                error.contains("PLANNING_PLANNING_HISTORY_ENABLED"),
+                "{error}"
+            );
 
             jail.set_env("PLANNING_PLANNING_HISTORY_ENABLED", "false");
             jail.set_env("PLANNING_SERVER_COLOUR", "blue");
             let error = invalid(load(&ConfigFlags::default()));
             assert!(
-                error.starts_with("server.colour (from the environment variable PLANNING_SERVER_COLOUR)"),
+                error.starts_with(
+                    "server.colour (from the environment variable PLANNING_SERVER_COLOUR)"
+                ),
                 "{error}"
             );
             Ok(())
@@ -578,7 +617,10 @@ mod tests {
             );
             jail.set_env("PLANNING_PLANNING_MAX_GOAL_LENGTH", "-1");
             let error = invalid(load(&ConfigFlags::default()));
-            assert!(error.contains("PLANNING_PLANNING_MAX_GOAL_LENGTH"), "{error}");
+            assert!(
+                error.contains("PLANNING_PLANNING_MAX_GOAL_LENGTH"),
+                "{error}"
+            );
             Ok(())
         });
     }
@@ -589,7 +631,10 @@ mod tests {
         let path = generate(dir.path()).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), EXAMPLE);
         std::fs::write(&path, "mine").unwrap();
-        assert!(matches!(generate(dir.path()), Err(ConfigError::AlreadyExists(_))));
+        assert!(matches!(
+            generate(dir.path()),
+            Err(ConfigError::AlreadyExists(_))
+        ));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
     }
 }

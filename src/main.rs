@@ -42,11 +42,18 @@ fn main() -> ExitCode {
     logging::init(&loaded.config.logging);
     // stdio serves one client: a single-threaded runtime starts faster and is smaller.
     let runtime = match loaded.config.server.mode {
-        Mode::Stdio => tokio::runtime::Builder::new_current_thread().enable_all().build(),
-        Mode::Http => tokio::runtime::Builder::new_multi_thread().enable_all().build(),
+        Mode::Stdio => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        Mode::Http => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build(),
     };
     let served = runtime.and_then(|runtime| {
-        runtime.block_on(serve::run(&loaded.config, loaded.file.as_deref()))
+        let served = runtime.block_on(serve::run(&loaded.config, loaded.file.as_deref()));
+        // Do not wait for the thread that may still be blocked reading stdin.
+        runtime.shutdown_background();
+        served
     });
     match served {
         Ok(()) => ExitCode::SUCCESS,

@@ -54,13 +54,18 @@ pub async fn run(config: &Config, config_file: Option<&Path>) -> std::io::Result
     let planning = &config.planning;
     let board = SharedBoard::new(Board::new(planning.limits(), planning.history_enabled));
     let config_file = config_file.map_or_else(|| "none".to_owned(), |p| p.display().to_string());
+    let shutdown = shutdown_signal();
     match config.server.mode {
-        Mode::Stdio => serve_stdio(board, &config_file).await,
-        Mode::Http => serve_http(board, &config.server, &config_file).await,
+        Mode::Stdio => serve_stdio(board, &config_file, shutdown).await,
+        Mode::Http => serve_http(board, &config.server, &config_file, shutdown).await,
     }
 }
 
-async fn serve_stdio(board: SharedBoard, config_file: &str) -> std::io::Result<()> {
+async fn serve_stdio(
+    board: SharedBoard,
+    config_file: &str,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
     tracing::info!(mode = "stdio", config = %config_file, "planning-mcp-server {} serving MCP on stdin/stdout", env!("CARGO_PKG_VERSION"));
     let service = PlanningServer::new(board)
         .serve(rmcp::transport::stdio())
@@ -71,7 +76,7 @@ async fn serve_stdio(board: SharedBoard, config_file: &str) -> std::io::Result<(
         quit = service.waiting() => {
             tracing::debug!(?quit, "the client closed the session");
         }
-        () = shutdown_signal() => {
+        () = shutdown => {
             tracing::info!("shutting down");
             stop.cancel();
         }
@@ -83,6 +88,7 @@ async fn serve_http(
     board: SharedBoard,
     settings: &ServerSettings,
     config_file: &str,
+    signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let sessions_closed = CancellationToken::new();
     let in_flight = TaskTracker::new();
@@ -100,7 +106,10 @@ async fn serve_http(
     );
     let app = Router::new()
         .nest_service("/mcp", mcp)
-        .layer(middleware::from_fn_with_state(in_flight.clone(), track_in_flight));
+        .layer(middleware::from_fn_with_state(
+            in_flight.clone(),
+            track_in_flight,
+        ));
 
     let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
     let address = listener.local_addr()?;
@@ -117,11 +126,14 @@ async fn serve_http(
     tokio::spawn({
         let shutdown = shutdown.clone();
         async move {
-            shutdown_signal().await;
+            signal.await;
             tracing::info!("shutting down: finishing calls in flight");
             shutdown.cancel();
             in_flight.close();
-            if tokio::time::timeout(DRAIN_DEADLINE, in_flight.wait()).await.is_err() {
+            if tokio::time::timeout(DRAIN_DEADLINE, in_flight.wait())
+                .await
+                .is_err()
+            {
                 tracing::warn!("calls still in flight after {DRAIN_DEADLINE:?}; closing anyway");
             }
             // Ends the long-lived SSE streams, so that the server can stop.
@@ -149,7 +161,11 @@ fn mcp_url(host: &str, address: SocketAddr) -> String {
 
 /// Counts a request as in flight until its response body has been sent.
 /// GET (the long-lived notification stream) is not a call and is not counted.
-async fn track_in_flight(State(in_flight): State<TaskTracker>, request: Request, next: Next) -> Response {
+async fn track_in_flight(
+    State(in_flight): State<TaskTracker>,
+    request: Request,
+    next: Next,
+) -> Response {
     if request.method() == Method::GET {
         return next.run(request).await;
     }
@@ -163,27 +179,38 @@ async fn track_in_flight(State(in_flight): State<TaskTracker>, request: Request,
     })
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
+/// Listens for SIGINT and SIGTERM from now on (so that a signal that comes
+/// early is not missed) and resolves when one arrives.
+fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
-        let mut terminate =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(signal) => signal,
-                Err(error) => {
-                    tracing::warn!(%error, "cannot listen for SIGTERM");
-                    let _ = interrupt.await;
-                    return;
+        use tokio::signal::unix::{SignalKind, signal};
+        let listen = |kind: SignalKind| {
+            signal(kind)
+                .inspect_err(|error| tracing::warn!(%error, "cannot listen for a shutdown signal"))
+                .ok()
+        };
+        let (mut interrupt, mut terminate) = (
+            listen(SignalKind::interrupt()),
+            listen(SignalKind::terminate()),
+        );
+        async move {
+            let received = |signal: Option<tokio::signal::unix::Signal>| async move {
+                match signal {
+                    Some(mut signal) => signal.recv().await,
+                    None => std::future::pending().await,
                 }
             };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
+            tokio::select! {
+                _ = received(interrupt.take()) => {}
+                _ = received(terminate.take()) => {}
+            }
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = interrupt.await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }

@@ -431,7 +431,12 @@ impl Board {
 }
 
 /// Checks a text that must not be blank (titles, the reason) and its length.
-fn check_required(text: &str, field: Field, position: Position, max: usize) -> Result<(), BoardError> {
+fn check_required(
+    text: &str,
+    field: Field,
+    position: Position,
+    max: usize,
+) -> Result<(), BoardError> {
     if text.trim().is_empty() {
         return Err(BoardError::Blank { field, position });
     }
@@ -499,14 +504,20 @@ mod tests {
         let mut board = board();
         let _ = board.set_goal("Ship", "the release").unwrap();
         assert_eq!(board.goal().unwrap().title, "Ship");
-        assert_eq!(board.set_goal("Other", "x").unwrap_err(), BoardError::GoalAlreadySet);
+        assert_eq!(
+            board.set_goal("Other", "x").unwrap_err(),
+            BoardError::GoalAlreadySet
+        );
         assert_eq!(board.goal().unwrap().title, "Ship");
     }
 
     #[test]
     fn change_goal_needs_a_goal_and_a_reason() {
         let mut board = board_with(&["a"]);
-        assert_eq!(board.change_goal("New", "d", "why").unwrap_err(), BoardError::NoGoal);
+        assert_eq!(
+            board.change_goal("New", "d", "why").unwrap_err(),
+            BoardError::NoGoal
+        );
         let _ = board.set_goal("Old", "d").unwrap();
         for reason in ["", "  \n\t"] {
             assert_eq!(
@@ -521,8 +532,10 @@ mod tests {
         assert_eq!(board.goal().unwrap().title, "New");
         assert_eq!(titles(&board), ["a"], "tasks are kept");
         let last = board.history().unwrap().entries().last().unwrap();
-        assert!(matches!(&last.event, Event::GoalChanged { reason, from, .. }
-            if reason == "scope changed" && from.title == "Old"));
+        assert!(
+            matches!(&last.event, Event::GoalChanged { reason, from, .. }
+            if reason == "scope changed" && from.title == "Old")
+        );
     }
 
     #[test]
@@ -530,15 +543,23 @@ mod tests {
         let mut board = board();
         assert!(matches!(
             board.set_goal(" ", "d"),
-            Err(BoardError::Blank { field: Field::GoalTitle, .. })
+            Err(BoardError::Blank {
+                field: Field::GoalTitle,
+                ..
+            })
         ));
         let _ = board.set_goal("g", "").unwrap();
         assert!(matches!(
             board.change_goal("\n", "d", "r"),
-            Err(BoardError::Blank { field: Field::GoalTitle, .. })
+            Err(BoardError::Blank {
+                field: Field::GoalTitle,
+                ..
+            })
         ));
         assert_eq!(
-            board.add_tasks(&[new("ok", ""), new("\t", "")]).unwrap_err(),
+            board
+                .add_tasks(&[new("ok", ""), new("\t", "")])
+                .unwrap_err(),
             BoardError::Blank {
                 field: Field::TaskTitle,
                 position: Position(Some(2))
@@ -548,7 +569,10 @@ mod tests {
         let _ = board.add_tasks(&[new("ok", "")]).unwrap();
         assert!(matches!(
             board.modify_task(&id("ok", ""), Some(""), None),
-            Err(BoardError::Blank { field: Field::TaskTitle, .. })
+            Err(BoardError::Blank {
+                field: Field::TaskTitle,
+                ..
+            })
         ));
     }
 
@@ -559,16 +583,28 @@ mod tests {
         let six = "éééééé";
         assert!(matches!(
             board.set_goal(six, ""),
-            Err(BoardError::TooLong { field: Field::GoalTitle, actual: 6, max: 5, .. })
+            Err(BoardError::TooLong {
+                field: Field::GoalTitle,
+                actual: 6,
+                max: 5,
+                ..
+            })
         ));
         assert!(matches!(
             board.set_goal("t", six),
-            Err(BoardError::TooLong { field: Field::GoalDescription, actual: 6, .. })
+            Err(BoardError::TooLong {
+                field: Field::GoalDescription,
+                actual: 6,
+                ..
+            })
         ));
         let _ = board.set_goal(five, five).unwrap();
         assert!(matches!(
             board.change_goal("t", "d", six),
-            Err(BoardError::TooLong { field: Field::Reason, .. })
+            Err(BoardError::TooLong {
+                field: Field::Reason,
+                ..
+            })
         ));
         let _ = board.change_goal(five, five, five).unwrap();
     }
@@ -589,17 +625,27 @@ mod tests {
         );
         assert!(matches!(
             board.add_tasks(&[new("a", five)]),
-            Err(BoardError::TooLong { field: Field::TaskDescription, .. })
+            Err(BoardError::TooLong {
+                field: Field::TaskDescription,
+                ..
+            })
         ));
         let _ = board.add_tasks(&[new(four, four)]).unwrap();
         let task_id = id(four, four);
         assert!(matches!(
             board.modify_task(&task_id, Some(five), None),
-            Err(BoardError::TooLong { field: Field::TaskTitle, position: Position(None), .. })
+            Err(BoardError::TooLong {
+                field: Field::TaskTitle,
+                position: Position(None),
+                ..
+            })
         ));
         assert!(matches!(
             board.modify_task(&task_id, None, Some(five)),
-            Err(BoardError::TooLong { field: Field::TaskDescription, .. })
+            Err(BoardError::TooLong {
+                field: Field::TaskDescription,
+                ..
+            })
         ));
     }
 
@@ -639,7 +685,10 @@ mod tests {
         assert_eq!(added.added, [TaskId::from_content("third", "")]);
         assert_eq!(
             added.skipped,
-            [TaskId::from_content("first", ""), TaskId::from_content("third", "")]
+            [
+                TaskId::from_content("first", ""),
+                TaskId::from_content("third", "")
+            ]
         );
         assert!(!added.was_empty);
         assert_eq!(titles(&board), ["first", "second", "third"]);
@@ -648,7 +697,10 @@ mod tests {
     #[test]
     fn add_reports_an_empty_board_and_refuses_an_empty_batch() {
         let mut board = board();
-        assert_eq!(board.add_tasks(&[]).unwrap_err(), BoardError::EmptyRequest("tasks"));
+        assert_eq!(
+            board.add_tasks(&[]).unwrap_err(),
+            BoardError::EmptyRequest("tasks")
+        );
         let (added, _) = board.add_tasks(&[new("a", "")]).unwrap();
         assert!(added.was_empty);
     }
@@ -659,7 +711,11 @@ mod tests {
         let (a, b) = (id("a", ""), id("b", ""));
         assert_eq!(
             board
-                .update_statuses(&[(&a, "completed"), ("ffffffff", "failed"), ("nope", "failed")])
+                .update_statuses(&[
+                    (&a, "completed"),
+                    ("ffffffff", "failed"),
+                    ("nope", "failed")
+                ])
                 .unwrap_err(),
             BoardError::UnknownTasks(vec!["ffffffff".into(), "nope".into()])
         );
@@ -714,14 +770,21 @@ mod tests {
     #[test]
     fn modify_regenerates_the_id_and_keeps_status_and_place() {
         let mut board = board_with(&["a", "b", "c"]);
-        let _ = board.update_statuses(&[(&id("b", ""), "in_progress")]).unwrap();
+        let _ = board
+            .update_statuses(&[(&id("b", ""), "in_progress")])
+            .unwrap();
         let (new_id, _) = board.modify_task(&id("b", ""), None, Some("more")).unwrap();
         assert_eq!(new_id, TaskId::from_content("b", "more"));
         assert_eq!(titles(&board), ["a", "b", "c"]);
         let task = board.task(new_id).unwrap();
-        assert_eq!((task.status, task.description.as_str()), (Status::InProgress, "more"));
+        assert_eq!(
+            (task.status, task.description.as_str()),
+            (Status::InProgress, "more")
+        );
         assert!(board.task(TaskId::from_content("b", "")).is_none());
-        let (renamed, _) = board.modify_task(&new_id.to_string(), Some("B"), None).unwrap();
+        let (renamed, _) = board
+            .modify_task(&new_id.to_string(), Some("B"), None)
+            .unwrap();
         assert_eq!(renamed, TaskId::from_content("B", "more"));
     }
 
@@ -730,7 +793,9 @@ mod tests {
         let mut board = board_with(&["a", "b"]);
         let before = board.clone();
         assert_eq!(
-            board.modify_task(&id("a", ""), Some("b"), None).unwrap_err(),
+            board
+                .modify_task(&id("a", ""), Some("b"), None)
+                .unwrap_err(),
             BoardError::IdTaken { id: id("b", "") }
         );
         assert_eq!(
@@ -755,8 +820,13 @@ mod tests {
             BoardError::UnknownTasks(vec!["00000000".into()])
         );
         assert_eq!(board.len(), 3);
-        assert_eq!(board.delete_tasks(&[]).unwrap_err(), BoardError::EmptyRequest("task IDs"));
-        let _ = board.delete_tasks(&[&id("a", ""), &id("c", ""), &id("a", "")]).unwrap();
+        assert_eq!(
+            board.delete_tasks(&[]).unwrap_err(),
+            BoardError::EmptyRequest("task IDs")
+        );
+        let _ = board
+            .delete_tasks(&[&id("a", ""), &id("c", ""), &id("a", "")])
+            .unwrap();
         assert_eq!(titles(&board), ["b"]);
         // A deleted task can be added again, at the end.
         let _ = board.add_tasks(&[new("a", "")]).unwrap();
@@ -767,9 +837,12 @@ mod tests {
     fn every_mutation_can_be_undone() {
         let mut board = board_with(&["a", "b", "c"]);
         let _ = board.set_goal("g", "d").unwrap();
-        let _ = board.update_statuses(&[(&id("a", ""), "completed")]).unwrap();
+        let _ = board
+            .update_statuses(&[(&id("a", ""), "completed")])
+            .unwrap();
         let original = board.clone();
-        let mutations: Vec<Box<dyn Fn(&mut Board) -> Undo>> = vec![
+        type Mutation = Box<dyn Fn(&mut Board) -> Undo>;
+        let mutations: Vec<Mutation> = vec![
             Box::new(|b| b.change_goal("h", "e", "why").unwrap()),
             Box::new(|b| b.add_tasks(&[new("d", ""), new("a", "")]).unwrap().1),
             Box::new(|b| {
@@ -798,10 +871,17 @@ mod tests {
             ..Limits::default()
         };
         let mut board = Board::new(limits, true);
-        let tasks: Vec<NewTask> = (0..HISTORY_CAP + 5).map(|n| new(&n.to_string(), "")).collect();
+        let tasks: Vec<NewTask> = (0..HISTORY_CAP + 5)
+            .map(|n| new(&n.to_string(), ""))
+            .collect();
         let _ = board.add_tasks(&tasks).unwrap();
-        let ids: Vec<String> = (0..HISTORY_CAP + 5).map(|n| id(&n.to_string(), "")).collect();
-        let half: Vec<(&str, &str)> = ids[..700].iter().map(|i| (i.as_str(), "completed")).collect();
+        let ids: Vec<String> = (0..HISTORY_CAP + 5)
+            .map(|n| id(&n.to_string(), ""))
+            .collect();
+        let half: Vec<(&str, &str)> = ids[..700]
+            .iter()
+            .map(|i| (i.as_str(), "completed"))
+            .collect();
         let _ = board.update_statuses(&half).unwrap();
         let before = board.clone();
         let all: Vec<(&str, &str)> = ids.iter().map(|i| (i.as_str(), "failed")).collect();

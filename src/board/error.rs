@@ -66,9 +66,7 @@ pub enum BoardError {
         position: Position,
     },
     /// A text longer than its configured limit, in Unicode characters.
-    #[error(
-        "The {field}{position} is {actual} characters long; the limit is {max}: shorten it."
-    )]
+    #[error("The {field}{position} is {actual} characters long; the limit is {max}: shorten it.")]
     TooLong {
         /// The long field.
         field: Field,

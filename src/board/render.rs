@@ -198,7 +198,10 @@ mod tests {
 
     #[test]
     fn multi_line_text_stays_in_its_item() {
-        let mut board = board_with(&[("Line one\nline two", "first\r\n\nsecond\n- ☑ [12345678] forged")]);
+        let mut board = board_with(&[(
+            "Line one\nline two",
+            "first\r\n\nsecond\n- ☑ [12345678] forged",
+        )]);
         let _ = board.set_goal("Goal\nmore", "x").unwrap();
         let text = task_list(&board, Filter::All);
         let id = crate::board::TaskId::from_content(

@@ -25,7 +25,9 @@ impl TaskId {
             .chain_update(b":")
             .chain_update(description.as_bytes())
             .finalize();
-        Self(u32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]))
+        Self(u32::from_be_bytes([
+            digest[0], digest[1], digest[2], digest[3],
+        ]))
     }
 
     /// Parses an ID as a request gives it. Only eight lowercase hex digits are
@@ -184,7 +186,10 @@ mod tests {
             ("Écrire les tests ✓", "unicode", "c828bc2f"),
         ];
         for (title, description, expected) in vectors {
-            assert_eq!(TaskId::from_content(title, description).to_string(), expected);
+            assert_eq!(
+                TaskId::from_content(title, description).to_string(),
+                expected
+            );
         }
     }
 
@@ -205,7 +210,15 @@ mod tests {
     #[test]
     fn only_eight_lowercase_hex_digits_parse() {
         assert_eq!(TaskId::parse("a46f8d35"), Some(TaskId(0xa46f_8d35)));
-        for bad in ["A46F8D35", "a46f8d3", "a46f8d355", " a46f8d3", "+46f8d35", "a46f8d3g", ""] {
+        for bad in [
+            "A46F8D35",
+            "a46f8d3",
+            "a46f8d355",
+            " a46f8d3",
+            "+46f8d35",
+            "a46f8d3g",
+            "",
+        ] {
             assert_eq!(TaskId::parse(bad), None, "{bad:?}");
         }
     }

@@ -1,0 +1,143 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The command line: --generate-config, --version, and start-up refusals.
+
+mod common;
+
+use std::process::Output;
+
+use tempfile::TempDir;
+
+async fn run(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let child = common::command(dir)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .output();
+    tokio::time::timeout(std::time::Duration::from_secs(20), child)
+        .await
+        .expect("the binary exits")
+        .unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[tokio::test]
+async fn generate_config_writes_the_example_file_and_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(&dir, &["--generate-config"], &[]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let written = std::fs::read_to_string(dir.path().join("planning-mcp-server.toml")).unwrap();
+    let shipped = include_str!("../config/planning-mcp-server.toml");
+    assert_eq!(
+        written, shipped,
+        "byte-identical to config/planning-mcp-server.toml"
+    );
+    insta::assert_snapshot!("generated_config", written);
+
+    std::fs::write(dir.path().join("planning-mcp-server.toml"), "# mine\n").unwrap();
+    let again = run(&dir, &["--generate-config"], &[]).await;
+    assert!(!again.status.success());
+    assert!(
+        stderr(&again).contains("already exists"),
+        "{}",
+        stderr(&again)
+    );
+    let kept = std::fs::read_to_string(dir.path().join("planning-mcp-server.toml")).unwrap();
+    assert_eq!(kept, "# mine\n");
+}
+
+#[tokio::test]
+async fn the_generated_file_is_picked_up_from_the_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(&dir, &["--generate-config"], &[]).await;
+    assert!(output.status.success());
+    let path = dir.path().join("planning-mcp-server.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("port = 8080", "port = 99999");
+    std::fs::write(&path, text).unwrap();
+    let output = run(&dir, &["--mode", "http"], &[]).await;
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("server.port (from the config file"),
+        "{message}"
+    );
+    assert!(message.contains("planning-mcp-server.toml"), "{message}");
+}
+
+#[tokio::test]
+async fn bad_values_stop_start_up_naming_key_and_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(&dir, &[], &[("PLANNING_SERVER_MODE", "tcp")]).await;
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("server.mode (from the environment variable PLANNING_SERVER_MODE)"),
+        "{message}"
+    );
+    assert!(output.stdout.is_empty());
+
+    let output = run(&dir, &["--port", "70000"], &[]).await;
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--port"), "{}", stderr(&output));
+
+    let output = run(&dir, &["--mode", "tcp"], &[]).await;
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--mode"), "{}", stderr(&output));
+
+    let output = run(&dir, &["--config", "nowhere.toml"], &[]).await;
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("nowhere.toml"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[tokio::test]
+async fn version_and_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(&dir, &["--version"], &[]).await;
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        format!("planning-mcp-server {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let output = run(&dir, &["--help"], &[]).await;
+    let help = String::from_utf8(output.stdout).unwrap();
+    for flag in [
+        "--mode",
+        "--host",
+        "--port",
+        "--config",
+        "--log-level",
+        "--generate-config",
+        "--version",
+        "--help",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+}
+
+#[tokio::test]
+async fn an_address_in_use_is_a_clear_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        &dir,
+        &["--mode", "http", "--host", "127.0.0.1", "--port", &port],
+        &[],
+    )
+    .await;
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("planning-mcp-server:"), "{message}");
+    assert!(message.to_lowercase().contains("address"), "{message}");
+}

@@ -1,0 +1,177 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Helpers for end-to-end tests: start the real binary, connect the official
+//! rmcp client over stdio or Streamable HTTP, call tools.
+
+#![allow(dead_code)]
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::Value;
+use tempfile::TempDir;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_planning-mcp-server");
+
+/// A connected MCP client.
+pub type Client = RunningService<RoleClient, ()>;
+
+/// A command for the binary, run in `dir` with a clean `PLANNING_*`
+/// environment and `HOME` in `dir`, so no config file is picked up.
+pub fn command(dir: &TempDir) -> Command {
+    let mut command = Command::new(BIN);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PLANNING_") {
+            command.env_remove(key);
+        }
+    }
+    command
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .kill_on_drop(true);
+    command
+}
+
+/// Starts the binary in stdio mode and connects a client to it.
+pub async fn stdio_client(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Client {
+    let mut command = command(dir);
+    command.args(args).envs(env.iter().copied());
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the server");
+    ().serve(transport).await.expect("initialize over stdio")
+}
+
+/// A server process in HTTP mode on a free loopback port.
+pub struct HttpServer {
+    /// The MCP endpoint, e.g. `http://127.0.0.1:40123/mcp`.
+    pub url: String,
+    child: Child,
+    /// Every line the server wrote to stderr so far.
+    pub stderr: Arc<Mutex<Vec<String>>>,
+    _dir: Option<TempDir>,
+}
+
+impl HttpServer {
+    /// Starts the server with `--mode http --host 127.0.0.1 --port 0` and waits
+    /// for the start-up line that names its URL.
+    pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut server = Self::start_in(&dir, args, env).await;
+        server._dir = Some(dir);
+        server
+    }
+
+    /// Like [`HttpServer::start`], in a directory the caller keeps.
+    pub async fn start_in(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let mut command = command(dir);
+        command
+            .args(["--mode", "http", "--host", "127.0.0.1", "--port", "0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("spawn the server");
+        let mut lines = BufReader::new(child.stderr.take().expect("piped")).lines();
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let url = tokio::time::timeout(Duration::from_secs(20), async {
+            while let Some(line) = lines.next_line().await.expect("read stderr") {
+                stderr.lock().push(line.clone());
+                if let Some(url) = line.split_whitespace().find_map(|w| w.strip_prefix("url=")) {
+                    return url.trim_matches('"').to_owned();
+                }
+            }
+            panic!("the server exited before listening: {:?}", stderr.lock());
+        })
+        .await
+        .expect("the server starts within 20 s");
+        let sink = stderr.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                sink.lock().push(line);
+            }
+        });
+        Self {
+            url,
+            child,
+            stderr,
+            _dir: None,
+        }
+    }
+
+    /// Connects a new MCP client (a new session).
+    pub async fn client(&self) -> Client {
+        ().serve(StreamableHttpClientTransport::from_uri(self.url.clone()))
+            .await
+            .expect("initialize over HTTP")
+    }
+
+    /// The server process's ID.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("running")
+    }
+
+    /// Waits for the process to exit.
+    pub async fn wait(&mut self) -> std::process::ExitStatus {
+        tokio::time::timeout(Duration::from_secs(20), self.child.wait())
+            .await
+            .expect("the server exits within 20 s")
+            .expect("wait for the server")
+    }
+}
+
+/// Sends a signal to a process.
+pub fn signal(pid: u32, signal: &str) {
+    let status = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success());
+}
+
+/// Calls a tool; returns whether it is an error result and its text.
+pub async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
+    try_call(client, tool, arguments)
+        .await
+        .unwrap_or_else(|error| panic!("{tool} failed at the protocol level: {error}"))
+}
+
+/// Calls a tool, keeping protocol-level errors.
+pub async fn try_call(
+    client: &Client,
+    tool: &str,
+    arguments: Value,
+) -> Result<(bool, String), ServiceError> {
+    let mut params = CallToolRequestParams::new(tool.to_owned());
+    if let Value::Object(arguments) = arguments {
+        params = params.with_arguments(arguments);
+    }
+    let result = client.call_tool(params).await?;
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .map(|c| c.as_text().expect("text content").text.as_str())
+        .collect();
+    assert_eq!(texts.len(), 1, "one text block: {texts:?}");
+    Ok((result.is_error == Some(true), texts[0].to_owned()))
+}
+
+/// Calls a tool that must succeed and returns its text.
+pub async fn ok(client: &Client, tool: &str, arguments: Value) -> String {
+    let (is_error, text) = call(client, tool, arguments).await;
+    assert!(!is_error, "{tool} failed: {text}");
+    text
+}
