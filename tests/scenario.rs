@@ -208,13 +208,16 @@ async fn protocol_errors_are_json_rpc_errors() {
         matches!(&unknown, Err(rmcp::service::ServiceError::McpError(e)) if e.code.0 == -32602),
         "{unknown:?}"
     );
-    // Arguments that do not match the schema are refused by the SDK.
-    let bad = try_call(&client, "add_tasks", json!({"tasks": "not a list"})).await;
-    match bad {
-        Ok((is_error, text)) => assert!(is_error, "{text}"),
-        Err(rmcp::service::ServiceError::McpError(e)) => assert_eq!(e.code.0, -32602),
-        Err(other) => panic!("{other}"),
-    }
+    // Arguments that do not match the schema are refused by the SDK, as an error result.
+    let (is_error, text) = call(&client, "add_tasks", json!({"tasks": "not a list"})).await;
+    assert!(is_error);
+    assert!(
+        text.starts_with("failed to deserialize parameters"),
+        "{text}"
+    );
+    let (is_error, text) = call(&client, "set_goal", json!({"title": "only a title"})).await;
+    assert!(is_error);
+    assert!(text.contains("missing field `description`"), "{text}");
     // Unknown extra properties are ignored.
     let (is_error, text) = call(
         &client,

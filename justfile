@@ -1,0 +1,45 @@
+# SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+#
+# SPDX-License-Identifier: CC0-1.0
+
+# Format, lint and test.
+default: fmt lint test
+
+# Format the code.
+fmt:
+    cargo fmt --all
+
+# Lint with clippy; every warning is an error.
+lint:
+    cargo clippy --all-targets --all-features -- -D warnings
+
+# Run every test (unit, golden and end-to-end).
+test:
+    cargo test
+
+# Run the criterion benchmarks.
+bench:
+    cargo bench
+
+# Check licence and copyright information (pip install reuse).
+reuse:
+    reuse lint
+
+# Build the release binary (target/release/planning-mcp-server).
+build:
+    cargo build --release
+
+# Run the server in HTTP mode; extra flags are passed on.
+run *FLAGS:
+    cargo run --release -- --mode http {{FLAGS}}
+
+# Install the binary into ~/.cargo/bin.
+install:
+    cargo install --path . --locked
+
+# Everything CI checks: formatting, lint, tests, REUSE.
+ci:
+    cargo fmt --all -- --check
+    just lint
+    just test
+    just reuse
