@@ -24,7 +24,7 @@ pub const FILE_NAME: &str = "planning-mcp-server.toml";
 pub const EXAMPLE: &str = include_str!("../config/planning-mcp-server.toml");
 
 /// The tables of the file; also the first word after `PLANNING_` in env names.
-const TABLES: [&str; 3] = ["server", "logging", "planning"];
+const TABLES: [&str; 4] = ["server", "logging", "planning", "storage"];
 
 /// The transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -60,6 +60,16 @@ pub enum LogFormat {
     Json,
 }
 
+/// Where boards are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// In memory only, like the Go server: a restart loses the board.
+    Memory,
+    /// A JSON snapshot per board in `storage.dir`, written before each reply.
+    File,
+}
+
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -70,6 +80,8 @@ pub struct Config {
     pub logging: LoggingSettings,
     /// `[planning]`
     pub planning: PlanningSettings,
+    /// `[storage]`
+    pub storage: StorageSettings,
 }
 
 /// `[server]`: the transport and where HTTP listens.
@@ -150,6 +162,28 @@ impl PlanningSettings {
     }
 }
 
+/// `[storage]`: optional persistence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StorageSettings {
+    /// `memory` (the default) or `file`.
+    pub backend: Backend,
+    /// The directory of the board files, relative to the working directory.
+    pub dir: PathBuf,
+    /// Whether each save waits for the disk (fsync of the file and the directory).
+    pub fsync: bool,
+}
+
+impl Default for StorageSettings {
+    fn default() -> Self {
+        Self {
+            backend: Backend::Memory,
+            dir: PathBuf::from(".planning-mcp-server"),
+            fsync: true,
+        }
+    }
+}
+
 /// The flags that form the top tier of the configuration.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ConfigFlags {
@@ -168,6 +202,12 @@ pub struct ConfigFlags {
     /// Least severe log events written to stderr [config: logging.level]
     #[arg(long, value_enum)]
     pub log_level: Option<LogLevel>,
+    /// Where boards are kept: memory, or file to survive restarts [config: storage.backend]
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    pub storage: Option<Backend>,
+    /// Directory of the board files with --storage file [config: storage.dir]
+    #[arg(long, value_name = "PATH")]
+    pub storage_dir: Option<PathBuf>,
 }
 
 /// A configuration and the file it was read from, if any.
@@ -306,6 +346,16 @@ impl From<&ConfigFlags> for FlagValues {
                 Value::serialize(level).expect("an enum serializes"),
             );
         }
+        if let Some(backend) = flags.storage {
+            set(
+                "storage",
+                "backend",
+                Value::serialize(backend).expect("an enum serializes"),
+            );
+        }
+        if let Some(dir) = &flags.storage_dir {
+            set("storage", "dir", dir.display().to_string().into());
+        }
         Self(dict)
     }
 }
@@ -327,6 +377,8 @@ fn flag_for(key: &str) -> &'static str {
         "server.host" => "--host",
         "server.port" => "--port",
         "logging.level" => "--log-level",
+        "storage.backend" => "--storage",
+        "storage.dir" => "--storage-dir",
         _ => "a flag",
     }
 }
@@ -387,6 +439,11 @@ fn validate(config: &Config, figment: &Figment) -> Result<(), ConfigError> {
         !config.server.host.trim().is_empty(),
         "server.host",
         "must name an address, e.g. localhost",
+    );
+    require(
+        !config.storage.dir.as_os_str().is_empty(),
+        "storage.dir",
+        "must name a directory, e.g. .planning-mcp-server",
     );
     if problems.is_empty() {
         Ok(())
@@ -462,9 +519,65 @@ mod tests {
             };
             let from_flags = load(&flags).unwrap();
             assert_eq!(from_flags.config.server.port, 3333);
+            assert_eq!(from_flags.config.storage, StorageSettings::default());
             assert_eq!(from_flags.config.server.mode, Mode::Stdio);
             assert_eq!(from_flags.config.logging.level, LogLevel::Debug);
             assert_eq!(from_flags.config.planning.max_tasks, 8, "env value kept");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn storage_from_file_env_and_flags() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            jail.create_file(
+                FILE_NAME,
+                "[storage]\nbackend = 'file'\ndir = 'from-file'\n",
+            )?;
+            let from_file = load(&ConfigFlags::default()).unwrap().config.storage;
+            assert_eq!(from_file.backend, Backend::File);
+            assert_eq!(from_file.dir, PathBuf::from("from-file"));
+            assert!(from_file.fsync);
+
+            jail.set_env("PLANNING_STORAGE_DIR", "from-env");
+            jail.set_env("PLANNING_STORAGE_FSYNC", "false");
+            jail.set_env("PLANNING_STORAGE_BACKEND", "memory");
+            let from_env = load(&ConfigFlags::default()).unwrap().config.storage;
+            assert_eq!(
+                (from_env.backend, from_env.dir, from_env.fsync),
+                (Backend::Memory, PathBuf::from("from-env"), false)
+            );
+
+            let flags = ConfigFlags {
+                storage: Some(Backend::File),
+                storage_dir: Some("from-flag".into()),
+                ..ConfigFlags::default()
+            };
+            let from_flags = load(&flags).unwrap().config.storage;
+            assert_eq!(
+                (from_flags.backend, from_flags.dir),
+                (Backend::File, PathBuf::from("from-flag"))
+            );
+
+            jail.set_env("PLANNING_STORAGE_BACKEND", "sqlite");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert!(
+                error.starts_with(
+                    "storage.backend (from the environment variable PLANNING_STORAGE_BACKEND)"
+                ),
+                "{error}"
+            );
+            jail.set_env("PLANNING_STORAGE_BACKEND", "file");
+            let flags = ConfigFlags {
+                storage_dir: Some("".into()),
+                ..ConfigFlags::default()
+            };
+            let error = invalid(load(&flags));
+            assert_eq!(
+                error,
+                "storage.dir (from the --storage-dir flag): must name a directory, e.g. .planning-mcp-server"
+            );
             Ok(())
         });
     }

@@ -19,3 +19,5 @@ pub mod config;
 pub mod logging;
 pub mod serve;
 pub mod server;
+pub mod shared;
+pub mod store;

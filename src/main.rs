@@ -49,12 +49,13 @@ fn main() -> ExitCode {
             .enable_all()
             .build(),
     };
-    let served = runtime.and_then(|runtime| {
-        let served = runtime.block_on(serve::run(&loaded.config, loaded.file.as_deref()));
-        // Do not wait for the thread that may still be blocked reading stdin.
-        runtime.shutdown_background();
-        served
-    });
+    let runtime = match runtime {
+        Ok(runtime) => runtime,
+        Err(error) => return fail(&error),
+    };
+    let served = runtime.block_on(serve::run(&loaded.config, loaded.file.as_deref()));
+    // Do not wait for the thread that may still be blocked reading stdin.
+    runtime.shutdown_background();
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&error),

@@ -24,9 +24,11 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::board::{Board, SharedBoard};
+use crate::board::Board;
 use crate::config::{Config, Mode, ServerSettings};
 use crate::server::PlanningServer;
+use crate::shared::SharedBoard;
+use crate::store;
 
 /// The largest request body accepted over HTTP; larger ones get 413.
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
@@ -48,17 +50,39 @@ const LOOPBACK_ORIGINS: [&str; 6] = [
 /// Host names that are always accepted in the `Host` header.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
+/// The name of the board served at `/mcp` and in stdio mode.
+pub const DEFAULT_BOARD: &str = "default";
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The board's store could not be opened or read.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// A transport failed (e.g. the address is in use).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// Runs the server in the configured mode until the client leaves (stdio)
 /// or a shutdown signal arrives.
-pub async fn run(config: &Config, config_file: Option<&Path>) -> std::io::Result<()> {
-    let planning = &config.planning;
-    let board = SharedBoard::new(Board::new(planning.limits(), planning.history_enabled));
-    let config_file = config_file.map_or_else(|| "none".to_owned(), |p| p.display().to_string());
+pub async fn run(config: &Config, config_file: Option<&Path>) -> Result<(), ServeError> {
     let shutdown = shutdown_signal();
+    let board = open_board(config, DEFAULT_BOARD)?;
+    let config_file = config_file.map_or_else(|| "none".to_owned(), |p| p.display().to_string());
     match config.server.mode {
-        Mode::Stdio => serve_stdio(board, &config_file, shutdown).await,
-        Mode::Http => serve_http(board, &config.server, &config_file, shutdown).await,
+        Mode::Stdio => serve_stdio(board, &config_file, shutdown).await?,
+        Mode::Http => serve_http(board, &config.server, &config_file, shutdown).await?,
     }
+    Ok(())
+}
+
+/// Opens board `name` with the configured store, loading what it holds.
+pub fn open_board(config: &Config, name: &str) -> Result<SharedBoard, store::StoreError> {
+    let planning = &config.planning;
+    let (limits, history) = (planning.limits(), planning.history_enabled);
+    let store = store::open(&config.storage, name, limits, history)?;
+    SharedBoard::open(store, Board::new(limits, history))
 }
 
 async fn serve_stdio(
@@ -66,7 +90,13 @@ async fn serve_stdio(
     config_file: &str,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    tracing::info!(mode = "stdio", config = %config_file, "planning-mcp-server {} serving MCP on stdin/stdout", env!("CARGO_PKG_VERSION"));
+    tracing::info!(
+        mode = "stdio",
+        config = %config_file,
+        storage = %board.storage(),
+        "planning-mcp-server {} serving MCP on stdin/stdout",
+        env!("CARGO_PKG_VERSION")
+    );
     let service = PlanningServer::new(board)
         .serve(rmcp::transport::stdio())
         .await
@@ -90,6 +120,7 @@ async fn serve_http(
     config_file: &str,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let storage = board.storage();
     let sessions_closed = CancellationToken::new();
     let in_flight = TaskTracker::new();
     let mut allowed_hosts: Vec<String> = LOOPBACK_HOSTS.map(String::from).to_vec();
@@ -118,6 +149,7 @@ async fn serve_http(
         url = %mcp_url(&settings.host, address),
         address = %address,
         config = %config_file,
+        storage = %storage,
         "planning-mcp-server {} listening",
         env!("CARGO_PKG_VERSION")
     );

@@ -8,7 +8,7 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool_handler};
 
-use crate::board::SharedBoard;
+use crate::shared::SharedBoard;
 
 /// What a model reads first: how to use the board.
 pub const INSTRUCTIONS: &str = "A planning board: one goal and a list of tasks with statuses. \

@@ -5,19 +5,17 @@
 //! Toolset `planning`: the Go-compatible planning board.
 //!
 //! `task`, `history`, `board`, `render` and `error` are the pure domain;
-//! `shared` is the handle that sessions share; `tools` is the MCP face.
+//! `tools` is the MCP face.
 
 #[allow(clippy::module_inception)]
 pub mod board;
 pub mod error;
 pub mod history;
 pub mod render;
-pub mod shared;
 pub mod task;
 pub mod tools;
 
 pub use board::{Added, Board, Limits, NewTask, Undo};
 pub use error::BoardError;
 pub use history::{Entry, Event, Goal, History};
-pub use shared::SharedBoard;
 pub use task::{Status, Task, TaskId};

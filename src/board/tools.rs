@@ -12,9 +12,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::board::NewTask;
-use super::error::BoardError;
 use super::render::{self, Filter};
 use crate::server::PlanningServer;
+use crate::shared::CallError;
 
 /// Arguments of `set_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -109,7 +109,7 @@ pub struct DeleteTasksParams {
 
 /// The tool's reply: the text on success, an `isError` result with the
 /// board's one-sentence explanation otherwise.
-fn reply(result: Result<String, BoardError>) -> CallToolResult {
+fn reply(result: Result<String, CallError>) -> CallToolResult {
     match result {
         Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
         Err(error) => {
@@ -204,7 +204,11 @@ impl PlanningServer {
     )]
     pub fn get_tasks(&self, Parameters(p): Parameters<GetTasksParams>) -> CallToolResult {
         let filter = Filter::parse(p.status.as_deref().unwrap_or("all"));
-        reply(filter.map(|filter| self.board().read(|board| render::task_list(board, filter))))
+        reply(
+            filter
+                .map_err(CallError::from)
+                .and_then(|filter| self.board().read(|board| render::task_list(board, filter))),
+        )
     }
 
     /// Sets task statuses, all or nothing.

@@ -45,13 +45,34 @@ pub fn command(dir: &TempDir) -> Command {
 
 /// Starts the binary in stdio mode and connects a client to it.
 pub async fn stdio_client(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Client {
-    let mut command = command(dir);
+    stdio_client_with_pid(command(dir), args, env).await.0
+}
+
+/// Starts `command` (the binary) in stdio mode, connects a client, and
+/// returns the client and the server's process ID.
+pub async fn stdio_client_with_pid(
+    mut command: Command,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Client, u32) {
     command.args(args).envs(env.iter().copied());
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn the server");
-    ().serve(transport).await.expect("initialize over stdio")
+    let pid = transport.id().expect("running");
+    let client = ().serve(transport).await.expect("initialize over stdio");
+    (client, pid)
+}
+
+/// The `--storage file --storage-dir DIR` flags.
+pub fn file_storage(dir: &std::path::Path) -> Vec<String> {
+    vec![
+        "--storage".into(),
+        "file".into(),
+        "--storage-dir".into(),
+        dir.display().to_string(),
+    ]
 }
 
 /// A server process in HTTP mode on a free loopback port.

@@ -1,0 +1,80 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! One mutation through the shared board with the file backend (lock, check
+//! for changes, apply, write the snapshot, rename), with and without fsync,
+//! at 10, 100 and 1,000 tasks; the memory backend for comparison.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use planning_mcp_server::board::{Board, Limits, NewTask, TaskId};
+use planning_mcp_server::shared::SharedBoard;
+use planning_mcp_server::store::{FileStore, MemoryStore, SnapshotStore};
+
+const SIZES: [usize; 3] = [10, 100, 1_000];
+
+fn limits(size: usize) -> Limits {
+    Limits {
+        max_tasks: size,
+        ..Limits::default()
+    }
+}
+
+fn filled(store: Box<dyn SnapshotStore>, size: usize) -> SharedBoard {
+    let board = SharedBoard::open(store, Board::new(limits(size), true)).unwrap();
+    let tasks: Vec<NewTask> = (0..size)
+        .map(|n| NewTask {
+            title: format!("Task number {n}"),
+            description: format!("Do step {n} of the plan and check the result"),
+        })
+        .collect();
+    board.mutate(|b| b.add_tasks(&tasks), |_, _| ()).unwrap();
+    board
+}
+
+fn one_mutation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mutation");
+    group.sample_size(30);
+    for size in SIZES {
+        let id = TaskId::from_content(
+            &format!("Task number {}", size / 2),
+            &format!("Do step {} of the plan and check the result", size / 2),
+        )
+        .to_string();
+        let backends: [(&str, Option<bool>); 3] = [
+            ("memory", None),
+            ("file_no_fsync", Some(false)),
+            ("file_fsync", Some(true)),
+        ];
+        for (name, fsync) in backends {
+            let dir = tempfile::tempdir().unwrap();
+            let store: Box<dyn SnapshotStore> = match fsync {
+                None => Box::new(MemoryStore),
+                Some(fsync) => Box::new(
+                    FileStore::open(dir.path(), "default", fsync, limits(size), true).unwrap(),
+                ),
+            };
+            let board = filled(store, size);
+            let mut flip = false;
+            group.bench_function(BenchmarkId::new(name, size), |b| {
+                b.iter(|| {
+                    flip = !flip;
+                    let status = if flip { "completed" } else { "in_progress" };
+                    board
+                        .mutate(
+                            |b| Ok(((), b.update_statuses(&[(&id, status)])?)),
+                            |_, ()| (),
+                        )
+                        .unwrap();
+                    black_box(())
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_mutation);
+criterion_main!(benches);
