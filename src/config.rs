@@ -94,6 +94,26 @@ pub struct ServerSettings {
     pub host: String,
     /// The port to bind in HTTP mode; 0 picks a free one.
     pub port: u16,
+    /// The board served in stdio mode (HTTP serves every board at its own path).
+    pub board: String,
+    /// The most boards one server holds.
+    pub max_boards: usize,
+    /// The most concurrent HTTP sessions.
+    pub max_sessions: usize,
+    /// Seconds after which an idle HTTP session is closed.
+    pub session_idle_timeout: u64,
+    /// The bearer token every HTTP request must carry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth_token: Option<Secret>,
+    /// A file holding the token (read at start-up; surrounding whitespace ignored).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth_token_file: Option<PathBuf>,
+    /// Allows a non-loopback address without a token.
+    pub allow_unauthenticated: bool,
+    /// Extra `Host` header values accepted besides loopback names.
+    pub allowed_hosts: Vec<String>,
+    /// Extra browser origins accepted besides loopback ones, e.g. `https://plan.example.com`.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for ServerSettings {
@@ -102,7 +122,34 @@ impl Default for ServerSettings {
             mode: Mode::Stdio,
             host: "localhost".into(),
             port: 8080,
+            board: "default".into(),
+            max_boards: 64,
+            max_sessions: 256,
+            session_idle_timeout: 1800,
+            auth_token: None,
+            auth_token_file: None,
+            allow_unauthenticated: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
         }
+    }
+}
+
+/// A value that must never be logged: `Debug` shows only that it is set.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The secret itself, for the one place that compares it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
     }
 }
 
@@ -208,6 +255,9 @@ pub struct ConfigFlags {
     /// Directory of the board files with --storage file [config: storage.dir]
     #[arg(long, value_name = "PATH")]
     pub storage_dir: Option<PathBuf>,
+    /// Board served in stdio mode [config: server.board]
+    #[arg(long, value_name = "NAME")]
+    pub board: Option<String>,
 }
 
 /// A configuration and the file it was read from, if any.
@@ -257,10 +307,11 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
         figment = figment.merge(Toml::file_exact(path));
     }
     let figment = figment.merge(environment()).merge(FlagValues::from(flags));
-    let config: Config = figment
+    let mut config: Config = figment
         .extract()
         .map_err(|error| ConfigError::Invalid(error.into_iter().map(|e| describe(&e)).collect()))?;
     validate(&config, &figment)?;
+    read_token_file(&mut config.server, &figment)?;
     Ok(Loaded { config, file })
 }
 
@@ -339,6 +390,9 @@ impl From<&ConfigFlags> for FlagValues {
         if let Some(port) = flags.port {
             set("server", "port", port.into());
         }
+        if let Some(board) = &flags.board {
+            set("server", "board", board.clone().into());
+        }
         if let Some(level) = flags.log_level {
             set(
                 "logging",
@@ -376,6 +430,7 @@ fn flag_for(key: &str) -> &'static str {
         "server.mode" => "--mode",
         "server.host" => "--host",
         "server.port" => "--port",
+        "server.board" => "--board",
         "logging.level" => "--log-level",
         "storage.backend" => "--storage",
         "storage.dir" => "--storage-dir",
@@ -410,6 +465,31 @@ fn describe(error: &figment::Error) -> String {
     }
 }
 
+/// Reads `server.auth_token_file` into `server.auth_token`.
+fn read_token_file(server: &mut ServerSettings, figment: &Figment) -> Result<(), ConfigError> {
+    let Some(path) = &server.auth_token_file else {
+        return Ok(());
+    };
+    let key = "server.auth_token_file";
+    let problem = |what: String| {
+        let source = source_of(key, figment.find_metadata(key));
+        ConfigError::Invalid(vec![format!("{key} (from {source}): {what}")])
+    };
+    if server.auth_token.is_some() {
+        return Err(problem(
+            "server.auth_token is set too; set only one of them".into(),
+        ));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| problem(format!("cannot read {}: {error}", path.display())))?;
+    let token = text.trim();
+    if token.is_empty() {
+        return Err(problem(format!("{} holds no token", path.display())));
+    }
+    server.auth_token = Some(Secret(token.to_owned()));
+    Ok(())
+}
+
 /// Checks what types cannot: limits of at least one, a host to bind.
 fn validate(config: &Config, figment: &Figment) -> Result<(), ConfigError> {
     let planning = &config.planning;
@@ -439,6 +519,45 @@ fn validate(config: &Config, figment: &Figment) -> Result<(), ConfigError> {
         !config.server.host.trim().is_empty(),
         "server.host",
         "must name an address, e.g. localhost",
+    );
+    let server = &config.server;
+    require(
+        crate::boards::BoardName::parse(&server.board).is_some(),
+        "server.board",
+        "must match ^[a-z0-9][a-z0-9_-]{0,63}$, e.g. default",
+    );
+    require(
+        server.max_boards >= 1,
+        "server.max_boards",
+        "must be at least 1",
+    );
+    require(
+        server.max_sessions >= 1,
+        "server.max_sessions",
+        "must be at least 1",
+    );
+    require(
+        server.session_idle_timeout >= 1,
+        "server.session_idle_timeout",
+        "must be at least 1 (seconds)",
+    );
+    require(
+        server
+            .auth_token
+            .as_ref()
+            .is_none_or(|token| !token.expose().trim().is_empty()),
+        "server.auth_token",
+        "must not be blank; leave it out to disable authentication",
+    );
+    require(
+        server.allowed_origins.iter().all(|origin| {
+            origin == "null"
+                || origin
+                    .split_once("://")
+                    .is_some_and(|(scheme, rest)| !scheme.is_empty() && !rest.is_empty())
+        }),
+        "server.allowed_origins",
+        "each origin needs a scheme, e.g. https://plan.example.com",
     );
     require(
         !config.storage.dir.as_os_str().is_empty(),

@@ -5,17 +5,24 @@
 //! planning-mcp-server: a planning board for AI coding agents over MCP.
 //!
 //! Layout, outermost first:
-//! - `cli` parses flags; `config` merges defaults < file < `PLANNING_*` env < flags;
-//! - `logging` sends tracing to stderr; `serve` runs stdio or Streamable HTTP;
-//! - `server` is the MCP server that combines the enabled toolsets;
+//! - `config` merges defaults < file < `PLANNING_*` env < flags; `logging` sends
+//!   tracing to stderr;
+//! - `serve` runs stdio or HTTP; `http` is the axum router (auth, limits, one MCP
+//!   endpoint per board);
+//! - `server` is one MCP session's server: the tools of the enabled toolsets and
+//!   the board's resources;
+//! - `boards` names and opens boards; `shared` is the handle sessions share
+//!   (lock, reload, apply, save, notify); `store` keeps snapshots (memory, file);
 //! - `board` is toolset `planning`: a pure domain (`board`, `task`, `render`, ...)
-//!   and its MCP face (`board::tools`).
+//!   and its MCP face (`board::tools`, `board::resources`).
 //!
 //! Layers point one way: transports know the server, the server knows the
 //! toolsets, the tools know the domain, and the domain knows nothing else.
 
 pub mod board;
+pub mod boards;
 pub mod config;
+pub mod http;
 pub mod logging;
 pub mod serve;
 pub mod server;

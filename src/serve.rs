@@ -2,102 +2,77 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The transports: MCP over stdio, or Streamable HTTP at `/mcp` (axum), and
-//! shutdown on SIGINT/SIGTERM that lets calls in flight finish.
+//! The transports: MCP over stdio (one board), or Streamable HTTP (every
+//! board at its own path; see [`crate::http`]), and shutdown on
+//! SIGINT/SIGTERM that lets calls in flight finish.
 
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::Method;
-use axum::middleware::{self, Next};
-use axum::response::Response;
-use http_body_util::BodyExt;
 use rmcp::ServiceExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::board::Board;
-use crate::config::{Config, Mode, ServerSettings};
+use crate::boards::{BoardName, Boards, OpenError, open_board};
+use crate::config::{Config, Mode};
 use crate::server::PlanningServer;
-use crate::shared::SharedBoard;
-use crate::store;
-
-/// The largest request body accepted over HTTP; larger ones get 413.
-pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
+use crate::store::StoreError;
 
 /// How long shutdown waits for calls in flight before closing sessions anyway.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(10);
 
-/// Browser origins that may call the server: loopback only (DNS-rebinding
-/// defence). Requests without an `Origin` header (non-browser clients) pass.
-const LOOPBACK_ORIGINS: [&str; 6] = [
-    "http://localhost:*",
-    "https://localhost:*",
-    "http://127.0.0.1:*",
-    "https://127.0.0.1:*",
-    "http://[::1]:*",
-    "https://[::1]:*",
-];
-
-/// Host names that are always accepted in the `Host` header.
-const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
-
-/// The name of the board served at `/mcp` and in stdio mode.
-pub const DEFAULT_BOARD: &str = "default";
-
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    /// The board's store could not be opened or read.
+    /// A board's store could not be opened or read.
     #[error(transparent)]
-    Store(#[from] store::StoreError),
+    Store(#[from] StoreError),
+    /// A board could not be opened.
+    #[error(transparent)]
+    Open(#[from] OpenError),
     /// A transport failed (e.g. the address is in use).
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// HTTP on a non-loopback address without a token.
+    #[error(
+        "refusing to serve HTTP on {0} without an auth token: anyone who can reach it could \
+         read and change the boards. Set server.auth_token (or PLANNING_SERVER_AUTH_TOKEN, or \
+         server.auth_token_file), or set server.allow_unauthenticated = true to accept the risk"
+    )]
+    Unprotected(SocketAddr),
 }
 
 /// Runs the server in the configured mode until the client leaves (stdio)
 /// or a shutdown signal arrives.
 pub async fn run(config: &Config, config_file: Option<&Path>) -> Result<(), ServeError> {
     let shutdown = shutdown_signal();
-    let board = open_board(config, DEFAULT_BOARD)?;
     let config_file = config_file.map_or_else(|| "none".to_owned(), |p| p.display().to_string());
     match config.server.mode {
-        Mode::Stdio => serve_stdio(board, &config_file, shutdown).await?,
-        Mode::Http => serve_http(board, &config.server, &config_file, shutdown).await?,
+        Mode::Stdio => serve_stdio(config, &config_file, shutdown).await,
+        Mode::Http => serve_http(config, &config_file, shutdown).await,
     }
-    Ok(())
-}
-
-/// Opens board `name` with the configured store, loading what it holds.
-pub fn open_board(config: &Config, name: &str) -> Result<SharedBoard, store::StoreError> {
-    let planning = &config.planning;
-    let (limits, history) = (planning.limits(), planning.history_enabled);
-    let store = store::open(&config.storage, name, limits, history)?;
-    SharedBoard::open(store, Board::new(limits, history))
 }
 
 async fn serve_stdio(
-    board: SharedBoard,
+    config: &Config,
     config_file: &str,
     shutdown: impl Future<Output = ()>,
-) -> std::io::Result<()> {
+) -> Result<(), ServeError> {
+    // The configuration was validated: the name is well-formed.
+    let name = BoardName::parse(&config.server.board).unwrap_or_else(BoardName::default_board);
+    let board = open_board(config, &name)?;
     tracing::info!(
         mode = "stdio",
+        board = %name,
         config = %config_file,
         storage = %board.storage(),
         "planning-mcp-server {} serving MCP on stdin/stdout",
         env!("CARGO_PKG_VERSION")
     );
-    let service = PlanningServer::new(board)
+    let service = PlanningServer::new(name, board)
         .serve(rmcp::transport::stdio())
         .await
         .map_err(std::io::Error::other)?;
@@ -115,41 +90,37 @@ async fn serve_stdio(
 }
 
 async fn serve_http(
-    board: SharedBoard,
-    settings: &ServerSettings,
+    config: &Config,
     config_file: &str,
     signal: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let storage = board.storage();
-    let sessions_closed = CancellationToken::new();
-    let in_flight = TaskTracker::new();
-    let mut allowed_hosts: Vec<String> = LOOPBACK_HOSTS.map(String::from).to_vec();
-    allowed_hosts.push(settings.host.trim_matches(['[', ']']).to_owned());
-    let mcp = StreamableHttpService::new(
-        move || Ok(PlanningServer::new(board.clone())),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default()
-            .with_cancellation_token(sessions_closed.child_token())
-            .with_max_request_body_bytes(MAX_REQUEST_BODY)
-            .with_allowed_hosts(allowed_hosts)
-            .with_allowed_origins(LOOPBACK_ORIGINS)
-            .enforce_origin_validation(),
-    );
-    let app = Router::new()
-        .nest_service("/mcp", mcp)
-        .layer(middleware::from_fn_with_state(
-            in_flight.clone(),
-            track_in_flight,
-        ));
-
+) -> Result<(), ServeError> {
+    let settings = &config.server;
     let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
     let address = listener.local_addr()?;
+    if !address.ip().is_loopback()
+        && settings.auth_token.is_none()
+        && !settings.allow_unauthenticated
+    {
+        return Err(ServeError::Unprotected(address));
+    }
+    let boards = Arc::new(Boards::new(config.clone()));
+    // Open the default board now, so that a bad snapshot stops start-up.
+    let default = boards.get(&BoardName::default_board())?;
+    let sessions_closed = CancellationToken::new();
+    let in_flight = TaskTracker::new();
+    let app = crate::http::router(
+        settings,
+        boards,
+        sessions_closed.child_token(),
+        in_flight.clone(),
+    );
     tracing::info!(
         mode = "http",
         url = %mcp_url(&settings.host, address),
         address = %address,
+        auth = if settings.auth_token.is_some() { "token" } else { "none" },
         config = %config_file,
-        storage = %storage,
+        storage = %default.storage(),
         "planning-mcp-server {} listening",
         env!("CARGO_PKG_VERSION")
     );
@@ -178,7 +149,8 @@ async fn serve_http(
     });
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await
+        .await?;
+    Ok(())
 }
 
 /// The URL clients use: the configured host name with the bound port.
@@ -189,26 +161,6 @@ fn mcp_url(host: &str, address: SocketAddr) -> String {
     } else {
         format!("http://{host}:{}/mcp", address.port())
     }
-}
-
-/// Counts a request as in flight until its response body has been sent.
-/// GET (the long-lived notification stream) is not a call and is not counted.
-async fn track_in_flight(
-    State(in_flight): State<TaskTracker>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if request.method() == Method::GET {
-        return next.run(request).await;
-    }
-    let token = in_flight.token();
-    let response = next.run(request).await;
-    response.map(|body| {
-        Body::new(body.map_frame(move |frame| {
-            let _in_flight = &token;
-            frame
-        }))
-    })
 }
 
 /// Listens for SIGINT and SIGTERM from now on (so that a signal that comes

@@ -2,12 +2,27 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The MCP server: identity, instructions and the tools of the enabled toolsets.
+//! The MCP server of one session: identity, instructions, the tools of the
+//! enabled toolsets, and the session's board as resources with change
+//! notifications (`resources/subscribe`, or `subscriptions/listen` in
+//! protocol 2026-07-28).
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, tool_handler};
+use rmcp::model::{
+    Implementation, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
+use rmcp::{ErrorData, ServerHandler, tool_handler};
+use tokio_util::sync::CancellationToken;
 
+use crate::board::resources;
+use crate::boards::BoardName;
 use crate::shared::SharedBoard;
 
 /// What a model reads first: how to use the board.
@@ -15,21 +30,27 @@ pub const INSTRUCTIONS: &str = "A planning board: one goal and a list of tasks w
 Start with set_goal, then break the work into small tasks with add_tasks. Keep statuses \
 current with update_task_statuses: in_progress when you start a task, completed as soon as it \
 is done, failed when it cannot be done (then ask the operator). Call get_tasks often to stay \
-oriented. Use change_goal and delete_tasks only when the operator asks.";
+oriented. Use change_goal and delete_tasks only when the operator asks. The resource \
+board://{name}/summary is a short summary to re-read after a context reset.";
 
-/// One MCP session's server: a handle on the shared board and the tools.
+/// One MCP session's server: a handle on its board and the tools.
 #[derive(Clone)]
 pub struct PlanningServer {
+    name: BoardName,
     board: SharedBoard,
     tool_router: ToolRouter<Self>,
+    /// Legacy `resources/subscribe` subscriptions of this session, by URI.
+    subscriptions: Arc<Mutex<HashMap<String, CancellationToken>>>,
 }
 
 impl PlanningServer {
-    /// A server whose tools work on `board`.
-    pub fn new(board: SharedBoard) -> Self {
+    /// A session's server whose tools and resources work on board `name`.
+    pub fn new(name: BoardName, board: SharedBoard) -> Self {
         Self {
+            name,
             board,
             tool_router: Self::planning_tools(),
+            subscriptions: Arc::default(),
         }
     }
 
@@ -42,11 +63,125 @@ impl PlanningServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for PlanningServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(
-                Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-                    .with_title("Planning board"),
-            )
-            .with_instructions(INSTRUCTIONS)
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+                .with_title("Planning board"),
+        )
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(resources::list(
+            &self.name,
+        )))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        resources::read(&self.name, &self.board, &request.uri).map(Into::into)
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let uri = request.uri;
+        if !resources::is_resource_of(&self.name, &uri) {
+            return Err(resources::not_found(&self.name, &uri));
+        }
+        let stop = CancellationToken::new();
+        if let Some(previous) = self.subscriptions.lock().insert(uri.clone(), stop.clone()) {
+            previous.cancel();
+        }
+        let mut changes = self.board.watch();
+        let peer = context.peer;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    changed = changes.changed() => {
+                        let notified = match changed {
+                            Ok(()) => peer
+                                .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri.clone()))
+                                .await,
+                            Err(_) => return,
+                        };
+                        if notified.is_err() {
+                            return; // the session is gone
+                        }
+                    }
+                }
+            }
+        });
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if let Some(stop) = self.subscriptions.lock().remove(&request.uri) {
+            stop.cancel();
+        }
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let uris = requested.resource_subscriptions.iter().flatten();
+        let mine = uris.filter(|uri| resources::is_resource_of(&self.name, uri));
+        Some(
+            SubscriptionFilter::builder()
+                .resource_subscriptions(mine.cloned())
+                .build(),
+        )
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let uris = context
+            .accepted()
+            .resource_subscriptions
+            .clone()
+            .unwrap_or_default();
+        if uris.is_empty() {
+            context.cancelled().await;
+            return Ok(());
+        }
+        let mut changes = self.board.watch();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    for uri in &uris {
+                        if context.sink().notify_resource_updated(uri.clone()).await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
     }
 }

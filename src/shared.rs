@@ -7,9 +7,12 @@
 //! board, applies, saves, and unlocks, without awaiting: concurrent callers
 //! see one total order of calls, and a reply never claims what is not saved.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
 
 use parking_lot::RwLock;
+use tokio::sync::watch;
 
 use crate::board::{Board, BoardError, Undo};
 use crate::store::{SnapshotStore, StoreError};
@@ -28,6 +31,9 @@ pub enum CallError {
     NotLoaded(StoreError),
 }
 
+/// How often a watched board checks its store for other processes' changes.
+const POLL_INTERVAL: Duration = Duration::from_millis(200);
+
 /// A clonable handle to one board and its store.
 #[derive(Debug, Clone)]
 pub struct SharedBoard {
@@ -38,6 +44,10 @@ pub struct SharedBoard {
 struct Inner {
     board: RwLock<Board>,
     store: Box<dyn SnapshotStore>,
+    /// Counts changes; watchers wake on each.
+    changes: watch::Sender<u64>,
+    /// Whether a task polls the store for changes made by other processes.
+    polling: AtomicBool,
 }
 
 impl SharedBoard {
@@ -48,6 +58,8 @@ impl SharedBoard {
             inner: Arc::new(Inner {
                 board: RwLock::new(board),
                 store,
+                changes: watch::Sender::new(0),
+                polling: AtomicBool::new(false),
             }),
         })
     }
@@ -64,13 +76,9 @@ impl SharedBoard {
             return Ok(read(&inner.board.read()));
         }
         let mut board = inner.board.write();
-        if let Some(stored) = inner
-            .store
-            .load_if_changed()
-            .map_err(CallError::NotLoaded)?
-        {
-            *board = stored;
-        }
+        inner
+            .reload_if_changed(&mut board)
+            .map_err(CallError::NotLoaded)?;
         Ok(read(&board))
     }
 
@@ -86,20 +94,63 @@ impl SharedBoard {
         let inner = &*self.inner;
         let mut board = inner.board.write();
         let _lock = inner.store.lock().map_err(CallError::NotSaved)?;
-        if let Some(stored) = inner
-            .store
-            .load_if_changed()
-            .map_err(CallError::NotLoaded)?
-        {
-            *board = stored;
-        }
+        inner
+            .reload_if_changed(&mut board)
+            .map_err(CallError::NotLoaded)?;
         let (outcome, undo) = change(&mut board)?;
         if let Err(error) = inner.store.save(&board) {
             board.undo(undo);
             tracing::error!(%error, "a change was not saved and was taken back");
             return Err(CallError::NotSaved(error));
         }
+        inner.changes.send_modify(|n| *n += 1);
         Ok(reply(&board, outcome))
+    }
+
+    /// A receiver that wakes whenever the board changes: through this
+    /// process, or (checked every 200 ms while anyone watches) through the
+    /// store, by another process. Needs a Tokio runtime.
+    pub fn watch(&self) -> watch::Receiver<u64> {
+        let receiver = self.inner.changes.subscribe();
+        if !self.inner.polling.swap(true, Ordering::SeqCst) {
+            tokio::spawn(poll_store(Arc::downgrade(&self.inner)));
+        }
+        receiver
+    }
+}
+
+impl Inner {
+    /// Replaces the board with the stored one if that changed, and tells watchers.
+    fn reload_if_changed(&self, board: &mut Board) -> Result<(), StoreError> {
+        if let Some(stored) = self.store.load_if_changed()? {
+            *board = stored;
+            self.changes.send_modify(|n| *n += 1);
+        }
+        Ok(())
+    }
+}
+
+/// Reloads the board whenever its store changed behind this process's back,
+/// while anyone watches; stops when the last watcher is gone.
+async fn poll_store(inner: Weak<Inner>) {
+    let mut tick = tokio::time::interval(POLL_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(inner) = inner.upgrade() else { return };
+        if inner.changes.receiver_count() == 0 {
+            inner.polling.store(false, Ordering::SeqCst);
+            // A watcher that came meanwhile saw `polling` still set: go on for it.
+            if inner.changes.receiver_count() == 0 || inner.polling.swap(true, Ordering::SeqCst) {
+                return;
+            }
+        }
+        if inner.store.may_have_changed() {
+            let reloaded = inner.reload_if_changed(&mut inner.board.write());
+            if let Err(error) = reloaded {
+                tracing::warn!(%error, "cannot reload a board that another process changed");
+            }
+        }
     }
 }
 

@@ -5,13 +5,14 @@
 //! Toolset `planning`: the Go-compatible planning board.
 //!
 //! `task`, `history`, `board`, `render` and `error` are the pure domain;
-//! `tools` is the MCP face.
+//! `tools` and `resources` are the MCP face.
 
 #[allow(clippy::module_inception)]
 pub mod board;
 pub mod error;
 pub mod history;
 pub mod render;
+pub mod resources;
 pub mod task;
 pub mod tools;
 

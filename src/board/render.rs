@@ -102,6 +102,83 @@ pub fn added_reply(board: &Board, was_empty: bool) -> String {
     }
 }
 
+/// The most characters a board summary has, whatever the board's size.
+pub const SUMMARY_MAX_CHARS: usize = 1500;
+
+/// A short view of board `name` for a model that lost its context: the goal,
+/// counts per status, the tasks in progress and the next pending ones. At
+/// most [`SUMMARY_MAX_CHARS`] characters.
+pub fn summary(name: &str, board: &Board) -> String {
+    const GOAL_CHARS: usize = 250;
+    const LINE_CHARS: usize = 100;
+    const IN_PROGRESS_SHOWN: usize = 3;
+    const PENDING_SHOWN: usize = 5;
+
+    let mut counts = [0usize; Status::ALL.len()];
+    for task in board.tasks() {
+        counts[Status::ALL
+            .iter()
+            .position(|s| *s == task.status)
+            .unwrap_or(0)] += 1;
+    }
+    let mut out = format!("# Board {name}\n\n");
+    match board.goal() {
+        None => out.push_str("**Goal:** not set"),
+        Some(goal) if goal.description.is_empty() => {
+            let _ = write!(out, "**Goal:** {}", one_line(&goal.title, GOAL_CHARS));
+        }
+        Some(goal) => {
+            let text = format!("{}: {}", goal.title, goal.description);
+            let _ = write!(out, "**Goal:** {}", one_line(&text, GOAL_CHARS));
+        }
+    }
+    let _ = write!(out, "\n\nTasks: {}", board.len());
+    let parts: Vec<String> = Status::ALL
+        .iter()
+        .zip(counts)
+        .map(|(status, count)| format!("{count} {}", status.label()))
+        .collect();
+    let _ = write!(out, " ({})", parts.join(", "));
+    for (heading, status, shown) in [
+        ("In progress", Status::InProgress, IN_PROGRESS_SHOWN),
+        ("Next pending", Status::Pending, PENDING_SHOWN),
+    ] {
+        let total = board.tasks().filter(|t| t.status == status).count();
+        if total == 0 {
+            continue;
+        }
+        let _ = write!(out, "\n\n{heading}:");
+        for task in board.tasks().filter(|t| t.status == status).take(shown) {
+            let line = format!("{} [{}] {}", status.glyph(), task.id, task.title);
+            let _ = write!(out, "\n- {}", one_line(&line, LINE_CHARS));
+        }
+        if total > shown {
+            let _ = write!(out, "\n- … and {} more", total - shown);
+        }
+    }
+    one_line_limit(out, SUMMARY_MAX_CHARS)
+}
+
+/// Text on one line (line breaks become spaces), cut to `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    one_line_limit(flat, max)
+}
+
+/// Cuts `text` to at most `max` characters, ending with `…` when cut.
+fn one_line_limit(text: String, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text,
+        Some(_) => {
+            let cut = text.char_indices().nth(max - 1).map_or(0, |(i, _)| i);
+            format!("{}…", &text[..cut])
+        }
+    }
+}
+
 /// The reply of `set_goal` and `change_goal`: a confirmation and the goal line.
 pub fn goal_reply(confirmation: &str, board: &Board) -> String {
     format!("{confirmation}\n\n{}", goal_line(board.goal()))
@@ -230,6 +307,70 @@ mod tests {
         let board = board_with(&[("a", "")]);
         assert!(added_reply(&board, true).starts_with(FIRST_TASKS_GUIDANCE));
         assert!(added_reply(&board, false).starts_with("**Goal:**"));
+    }
+
+    #[test]
+    fn summary_shows_goal_counts_and_next_tasks() {
+        let titles: Vec<String> = (1..=9).map(|n| format!("task {n}")).collect();
+        let refs: Vec<(&str, &str)> = titles.iter().map(|t| (t.as_str(), "")).collect();
+        let mut board = board_with(&refs);
+        let _ = board.set_goal("Ship", "the release").unwrap();
+        let id = |t: &str| crate::board::TaskId::from_content(t, "").to_string();
+        let _ = board
+            .update_statuses(&[(&id("task 1"), "completed"), (&id("task 2"), "in_progress")])
+            .unwrap();
+        let text = summary("default", &board);
+        assert_eq!(
+            text,
+            format!(
+                "# Board default\n\n**Goal:** Ship: the release\n\n\
+                 Tasks: 9 (7 pending, 1 in progress, 1 completed, 0 failed, 0 cancelled)\n\n\
+                 In progress:\n- ⟳ [{}] task 2\n\n\
+                 Next pending:\n- ☐ [{}] task 3\n- ☐ [{}] task 4\n- ☐ [{}] task 5\n- ☐ [{}] task 6\n- ☐ [{}] task 7\n- … and 2 more",
+                id("task 2"),
+                id("task 3"),
+                id("task 4"),
+                id("task 5"),
+                id("task 6"),
+                id("task 7")
+            )
+        );
+    }
+
+    #[test]
+    fn summary_stays_within_its_bound() {
+        let limits = crate::board::Limits {
+            max_tasks: 1000,
+            max_goal_length: 5000,
+            max_task_length: 5000,
+        };
+        let mut board = Board::new(limits, false);
+        let long = "ü\n".repeat(2000);
+        let _ = board.set_goal(&long, &long).unwrap();
+        let tasks: Vec<NewTask> = (0..1000)
+            .map(|n| NewTask {
+                title: format!("{n} {long}"),
+                description: long.clone(),
+            })
+            .collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        let ids: Vec<String> = board.tasks().take(10).map(|t| t.id.to_string()).collect();
+        let updates: Vec<(&str, &str)> = ids.iter().map(|i| (i.as_str(), "in_progress")).collect();
+        let _ = board.update_statuses(&updates).unwrap();
+        let text = summary(&"n".repeat(64), &board);
+        assert!(
+            text.chars().count() <= SUMMARY_MAX_CHARS,
+            "{}",
+            text.chars().count()
+        );
+        assert!(text.contains("Tasks: 1000 (990 pending, 10 in progress"));
+        assert!(text.contains("- … and 7 more"));
+        assert!(text.contains("- … and 985 more"));
+        assert!(
+            summary("x", &Board::new(limits, false)).ends_with(
+                "Tasks: 0 (0 pending, 0 in progress, 0 completed, 0 failed, 0 cancelled)"
+            )
+        );
     }
 
     #[test]

@@ -82,6 +82,7 @@ pub struct HttpServer {
     child: Child,
     /// Every line the server wrote to stderr so far.
     pub stderr: Arc<Mutex<Vec<String>>>,
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
     _dir: Option<TempDir>,
 }
 
@@ -120,7 +121,7 @@ impl HttpServer {
         .await
         .expect("the server starts within 20 s");
         let sink = stderr.clone();
-        tokio::spawn(async move {
+        let stderr_reader = tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
                 sink.lock().push(line);
             }
@@ -129,6 +130,7 @@ impl HttpServer {
             url,
             child,
             stderr,
+            stderr_reader: Some(stderr_reader),
             _dir: None,
         }
     }
@@ -145,12 +147,16 @@ impl HttpServer {
         self.child.id().expect("running")
     }
 
-    /// Waits for the process to exit.
+    /// Waits for the process to exit and for the last of its stderr.
     pub async fn wait(&mut self) -> std::process::ExitStatus {
-        tokio::time::timeout(Duration::from_secs(20), self.child.wait())
+        let status = tokio::time::timeout(Duration::from_secs(20), self.child.wait())
             .await
             .expect("the server exits within 20 s")
-            .expect("wait for the server")
+            .expect("wait for the server");
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), reader).await;
+        }
+        status
     }
 }
 

@@ -1,0 +1,98 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Access control: when `[server] auth_token` is set, every request needs
+//! `Authorization: Bearer <token>`, compared in constant time.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+/// The expected token, kept only as its SHA-256 digest: comparing digests
+/// takes the same time whatever the token given, even its length.
+#[derive(Clone)]
+pub struct Token(Arc<[u8; 32]>);
+
+impl Token {
+    /// The token to expect.
+    pub fn new(secret: &str) -> Self {
+        Self(Arc::new(Sha256::digest(secret.as_bytes()).into()))
+    }
+
+    /// Whether `given` is the token, in constant time.
+    pub fn matches(&self, given: &str) -> bool {
+        let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
+        let difference = self
+            .0
+            .iter()
+            .zip(given)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+        std::hint::black_box(difference) == 0
+    }
+}
+
+/// The bearer token of a request, if it has one.
+pub fn bearer(request: &Request) -> Option<&str> {
+    let value = request
+        .headers()
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Lets a request through only with the right token (when one is configured).
+pub async fn require_token(
+    State(token): State<Option<Token>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Some(token) = token else {
+        return next.run(request).await;
+    };
+    let challenge = match bearer(&request) {
+        Some(given) if token.matches(given) => return next.run(request).await,
+        Some(_) => r#"Bearer realm="planning-mcp-server", error="invalid_token""#,
+        None => r#"Bearer realm="planning-mcp-server""#,
+    };
+    (
+        StatusCode::UNAUTHORIZED,
+        [(header::WWW_AUTHENTICATE, challenge)],
+        "a valid 'Authorization: Bearer <token>' header is required\n",
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_token_matches() {
+        let token = Token::new("s3cret");
+        assert!(token.matches("s3cret"));
+        for wrong in ["", "s3cre", "s3cret ", "S3CRET", "s3cret-and-more"] {
+            assert!(!token.matches(wrong), "{wrong}");
+        }
+    }
+
+    #[test]
+    fn bearer_is_read_case_insensitively() {
+        let request = |value: &str| {
+            Request::builder()
+                .header(header::AUTHORIZATION, value)
+                .body(axum::body::Body::empty())
+                .unwrap()
+        };
+        assert_eq!(bearer(&request("Bearer abc")), Some("abc"));
+        assert_eq!(bearer(&request("bearer  abc ")), Some("abc"));
+        assert_eq!(bearer(&request("Basic abc")), None);
+        assert_eq!(bearer(&request("Bearer")), None);
+    }
+}

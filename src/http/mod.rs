@@ -1,0 +1,40 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! HTTP mode: the axum router in front of rmcp's Streamable HTTP service.
+//! One MCP endpoint per board (`/mcp` is board `default`,
+//! `/boards/{name}/mcp` board `{name}`), behind access control and limits.
+
+pub mod auth;
+pub mod limits;
+pub mod mcp;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::middleware;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::boards::Boards;
+use crate::config::ServerSettings;
+
+/// The whole HTTP application: routes, then limits, then (outermost) the token check.
+pub fn router(
+    settings: &ServerSettings,
+    boards: Arc<Boards>,
+    sessions_closed: CancellationToken,
+    in_flight: TaskTracker,
+) -> Router {
+    let token = settings
+        .auth_token
+        .as_ref()
+        .map(|secret| auth::Token::new(secret.expose()));
+    mcp::routes(mcp::McpEndpoints::new(settings, boards, sessions_closed))
+        .layer(middleware::from_fn_with_state(
+            in_flight,
+            limits::limit_in_flight,
+        ))
+        .layer(middleware::from_fn_with_state(token, auth::require_token))
+}
