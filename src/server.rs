@@ -13,7 +13,8 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    Implementation, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
     ReadResourceResponse, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
     SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
@@ -66,6 +67,7 @@ impl ServerHandler for PlanningServer {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_prompts()
                 .enable_resources()
                 .enable_resources_subscribe()
                 .build(),
@@ -75,6 +77,25 @@ impl ServerHandler for PlanningServer {
                 .with_title("Planning board"),
         )
         .with_instructions(INSTRUCTIONS)
+    }
+
+    // The SDK answers prompts/list whatever the capabilities say, so the
+    // capability is declared (SEP-2575) and the list is honestly empty.
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::default())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let name = crate::board::error::clip(&request.name);
+        Err(ErrorData::invalid_params(format!("No prompt '{name}': this server has no prompts."), None))
     }
 
     async fn list_resources(

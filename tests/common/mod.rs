@@ -142,6 +142,16 @@ impl HttpServer {
             .expect("initialize over HTTP")
     }
 
+    /// The URL of board `name`'s MCP endpoint.
+    pub fn board_url(&self, name: &str) -> String {
+        format!("{}/boards/{name}/mcp", self.base())
+    }
+
+    /// The server's base URL, e.g. `http://127.0.0.1:40123`.
+    pub fn base(&self) -> &str {
+        self.url.trim_end_matches("/mcp")
+    }
+
     /// The server process's ID.
     pub fn pid(&self) -> u32 {
         self.child.id().expect("running")

