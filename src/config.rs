@@ -91,10 +91,12 @@ pub struct ServerSettings {
     /// `stdio` or `http`.
     pub mode: Mode,
     /// The address to bind in HTTP mode.
+    #[serde(deserialize_with = "lenient")]
     pub host: String,
     /// The port to bind in HTTP mode; 0 picks a free one.
     pub port: u16,
     /// The board served in stdio mode (HTTP serves every board at its own path).
+    #[serde(deserialize_with = "lenient")]
     pub board: String,
     /// The most boards one server holds.
     pub max_boards: usize,
@@ -103,10 +105,16 @@ pub struct ServerSettings {
     /// Seconds after which an idle HTTP session is closed.
     pub session_idle_timeout: u64,
     /// The bearer token every HTTP request must carry.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_option"
+    )]
     pub auth_token: Option<Secret>,
     /// A file holding the token (read at start-up; surrounding whitespace ignored).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_option"
+    )]
     pub auth_token_file: Option<PathBuf>,
     /// Allows a non-loopback address without a token.
     pub allow_unauthenticated: bool,
@@ -144,6 +152,12 @@ impl Secret {
     /// The secret itself, for the one place that compares it.
     pub fn expose(&self) -> &str {
         &self.0
+    }
+}
+
+impl From<String> for Secret {
+    fn from(secret: String) -> Self {
+        Self(secret)
     }
 }
 
@@ -216,6 +230,7 @@ pub struct StorageSettings {
     /// `memory` (the default) or `file`.
     pub backend: Backend,
     /// The directory of the board files, relative to the working directory.
+    #[serde(deserialize_with = "lenient")]
     pub dir: PathBuf,
     /// Whether each save waits for the disk (fsync of the file and the directory).
     pub fsync: bool,
@@ -229,6 +244,41 @@ impl Default for StorageSettings {
             fsync: true,
         }
     }
+}
+
+/// Reads a text setting. Environment values are typed by their look, so
+/// `PLANNING_SERVER_BOARD=2024` arrives as a number: take it as its text.
+fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Result<T, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_owned())
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    d.deserialize_any(Text).map(T::from)
+}
+
+/// [`lenient`] for an optional setting.
+fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    lenient(d).map(Some)
 }
 
 /// The flags that form the top tier of the configuration.
@@ -621,11 +671,21 @@ mod tests {
             assert_eq!(from_file.config.planning.max_tasks, 7);
 
             jail.set_env("PLANNING_SERVER_PORT", "2222");
+            jail.set_env("PLANNING_SERVER_BOARD", "2024");
+            jail.set_env("PLANNING_SERVER_AUTH_TOKEN", "12345");
             jail.set_env("PLANNING_PLANNING_MAX_TASKS", "8");
             jail.set_env("PLANNING_LOGGING_FORMAT", "json");
             jail.set_env("PLANNING_UNRELATED", "ignored");
             let from_env = load(&ConfigFlags::default()).unwrap();
             assert_eq!(from_env.config.server.port, 2222);
+            assert_eq!(
+                from_env.config.server.board, "2024",
+                "a number-like name is a name"
+            );
+            assert_eq!(
+                from_env.config.server.auth_token,
+                Some(Secret("12345".into()))
+            );
             assert_eq!(from_env.config.server.host, "127.0.0.1", "file value kept");
             assert_eq!(from_env.config.planning.max_tasks, 8);
             assert_eq!(from_env.config.logging.format, LogFormat::Json);
@@ -853,6 +913,34 @@ mod tests {
                 error.contains("PLANNING_PLANNING_MAX_GOAL_LENGTH"),
                 "{error}"
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn tokens_come_from_a_file_and_never_show_in_debug_output() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            jail.create_file("token", "  hunter2-token\n")?;
+            jail.set_env("PLANNING_SERVER_AUTH_TOKEN_FILE", "token");
+            let config = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(
+                config.server.auth_token.as_ref().map(Secret::expose),
+                Some("hunter2-token")
+            );
+            assert!(!format!("{config:?}").contains("hunter2"), "{config:?}");
+
+            jail.create_file("token", "\n")?;
+            let error = invalid(load(&ConfigFlags::default()));
+            assert!(error.contains("token holds no token"), "{error}");
+
+            jail.set_env("PLANNING_SERVER_AUTH_TOKEN_FILE", "missing");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert!(error.contains("cannot read missing"), "{error}");
+
+            jail.set_env("PLANNING_SERVER_AUTH_TOKEN", "also");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert!(error.contains("set only one of them"), "{error}");
             Ok(())
         });
     }

@@ -14,9 +14,9 @@ use parking_lot::Mutex;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler, tool_handler};
@@ -95,7 +95,10 @@ impl ServerHandler for PlanningServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let name = crate::board::error::clip(&request.name);
-        Err(ErrorData::invalid_params(format!("No prompt '{name}': this server has no prompts."), None))
+        Err(ErrorData::invalid_params(
+            format!("No prompt '{name}': this server has no prompts."),
+            None,
+        ))
     }
 
     async fn list_resources(

@@ -120,7 +120,14 @@ async fn bodies_over_one_mebibyte_get_413() {
 async fn other_paths_are_404() {
     let server = HttpServer::start(&[], &[]).await;
     let base = server.url.trim_end_matches("/mcp");
-    for path in ["/nope", "/mcp2", "/boards/X/mcp", "/boards/-x/mcp", "/boards/a%2fb/mcp", "/boards//mcp"] {
+    for path in [
+        "/nope",
+        "/mcp2",
+        "/boards/X/mcp",
+        "/boards/-x/mcp",
+        "/boards/a%2fb/mcp",
+        "/boards//mcp",
+    ] {
         let response = post(&format!("{base}{path}"))
             .body(INITIALIZE)
             .send()

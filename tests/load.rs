@@ -28,7 +28,8 @@ async fn thirty_two_sessions_times_five_hundred_calls() {
     let home = tempfile::tempdir().unwrap();
     let flags = common::file_storage(&home.path().join("store"));
     let args: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let server = HttpServer::start_in(&home, &args, &[("PLANNING_PLANNING_MAX_TASKS", "1000")]).await;
+    let server =
+        HttpServer::start_in(&home, &args, &[("PLANNING_PLANNING_MAX_TASKS", "1000")]).await;
     let mut clients = Vec::new();
     for _ in 0..SESSIONS {
         clients.push(server.client().await);
@@ -38,7 +39,10 @@ async fn thirty_two_sessions_times_five_hundred_calls() {
     for (s, client) in clients.into_iter().enumerate() {
         workers.push(tokio::spawn(async move {
             let titles: Vec<String> = (0..TASKS_EACH).map(|t| format!("s{s} t{t}")).collect();
-            let ids: Vec<String> = titles.iter().map(|t| TaskId::from_content(t, "").to_string()).collect();
+            let ids: Vec<String> = titles
+                .iter()
+                .map(|t| TaskId::from_content(t, "").to_string())
+                .collect();
             let tasks: Vec<_> = titles.iter().map(|t| json!({"title": t})).collect();
             let mut latencies = Vec::with_capacity(CALLS);
             let mut last_status = vec!["pending"; TASKS_EACH];
@@ -51,12 +55,21 @@ async fn thirty_two_sessions_times_five_hundred_calls() {
                     _ if call % 5 == 1 => {
                         let t = call % TASKS_EACH;
                         let status = STATUSES[(call / 5) % STATUSES.len()];
-                        ok(&client, "update_task_statuses",
-                            json!({"tasks": [{"task_id": ids[t], "status": status}]})).await;
+                        ok(
+                            &client,
+                            "update_task_statuses",
+                            json!({"tasks": [{"task_id": ids[t], "status": status}]}),
+                        )
+                        .await;
                         last_status[t] = status;
                     }
                     _ if call % 5 == 2 => {
-                        ok(&client, "add_tasks", json!({"tasks": [{"title": titles[call % TASKS_EACH]}]})).await;
+                        ok(
+                            &client,
+                            "add_tasks",
+                            json!({"tasks": [{"title": titles[call % TASKS_EACH]}]}),
+                        )
+                        .await;
                     }
                     _ if call % 5 == 3 => {
                         let filter = ["all", "pending", "completed"][call % 3];
@@ -64,7 +77,10 @@ async fn thirty_two_sessions_times_five_hundred_calls() {
                     }
                     _ => {
                         let uri = "board://default/summary".to_owned();
-                        client.read_resource(ReadResourceRequestParams::new(uri)).await.expect("summary");
+                        client
+                            .read_resource(ReadResourceRequestParams::new(uri))
+                            .await
+                            .expect("summary");
                     }
                 }
                 latencies.push(began.elapsed());

@@ -188,8 +188,15 @@ async fn exactly_the_seven_tools_over_both_transports() {
             .contains("set_goal")
     );
     assert!(info.capabilities.tools.is_some());
-    assert!(info.capabilities.prompts.is_some(), "declared: prompts/list answers (empty)");
-    let resources = info.capabilities.resources.as_ref().expect("the board as resources");
+    assert!(
+        info.capabilities.prompts.is_some(),
+        "declared: prompts/list answers (empty)"
+    );
+    let resources = info
+        .capabilities
+        .resources
+        .as_ref()
+        .expect("the board as resources");
     assert_eq!(resources.subscribe, Some(true));
     stdio.cancel().await.unwrap();
 

@@ -44,7 +44,12 @@ impl ClientHandler for Watcher {
     }
 }
 
-async fn watcher(url: &str) -> (RunningService<RoleClient, Watcher>, mpsc::UnboundedReceiver<String>) {
+async fn watcher(
+    url: &str,
+) -> (
+    RunningService<RoleClient, Watcher>,
+    mpsc::UnboundedReceiver<String>,
+) {
     let (sender, receiver) = mpsc::unbounded_channel();
     let client = Watcher(sender)
         .serve(StreamableHttpClientTransport::from_uri(url.to_owned()))
@@ -76,17 +81,45 @@ async fn named_boards_are_isolated() {
     let alpha = connect(&server.board_url("alpha")).await;
     let beta = connect(&server.board_url("beta")).await;
     let default = server.client().await;
-    ok(&alpha, "set_goal", json!({"title": "Alpha", "description": ""})).await;
-    ok(&alpha, "add_tasks", json!({"tasks": [{"title": "only on alpha"}]})).await;
+    ok(
+        &alpha,
+        "set_goal",
+        json!({"title": "Alpha", "description": ""}),
+    )
+    .await;
+    ok(
+        &alpha,
+        "add_tasks",
+        json!({"tasks": [{"title": "only on alpha"}]}),
+    )
+    .await;
     let on_beta = ok(&beta, "get_tasks", json!({})).await;
     assert_eq!(on_beta, "**Goal:** not set (use set_goal)\n\nNo tasks.");
     assert_eq!(ok(&default, "get_tasks", json!({})).await, on_beta);
-    ok(&beta, "set_goal", json!({"title": "Beta", "description": ""})).await;
-    assert!(ok(&alpha, "get_tasks", json!({})).await.starts_with("**Goal:** Alpha"));
+    ok(
+        &beta,
+        "set_goal",
+        json!({"title": "Beta", "description": ""}),
+    )
+    .await;
+    assert!(
+        ok(&alpha, "get_tasks", json!({}))
+            .await
+            .starts_with("**Goal:** Alpha")
+    );
     // /boards/default/mcp is /mcp.
     let default_again = connect(&server.board_url("default")).await;
-    ok(&default_again, "add_tasks", json!({"tasks": [{"title": "on default"}]})).await;
-    assert!(ok(&default, "get_tasks", json!({})).await.contains("on default"));
+    ok(
+        &default_again,
+        "add_tasks",
+        json!({"tasks": [{"title": "on default"}]}),
+    )
+    .await;
+    assert!(
+        ok(&default, "get_tasks", json!({}))
+            .await
+            .contains("on default")
+    );
     for client in [alpha, beta, default, default_again] {
         client.cancel().await.unwrap();
     }
@@ -99,7 +132,11 @@ async fn named_boards_are_isolated() {
 async fn the_board_limit_refuses_new_boards_with_503() {
     let server = HttpServer::start(&[], &[("PLANNING_SERVER_MAX_BOARDS", "2")]).await;
     let one = connect(&server.board_url("one")).await;
-    let response = post(&server.board_url("two")).body(INITIALIZE).send().await.unwrap();
+    let response = post(&server.board_url("two"))
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 503);
     assert!(response.text().await.unwrap().contains("max_boards"));
     ok(&one, "get_tasks", json!({})).await;
@@ -121,32 +158,67 @@ async fn stdio_serves_the_board_it_is_given() {
 
     let (code, stderr) = exit_of(&[], &[("PLANNING_SERVER_BOARD", "../Bad")]).await;
     assert_eq!(code, Some(1));
-    assert!(stderr.contains("server.board (from the environment variable PLANNING_SERVER_BOARD): must match"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "server.board (from the environment variable PLANNING_SERVER_BOARD): must match"
+        ),
+        "{stderr}"
+    );
 }
 
 const TOKEN: &str = "correct horse battery staple";
 
 #[tokio::test]
 async fn a_token_is_required_when_configured() {
-    let server = HttpServer::start(&["--log-level", "debug"], &[("PLANNING_SERVER_AUTH_TOKEN", TOKEN)]).await;
+    let server = HttpServer::start(
+        &["--log-level", "debug"],
+        &[("PLANNING_SERVER_AUTH_TOKEN", TOKEN)],
+    )
+    .await;
     let missing = post(&server.url).body(INITIALIZE).send().await.unwrap();
     assert_eq!(missing.status(), 401);
     assert_eq!(
         missing.headers()["www-authenticate"],
         r#"Bearer realm="planning-mcp-server""#
     );
-    let wrong = post(&server.url).bearer_auth("guess").body(INITIALIZE).send().await.unwrap();
+    let wrong = post(&server.url)
+        .bearer_auth("guess")
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(wrong.status(), 401);
-    assert!(wrong.headers()["www-authenticate"].to_str().unwrap().contains("invalid_token"));
-    let named = post(&server.board_url("x")).body(INITIALIZE).send().await.unwrap();
+    assert!(
+        wrong.headers()["www-authenticate"]
+            .to_str()
+            .unwrap()
+            .contains("invalid_token")
+    );
+    let named = post(&server.board_url("x"))
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(named.status(), 401, "every endpoint");
 
-    let config = StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(TOKEN);
-    let client = ().serve(StreamableHttpClientTransport::from_config(config)).await.expect("the right token works");
-    ok(&client, "add_tasks", json!({"tasks": [{"title": "authorised"}]})).await;
+    let config =
+        StreamableHttpClientTransportConfig::with_uri(server.url.clone()).auth_header(TOKEN);
+    let client =
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .expect("the right token works");
+    ok(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "authorised"}]}),
+    )
+    .await;
     client.cancel().await.unwrap();
     let logs = server.stderr.lock().join("\n");
-    assert!(!logs.contains("horse"), "the token is never logged:\n{logs}");
+    assert!(
+        !logs.contains("horse"),
+        "the token is never logged:\n{logs}"
+    );
 }
 
 #[tokio::test]
@@ -154,9 +226,23 @@ async fn the_token_can_come_from_a_file() {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("token"), format!("{TOKEN}\n")).unwrap();
     let file = home.path().join("token").display().to_string();
-    let server = HttpServer::start_in(&home, &[], &[("PLANNING_SERVER_AUTH_TOKEN_FILE", &file)]).await;
-    assert_eq!(post(&server.url).body(INITIALIZE).send().await.unwrap().status(), 401);
-    let right = post(&server.url).bearer_auth(TOKEN).body(INITIALIZE).send().await.unwrap();
+    let server =
+        HttpServer::start_in(&home, &[], &[("PLANNING_SERVER_AUTH_TOKEN_FILE", &file)]).await;
+    assert_eq!(
+        post(&server.url)
+            .body(INITIALIZE)
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
+    let right = post(&server.url)
+        .bearer_auth(TOKEN)
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(right.status(), 200);
 }
 
@@ -172,7 +258,13 @@ async fn exit_of(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
         Ok(status) => {
             let mut stderr = String::new();
             use tokio::io::AsyncReadExt;
-            child.stderr.take().unwrap().read_to_string(&mut stderr).await.unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut stderr)
+                .await
+                .unwrap();
             (status.unwrap().code(), stderr)
         }
         Err(_) => {
@@ -187,12 +279,19 @@ async fn a_public_address_needs_a_token_or_an_explicit_opt_out() {
     let public = ["--mode", "http", "--host", "0.0.0.0", "--port", "0"];
     let (code, stderr) = exit_of(&public, &[]).await;
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("refusing to serve HTTP on 0.0.0.0:"), "{stderr}");
+    assert!(
+        stderr.contains("refusing to serve HTTP on 0.0.0.0:"),
+        "{stderr}"
+    );
     assert!(stderr.contains("PLANNING_SERVER_AUTH_TOKEN"), "{stderr}");
     assert!(stderr.contains("allow_unauthenticated"), "{stderr}");
     let (code, _) = exit_of(&public, &[("PLANNING_SERVER_AUTH_TOKEN", TOKEN)]).await;
     assert_eq!(code, None, "starts with a token");
-    let (code, _) = exit_of(&public, &[("PLANNING_SERVER_ALLOW_UNAUTHENTICATED", "true")]).await;
+    let (code, _) = exit_of(
+        &public,
+        &[("PLANNING_SERVER_ALLOW_UNAUTHENTICATED", "true")],
+    )
+    .await;
     assert_eq!(code, None, "starts when explicitly allowed");
 }
 
@@ -202,18 +301,64 @@ async fn allowed_hosts_and_origins_extend_the_loopback_defaults() {
         &[],
         &[
             ("PLANNING_SERVER_ALLOWED_HOSTS", "[planning.example]"),
-            ("PLANNING_SERVER_ALLOWED_ORIGINS", "[https://plan.example.com]"),
+            (
+                "PLANNING_SERVER_ALLOWED_ORIGINS",
+                "[https://plan.example.com]",
+            ),
         ],
     )
     .await;
-    let port = server.url.rsplit(':').next().unwrap().trim_end_matches("/mcp").to_owned();
-    let with_host = |host: String| post(&server.url).header("host", host).body(INITIALIZE).send();
-    assert_eq!(with_host(format!("planning.example:{port}")).await.unwrap().status(), 200);
-    assert_eq!(with_host(format!("elsewhere.example:{port}")).await.unwrap().status(), 403);
-    let with_origin = |origin: &'static str| post(&server.url).header("origin", origin).body(INITIALIZE).send();
-    assert_eq!(with_origin("https://plan.example.com").await.unwrap().status(), 200);
-    assert_eq!(with_origin("https://other.example.com").await.unwrap().status(), 403);
-    assert_eq!(with_origin("http://localhost:5173").await.unwrap().status(), 200);
+    let port = server
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let with_host = |host: String| {
+        post(&server.url)
+            .header("host", host)
+            .body(INITIALIZE)
+            .send()
+    };
+    assert_eq!(
+        with_host(format!("planning.example:{port}"))
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(
+        with_host(format!("elsewhere.example:{port}"))
+            .await
+            .unwrap()
+            .status(),
+        403
+    );
+    let with_origin = |origin: &'static str| {
+        post(&server.url)
+            .header("origin", origin)
+            .body(INITIALIZE)
+            .send()
+    };
+    assert_eq!(
+        with_origin("https://plan.example.com")
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(
+        with_origin("https://other.example.com")
+            .await
+            .unwrap()
+            .status(),
+        403
+    );
+    assert_eq!(
+        with_origin("http://localhost:5173").await.unwrap().status(),
+        200
+    );
 }
 
 #[tokio::test]
@@ -228,16 +373,26 @@ async fn resources_show_the_board_and_a_bounded_summary() {
         .map(|r| r.uri.clone())
         .collect();
     assert_eq!(listed, ["board://default", "board://default/summary"]);
-    ok(&client, "set_goal", json!({"title": "Big", "description": "a thousand tasks"})).await;
+    ok(
+        &client,
+        "set_goal",
+        json!({"title": "Big", "description": "a thousand tasks"}),
+    )
+    .await;
     let tasks: Vec<_> = (0..1000).map(|n| json!({"title": format!("task number {n} with a fairly long title to fill the summary")})).collect();
     ok(&client, "add_tasks", json!({"tasks": tasks})).await;
     let read = |uri: &str| {
         let client = &client;
         let uri = uri.to_owned();
         async move {
-            let result = client.read_resource(ReadResourceRequestParams::new(uri)).await.unwrap();
+            let result = client
+                .read_resource(ReadResourceRequestParams::new(uri))
+                .await
+                .unwrap();
             match &result.contents[0] {
-                rmcp::model::ResourceContents::TextResourceContents { text, mime_type, .. } => {
+                rmcp::model::ResourceContents::TextResourceContents {
+                    text, mime_type, ..
+                } => {
                     assert_eq!(mime_type.as_deref(), Some("text/markdown"));
                     text.clone()
                 }
@@ -245,16 +400,29 @@ async fn resources_show_the_board_and_a_bounded_summary() {
             }
         }
     };
-    assert_eq!(read("board://default").await, ok(&client, "get_tasks", json!({})).await);
+    assert_eq!(
+        read("board://default").await,
+        ok(&client, "get_tasks", json!({})).await
+    );
     let summary = read("board://default/summary").await;
-    assert!(summary.chars().count() <= 1500, "{} characters", summary.chars().count());
-    assert!(summary.contains("**Goal:** Big: a thousand tasks"), "{summary}");
+    assert!(
+        summary.chars().count() <= 1500,
+        "{} characters",
+        summary.chars().count()
+    );
+    assert!(
+        summary.contains("**Goal:** Big: a thousand tasks"),
+        "{summary}"
+    );
     assert!(summary.contains("Tasks: 1000 (1000 pending"), "{summary}");
     assert!(summary.contains("… and 995 more"), "{summary}");
     let foreign = client
         .read_resource(ReadResourceRequestParams::new("board://other"))
         .await;
-    assert!(foreign.is_err(), "another board's resources are not this session's");
+    assert!(
+        foreign.is_err(),
+        "another board's resources are not this session's"
+    );
     client.cancel().await.unwrap();
 }
 
@@ -262,27 +430,54 @@ async fn resources_show_the_board_and_a_bounded_summary() {
 async fn subscribers_hear_of_other_sessions_changes_within_a_second() {
     let server = HttpServer::start(&[], &[]).await;
     let (watching, mut updates) = watcher(&server.url).await;
-    watching.subscribe(SubscribeRequestParams::new("board://default")).await.unwrap();
-    watching.subscribe(SubscribeRequestParams::new("board://default/summary")).await.unwrap();
+    watching
+        .subscribe(SubscribeRequestParams::new("board://default"))
+        .await
+        .unwrap();
+    watching
+        .subscribe(SubscribeRequestParams::new("board://default/summary"))
+        .await
+        .unwrap();
     let other = server.client().await;
     ok(&other, "add_tasks", json!({"tasks": [{"title": "news"}]})).await;
-    let mut heard = vec![next_update(&mut updates).await, next_update(&mut updates).await];
+    let mut heard = vec![
+        next_update(&mut updates).await,
+        next_update(&mut updates).await,
+    ];
     heard.sort();
     assert_eq!(heard, ["board://default", "board://default/summary"]);
     // A refused call changes nothing and notifies nobody.
     let _ = common::call(&other, "delete_tasks", json!({"task_ids": ["00000000"]})).await;
-    watching.unsubscribe(rmcp::model::UnsubscribeRequestParams::new("board://default/summary")).await.unwrap();
+    watching
+        .unsubscribe(rmcp::model::UnsubscribeRequestParams::new(
+            "board://default/summary",
+        ))
+        .await
+        .unwrap();
     ok(&other, "update_task_statuses", json!({"tasks": [{"task_id": planning_mcp_server::board::TaskId::from_content("news", "").to_string(), "status": "completed"}]})).await;
     assert_eq!(next_update(&mut updates).await, "board://default");
     assert!(
-        tokio::time::timeout(Duration::from_millis(300), updates.recv()).await.is_err(),
+        tokio::time::timeout(Duration::from_millis(300), updates.recv())
+            .await
+            .is_err(),
         "nothing else: the summary was unsubscribed and the refused call changed nothing"
     );
     // Another board's changes are not this board's.
     let elsewhere = connect(&server.board_url("elsewhere")).await;
-    ok(&elsewhere, "add_tasks", json!({"tasks": [{"title": "not here"}]})).await;
-    assert!(tokio::time::timeout(Duration::from_millis(300), updates.recv()).await.is_err());
-    let refused = watching.subscribe(SubscribeRequestParams::new("board://elsewhere")).await;
+    ok(
+        &elsewhere,
+        "add_tasks",
+        json!({"tasks": [{"title": "not here"}]}),
+    )
+    .await;
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), updates.recv())
+            .await
+            .is_err()
+    );
+    let refused = watching
+        .subscribe(SubscribeRequestParams::new("board://elsewhere"))
+        .await;
     assert!(refused.is_err());
     for client in [other, elsewhere] {
         client.cancel().await.unwrap();
@@ -308,11 +503,19 @@ async fn subscriptions_listen_works_for_protocol_2026() {
         .build();
     let mut subscription = modern.listen(filter).await.expect("listen");
     assert_eq!(
-        subscription.acknowledged().resource_subscriptions.as_deref(),
+        subscription
+            .acknowledged()
+            .resource_subscriptions
+            .as_deref(),
         Some(&["board://default/summary".to_owned()][..])
     );
     let other = server.client().await;
-    ok(&other, "add_tasks", json!({"tasks": [{"title": "modern news"}]})).await;
+    ok(
+        &other,
+        "add_tasks",
+        json!({"tasks": [{"title": "modern news"}]}),
+    )
+    .await;
     let notification = tokio::time::timeout(Duration::from_secs(1), subscription.next())
         .await
         .expect("within a second")
@@ -331,10 +534,18 @@ async fn another_process_changing_the_file_notifies_subscribers() {
     let args: Vec<&str> = flags.iter().map(String::as_str).collect();
     let server = HttpServer::start_in(&home, &args, &[]).await;
     let (watching, mut updates) = watcher(&server.url).await;
-    watching.subscribe(SubscribeRequestParams::new("board://default")).await.unwrap();
+    watching
+        .subscribe(SubscribeRequestParams::new("board://default"))
+        .await
+        .unwrap();
     // A second, separate process (a stdio server) on the same board file.
     let other_process = common::stdio_client(&home, &args, &[]).await;
-    ok(&other_process, "add_tasks", json!({"tasks": [{"title": "from the other process"}]})).await;
+    ok(
+        &other_process,
+        "add_tasks",
+        json!({"tasks": [{"title": "from the other process"}]}),
+    )
+    .await;
     assert_eq!(next_update(&mut updates).await, "board://default");
     let text = common::ok(&server.client().await, "get_tasks", json!({})).await;
     assert!(text.contains("from the other process"), "{text}");
@@ -370,7 +581,10 @@ async fn the_session_cap_answers_503_and_frees_slots() {
 async fn idle_sessions_expire() {
     let server = HttpServer::start(&[], &[("PLANNING_SERVER_SESSION_IDLE_TIMEOUT", "1")]).await;
     let response = post(&server.url).body(INITIALIZE).send().await.unwrap();
-    let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
     let again = |session: String| {
         post(&server.url)
@@ -390,15 +604,28 @@ async fn a_flood_of_new_sessions_degrades_to_503_not_a_crash() {
     let mut floods = Vec::new();
     for _ in 0..200 {
         let url = server.url.clone();
-        floods.push(tokio::spawn(async move { post(&url).body(INITIALIZE).send().await.map(|r| r.status().as_u16()) }));
+        floods.push(tokio::spawn(async move {
+            post(&url)
+                .body(INITIALIZE)
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+        }));
     }
     let mut statuses = std::collections::BTreeMap::new();
     for flood in floods {
         let status = flood.await.unwrap().expect("every request is answered");
         *statuses.entry(status).or_insert(0) += 1;
     }
-    assert_eq!(statuses.keys().copied().collect::<Vec<u16>>(), [200, 503], "{statuses:?}");
-    assert!(statuses[&200] <= 20, "never more sessions than the cap: {statuses:?}");
+    assert_eq!(
+        statuses.keys().copied().collect::<Vec<u16>>(),
+        [200, 503],
+        "{statuses:?}"
+    );
+    assert!(
+        statuses[&200] <= 20,
+        "never more sessions than the cap: {statuses:?}"
+    );
     // The server still answers, and the flood's sessions still hold the cap.
     let response = post(&server.url).body(INITIALIZE).send().await.unwrap();
     assert_eq!(response.status(), 503);
