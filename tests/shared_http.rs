@@ -5,6 +5,10 @@
 //! HTTP for shared sessions: named boards, access control, board resources
 //! with change notifications, and limits, against the real binary.
 
+// resources/subscribe is deprecated in rmcp for protocol 2026-07-28, but it is
+// what 2025-x clients use, and the server supports both.
+#![allow(deprecated)]
+
 mod common;
 
 use std::time::Duration;
