@@ -626,11 +626,21 @@ async fn a_flood_of_new_sessions_degrades_to_503_not_a_crash() {
         [200, 503],
         "{statuses:?}"
     );
+    // Under contention the cap counts conservatively, so the flood may open
+    // fewer than 20; opening more one by one stops at exactly 20.
+    let mut created = statuses[&200];
     assert!(
-        statuses[&200] <= 20,
+        created <= 20,
         "never more sessions than the cap: {statuses:?}"
     );
-    // The server still answers, and the flood's sessions still hold the cap.
-    let response = post(&server.url).body(INITIALIZE).send().await.unwrap();
-    assert_eq!(response.status(), 503);
+    loop {
+        let response = post(&server.url).body(INITIALIZE).send().await.unwrap();
+        match response.status().as_u16() {
+            200 => created += 1,
+            503 => break,
+            other => panic!("unexpected status {other}"),
+        }
+        assert!(created <= 20, "never more sessions than the cap");
+    }
+    assert_eq!(created, 20, "the server still answers, up to the cap");
 }
