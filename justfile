@@ -21,6 +21,11 @@ test:
 bench:
     cargo bench
 
+# End-to-end benchmark against the floor and the peers; writes docs/performance.md.
+bench-e2e:
+    scripts/install-peers.sh
+    cargo bench --bench e2e
+
 # Check licence and copyright information (pip install reuse).
 reuse:
     reuse lint
