@@ -23,8 +23,11 @@ use serde_json::{Value, json};
 
 const COLD_STARTS: usize = 30;
 const ROUND_TRIPS: usize = 2_000;
-const HTTP_CALLS: usize = 3_200;
+const HTTP_CALLS: usize = 6_400;
 const BIG_BOARD: usize = 10_000;
+/// Round-trip and HTTP figures are the median of this many runs: a shared
+/// 2-core machine is noisy, and a single run's p99 says little.
+const RUNS: usize = 3;
 
 /// How one server under test is started and driven.
 struct Subject {
@@ -32,7 +35,8 @@ struct Subject {
     program: PathBuf,
     args: Vec<String>,
     env: Vec<(String, String)>,
-    http_args: Option<Vec<String>>,
+    /// The extra arguments for Streamable HTTP on a port, if it speaks HTTP.
+    http_args: Option<fn(u16) -> Vec<String>>,
     /// The read call: (tool, arguments).
     list: (&'static str, Value),
     /// The n-th changing call.
@@ -52,28 +56,43 @@ struct Row {
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_planning-mcp-server"));
-    let floor = build_floor(root, &ours);
+    // E2E_BIN measures another build of ours, e.g. one with symbols for a profiler.
+    let ours = std::env::var_os("E2E_BIN")
+        .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_planning-mcp-server")), PathBuf::from);
+    let floor = build_floor(root, Path::new(env!("CARGO_BIN_EXE_planning-mcp-server")));
     let work = tempfile::tempdir().expect("temp dir");
     let mut subjects = vec![planning(&ours), floor_subject(floor)];
     subjects.extend(peers(root, work.path()));
+    // E2E_ONLY=cold,stdio,http,memory picks stages, E2E_PEERS=0 skips the peers:
+    // for quick comparisons while working; docs are written only by a full run.
+    let only = std::env::var("E2E_ONLY").ok();
+    let stage = |name: &str| only.as_deref().is_none_or(|o| o.split(',').any(|s| s == name));
+    if std::env::var("E2E_PEERS").is_ok_and(|v| v == "0") {
+        subjects.truncate(2);
+    }
+    let full = only.is_none() && subjects.len() == 4;
 
     let mut rows: Vec<Row> = Vec::new();
     let names: Vec<&str> = subjects.iter().map(|s| s.name).collect();
     eprintln!("e2e: measuring {}", names.join(", "));
 
-    rows.push(row("cold start: spawn to `initialize` reply, median of 30", "ms", true, &subjects, |s| {
-        Some(cold_start(s, work.path()))
-    }));
-    for size in [20, 100] {
+    if stage("cold") {
+        rows.push(row("cold start: spawn to `initialize` reply, median of 30", "ms", true, &subjects, |s| {
+            Some(cold_start(s, work.path()))
+        }));
+    }
+    for size in [20, 100].into_iter().filter(|_| stage("stdio")) {
         let mut lists = Vec::new();
         let mut changes = Vec::new();
         for subject in &subjects {
+            eprintln!("e2e: stdio round trips, {} at {size} tasks", subject.name);
             let (list, change) = if size == 100 && subject.name != "ours" {
                 (None, None)
             } else {
-                let (l, c) = round_trips(subject, work.path(), size);
-                (Some(l), Some(c))
+                let runs: Vec<(Stats, Stats)> =
+                    (0..RUNS).map(|_| round_trips(subject, work.path(), size)).collect();
+                let (reads, writes): (Vec<Stats>, Vec<Stats>) = runs.into_iter().unzip();
+                (Some(Stats::median(reads)), Some(Stats::median(writes)))
             };
             lists.push(list);
             changes.push(change);
@@ -90,10 +109,16 @@ fn main() {
         rows.push(Row { figure: label("update, server CPU per call"), values: pick(&changes, |s| s.cpu), unit: "µs", ratio: true });
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
-    for sessions in [1, 8, 32] {
+    for sessions in [1, 8, 32].into_iter().filter(|_| stage("http")) {
+        eprintln!("e2e: HTTP with {sessions} session(s)");
         let results: Vec<Option<Stats>> = subjects
             .iter()
-            .map(|s| s.http_args.as_ref().map(|_| runtime.block_on(http_load(s, work.path(), sessions))))
+            .map(|s| {
+                s.http_args.as_ref().map(|_| {
+                    let runs = (0..RUNS).map(|_| runtime.block_on(http_load(s, work.path(), sessions)));
+                    Stats::median(runs.collect())
+                })
+            })
             .collect();
         rows.push(Row {
             figure: format!("HTTP throughput, {sessions} session(s), mixed calls"),
@@ -108,10 +133,13 @@ fn main() {
             ratio: true,
         });
     }
-    rows.push(row("resident memory, idle", "MB", true, &subjects, |s| Some(memory(s, work.path(), 0))));
-    rows.push(row("resident memory, 10,000-task board", "MB", false, &subjects, |s| {
-        s.fill.map(|_| memory(s, work.path(), BIG_BOARD))
-    }));
+    if stage("memory") {
+        eprintln!("e2e: memory");
+        rows.push(row("resident memory, idle", "MB", true, &subjects, |s| Some(memory(s, work.path(), 0))));
+        rows.push(row("resident memory, 10,000-task board", "MB", false, &subjects, |s| {
+            s.fill.map(|_| memory(s, work.path(), BIG_BOARD))
+        }));
+    }
     let size = std::fs::metadata(&ours).map(|m| m.len() as f64 / 1e6).unwrap_or(0.0);
     rows.push(Row {
         figure: "binary size (release, stripped)".into(),
@@ -125,7 +153,9 @@ fn main() {
 
     let table = markdown(&names, &rows);
     println!("{table}");
-    write_into_docs(root, &table);
+    if full {
+        write_into_docs(root, &table);
+    }
 }
 
 fn row(figure: &str, unit: &'static str, ratio: bool, subjects: &[Subject], measure: impl Fn(&Subject) -> Option<f64>) -> Row {
@@ -143,9 +173,15 @@ fn planning(ours: &Path) -> Subject {
     Subject {
         name: "ours",
         program: ours.to_path_buf(),
-        args: vec!["--log-level".into(), "error".into()],
-        env: vec![("PLANNING_PLANNING_MAX_TASKS".into(), "20000".into())],
-        http_args: Some(vec!["--mode".into(), "http".into(), "--host".into(), "127.0.0.1".into(), "--port".into(), "0".into()]),
+        args: vec![],
+        env: vec![
+            ("PLANNING_PLANNING_MAX_TASKS".into(), "20000".into()),
+            ("PLANNING_LOGGING_LEVEL".into(), "error".into()),
+        ],
+        http_args: Some(|port| {
+            let port = port.to_string();
+            ["--mode", "http", "--host", "127.0.0.1", "--port", &port].map(String::from).to_vec()
+        }),
         list: ("get_tasks", json!({})),
         change: |n| {
             let status = if n % 2 == 0 { "completed" } else { "in_progress" };
@@ -178,7 +214,7 @@ fn floor_subject(program: PathBuf) -> Subject {
         program,
         args: vec![],
         env: vec![],
-        http_args: Some(vec!["--http".into(), "0".into()]),
+        http_args: Some(|port| vec!["--http".into(), port.to_string()]),
         list: ("noop", json!({})),
         change: |_| ("noop", json!({})),
         fill: None,
@@ -223,7 +259,7 @@ fn peers(root: &Path, work: &Path) -> Vec<Subject> {
             program: python,
             args: vec![root.join("benches/peers/fastmcp_board.py").display().to_string()],
             env: vec![],
-            http_args: Some(vec![]),
+            http_args: Some(|port| vec!["--http".into(), port.to_string()]),
             list: ("list_tasks", json!({})),
             change: |n| ("add_task", json!({"title": format!("extra {n}")})),
             fill: Some(|n| (0..n).map(|i| ("add_task", json!({"title": task_title(i)}))).collect()),
@@ -337,6 +373,19 @@ struct Stats {
     throughput: f64,
 }
 
+impl Stats {
+    /// The median of each figure over several runs.
+    fn median(runs: Vec<Stats>) -> Stats {
+        let pick = |f: fn(&Stats) -> f64| median(&mut runs.iter().map(f).collect::<Vec<_>>());
+        Stats {
+            p50: pick(|s| s.p50),
+            p99: pick(|s| s.p99),
+            cpu: pick(|s| s.cpu),
+            throughput: pick(|s| s.throughput),
+        }
+    }
+}
+
 fn round_trips(subject: &Subject, work: &Path, size: usize) -> (Stats, Stats) {
     let mut server = Stdio_::spawn(subject, work);
     server.initialize();
@@ -421,25 +470,38 @@ fn memory(subject: &Subject, work: &Path, size: usize) -> f64 {
 // ---------------------------------------------------------------- HTTP
 
 async fn http_load(subject: &Subject, work: &Path, sessions: usize) -> Stats {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let http_args = subject.http_args.expect("HTTP");
     let mut child = Command::new(&subject.program)
         .args(&subject.args)
-        .args(subject.http_args.as_ref().expect("HTTP"))
+        .args(http_args(port))
         .envs(subject.env.iter().map(|(k, v)| (k, v)))
         .current_dir(work)
         .env("HOME", work)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let url = http_url(subject, &mut child);
+    let url = format!("http://127.0.0.1:{port}/mcp");
     let client = reqwest::Client::new();
-    // FastMCP does not print the URL before it listens: wait until it answers.
-    for _ in 0..100 {
+    let mut listening = false;
+    for _ in 0..200 {
         if client.get(&url).send().await.is_ok() {
+            listening = true;
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(listening, "{} does not answer on {url}", subject.name);
+    if let Some(fill) = subject.fill {
+        let mut setup = HttpSession::open(client.clone(), url.clone()).await;
+        for call in fill(20) {
+            setup.call(call).await;
+        }
     }
     let calls_each = HTTP_CALLS / sessions;
     let mut workers = Vec::new();
@@ -469,24 +531,6 @@ async fn http_load(subject: &Subject, work: &Path, sessions: usize) -> Stats {
     let _ = child.wait();
     let total = latencies.len() as f64;
     stats(&mut latencies, 0.0, total / elapsed)
-}
-
-fn http_url(subject: &Subject, child: &mut Child) -> String {
-    let stderr = BufReader::new(child.stderr.take().expect("piped"));
-    let (sender, receiver) = std::sync::mpsc::channel();
-    let name = subject.name;
-    std::thread::spawn(move || {
-        let mut sent = false;
-        for line in stderr.lines().map_while(Result::ok) {
-            if !sent && let Some(url) = line.split_whitespace().find_map(|w| w.strip_prefix("url=")) {
-                let _ = sender.send(url.trim_matches('"').to_owned());
-                sent = true;
-            }
-        }
-    });
-    receiver
-        .recv_timeout(Duration::from_secs(30))
-        .unwrap_or_else(|_| panic!("{name} did not print its URL"))
 }
 
 /// A minimal Streamable HTTP MCP session: initialize, then calls whose

@@ -15,6 +15,6 @@ if [ ! -f "$peers/node/node_modules/@modelcontextprotocol/server-memory/dist/ind
 fi
 if [ ! -x "$peers/venv/bin/python" ] || ! "$peers/venv/bin/python" -c 'import mcp.server.fastmcp' 2>/dev/null; then
   python3 -m venv "$peers/venv"
-  "$peers/venv/bin/pip" install --quiet --disable-pip-version-check mcp==2.3.0
+  "$peers/venv/bin/pip" install --quiet --disable-pip-version-check "mcp==1.30.0"
 fi
 echo "peers installed under $peers"

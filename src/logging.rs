@@ -6,7 +6,10 @@
 
 use std::io::IsTerminal;
 
-use tracing_subscriber::EnvFilter;
+use tracing::level_filters::LevelFilter;
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::{LogFormat, LogLevel, LoggingSettings};
 
@@ -14,24 +17,26 @@ use crate::config::{LogFormat, LogLevel, LoggingSettings};
 /// other crates' at `warn` (or `debug` when debugging), text or JSON.
 pub fn init(settings: &LoggingSettings) {
     let level = match settings.level {
-        LogLevel::Debug => "debug",
-        LogLevel::Info => "info",
-        LogLevel::Warn => "warn",
-        LogLevel::Error => "error",
+        LogLevel::Debug => LevelFilter::DEBUG,
+        LogLevel::Info => LevelFilter::INFO,
+        LogLevel::Warn => LevelFilter::WARN,
+        LogLevel::Error => LevelFilter::ERROR,
     };
     let others = match settings.level {
-        LogLevel::Debug => "debug",
-        LogLevel::Error => "error",
-        LogLevel::Info | LogLevel::Warn => "warn",
+        LogLevel::Debug => LevelFilter::DEBUG,
+        LogLevel::Info | LogLevel::Warn => LevelFilter::WARN,
+        LogLevel::Error => LevelFilter::ERROR,
     };
-    let filter = EnvFilter::new(format!("{others},planning_mcp_server={level}"));
+    let filter = Targets::new()
+        .with_default(others)
+        .with_target(env!("CARGO_CRATE_NAME"), level);
     let builder = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(filter)
+        .with_max_level(level.max(others))
         .with_ansi(std::io::stderr().is_terminal());
     let installed = match settings.format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.finish().with(filter).try_init(),
+        LogFormat::Json => builder.json().finish().with(filter).try_init(),
     };
     if let Err(error) = installed {
         eprintln!("planning-mcp-server: logging is already set up: {error}");

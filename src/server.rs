@@ -8,7 +8,7 @@
 //! protocol 2026-07-28).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use parking_lot::Mutex;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -34,12 +34,18 @@ is done, failed when it cannot be done (then ask the operator). Call get_tasks o
 oriented. Use change_goal and delete_tasks only when the operator asks. The resource \
 board://{name}/summary is a short summary to re-read after a context reset.";
 
+/// The tools, built once and on first use: building a router generates
+/// every tool's JSON schema, rmcp asks for a session's server on every HTTP
+/// request, and `initialize` (the client's start-up wait) needs no tools.
+static PLANNING_TOOLS: LazyLock<ToolRouter<PlanningServer>> =
+    LazyLock::new(PlanningServer::planning_tools);
+
 /// One MCP session's server: a handle on its board and the tools.
 #[derive(Clone)]
 pub struct PlanningServer {
     name: BoardName,
     board: SharedBoard,
-    tool_router: ToolRouter<Self>,
+    tool_router: &'static LazyLock<ToolRouter<Self>>,
     /// Legacy `resources/subscribe` subscriptions of this session, by URI.
     subscriptions: Arc<Mutex<HashMap<String, CancellationToken>>>,
 }
@@ -50,7 +56,7 @@ impl PlanningServer {
         Self {
             name,
             board,
-            tool_router: Self::planning_tools(),
+            tool_router: &PLANNING_TOOLS,
             subscriptions: Arc::default(),
         }
     }

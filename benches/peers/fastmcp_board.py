@@ -2,7 +2,7 @@
 #
 # SPDX-License-Identifier: AGPL-3.0-or-later
 
-"""A FastMCP (official Python SDK) server with an add/list tool pair, the peer
+"""A FastMCP (official Python SDK, mcp 1.x) server with an add/list tool pair, the peer
 a user might write instead of installing planning-mcp-server.
 
     python fastmcp_board.py            # stdio
@@ -35,7 +35,6 @@ if __name__ == "__main__":
         server.settings.host = "127.0.0.1"
         server.settings.port = int(sys.argv[2])
         server.settings.log_level = "WARNING"
-        print(f"url=http://127.0.0.1:{sys.argv[2]}/mcp", file=sys.stderr, flush=True)
         server.run(transport="streamable-http")
     else:
         server.run()
