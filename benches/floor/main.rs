@@ -49,11 +49,15 @@ fn main() -> std::io::Result<()> {
     match args.get(1).map(String::as_str) {
         Some("--http") => {
             let port: u16 = args.get(2).and_then(|p| p.parse().ok()).unwrap_or(0);
-            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
             runtime.block_on(serve_http(port))
         }
         _ => {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
             runtime.block_on(async {
                 let service = floor()
                     .serve(rmcp::transport::stdio())

@@ -30,21 +30,10 @@ use crate::server::PlanningServer;
 /// The largest request body accepted; larger ones get 413.
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
-/// Browser origins always allowed (DNS-rebinding defence: a web page from
-/// elsewhere cannot call a local server). Requests without `Origin` pass.
-const LOOPBACK_ORIGINS: [&str; 6] = [
-    "http://localhost:*",
-    "https://localhost:*",
-    "http://127.0.0.1:*",
-    "https://127.0.0.1:*",
-    "http://[::1]:*",
-    "https://[::1]:*",
-];
-
-/// `Host` header values always allowed.
-const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
-
 type McpService = StreamableHttpService<PlanningServer, LocalSessionManager>;
+
+/// What a board's service returns for one request.
+type ServiceFuture = <McpService as tower_service::Service<Request>>::Future;
 
 /// The boards' MCP services and the session cap.
 #[derive(Clone)]
@@ -69,17 +58,11 @@ impl McpEndpoints {
         boards: Arc<Boards>,
         sessions_closed: CancellationToken,
     ) -> Self {
-        let host = settings.host.trim_matches(['[', ']']).to_owned();
-        let hosts = LOOPBACK_HOSTS.iter().map(|h| (*h).to_owned()).chain([host]);
-        let hosts = hosts.chain(settings.allowed_hosts.iter().cloned());
-        let origins = LOOPBACK_ORIGINS.iter().map(|o| (*o).to_owned());
-        let origins = origins.chain(settings.allowed_origins.iter().cloned());
+        // Host and Origin are checked by `guard` in front of every route.
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(sessions_closed)
             .with_max_request_body_bytes(MAX_REQUEST_BODY)
-            .with_allowed_hosts(hosts)
-            .with_allowed_origins(origins)
-            .enforce_origin_validation();
+            .disable_allowed_hosts();
         Self {
             inner: Arc::new(Endpoints {
                 boards,
@@ -92,12 +75,14 @@ impl McpEndpoints {
         }
     }
 
-    /// Board `name`'s service, created (and the board opened) on first use.
-    fn service(&self, name: &BoardName) -> Result<McpService, OpenError> {
+    /// Hands `request` to board `name`'s service, created (and the board
+    /// opened) on first use. The service copies itself into the future it
+    /// returns, so no copy is made here and the lock is not held across it.
+    fn call(&self, name: &BoardName, request: Request) -> Result<ServiceFuture, OpenError> {
         let inner = &*self.inner;
         let mut services = inner.services.lock();
-        if let Some((service, _)) = services.get(name) {
-            return Ok(service.clone());
+        if let Some((service, _)) = services.get_mut(name) {
+            return Ok(service.call(request));
         }
         let board = inner.boards.get(name)?;
         let mut sessions = LocalSessionManager::default();
@@ -109,8 +94,8 @@ impl McpEndpoints {
             sessions.clone(),
             inner.config.clone(),
         );
-        services.insert(name.clone(), (service.clone(), sessions));
-        Ok(service)
+        let (service, _) = services.entry(name.clone()).or_insert((service, sessions));
+        Ok(service.call(request))
     }
 
     /// Sessions open now, over all boards.
@@ -157,8 +142,8 @@ impl McpEndpoints {
             },
             false => None,
         };
-        let mut service = match self.service(&name) {
-            Ok(service) => service,
+        let future = match self.call(&name, request) {
+            Ok(future) => future,
             Err(error @ OpenError::TooMany(_)) => return unavailable(&error.to_string()),
             Err(OpenError::Store(error)) => {
                 tracing::error!(board = %name, %error, "cannot open a board");
@@ -166,7 +151,7 @@ impl McpEndpoints {
                 return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
             }
         };
-        match service.call(request).await {
+        match future.await {
             Ok(response) => response.map(Body::new),
             Err(never) => match never {},
         }

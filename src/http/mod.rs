@@ -7,6 +7,7 @@
 //! `/boards/{name}/mcp` board `{name}`), behind access control and limits.
 
 pub mod auth;
+pub mod guard;
 pub mod limits;
 pub mod mcp;
 
@@ -20,7 +21,8 @@ use tokio_util::task::TaskTracker;
 use crate::boards::Boards;
 use crate::config::ServerSettings;
 
-/// The whole HTTP application: routes, then limits, then (outermost) the token check.
+/// The whole HTTP application: routes, then limits, then the token check,
+/// then (outermost) the Host and Origin checks.
 pub fn router(
     settings: &ServerSettings,
     boards: Arc<Boards>,
@@ -37,4 +39,8 @@ pub fn router(
             limits::limit_in_flight,
         ))
         .layer(middleware::from_fn_with_state(token, auth::require_token))
+        .layer(middleware::from_fn_with_state(
+            guard::Guard::new(settings),
+            guard::check_host_and_origin,
+        ))
 }
