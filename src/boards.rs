@@ -11,7 +11,7 @@ use std::fmt;
 use parking_lot::Mutex;
 
 use crate::board::Board;
-use crate::config::Config;
+use crate::config::{Backend, Config};
 use crate::shared::SharedBoard;
 use crate::store::{self, StoreError};
 
@@ -106,6 +106,25 @@ impl Boards {
         boards.sort_by(|a, b| a.0.cmp(&b.0));
         boards
     }
+
+    /// The boards this server knows of, sorted: those open now and, with the
+    /// file backend, those stored in `storage.dir` (not opened by this call).
+    /// Files whose stem is not a valid name are left out.
+    pub fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
+        let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
+        if self.config.storage.backend == Backend::File {
+            let stored = store::file::stored_names(&self.config.storage.dir)?;
+            names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
+        }
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    /// The configuration the boards are opened with.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
 }
 
 /// Opens board `name` with the configured store, loading what it holds.
@@ -164,5 +183,29 @@ mod tests {
         assert!(matches!(boards.get(&c), Err(OpenError::TooMany(2))));
         let names: Vec<String> = boards.list().iter().map(|(n, _)| n.to_string()).collect();
         assert_eq!(names, ["a", "b"]);
+        assert_eq!(boards.known_names().unwrap(), [a, b]);
+    }
+
+    #[test]
+    fn stored_boards_are_known_before_they_are_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::default();
+        config.storage.backend = Backend::File;
+        config.storage.dir = dir.path().to_path_buf();
+        config.storage.fsync = false;
+        for file in ["stored.json", "Not-A-Name.json", "notes.txt"] {
+            std::fs::write(dir.path().join(file), "{}").unwrap();
+        }
+        let boards = Boards::new(config);
+        let opened = BoardName::parse("opened").unwrap();
+        boards.get(&opened).unwrap();
+        let names: Vec<String> = boards
+            .known_names()
+            .unwrap()
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(names, ["opened", "stored"]);
+        assert_eq!(boards.list().len(), 1, "listing opens nothing");
     }
 }

@@ -8,7 +8,7 @@
 //! - `config` merges defaults < file < `PLANNING_*` env < flags; `logging` sends
 //!   tracing to stderr;
 //! - `serve` runs stdio or HTTP; `http` is the axum router (auth, limits, one MCP
-//!   endpoint per board);
+//!   endpoint per board); `web` is the live board for browsers in HTTP mode;
 //! - `server` is one MCP session's server: the tools of the enabled toolsets and
 //!   the board's resources;
 //! - `boards` names and opens boards; `shared` is the handle sessions share
@@ -28,3 +28,4 @@ pub mod serve;
 pub mod server;
 pub mod shared;
 pub mod store;
+pub mod web;

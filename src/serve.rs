@@ -116,7 +116,7 @@ async fn serve_http(
     );
     tracing::info!(
         mode = "http",
-        url = %mcp_url(&settings.host, address),
+        url = %format!("{}/mcp", base_url(&settings.host, address)),
         address = %address,
         auth = if settings.auth_token.is_some() { "token" } else { "none" },
         config = %config_file,
@@ -124,6 +124,12 @@ async fn serve_http(
         "planning-mcp-server {} listening",
         env!("CARGO_PKG_VERSION")
     );
+    // The token is never logged: the line only says how to bring it.
+    let sign_in = match settings.auth_token {
+        Some(_) => " (the first time, add ?token=<your token>)",
+        None => "",
+    };
+    tracing::info!("board: {}/{sign_in}", base_url(&settings.host, address));
 
     let shutdown = CancellationToken::new();
     tokio::spawn({
@@ -153,13 +159,14 @@ async fn serve_http(
     Ok(())
 }
 
-/// The URL clients use: the configured host name with the bound port.
-fn mcp_url(host: &str, address: SocketAddr) -> String {
+/// The URL clients use, without a path: the configured host name with the
+/// bound port.
+fn base_url(host: &str, address: SocketAddr) -> String {
     let host = host.trim_matches(['[', ']']);
     if host.contains(':') {
-        format!("http://[{host}]:{}/mcp", address.port())
+        format!("http://[{host}]:{}", address.port())
     } else {
-        format!("http://{host}:{}/mcp", address.port())
+        format!("http://{host}:{}", address.port())
     }
 }
 

@@ -9,9 +9,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use tokio::sync::watch;
 
 use crate::board::{Board, BoardError, Undo};
@@ -46,6 +46,8 @@ struct Inner {
     store: Box<dyn SnapshotStore>,
     /// Counts changes; watchers wake on each.
     changes: watch::Sender<u64>,
+    /// When the board last changed, as far as this process knows.
+    changed_at: Mutex<Option<SystemTime>>,
     /// Whether a task polls the store for changes made by other processes.
     polling: AtomicBool,
 }
@@ -56,6 +58,7 @@ impl SharedBoard {
         let board = store.load_if_changed()?.unwrap_or(empty);
         Ok(Self {
             inner: Arc::new(Inner {
+                changed_at: Mutex::new(latest_time(&board)),
                 board: RwLock::new(board),
                 store,
                 changes: watch::Sender::new(0),
@@ -103,8 +106,15 @@ impl SharedBoard {
             tracing::error!(%error, "a change was not saved and was taken back");
             return Err(CallError::NotSaved(error));
         }
-        inner.changes.send_modify(|n| *n += 1);
+        inner.changed();
         Ok(reply(&board, outcome))
+    }
+
+    /// When the board last changed: the time of the last change this process
+    /// made or noticed, or for a board as loaded, its newest task or history
+    /// entry. `None` for a board that never held anything.
+    pub fn changed_at(&self) -> Option<SystemTime> {
+        *self.inner.changed_at.lock()
     }
 
     /// A receiver that wakes whenever the board changes: through this
@@ -124,10 +134,26 @@ impl Inner {
     fn reload_if_changed(&self, board: &mut Board) -> Result<(), StoreError> {
         if let Some(stored) = self.store.load_if_changed()? {
             *board = stored;
-            self.changes.send_modify(|n| *n += 1);
+            self.changed();
         }
         Ok(())
     }
+
+    /// Records that the board changed now, and wakes watchers.
+    fn changed(&self) {
+        *self.changed_at.lock() = Some(SystemTime::now());
+        self.changes.send_modify(|n| *n += 1);
+    }
+}
+
+/// The newest time a board's content records: its newest task or history entry.
+fn latest_time(board: &Board) -> Option<SystemTime> {
+    let tasks = board.tasks().map(|task| task.created_at);
+    let history = board
+        .history()
+        .into_iter()
+        .flat_map(|h| h.entries().map(|e| e.at));
+    tasks.chain(history).max()
 }
 
 /// Reloads the board whenever its store changed behind this process's back,

@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Access control: when `[server] auth_token` is set, every request needs
-//! `Authorization: Bearer <token>`, compared in constant time.
+//! `Authorization: Bearer <token>`, compared in constant time, or (a browser
+//! reading pages) the cookie that [`super::signin`] grants.
 
 use std::sync::Arc;
 
@@ -12,6 +13,8 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
+
+use super::signin::{self, SignIn};
 
 /// The expected token, kept only as its SHA-256 digest: comparing digests
 /// takes the same time whatever the token given, even its length.
@@ -47,24 +50,61 @@ pub fn bearer(request: &Request) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
-/// Lets a request through only with the right token (when one is configured).
+/// What a request may show to be let in: the token, or the cookie it grants.
+#[derive(Clone)]
+pub struct Access {
+    token: Token,
+    sign_in: SignIn,
+}
+
+impl Access {
+    /// Access with the configured token `secret`.
+    pub fn new(secret: &str) -> Self {
+        Self {
+            token: Token::new(secret),
+            sign_in: SignIn::new(secret),
+        }
+    }
+}
+
+/// Lets a request through only with the right token (when one is
+/// configured) or, for reading pages, the sign-in cookie. A page opened with
+/// the right `?token=` signs the browser in.
 pub async fn require_token(
-    State(token): State<Option<Token>>,
+    State(access): State<Option<Access>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let Some(token) = token else {
+    let Some(access) = access else {
         return next.run(request).await;
     };
-    let challenge = match bearer(&request) {
-        Some(given) if token.matches(given) => return next.run(request).await,
-        Some(_) => r#"Bearer realm="planning-mcp-server", error="invalid_token""#,
-        None => r#"Bearer realm="planning-mcp-server""#,
-    };
+    if let Some(given) = bearer(&request) {
+        return match access.token.matches(given) {
+            true => next.run(request).await,
+            false => unauthorized(INVALID),
+        };
+    }
+    if let Some(given) = signin::query_token(&request) {
+        return match access.token.matches(&given) {
+            true => access.sign_in.redirect(request.uri()),
+            false => unauthorized(INVALID),
+        };
+    }
+    match access.sign_in.admits(&request) {
+        true => next.run(request).await,
+        false => unauthorized(MISSING),
+    }
+}
+
+const MISSING: &str = r#"Bearer realm="planning-mcp-server""#;
+const INVALID: &str = r#"Bearer realm="planning-mcp-server", error="invalid_token""#;
+
+fn unauthorized(challenge: &'static str) -> Response {
     (
         StatusCode::UNAUTHORIZED,
         [(header::WWW_AUTHENTICATE, challenge)],
-        "a valid 'Authorization: Bearer <token>' header is required\n",
+        "a valid 'Authorization: Bearer <token>' header is required \
+         (in a browser: open the page once with ?token=<token>)\n",
     )
         .into_response()
 }

@@ -193,6 +193,32 @@ impl FileStore {
     }
 }
 
+/// The names of the boards stored in `dir`: the stems of its `{name}.json`
+/// files, unchecked (the caller decides which are valid names), sorted. A
+/// missing directory holds no boards.
+pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(StoreError::Read {
+                path: dir.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|entry| {
+            let file_name = entry.file_name();
+            file_name.to_str()?.strip_suffix(".json").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
 impl SnapshotStore for FileStore {
     fn lock(&self) -> Result<WriteLock<'_>, StoreError> {
         self.lock_file.lock().map_err(|source| StoreError::Lock {
@@ -416,6 +442,27 @@ mod tests {
                 .recv_timeout(Duration::from_secs(5))
                 .expect("then gets the lock");
         });
+    }
+
+    #[test]
+    fn stored_names_are_the_snapshot_stems() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            stored_names(&dir.path().join("missing"))
+                .unwrap()
+                .is_empty()
+        );
+        for name in ["b", "a"] {
+            open(dir.path()).save(&board_with(&[name])).unwrap();
+            fs::rename(
+                dir.path().join("default.json"),
+                dir.path().join(format!("{name}.json")),
+            )
+            .unwrap();
+        }
+        fs::create_dir(dir.path().join("dir.json")).unwrap();
+        fs::write(dir.path().join("notes.txt"), "").unwrap();
+        assert_eq!(stored_names(dir.path()).unwrap(), ["a", "b"]);
     }
 
     #[test]

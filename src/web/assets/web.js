@@ -1,0 +1,217 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+// The web board's script: shows times in the reader's zone and, on a board
+// page, keeps the page up to date from the server's events. It builds every
+// element with createElement and textContent, never from markup, so user
+// text is always shown as text. It mirrors the markup of src/web/page.rs.
+
+'use strict';
+
+(() => {
+  const LABELS = {
+    pending: 'pending',
+    in_progress: 'in progress',
+    completed: 'completed',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  };
+  const GLYPHS = { pending: '☐', in_progress: '⟳', completed: '☑', failed: '☒', cancelled: '⊗' };
+  // How many status changes "Recent activity" lists (as page.rs).
+  const ACTIVITY_SHOWN = 20;
+  // How long to wait before reopening a stream that the browser gave up on.
+  const REOPEN_MS = 3000;
+
+  const byId = (id) => document.getElementById(id);
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function localise(time) {
+    const date = new Date(time.dateTime);
+    if (Number.isNaN(date.getTime())) return;
+    time.textContent = date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    time.title = time.dateTime;
+  }
+
+  function timeOf(iso) {
+    const time = el('time', '', iso);
+    time.dateTime = iso;
+    localise(time);
+    return time;
+  }
+
+  function glyph(status) {
+    const node = el('span', 'glyph', GLYPHS[status] || '?');
+    node.setAttribute('role', 'img');
+    node.setAttribute('aria-label', LABELS[status] || status);
+    return node;
+  }
+
+  function quote(text) {
+    return el('q', '', text);
+  }
+
+  function card(task) {
+    const item = el('li', 'card');
+    item.id = 'task-' + task.id;
+    item.dataset.taskId = task.id;
+    item.tabIndex = 0;
+    const meta = el('p', 'meta');
+    meta.append(glyph(task.status), ' ', el('code', 'id', task.id));
+    item.append(meta, el('h3', 'title', task.title));
+    if (task.description) item.append(el('p', 'text', task.description));
+    return item;
+  }
+
+  function goalEntry(entry) {
+    const item = el('li');
+    item.append(timeOf(entry.at), ' ');
+    if (entry.event === 'goal_set') {
+      item.append('Goal set: ', quote(entry.goal.title));
+    } else {
+      item.append('Changed from ', quote(entry.from.title), ' to ', quote(entry.to.title), '. ');
+      item.append(el('span', 'reason', 'Reason: ' + entry.reason));
+    }
+    return item;
+  }
+
+  function activityEntry(entry) {
+    const item = el('li');
+    item.append(timeOf(entry.at), ' ', glyph(entry.to), ' ', el('code', 'id', entry.task_id));
+    item.append(' ' + entry.title + ': ' + LABELS[entry.from] + ' → ' + LABELS[entry.to]);
+    return item;
+  }
+
+  function renderGoal(state) {
+    const title = byId('goal-title');
+    title.textContent = state.goal ? state.goal.title : 'No goal set yet';
+    title.classList.toggle('unset', !state.goal);
+    const description = byId('goal-description');
+    description.textContent = state.goal ? state.goal.description : '';
+    description.hidden = !description.textContent;
+    const changes = (state.history || []).filter((e) => e.event !== 'status_changed');
+    const history = byId('goal-history');
+    history.hidden = changes.length === 0;
+    history.querySelector('.n').textContent = String(changes.length);
+    history.querySelector('ol').replaceChildren(...changes.reverse().map(goalEntry));
+  }
+
+  function renderProgress(state) {
+    const { completed, total } = state.progress;
+    const bar = byId('progress');
+    bar.max = Math.max(total, 1);
+    bar.value = completed;
+    bar.textContent = (total ? Math.floor((completed * 100) / total) : 0) + '%';
+    byId('progress-text').textContent = completed + ' of ' + total + ' completed';
+    for (const item of document.querySelectorAll('.progress .counts li')) {
+      item.querySelector('b').textContent = String(state.counts[item.dataset.status] ?? 0);
+    }
+  }
+
+  function renderColumns(state) {
+    const focused = document.activeElement && document.activeElement.dataset.taskId;
+    for (const column of document.querySelectorAll('.column')) {
+      const tasks = state.tasks.filter((t) => t.status === column.dataset.status);
+      column.querySelector('.cards').replaceChildren(...tasks.map(card));
+      column.querySelector('h2 .n').textContent = String(tasks.length);
+      column.hidden = tasks.length === 0;
+    }
+    byId('no-tasks').hidden = state.tasks.length > 0;
+    // Keep the keyboard where it was, also when its card moved column.
+    const again = focused && byId('task-' + focused);
+    if (again) again.focus({ preventScroll: true });
+  }
+
+  function renderActivity(state) {
+    const changes = (state.history || []).filter((e) => e.event === 'status_changed');
+    const activity = byId('activity');
+    activity.hidden = changes.length === 0;
+    const shown = changes.slice(-ACTIVITY_SHOWN).reverse();
+    activity.querySelector('ol').replaceChildren(...shown.map(activityEntry));
+  }
+
+  function render(state) {
+    renderGoal(state);
+    renderProgress(state);
+    renderColumns(state);
+    renderActivity(state);
+    byId('changed-at').replaceChildren(state.changed_at ? timeOf(state.changed_at) : 'never');
+    document.title = state.board + ' · planning board';
+  }
+
+  function setLive(state, text) {
+    const live = byId('live');
+    if (live.dataset.state === state && live.textContent === text) return;
+    live.dataset.state = state;
+    live.textContent = text;
+  }
+
+  // EventSource reconnects by itself after a dropped connection (the server
+  // sends `retry:`); if it gives up (e.g. an error status), open a new one.
+  function connect(url) {
+    const source = new EventSource(url);
+    setLive('connecting', 'Connecting…');
+    source.addEventListener('board', (event) => {
+      let state;
+      try {
+        state = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      render(state);
+      setLive('live', 'Live');
+    });
+    source.addEventListener('unavailable', (event) => {
+      setLive('problem', 'The board cannot be read: ' + event.data);
+    });
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) {
+        setLive('offline', 'Offline: retrying…');
+        setTimeout(() => connect(url), REOPEN_MS);
+      } else {
+        setLive('connecting', 'Reconnecting…');
+      }
+    });
+  }
+
+  // Arrow keys move between cards: up and down in a column, left and right
+  // across columns; Home and End go to a column's first and last card.
+  function onKey(event) {
+    const current = event.target.closest && event.target.closest('.card');
+    if (!current || event.altKey || event.ctrlKey || event.metaKey) return;
+    const cards = [...current.parentElement.children];
+    const index = cards.indexOf(current);
+    let next;
+    if (event.key === 'ArrowDown') next = cards[index + 1];
+    else if (event.key === 'ArrowUp') next = cards[index - 1];
+    else if (event.key === 'Home') next = cards[0];
+    else if (event.key === 'End') next = cards[cards.length - 1];
+    else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+      const columns = [...document.querySelectorAll('.column:not([hidden])')];
+      const at = columns.indexOf(current.closest('.column'));
+      const column = columns[at + (event.key === 'ArrowRight' ? 1 : -1)];
+      const others = column ? column.querySelectorAll('.card') : [];
+      next = others[Math.min(index, others.length - 1)];
+    } else return;
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  }
+
+  function start() {
+    for (const time of document.querySelectorAll('time[datetime]')) localise(time);
+    const board = byId('board');
+    if (!board) return;
+    byId('columns').addEventListener('keydown', onKey);
+    if (window.EventSource) connect(board.dataset.events);
+  }
+
+  start();
+})();
