@@ -3,9 +3,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Helpers for end-to-end tests: start the real binary, connect the official
-//! rmcp client over stdio or Streamable HTTP, call tools.
+//! rmcp client over stdio or Streamable HTTP, call tools; drive a browser
+//! ([`webdriver`]).
 
 #![allow(dead_code)]
+
+pub mod webdriver;
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -15,6 +18,7 @@ use parking_lot::Mutex;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::Value;
 use tempfile::TempDir;
@@ -98,9 +102,15 @@ impl HttpServer {
 
     /// Like [`HttpServer::start`], in a directory the caller keeps.
     pub async fn start_in(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_on(dir, 0, args, env).await
+    }
+
+    /// Like [`HttpServer::start_in`], on the given port (0: any free one).
+    pub async fn start_on(dir: &TempDir, port: u16, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut command = command(dir);
+        let port = port.to_string();
         command
-            .args(["--mode", "http", "--host", "127.0.0.1", "--port", "0"])
+            .args(["--mode", "http", "--host", "127.0.0.1", "--port", &port])
             .args(args)
             .envs(env.iter().copied())
             .stdin(Stdio::null())
@@ -168,6 +178,20 @@ impl HttpServer {
         }
         status
     }
+}
+
+/// Connects a new MCP client to the endpoint `url` with a bearer token.
+pub async fn client_with_token(url: &str, token: &str) -> Client {
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .expect("initialize over HTTP with a token")
+}
+
+/// A loopback port that was free a moment ago.
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    listener.local_addr().expect("bound").port()
 }
 
 /// Sends a signal to a process.
