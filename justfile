@@ -34,9 +34,15 @@ reuse:
 build:
     cargo build --release
 
-# Run the server in HTTP mode; extra flags are passed on.
+# Run the server in HTTP mode with the file backend (boards in
+# ./.planning-mcp-server/); the web board is at http://localhost:8080/.
+# Extra flags are passed on.
 run *FLAGS:
-    cargo run --release -- --mode http {{FLAGS}}
+    cargo run --release -- --mode http --storage file {{FLAGS}}
+
+# Rewrite docs/web-board.png: a 20-task board in headless Chromium.
+screenshot:
+    PLANNING_REQUIRE_BROWSER=1 cargo test --test browser -- --ignored screenshot
 
 # Install the binary into ~/.cargo/bin.
 install:
