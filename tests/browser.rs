@@ -120,6 +120,33 @@ async fn cards_appear_and_move_live_and_user_text_stays_text() {
         "all of it without a reload"
     );
 
+    // The keyboard: arrow keys move between cards, and the focus stays on
+    // its card when an update re-renders the columns.
+    let focused = "return document.activeElement.id;";
+    let key = "document.activeElement.dispatchEvent(new KeyboardEvent('keydown', \
+               {key: arguments[0], bubbles: true}));";
+    browser
+        .run(
+            "document.getElementById('task-' + arguments[0]).focus();",
+            json!([id(SCRIPT)]),
+        )
+        .await;
+    browser.run(key, json!(["ArrowRight"])).await;
+    let on_right = json!(format!("task-{}", id("Appears live")));
+    assert_eq!(browser.run(focused, json!([])).await, on_right);
+    browser.run(key, json!(["ArrowLeft"])).await;
+    assert_eq!(
+        browser.run(focused, json!([])).await,
+        json!(format!("task-{}", id(SCRIPT)))
+    );
+    ok(&agent, "add_tasks", json!({"tasks": [{"title": "Third"}]})).await;
+    card_in(&browser, "Third", "pending").await;
+    assert_eq!(
+        browser.run(focused, json!([])).await,
+        json!(format!("task-{}", id(SCRIPT))),
+        "the focus survives the update"
+    );
+
     // ...and through the server's page (the cookie signs the browser in).
     browser.goto(&format!("{base}/boards/live")).await;
     assert_eq!(browser.url().await, format!("{base}/boards/live"));
