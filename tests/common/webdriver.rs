@@ -44,10 +44,12 @@ pub struct Browser {
     _profile: TempDir,
 }
 
-/// The first of `names` found as a file at an absolute path or on `PATH`.
+/// The file that the environment variable `env` names, if it is set;
+/// otherwise the first of `names` found at an absolute path or on `PATH`.
 fn find(env: &str, names: &[&str]) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os(env) {
-        return Some(PathBuf::from(path));
+        let path = PathBuf::from(path);
+        return path.is_file().then_some(path);
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     names.iter().find_map(|name| {
@@ -80,8 +82,9 @@ impl Browser {
             &["/usr/bin/chromedriver", "chromedriver"],
         );
         let (Some(chromium), Some(driver)) = (chromium, driver) else {
-            let why = "Chromium and chromedriver are not installed \
-                       (Debian: apt-get install chromium chromium-driver)";
+            let why = "Chromium and chromedriver are not installed (Debian: apt-get install \
+                       chromium chromium-driver; or name them in PLANNING_CHROMIUM and \
+                       PLANNING_CHROMEDRIVER)";
             if std::env::var("PLANNING_REQUIRE_BROWSER").as_deref() == Ok("1") {
                 panic!("{test}: {why}, and PLANNING_REQUIRE_BROWSER=1 requires them");
             }
