@@ -65,6 +65,8 @@ pub fn goal_line(goal: Option<&Goal>) -> String {
 /// The goal line, the tasks the filter admits (oldest first) and the legend.
 pub fn task_list(board: &Board, filter: Filter) -> String {
     let mut out = goal_line(board.goal());
+    // Room for typical task lines, so that the text is not copied as it grows.
+    out.reserve(board.len() * 64 + 64);
     out.push_str("\n\n");
     let (mut any, mut cancelled, mut failed) = (false, false, false);
     for task in board.tasks().filter(|task| filter.admits(task)) {
@@ -185,7 +187,11 @@ pub fn goal_reply(confirmation: &str, board: &Board) -> String {
 }
 
 fn push_task_line(out: &mut String, task: &Task) {
-    let _ = write!(out, "- {} [{}] ", task.status.glyph(), task.id);
+    out.push_str("- ");
+    out.push(task.status.glyph());
+    out.push_str(" [");
+    task.id.push_to(out);
+    out.push_str("] ");
     push_indented(out, &task.title);
     if !task.description.is_empty() {
         out.push_str(": ");
@@ -198,6 +204,10 @@ fn push_task_line(out: &mut String, task: &Task) {
 /// multi-line title or description stays inside its list item (and cannot
 /// forge a task line of its own). Empty lines get no indentation.
 fn push_indented(out: &mut String, text: &str) {
+    if !text.contains('\n') && !text.ends_with('\r') {
+        out.push_str(text);
+        return;
+    }
     for (n, line) in text.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if n > 0 {
@@ -293,6 +303,13 @@ mod tests {
                  Legend: ☐ pending ⟳ in progress ☑ completed"
             )
         );
+    }
+
+    #[test]
+    fn a_trailing_carriage_return_is_dropped_on_one_line_text_too() {
+        let board = board_with(&[("Title\r", "end\r")]);
+        let text = task_list(&board, Filter::All);
+        assert!(text.contains("] Title: end\n"), "{text:?}");
     }
 
     #[test]

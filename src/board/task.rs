@@ -42,9 +42,27 @@ impl TaskId {
     }
 }
 
+impl TaskId {
+    /// The eight lowercase hex digits, without the formatting machinery
+    /// (every rendered task line writes one).
+    pub fn hex(self) -> [u8; 8] {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = [0u8; 8];
+        for (n, digit) in out.iter_mut().enumerate() {
+            *digit = DIGITS[((self.0 >> (28 - 4 * n)) & 0xf) as usize];
+        }
+        out
+    }
+
+    /// Appends the ID's hex digits to `out`.
+    pub fn push_to(self, out: &mut String) {
+        out.extend(self.hex().map(char::from));
+    }
+}
+
 impl fmt::Display for TaskId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:08x}", self.0)
+        f.write_str(std::str::from_utf8(&self.hex()).unwrap_or_default())
     }
 }
 

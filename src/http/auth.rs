@@ -8,9 +8,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
@@ -67,32 +66,27 @@ impl Access {
     }
 }
 
-/// Lets a request through only with the right token (when one is
-/// configured) or, for reading pages, the sign-in cookie. A page opened with
-/// the right `?token=` signs the browser in.
-pub async fn require_token(
-    State(access): State<Option<Access>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let Some(access) = access else {
-        return next.run(request).await;
-    };
-    if let Some(given) = bearer(&request) {
-        return match access.token.matches(given) {
-            true => next.run(request).await,
-            false => unauthorized(INVALID),
-        };
-    }
-    if let Some(given) = signin::query_token(&request) {
-        return match access.token.matches(&given) {
-            true => access.sign_in.redirect(request.uri()),
-            false => unauthorized(INVALID),
-        };
-    }
-    match access.sign_in.admits(&request) {
-        true => next.run(request).await,
-        false => unauthorized(MISSING),
+impl Access {
+    /// Lets a request through only with the right token or, for reading
+    /// pages, the sign-in cookie; otherwise 401. A page opened with the
+    /// right `?token=` signs the browser in (the redirect is the answer).
+    pub fn check(&self, request: &Request) -> Result<(), Response> {
+        if let Some(given) = bearer(request) {
+            return match self.token.matches(given) {
+                true => Ok(()),
+                false => Err(unauthorized(INVALID)),
+            };
+        }
+        if let Some(given) = signin::query_token(request) {
+            return Err(match self.token.matches(&given) {
+                true => self.sign_in.redirect(request.uri()),
+                false => unauthorized(INVALID),
+            });
+        }
+        match self.sign_in.admits(request) {
+            true => Ok(()),
+            false => Err(unauthorized(MISSING)),
+        }
     }
 }
 

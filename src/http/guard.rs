@@ -9,9 +9,8 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::config::ServerSettings;
@@ -157,28 +156,26 @@ fn forbidden(what: &str) -> Response {
         .into_response()
 }
 
-/// Refuses requests whose `Host` or `Origin` is not allowed.
-pub async fn check_host_and_origin(
-    State(guard): State<Guard>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .or_else(|| request.uri().authority().map(|a| a.as_str()));
-    if !host.is_some_and(|h| guard.allows_host(h)) {
-        tracing::warn!(host = ?host, "refused a request with a foreign Host header (DNS rebinding?)");
-        return forbidden("Host header");
+impl Guard {
+    /// Refuses (403) a request whose `Host` or `Origin` is not allowed.
+    pub fn check(&self, request: &Request) -> Result<(), Response> {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| request.uri().authority().map(|a| a.as_str()));
+        if !host.is_some_and(|h| self.allows_host(h)) {
+            tracing::warn!(host = ?host, "refused a request with a foreign Host header (DNS rebinding?)");
+            return Err(forbidden("Host header"));
+        }
+        if let Some(origin) = request.headers().get(header::ORIGIN)
+            && !origin.to_str().is_ok_and(|o| self.allows_origin(o))
+        {
+            tracing::warn!(origin = ?origin, "refused a request from a foreign Origin");
+            return Err(forbidden("Origin header"));
+        }
+        Ok(())
     }
-    if let Some(origin) = request.headers().get(header::ORIGIN)
-        && !origin.to_str().is_ok_and(|o| guard.allows_origin(o))
-    {
-        tracing::warn!(origin = ?origin, "refused a request from a foreign Origin");
-        return forbidden("Origin header");
-    }
-    next.run(request).await
 }
 
 #[cfg(test)]

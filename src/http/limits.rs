@@ -6,7 +6,7 @@
 //! shutdown waits for.
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -30,11 +30,7 @@ pub fn unavailable(message: &str) -> Response {
 /// Counts a request as in flight until its response body has been sent, and
 /// refuses requests beyond [`MAX_IN_FLIGHT`]. GET (the long-lived
 /// notification stream) is not a call and is not counted.
-pub async fn limit_in_flight(
-    State(in_flight): State<TaskTracker>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub async fn run_counted(in_flight: &TaskTracker, request: Request, next: Next) -> Response {
     if request.method() == Method::GET {
         return next.run(request).await;
     }

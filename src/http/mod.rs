@@ -16,15 +16,16 @@ pub mod signin;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::middleware;
+use axum::extract::{Request, State};
+use axum::middleware::{self, Next};
+use axum::response::Response;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::boards::Boards;
 use crate::config::ServerSettings;
 
-/// The whole HTTP application: routes, then limits, then the token check,
-/// then (outermost) the Host and Origin checks.
+/// The whole HTTP application: the routes behind one [`gate`].
 pub fn router(
     settings: &ServerSettings,
     boards: Arc<Boards>,
@@ -43,12 +44,34 @@ pub fn router(
     mcp::routes(mcp::McpEndpoints::new(settings, boards, sessions_closed))
         .merge(crate::web::routes(web))
         .layer(middleware::from_fn_with_state(
-            in_flight,
-            limits::limit_in_flight,
+            Arc::new(Gate {
+                guard: guard::Guard::new(settings),
+                access,
+                in_flight,
+            }),
+            gate,
         ))
-        .layer(middleware::from_fn_with_state(access, auth::require_token))
-        .layer(middleware::from_fn_with_state(
-            guard::Guard::new(settings),
-            guard::check_host_and_origin,
-        ))
+}
+
+/// What every request passes before it is routed.
+struct Gate {
+    guard: guard::Guard,
+    access: Option<auth::Access>,
+    in_flight: TaskTracker,
+}
+
+/// The checks in front of every route, in order: `Host` and `Origin` (403),
+/// the token (401), then the limit on requests in flight (503). One layer
+/// rather than three: each axum middleware layer copies the routes'
+/// service for every request.
+async fn gate(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    if let Err(refused) = gate.guard.check(&request) {
+        return refused;
+    }
+    if let Some(access) = &gate.access
+        && let Err(refused) = access.check(&request)
+    {
+        return refused;
+    }
+    limits::run_counted(&gate.in_flight, request, next).await
 }
