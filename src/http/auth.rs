@@ -67,25 +67,26 @@ impl Access {
 }
 
 impl Access {
-    /// Lets a request through only with the right token or, for reading
-    /// pages, the sign-in cookie; otherwise 401. A page opened with the
-    /// right `?token=` signs the browser in (the redirect is the answer).
-    pub fn check(&self, request: &Request) -> Result<(), Response> {
+    /// The answer to a request that may not pass, or `None` to let it
+    /// through: it needs the right token or, for reading pages, the sign-in
+    /// cookie; otherwise 401. A page opened with the right `?token=` signs
+    /// the browser in (the redirect is the answer).
+    pub fn refusal(&self, request: &Request) -> Option<Response> {
         if let Some(given) = bearer(request) {
             return match self.token.matches(given) {
-                true => Ok(()),
-                false => Err(unauthorized(INVALID)),
+                true => None,
+                false => Some(unauthorized(INVALID)),
             };
         }
         if let Some(given) = signin::query_token(request) {
-            return Err(match self.token.matches(&given) {
+            return Some(match self.token.matches(&given) {
                 true => self.sign_in.redirect(request.uri()),
                 false => unauthorized(INVALID),
             });
         }
         match self.sign_in.admits(request) {
-            true => Ok(()),
-            false => Err(unauthorized(MISSING)),
+            true => None,
+            false => Some(unauthorized(MISSING)),
         }
     }
 }

@@ -157,8 +157,8 @@ fn forbidden(what: &str) -> Response {
 }
 
 impl Guard {
-    /// Refuses (403) a request whose `Host` or `Origin` is not allowed.
-    pub fn check(&self, request: &Request) -> Result<(), Response> {
+    /// A 403 for a request whose `Host` or `Origin` is not allowed, or `None`.
+    pub fn refusal(&self, request: &Request) -> Option<Response> {
         let host = request
             .headers()
             .get(header::HOST)
@@ -166,15 +166,15 @@ impl Guard {
             .or_else(|| request.uri().authority().map(|a| a.as_str()));
         if !host.is_some_and(|h| self.allows_host(h)) {
             tracing::warn!(host = ?host, "refused a request with a foreign Host header (DNS rebinding?)");
-            return Err(forbidden("Host header"));
+            return Some(forbidden("Host header"));
         }
         if let Some(origin) = request.headers().get(header::ORIGIN)
             && !origin.to_str().is_ok_and(|o| self.allows_origin(o))
         {
             tracing::warn!(origin = ?origin, "refused a request from a foreign Origin");
-            return Err(forbidden("Origin header"));
+            return Some(forbidden("Origin header"));
         }
-        Ok(())
+        None
     }
 }
 

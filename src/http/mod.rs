@@ -65,13 +65,12 @@ struct Gate {
 /// rather than three: each axum middleware layer copies the routes'
 /// service for every request.
 async fn gate(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
-    if let Err(refused) = gate.guard.check(&request) {
-        return refused;
-    }
-    if let Some(access) = &gate.access
-        && let Err(refused) = access.check(&request)
-    {
-        return refused;
+    let refusal = gate.guard.refusal(&request).or_else(|| {
+        let access = gate.access.as_ref()?;
+        access.refusal(&request)
+    });
+    if let Some(refusal) = refusal {
+        return refusal;
     }
     limits::run_counted(&gate.in_flight, request, next).await
 }
