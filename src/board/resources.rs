@@ -75,6 +75,41 @@ pub fn not_found(name: &BoardName, uri: &str) -> ErrorData {
             list_uri(name),
             summary_uri(name)
         ),
-        None,
+        // SEP-2164: the error names the requested URI in its data.
+        Some(serde_json::json!({ "uri": uri })),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_this_boards_uris_are_its_resources() {
+        let name = BoardName::parse("team").unwrap();
+        assert!(is_resource_of(&name, "board://team"));
+        assert!(is_resource_of(&name, "board://team/summary"));
+        for other in [
+            "board://default",
+            "board://team/",
+            "board://teams",
+            "file:///etc/passwd",
+        ] {
+            assert!(!is_resource_of(&name, other), "{other}");
+        }
+    }
+
+    #[test]
+    fn not_found_names_the_uri_and_the_boards_resources() {
+        let name = BoardName::parse("team").unwrap();
+        let error = not_found(&name, "board://other");
+        assert_eq!(
+            error.message,
+            "No resource 'board://other' here; this session's board has board://team and board://team/summary."
+        );
+        assert_eq!(
+            error.data,
+            Some(serde_json::json!({"uri": "board://other"}))
+        );
+    }
 }
