@@ -24,6 +24,7 @@ pub mod boards;
 pub mod config;
 pub mod http;
 pub mod logging;
+pub mod plans;
 pub mod serve;
 pub mod server;
 pub mod shared;
