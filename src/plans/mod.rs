@@ -14,6 +14,7 @@
 pub mod add;
 pub mod api;
 pub mod body;
+pub mod cli;
 pub mod collate;
 pub mod diagnostic;
 pub mod edit;
