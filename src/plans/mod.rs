@@ -23,11 +23,13 @@ pub mod id;
 pub mod line;
 pub mod parse;
 pub mod repair;
+pub mod schema;
 pub mod search;
 pub mod status;
 pub mod store;
 pub mod target;
 pub mod text;
+pub mod tools;
 pub mod validate;
 pub mod view;
 
