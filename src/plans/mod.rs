@@ -26,6 +26,7 @@ pub mod repair;
 pub mod schema;
 pub mod search;
 pub mod status;
+pub mod stdio;
 pub mod store;
 pub mod target;
 pub mod text;
