@@ -1054,6 +1054,70 @@ mod tests {
     }
 
     #[test]
+    fn toolsets_and_plans_from_every_tier() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            let defaults = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(defaults.server.toolsets, ["planning"]);
+            assert_eq!(defaults.plans, PlansSettings::default());
+
+            jail.create_file(
+                FILE_NAME,
+                "[server]\ntoolsets = ['plans']\n[plans]\nroot = 'repo'\nlegacy_doc_tools = true\n",
+            )?;
+            let from_file = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(from_file.server.toolsets, ["plans"]);
+            assert_eq!(from_file.plans.root, PathBuf::from("repo"));
+            assert!(from_file.plans.legacy_doc_tools);
+
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "planning, plans");
+            jail.set_env("PLANNING_PLANS_DIR", "docs/plans");
+            jail.set_env("PLANNING_PLANS_ROOT", "2024");
+            let from_env = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(from_env.server.toolsets, ["planning", "plans"]);
+            assert_eq!(from_env.plans.dir, "docs/plans");
+            assert_eq!(from_env.plans.root, PathBuf::from("2024"));
+
+            let flags = ConfigFlags {
+                toolsets: Some(vec!["plans".into()]),
+                plans_dir: Some("p".into()),
+                plans_root: Some("r".into()),
+                ..ConfigFlags::default()
+            };
+            let from_flags = load(&flags).unwrap().config;
+            assert_eq!(from_flags.server.toolsets, ["plans"]);
+            assert_eq!(
+                (from_flags.plans.root, from_flags.plans.dir),
+                (PathBuf::from("r"), "p".into())
+            );
+
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "planning,boards");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert_eq!(
+                error,
+                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans"
+            );
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "planning");
+            let flags = ConfigFlags {
+                toolsets: Some(vec!["nope".into()]),
+                ..ConfigFlags::default()
+            };
+            let error = invalid(load(&flags));
+            assert!(
+                error.starts_with(
+                    "server.toolsets (from the --toolsets flag): unknown toolset 'nope'"
+                ),
+                "{error}"
+            );
+            jail.create_file(FILE_NAME, "[server]\ntoolsets = []\n")?;
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert!(error.contains("must name at least one toolset"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
     fn generate_writes_the_example_once() {
         let dir = tempfile::tempdir().unwrap();
         let path = generate(dir.path()).unwrap();
