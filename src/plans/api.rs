@@ -216,10 +216,13 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|v| !v.is_empty())
 }
 
+/// One step of a multi-part update: old text in, edit out.
+type Edit<'a> = Box<dyn FnOnce(&str) -> Result<Edited, PlanError> + 'a>;
+
 /// Runs the edits in order, threading the text, and says whether anything changed.
 fn apply_edits<'t>(
     text: &str,
-    edits: impl IntoIterator<Item = Box<dyn FnOnce(&str) -> Result<Edited, PlanError> + 't>>,
+    edits: impl IntoIterator<Item = Edit<'t>>,
 ) -> Result<(String, bool), PlanError> {
     let mut current = text.to_owned();
     let mut changed = false;
@@ -278,13 +281,12 @@ impl Plans {
             };
             let text = String::from_utf8_lossy(&bytes);
             let title = list_title(&text).unwrap_or(plan_id).to_owned();
-            if let Some(q) = &query {
-                if !format!("{plan_id}\n{title}")
+            if let Some(q) = &query
+                && !format!("{plan_id}\n{title}")
                     .to_lowercase()
                     .contains(q.as_str())
-                {
-                    continue;
-                }
+            {
+                continue;
             }
             plans.push(PlanSummary {
                 plan_id: plan_id.to_owned(),
@@ -358,7 +360,7 @@ impl Plans {
         }
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
-            let mut edits: Vec<Box<dyn FnOnce(&str) -> Result<Edited, PlanError>>> = Vec::new();
+            let mut edits: Vec<Edit<'_>> = Vec::new();
             if let Some(title) = args.title {
                 edits.push(Box::new(move |t| edit::set_plan_title(t, title)));
             }
@@ -458,7 +460,7 @@ impl Plans {
                 }
             };
             let id = target.as_str();
-            let mut edits: Vec<Box<dyn FnOnce(&str) -> Result<Edited, PlanError>>> = Vec::new();
+            let mut edits: Vec<Edit<'_>> = Vec::new();
             if let Some(status) = args.status {
                 edits.push(Box::new(move |t| edit::set_status(t, id, status)));
             }

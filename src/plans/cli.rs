@@ -497,10 +497,10 @@ fn task_command(
             let plan_id = missing_plan_id(&plan_id)?;
             let query = query.ok_or("Missing --query")?;
             let limit = limit_raw.as_deref().map(js_number);
-            if let (Some(limit), Some(raw)) = (limit, &limit_raw) {
-                if !limit.is_finite() || limit <= 0.0 {
-                    return Err(format!("Invalid --limit: {}", json_quote(raw)));
-                }
+            if let (Some(limit), Some(raw)) = (limit, &limit_raw)
+                && (!limit.is_finite() || limit <= 0.0)
+            {
+                return Err(format!("Invalid --limit: {}", json_quote(raw)));
             }
             json(
                 &plans

@@ -276,9 +276,9 @@ mod tests {
             format!("{H}\n# T\n# Real\n")
         );
         // No parse first: the validator's message wins.
-        let bad = format!("# P\n- [ ] a <!-- long-term-plan:id=a -->\n");
+        let bad = "# P\n- [ ] a <!-- long-term-plan:id=a -->\n";
         assert_eq!(
-            set_plan_title(&bad, "T").unwrap_err().message(),
+            set_plan_title(bad, "T").unwrap_err().message(),
             "Edit produced invalid document: Missing required header: <!-- long-term-plan:format=v1 -->"
         );
     }

@@ -152,15 +152,15 @@ fn check(field: &Field, value: &Value, issues: &mut Vec<Issue>) -> bool {
                 issues.push(invalid_type("string", Some(value), path()));
                 return true;
             };
-            if let Kind::Id(message) = field.kind {
-                if !id::is_safe(s) {
-                    issues.push(Issue(vec![
-                        ("validation", json!("regex")),
-                        ("code", json!("invalid_string")),
-                        ("message", json!(message)),
-                        ("path", path()),
-                    ]));
-                }
+            if let Kind::Id(message) = field.kind
+                && !id::is_safe(s)
+            {
+                issues.push(Issue(vec![
+                    ("validation", json!("regex")),
+                    ("code", json!("invalid_string")),
+                    ("message", json!(message)),
+                    ("path", path()),
+                ]));
             }
             false
         }
