@@ -407,3 +407,27 @@ fn symlinks_do_not_leak_outside_the_root() {
         0
     );
 }
+
+#[test]
+fn deeply_nested_plans_do_not_overflow_the_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join(".long-term-plan")).unwrap();
+    let mut text = format!("{H}\n");
+    for depth in 0..1500 {
+        text.push_str(&format!(
+            "{}- [ ] t <!-- long-term-plan:id=t{depth} -->\n",
+            " ".repeat(depth)
+        ));
+    }
+    std::fs::write(d.join(".long-term-plan/deep.md"), &text).unwrap();
+    let out = run_in(d, &["plan", "get", "deep"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.ends_with(b"}\n"));
+    let out = run_in(d, &["task", "done", "deep", "t1499"]);
+    assert!(out.status.success());
+}

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use planning_mcp_server::plans::Plans;
 use planning_mcp_server::plans::stdio::{self, Command, PlansServer};
+use planning_mcp_server::stack;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()
@@ -36,6 +37,11 @@ fn main() -> ExitCode {
         }
     };
     let server = PlansServer::new(Plans::new(&root, &plans), legacy);
+    // Deeply nested plans need deep stacks (see `stack`).
+    stack::run_with_large_stack(move || serve(server))
+}
+
+fn serve(server: PlansServer) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use planning_mcp_server::plans::cli;
+use planning_mcp_server::stack;
 
 fn main() -> ExitCode {
     let args = std::env::args_os()
@@ -16,7 +17,9 @@ fn main() -> ExitCode {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let cwd = std::env::current_dir().unwrap_or_default();
-    let outcome = cli::run(args, &cwd, &mut std::io::stdin().lock());
+    // Deeply nested plans need deep stacks (see `stack`).
+    let outcome =
+        stack::run_with_large_stack(move || cli::run(args, &cwd, &mut std::io::stdin().lock()));
     // A closed pipe is not worth a panic.
     let _ = std::io::stdout()
         .lock()
