@@ -90,7 +90,7 @@ proptest! {
         if valid {
             let plan = parsed.plan.expect("a valid document parses");
             for v in [view::View::Tree, view::View::Flat] {
-                let detail = view::plan_detail("p", &text, &plan, v, true, true);
+                let detail = view::plan_detail("p", plan.clone(), v, true, true);
                 prop_assert!(serde_json::to_string(&detail).is_ok());
             }
         }

@@ -43,8 +43,10 @@ fuzz_target!(|data: &[u8]| {
     let Some(plan) = parsed.plan else {
         return;
     };
-    let _ = view::plan_detail("p", text, &plan, view::View::Tree, true, true);
-    let _ = view::plan_detail("p", text, &plan, view::View::Flat, true, true);
+    for v in [view::View::Tree, view::View::Flat] {
+        let detail = view::plan_detail("p", plan.clone(), v, true, true);
+        let _ = serde_json::to_string(&detail);
+    }
     let _ = search::search(&plan, "p", "a", None, 50.0);
     for task in plan.tasks.iter().take(3) {
         let id = task.id.as_str();

@@ -311,8 +311,7 @@ impl Plans {
         let plan = parse::parse(&snapshot.text).require().map_err(PlanError)?;
         let plan = view::plan_detail(
             plan_id,
-            &snapshot.text,
-            &plan,
+            plan,
             view.unwrap_or_default(),
             include_task_bodies,
             include_plan_body,
@@ -584,4 +583,248 @@ fn list_title(text: &str) -> Option<&str> {
         .find_map(|l| line::heading(l).filter(|(level, _)| *level == 1))
         .map(|(_, title)| title)
         .filter(|title| !title.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: &str = "<!-- long-term-plan:format=v1 -->";
+
+    fn plans() -> (tempfile::TempDir, Plans) {
+        let dir = tempfile::tempdir().unwrap();
+        let plans = Plans::new(dir.path(), ".long-term-plan");
+        (dir, plans)
+    }
+
+    fn write(dir: &tempfile::TempDir, id: &str, text: &str) {
+        let plans_dir = dir.path().join(".long-term-plan");
+        std::fs::create_dir_all(&plans_dir).unwrap();
+        std::fs::write(plans_dir.join(format!("{id}.md")), text).unwrap();
+    }
+
+    fn read(dir: &tempfile::TempDir, id: &str) -> String {
+        std::fs::read_to_string(dir.path().join(format!(".long-term-plan/{id}.md"))).unwrap()
+    }
+
+    #[test]
+    fn create_templates_titles_and_bodies() {
+        let (dir, plans) = plans();
+        plans.create_plan("a", "  ", None, None).unwrap();
+        assert_eq!(
+            read(&dir, "a"),
+            format!("{H}\n\n# a\n\n## Inbox\n\n"),
+            "blank title: the id"
+        );
+        plans
+            .create_plan("b", "B", Some(Template::Empty), Some("why"))
+            .unwrap();
+        assert_eq!(read(&dir, "b"), format!("{H}\n\n# B\n\n> why\n"));
+        plans
+            .create_plan("c", "a\nb", Some(Template::Empty), None)
+            .unwrap();
+        assert_eq!(
+            read(&dir, "c"),
+            format!("{H}\n\n# a\nb\n\n"),
+            "create keeps newlines"
+        );
+        assert_eq!(
+            plans.create_plan("a", "x", None, None).unwrap_err().0,
+            "Plan already exists: a"
+        );
+        assert_eq!(
+            plans.create_plan("_a", "x", None, None).unwrap_err().0,
+            "Invalid planId: \"_a\""
+        );
+    }
+
+    #[test]
+    fn list_titles_filters_and_order() {
+        let (dir, plans) = plans();
+        assert_eq!(plans.list_plans(None).unwrap().plans, []);
+        write(&dir, "B", &format!("{H}\n# \n# Later\n"));
+        write(
+            &dir,
+            "a",
+            "no header\n# Alpha\n- [ ] x <!-- long-term-plan:id=x -->\n- [ ] y <!-- long-term-plan:id=x -->\n",
+        );
+        write(&dir, "_hidden", "# x\n");
+        std::fs::write(dir.path().join(".long-term-plan/README.MD"), "# x\n").unwrap();
+        std::fs::create_dir_all(dir.path().join(".long-term-plan/dir.md")).unwrap();
+        let list = plans.list_plans(None).unwrap().plans;
+        let ids: Vec<&str> = list.iter().map(|p| p.plan_id.as_str()).collect();
+        assert_eq!(ids, ["a", "B"]);
+        assert_eq!(list[0].title, "Alpha");
+        assert_eq!(
+            list[0].stats.total, 2,
+            "duplicates and headerless files count"
+        );
+        assert_eq!(list[1].title, "B", "an empty first H1 gives the id");
+        assert_eq!(plans.list_plans(Some(" ALP ")).unwrap().plans.len(), 1);
+        assert_eq!(plans.list_plans(Some("  ")).unwrap().plans.len(), 2);
+        // `plan get` uses the parser's title rule instead.
+        assert_eq!(
+            plans
+                .get_plan("B", None, false, false)
+                .unwrap()
+                .plan
+                .plan
+                .title,
+            "Later"
+        );
+        assert_eq!(
+            plans.get_plan("a", None, false, false).unwrap_err().0,
+            "MISSING_FORMAT_HEADER: Missing required header: <!-- long-term-plan:format=v1 -->\nDUPLICATE_TASK_ID@4: Duplicate task id: x"
+        );
+    }
+
+    #[test]
+    fn order_of_checks() {
+        let (dir, plans) = plans();
+        // delete checks the task id before reading; get and update read first.
+        assert_eq!(
+            plans.delete_task("missing", "_x", None).unwrap_err().0,
+            "Invalid taskId: \"_x\""
+        );
+        assert!(
+            plans
+                .get_task("missing", Some("_x"), None)
+                .unwrap_err()
+                .0
+                .starts_with("ENOENT")
+        );
+        // A blank query never reads the plan.
+        assert_eq!(
+            plans.search_tasks("../bad", "  ", None, None).unwrap().hits,
+            []
+        );
+        write(
+            &dir,
+            "broken",
+            "# no header\n- [ ] x <!-- long-term-plan:id=x -->\n",
+        );
+        assert_eq!(
+            plans.search_tasks("broken", "x", None, None).unwrap().hits,
+            []
+        );
+        assert_eq!(
+            plans.get_task("broken", None, None).unwrap_err().0,
+            "Failed to parse plan"
+        );
+        let update = TaskUpdate {
+            plan_id: "broken",
+            status: Some(Status::Done),
+            allow_default_target: true,
+            if_match: Some("e"),
+            ..TaskUpdate::default()
+        };
+        assert!(
+            plans
+                .update_task(&update)
+                .unwrap_err()
+                .0
+                .starts_with("CONFLICT: etag mismatch (current=")
+        );
+        let update = TaskUpdate {
+            plan_id: "broken",
+            body: Some("b"),
+            clear_body: true,
+            ..TaskUpdate::default()
+        };
+        assert_eq!(
+            plans.update_task(&update).unwrap_err().0,
+            "bodyMarkdown cannot be combined with clearBody"
+        );
+        let update = PlanUpdate {
+            plan_id: "missing",
+            ..PlanUpdate::default()
+        };
+        assert_eq!(
+            plans.update_plan(&update).unwrap_err().0,
+            "At least one of title, bodyMarkdown, or clearBody is required"
+        );
+    }
+
+    #[test]
+    fn unchanged_updates_keep_the_etag_and_do_not_write() {
+        let (dir, plans) = plans();
+        let text = format!("{H}\n# P\n- [ ] a <!-- long-term-plan:id=a -->");
+        write(&dir, "p", &text);
+        let etag = store::etag(&text);
+        let same = TaskUpdate {
+            plan_id: "p",
+            task_id: Some("a"),
+            title: Some("a"),
+            clear_body: true,
+            ..TaskUpdate::default()
+        };
+        assert_eq!(
+            plans.update_task(&same).unwrap(),
+            TaskWritten {
+                task_id: "a".into(),
+                etag: etag.clone()
+            }
+        );
+        let same = PlanUpdate {
+            plan_id: "p",
+            title: Some("P"),
+            clear_body: true,
+            if_match: Some(""),
+            ..PlanUpdate::default()
+        };
+        assert_eq!(plans.update_plan(&same).unwrap().etag, etag);
+        assert_eq!(read(&dir, "p"), text);
+        // Repair writes even when nothing changes, gaining the final newline.
+        let repair = Repair {
+            plan_id: "p",
+            actions: vec![],
+            dry_run: false,
+            if_match: Some(&etag),
+        };
+        let done = plans.repair_doc(&repair).unwrap();
+        assert_eq!(read(&dir, "p"), format!("{text}\n"));
+        assert_eq!(done.etag, store::etag(&format!("{text}\n")));
+    }
+
+    #[test]
+    fn default_target_writes() {
+        let (dir, plans) = plans();
+        write(
+            &dir,
+            "p",
+            &format!(
+                "{H}\n- [*] a <!-- long-term-plan:id=a -->\n- [*] b <!-- long-term-plan:id=b -->\n"
+            ),
+        );
+        let etag = plans.get_plan("p", None, false, false).unwrap().etag;
+        let update = TaskUpdate {
+            plan_id: "p",
+            status: Some(Status::Done),
+            allow_default_target: true,
+            if_match: Some(&etag),
+            ..TaskUpdate::default()
+        };
+        assert_eq!(
+            plans.update_task(&update).unwrap_err().0,
+            "AMBIGUOUS: multiple doing tasks; provide taskId"
+        );
+        assert_eq!(plans.get_task("p", None, Some(false)).unwrap().task.id, "a");
+        let update = TaskUpdate {
+            plan_id: "p",
+            task_id: Some("a"),
+            status: Some(Status::Done),
+            ..TaskUpdate::default()
+        };
+        plans.update_task(&update).unwrap();
+        let etag = plans.get_plan("p", None, false, false).unwrap().etag;
+        let update = TaskUpdate {
+            plan_id: "p",
+            task_id: Some(""),
+            status: Some(Status::Todo),
+            allow_default_target: true,
+            if_match: Some(&etag),
+            ..TaskUpdate::default()
+        };
+        assert_eq!(plans.update_task(&update).unwrap().task_id, "b");
+    }
 }

@@ -7,6 +7,7 @@
 //! Optional keys are left out, never `null`.
 
 use serde::Serialize;
+use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 
 use super::line;
 use super::parse::{Plan, Task};
@@ -27,17 +28,31 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Counts the tasks of a parsed plan (which has no duplicate ids, so this
+    /// equals [`Stats::of_text`] of its text).
+    pub fn of_plan(plan: &Plan) -> Self {
+        let mut stats = Self::default();
+        for task in &plan.tasks {
+            stats.count(task.status);
+        }
+        stats
+    }
+
+    fn count(&mut self, status: Status) {
+        self.total += 1;
+        match status {
+            Status::Todo => self.todo += 1,
+            Status::Doing => self.doing += 1,
+            Status::Done => self.done += 1,
+        }
+    }
+
     /// Counts every strict task line of the raw text, parsed or not (so
     /// duplicate ids count twice, as in the reference).
     pub fn of_text(text: &str) -> Self {
         let mut stats = Self::default();
         for task in split_lines(text).into_iter().filter_map(line::task_line) {
-            stats.total += 1;
-            match task.status {
-                Status::Todo => stats.todo += 1,
-                Status::Doing => stats.doing += 1,
-                Status::Done => stats.done += 1,
-            }
+            stats.count(task.status);
         }
         stats
     }
@@ -57,52 +72,6 @@ pub const FORMAT: Format = Format {
     name: "long-term-plan-md",
     version: "v1",
 };
-
-/// A task in the tree view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TreeTask {
-    /// Id.
-    pub id: String,
-    /// Title.
-    pub title: String,
-    /// Status.
-    pub status: Status,
-    /// Section path (headings below the H1).
-    pub section_path: Vec<String>,
-    /// Parent id.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<String>,
-    /// Whether it has a body.
-    pub has_body: bool,
-    /// Children.
-    pub children: Vec<TreeTask>,
-    /// The body, when asked for and present.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body_markdown: Option<String>,
-}
-
-/// A task in the flat view.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FlatTask {
-    /// Id.
-    pub id: String,
-    /// Title.
-    pub title: String,
-    /// Status.
-    pub status: Status,
-    /// Section path.
-    pub section_path: Vec<String>,
-    /// Parent id.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<String>,
-    /// Whether it has a body.
-    pub has_body: bool,
-    /// The body, when asked for and present.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body_markdown: Option<String>,
-}
 
 /// A single task, as `task get` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -150,37 +119,132 @@ impl View {
     }
 }
 
-/// The tasks of a plan in one of the views.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Tasks {
-    /// Top-level tasks with nested children.
-    Tree(Vec<TreeTask>),
-    /// Every task, in document order.
-    Flat(Vec<FlatTask>),
-}
-
-/// A plan as `plan get` shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A plan as `plan get` shows it. It owns the parsed plan and writes the
+/// tree or flat view straight from it while serialising, so that no copy of
+/// 2,000 tasks is built just to be turned into JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanDetail {
     /// The plan id.
     pub plan_id: String,
-    /// The parser's title.
-    pub title: String,
-    /// The format.
-    pub format: Format,
-    /// Counts from the raw text.
+    /// The parsed plan.
+    pub plan: Plan,
+    /// Counts of the raw text.
     pub stats: Stats,
     /// The view.
     pub view: View,
-    /// Whether the plan has a body.
-    pub has_body: bool,
-    /// The tasks.
-    pub tasks: Tasks,
-    /// The plan body, when asked for and present.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body_markdown: Option<String>,
+    /// Whether task bodies are included.
+    pub include_task_bodies: bool,
+    /// Whether the plan body is included.
+    pub include_plan_body: bool,
+}
+
+impl Serialize for PlanDetail {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let plan = &self.plan;
+        let mut out = serializer.serialize_struct("PlanDetail", 8)?;
+        out.serialize_field("planId", &self.plan_id)?;
+        out.serialize_field("title", &plan.title)?;
+        out.serialize_field("format", &FORMAT)?;
+        out.serialize_field("stats", &self.stats)?;
+        out.serialize_field("view", &self.view)?;
+        out.serialize_field("hasBody", &plan.body.is_some())?;
+        let bodies = self.include_task_bodies;
+        match self.view {
+            View::Tree => out.serialize_field(
+                "tasks",
+                &Nodes {
+                    plan,
+                    indexes: &plan.roots,
+                    bodies,
+                },
+            )?,
+            View::Flat => out.serialize_field("tasks", &Rows { plan, bodies })?,
+        }
+        if let Some(body) = plan.body.as_ref().filter(|_| self.include_plan_body) {
+            out.serialize_field("bodyMarkdown", &body.markdown)?;
+        }
+        out.end()
+    }
+}
+
+/// Tasks of the tree view: these tasks, each with its children.
+struct Nodes<'a> {
+    plan: &'a Plan,
+    indexes: &'a [usize],
+    bodies: bool,
+}
+
+impl Serialize for Nodes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.indexes.len()))?;
+        for &index in self.indexes {
+            seq.serialize_element(&Row {
+                plan: self.plan,
+                task: &self.plan.tasks[index],
+                bodies: self.bodies,
+                children: true,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// Tasks of the flat view: every task in document order.
+struct Rows<'a> {
+    plan: &'a Plan,
+    bodies: bool,
+}
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.plan.tasks.len()))?;
+        for task in &self.plan.tasks {
+            seq.serialize_element(&Row {
+                plan: self.plan,
+                task,
+                bodies: self.bodies,
+                children: false,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// One task: `{id, title, status, sectionPath, parentId?, hasBody, children?, bodyMarkdown?}`.
+struct Row<'a> {
+    plan: &'a Plan,
+    task: &'a Task,
+    bodies: bool,
+    children: bool,
+}
+
+impl Serialize for Row<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (plan, task) = (self.plan, self.task);
+        let mut out = serializer.serialize_struct("Task", 8)?;
+        out.serialize_field("id", &task.id)?;
+        out.serialize_field("title", &task.title)?;
+        out.serialize_field("status", &task.status)?;
+        out.serialize_field("sectionPath", plan.section_path(task))?;
+        if let Some(parent) = plan.parent_id(task) {
+            out.serialize_field("parentId", parent)?;
+        }
+        out.serialize_field("hasBody", &task.body.is_some())?;
+        if self.children {
+            out.serialize_field(
+                "children",
+                &Nodes {
+                    plan,
+                    indexes: &task.children,
+                    bodies: self.bodies,
+                },
+            )?;
+        }
+        if let Some(body) = task.body.as_ref().filter(|_| self.bodies) {
+            out.serialize_field("bodyMarkdown", &body.markdown)?;
+        }
+        out.end()
+    }
 }
 
 fn body_if(task: &Task, include: bool) -> Option<String> {
@@ -188,45 +252,6 @@ fn body_if(task: &Task, include: bool) -> Option<String> {
         .as_ref()
         .filter(|_| include)
         .map(|b| b.markdown.clone())
-}
-
-/// The tree view, built bottom-up without recursion (plans may nest deeply).
-pub fn tree(plan: &Plan, include_bodies: bool) -> Vec<TreeTask> {
-    let mut built: Vec<Option<TreeTask>> = vec![None; plan.tasks.len()];
-    for (index, task) in plan.tasks.iter().enumerate().rev() {
-        let children = task
-            .children
-            .iter()
-            .filter_map(|&c| built[c].take())
-            .collect();
-        built[index] = Some(TreeTask {
-            id: task.id.clone(),
-            title: task.title.clone(),
-            status: task.status,
-            section_path: plan.section_path(task).to_vec(),
-            parent_id: plan.parent_id(task).map(str::to_owned),
-            has_body: task.body.is_some(),
-            children,
-            body_markdown: body_if(task, include_bodies),
-        });
-    }
-    plan.roots.iter().filter_map(|&r| built[r].take()).collect()
-}
-
-/// The flat view: every task in document order.
-pub fn flat(plan: &Plan, include_bodies: bool) -> Vec<FlatTask> {
-    plan.tasks
-        .iter()
-        .map(|task| FlatTask {
-            id: task.id.clone(),
-            title: task.title.clone(),
-            status: task.status,
-            section_path: plan.section_path(task).to_vec(),
-            parent_id: plan.parent_id(task).map(str::to_owned),
-            has_body: task.body.is_some(),
-            body_markdown: body_if(task, include_bodies),
-        })
-        .collect()
 }
 
 /// One task in detail.
@@ -243,31 +268,22 @@ pub fn detail(plan: &Plan, task: &Task, include_body: bool) -> TaskDetail {
     }
 }
 
-/// A plan in detail, in the given view.
+/// A plan in detail, in the given view. Its statistics come from the
+/// parsed tasks: for a plan that parses they equal the raw-text count.
 pub fn plan_detail(
     plan_id: &str,
-    text: &str,
-    plan: &Plan,
+    plan: Plan,
     view: View,
     include_task_bodies: bool,
     include_plan_body: bool,
 ) -> PlanDetail {
     PlanDetail {
         plan_id: plan_id.to_owned(),
-        title: plan.title.clone(),
-        format: FORMAT,
-        stats: Stats::of_text(text),
+        stats: Stats::of_plan(&plan),
+        plan,
         view,
-        has_body: plan.body.is_some(),
-        tasks: match view {
-            View::Tree => Tasks::Tree(tree(plan, include_task_bodies)),
-            View::Flat => Tasks::Flat(flat(plan, include_task_bodies)),
-        },
-        body_markdown: plan
-            .body
-            .as_ref()
-            .filter(|_| include_plan_body)
-            .map(|b| b.markdown.clone()),
+        include_task_bodies,
+        include_plan_body,
     }
 }
 
@@ -284,9 +300,10 @@ mod tests {
             "{H}\n# P\n> why\n## S\n- [*] a <!-- long-term-plan:id=a -->\n  > body\n  - [√] b <!-- long-term-plan:id=b -->\n- [ ] c <!-- long-term-plan:id=c -->\n"
         );
         let plan = parse(&text).plan.unwrap();
-        let detail = plan_detail("p", &text, &plan, View::Tree, true, true);
+        assert_eq!(Stats::of_plan(&plan), Stats::of_text(&text));
+        let detail = plan_detail("p", plan.clone(), View::Tree, true, true);
         insta::assert_snapshot!(serde_json::to_string_pretty(&detail).unwrap());
-        let detail = plan_detail("p", &text, &plan, View::Flat, false, false);
+        let detail = plan_detail("p", plan.clone(), View::Flat, false, false);
         insta::assert_snapshot!(serde_json::to_string_pretty(&detail).unwrap());
         let task = detail_json(&plan, "b");
         assert_eq!(
@@ -313,25 +330,5 @@ mod tests {
                 done: 1
             }
         );
-    }
-
-    #[test]
-    fn deep_trees_build_without_recursion() {
-        let mut text = format!("{H}\n");
-        for depth in 0..3000 {
-            text.push_str(&format!(
-                "{}- [ ] t <!-- long-term-plan:id=t{depth} -->\n",
-                " ".repeat(depth)
-            ));
-        }
-        let plan = parse(&text).plan.unwrap();
-        assert_eq!(plan.depth(), 3000);
-        let mut tree = tree(&plan, false);
-        assert_eq!(tree.len(), 1);
-        // Dismantle iteratively: dropping 3000 nested levels recursively is
-        // what the stack guard in the API is for.
-        while let Some(mut node) = tree.pop() {
-            tree.append(&mut node.children);
-        }
     }
 }
