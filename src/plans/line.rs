@@ -85,7 +85,7 @@ fn trailer(s: &str) -> Option<(usize, &str)> {
     }
     // The id and the spaces around it hold no `<`, so only the last `<!--`
     // can open a trailer that reaches the end.
-    let open = s.rfind("<!--")?;
+    let open = rfind_comment_open(s)?;
     let inner = s.get(open + 4..inner_end)?;
     let after_key = trim_start(inner).strip_prefix(ID_KEY)?;
     let id_len = after_key
@@ -94,6 +94,24 @@ fn trailer(s: &str) -> Option<(usize, &str)> {
         .count();
     let (id, tail) = after_key.split_at(id_len);
     (id_len > 0 && trim_start(tail).is_empty()).then_some((open, id))
+}
+
+/// The last `<!--` in `s` (a byte loop: cheaper than a substring searcher
+/// on lines this short).
+fn rfind_comment_open(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
+    (0..bytes.len().saturating_sub(3))
+        .rev()
+        .find(|&i| bytes[i] == b'<' && bytes[i + 1..].starts_with(b"!--"))
+}
+
+/// Whether `s` holds `<!--` or `-->`.
+fn has_comment_marker(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        (b == b'<' && bytes[i + 1..].starts_with(b"!--"))
+            || (b == b'-' && bytes[i + 1..].starts_with(b"->"))
+    })
 }
 
 /// The id of the trailer that ends `line`, if any (the validator's
@@ -126,7 +144,7 @@ fn strict_match(line: &str) -> Option<(usize, Status, &str, &str)> {
 /// without `<!--` or `-->`).
 pub fn task_line(line: &str) -> Option<TaskLine<'_>> {
     let (indent, status, title, id) = strict_match(line)?;
-    if title.is_empty() || title.contains("<!--") || title.contains("-->") {
+    if title.is_empty() || has_comment_marker(title) {
         return None;
     }
     Some(TaskLine {

@@ -19,6 +19,7 @@ pub mod collate;
 pub mod diagnostic;
 pub mod edit;
 pub mod error;
+pub mod hash;
 pub mod id;
 pub mod line;
 pub mod parse;

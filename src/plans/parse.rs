@@ -6,9 +6,8 @@
 //! task tree built by indentation, blockquote bodies, and every position an
 //! edit needs. It knows nothing about code fences, like the reference.
 
-use std::collections::HashMap;
-
 use super::diagnostic::{DUPLICATE_TASK_ID, Diagnostic};
+use super::hash::FxHashMap;
 use super::line::{self, heading};
 use super::status::Status;
 use super::text::{self, has_format_header, is_blank, space_indent, trim_start};
@@ -81,7 +80,7 @@ pub struct Plan {
     /// The indexes of the top-level tasks.
     pub roots: Vec<usize>,
     /// Task index by id; the first occurrence of an id wins.
-    pub by_id: HashMap<String, usize>,
+    pub by_id: FxHashMap<String, usize>,
 }
 
 impl Plan {
@@ -198,6 +197,15 @@ pub fn parse(text: &str) -> Parsed {
 
 /// Parses already split lines (as [`text::split_content_lines`] splits them).
 pub fn parse_lines(lines: &[&str]) -> Parsed {
+    parse_lines_with(lines, |_, line| line::task_line(line))
+}
+
+/// [`parse_lines`] with the task-line recogniser given (the validator passes
+/// the results it already has, by line index).
+pub fn parse_lines_with<'a>(
+    lines: &[&'a str],
+    task_line: impl Fn(usize, &'a str) -> Option<line::TaskLine<'a>>,
+) -> Parsed {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let has_header = has_format_header(lines);
@@ -210,7 +218,7 @@ pub fn parse_lines(lines: &[&str]) -> Parsed {
     let mut heading_stack: Vec<usize> = Vec::new();
     let mut tasks: Vec<Task> = Vec::new();
     let mut roots = Vec::new();
-    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut by_id: FxHashMap<String, usize> = FxHashMap::default();
     let mut open: Vec<usize> = Vec::new();
     let mut title: Option<(String, usize)> = None;
 
@@ -260,7 +268,7 @@ pub fn parse_lines(lines: &[&str]) -> Parsed {
             index += 1;
             continue;
         }
-        if let Some(task_line) = line::task_line(line) {
+        if let Some(task_line) = task_line(index, line) {
             close(&mut open, &mut tasks, index, task_line.indent);
             let body_indent = task_line.indent + 2;
             let body = quote_run(lines, index + 1, |l| {

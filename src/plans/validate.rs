@@ -12,6 +12,7 @@ use super::diagnostic::{
     DUPLICATE_TASK_ID, Diagnostic, INVALID_STATUS_SYMBOL, INVALID_TASK_ID, MALFORMED_TASK_LINE,
     MISSING_TASK_ID,
 };
+use super::hash::FxHashSet;
 use super::{id, line, parse, text};
 
 /// Errors and warnings, in the reference's order.
@@ -67,7 +68,10 @@ pub fn validate(text: &str) -> Validation {
         push_unique(&mut errors, &mut error_keys, Diagnostic::missing_header());
     }
 
-    let mut seen_ids: HashSet<&str> = HashSet::new();
+    // Each line is recognised once, for this loop and for the parser.
+    let strict: Vec<Option<line::TaskLine<'_>>> =
+        lines.iter().map(|l| line::task_line(l)).collect();
+    let mut seen_ids: FxHashSet<&str> = FxHashSet::default();
     for (index, line_text) in lines.iter().enumerate() {
         let Some(symbol) = line::loose_task_symbol(line_text) else {
             continue;
@@ -84,7 +88,7 @@ pub fn validate(text: &str) -> Validation {
             );
             continue;
         }
-        let Some(task) = line::task_line(line_text) else {
+        let Some(task) = strict[index] else {
             let diagnostic = match line::id_trailer(line_text) {
                 None => Diagnostic::new(
                     MISSING_TASK_ID,
@@ -118,7 +122,9 @@ pub fn validate(text: &str) -> Validation {
         }
     }
 
-    let parsed = parse::parse(text);
+    // The parser's lines are the same, less a final empty one.
+    let content = text::split_content_lines(text).len();
+    let parsed = parse::parse_lines_with(&lines[..content], |index, _| strict[index]);
     for d in parsed.errors {
         push_unique(&mut errors, &mut error_keys, d);
     }
