@@ -14,7 +14,7 @@
 //! - status and title regions for minimal-diff edits.
 
 use super::status::Status;
-use super::text::{is_line_terminator, is_space, trim, trim_end, trim_start};
+use super::text::{char_count, has_line_terminator, is_space, trim, trim_end, trim_start};
 
 /// The key inside an id comment.
 const ID_KEY: &str = "long-term-plan:id=";
@@ -36,7 +36,7 @@ pub struct TaskLine<'a> {
 /// in characters, the character and the rest of the line after `]`.
 fn checkbox(line: &str) -> Option<(usize, char, &str)> {
     let rest = trim_start(line);
-    let indent = line[..line.len() - rest.len()].chars().count();
+    let indent = char_count(&line[..line.len() - rest.len()]);
     let rest = rest.strip_prefix('-')?;
     let after_space = trim_start(rest);
     if after_space.len() == rest.len() {
@@ -52,7 +52,7 @@ fn checkbox(line: &str) -> Option<(usize, char, &str)> {
 /// spaces) no line terminator up to the end. Returns what `(.*)` captures.
 fn spaces_then_rest_of_line(rest: &str) -> Option<&str> {
     let body = trim_start(rest);
-    if body.len() == rest.len() || body.contains(is_line_terminator) {
+    if body.len() == rest.len() || has_line_terminator(body) {
         return None;
     }
     Some(body)
@@ -131,12 +131,11 @@ fn strict_match(line: &str) -> Option<(usize, Status, &str, &str)> {
     // holds no line terminator; an all-space gap needs two spaces.
     let title = trim(between);
     if title.is_empty() {
-        return (between.chars().count() >= 2 && trim(between).is_empty())
-            .then_some((indent, status, "", id));
+        return (char_count(between) >= 2).then_some((indent, status, "", id));
     }
     let starts_with_space = between.chars().next().is_some_and(is_space);
     let ends_with_space = between.chars().next_back().is_some_and(is_space);
-    (starts_with_space && ends_with_space && !title.contains(is_line_terminator))
+    (starts_with_space && ends_with_space && !has_line_terminator(title))
         .then_some((indent, status, title, id))
 }
 
@@ -175,7 +174,7 @@ pub fn is_repair_candidate(line: &str) -> bool {
         return false;
     }
     let body = trim_start(rest);
-    body.len() != rest.len() && !trim_end(body).contains(is_line_terminator)
+    body.len() != rest.len() && !has_line_terminator(trim_end(body))
 }
 
 /// `/^(\s*-\s+\[)[ *√](\]\s+)/`: the byte range of the status symbol.

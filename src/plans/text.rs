@@ -37,19 +37,65 @@ pub fn is_line_terminator(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
 
-/// `String.prototype.trim`.
-pub fn trim(s: &str) -> &str {
-    s.trim_matches(is_space)
+/// Whether an ASCII byte is JavaScript whitespace (tab, LF, VT, FF, CR, space).
+fn is_ascii_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
-/// `String.prototype.trimStart`.
+/// `String.prototype.trim`.
+pub fn trim(s: &str) -> &str {
+    trim_end(trim_start(s))
+}
+
+/// `String.prototype.trimStart`. ASCII is handled a byte at a time; the
+/// first non-ASCII byte hands over to the full Unicode check.
 pub fn trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_space)
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if is_ascii_space(b) {
+            continue;
+        }
+        return if b < 0x80 {
+            &s[i..]
+        } else {
+            s[i..].trim_start_matches(is_space)
+        };
+    }
+    ""
 }
 
 /// `String.prototype.trimEnd`.
 pub fn trim_end(s: &str) -> &str {
-    s.trim_end_matches(is_space)
+    for (i, &b) in s.as_bytes().iter().enumerate().rev() {
+        if is_ascii_space(b) {
+            continue;
+        }
+        return if b < 0x80 {
+            &s[..=i]
+        } else {
+            s[..=i].trim_end_matches(is_space)
+        };
+    }
+    ""
+}
+
+/// Whether `s` holds a character a JavaScript `.` does not match.
+pub fn has_line_terminator(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'\n'
+            || b == b'\r'
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            || (b == 0xE2 && bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)))
+    })
+}
+
+/// The number of characters of `s` (bytes when it is ASCII).
+pub fn char_count(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
 }
 
 /// `line.trim().length === 0`.
@@ -178,6 +224,12 @@ mod tests {
         assert_eq!(trim("\u{FEFF} a \u{3000}"), "a");
         assert_eq!(trim_start("  > x "), "> x ");
         assert_eq!(trim_end(" x\t"), " x");
+        assert_eq!(trim("\u{3000}\u{3000}"), "");
+        assert_eq!(trim(" é \u{A0}"), "é");
+        assert_eq!(trim_end("a\u{FEFF}\t "), "a");
+        assert!(has_line_terminator("a\u{2029}b") && has_line_terminator("\r"));
+        assert!(!has_line_terminator("a\u{2027}b é"));
+        assert_eq!(char_count("aé"), 2);
     }
 
     #[test]
