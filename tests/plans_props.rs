@@ -35,6 +35,9 @@ fn line(invalid: u32) -> impl Strategy<Value = String> {
         1 => (indent.clone(), word.clone()).prop_map(|(i, w)| format!("{i}  > {w}")),
         1 => (indent, word).prop_map(|(i, w)| format!("{i}{w}")),
         invalid => Just("- [x] not valid".to_owned()),
+        invalid => Just("- [ ] dup <!-- long-term-plan:id=dup -->".to_owned()),
+        invalid => Just("- [*] bad <!-- long-term-plan:id=_bad -->".to_owned()),
+        invalid => Just("- [ ]  <!-- long-term-plan:id=empty -->".to_owned()),
     ]
 }
 
@@ -94,6 +97,11 @@ proptest! {
                 prop_assert!(serde_json::to_string(&detail).is_ok());
             }
         }
+    }
+
+    #[test]
+    fn the_first_error_is_the_validators((text, _) in document()) {
+        prop_assert_eq!(validate::first_error(&text), validate::validate(&text).errors.into_iter().next());
     }
 
     #[test]
