@@ -216,9 +216,11 @@ pub fn parse_lines_with<'a>(
 
     let mut headings: Vec<Heading> = Vec::new();
     let mut heading_stack: Vec<usize> = Vec::new();
-    let mut tasks: Vec<Task> = Vec::new();
+    // Most lines of a plan are tasks: room for all of them, grown at most once.
+    let mut tasks: Vec<Task> = Vec::with_capacity(lines.len());
     let mut roots = Vec::new();
-    let mut by_id: FxHashMap<String, usize> = FxHashMap::default();
+    let mut by_id: FxHashMap<String, usize> =
+        FxHashMap::with_capacity_and_hasher(lines.len(), Default::default());
     let mut open: Vec<usize> = Vec::new();
     let mut title: Option<(String, usize)> = None;
 
