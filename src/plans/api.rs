@@ -827,4 +827,36 @@ mod tests {
         };
         assert_eq!(plans.update_task(&update).unwrap().task_id, "b");
     }
+
+    #[test]
+    fn concurrent_writers_in_one_process_lose_nothing() {
+        let (dir, plans) = plans();
+        plans.create_plan("p", "P", None, None).unwrap();
+        let plans = std::sync::Arc::new(plans);
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                let plans = plans.clone();
+                std::thread::spawn(move || {
+                    for i in 0..25 {
+                        let title = format!("w{w} t{i}");
+                        let add = TaskAdd {
+                            plan_id: "p",
+                            task: NewTask {
+                                title: &title,
+                                ..NewTask::default()
+                            },
+                            if_match: None,
+                        };
+                        plans.add_task(&add).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        let text = read(&dir, "p");
+        assert_eq!(Stats::of_text(&text).total, 100);
+        assert!(validate::validate(&text).errors.is_empty());
+    }
 }
