@@ -26,6 +26,10 @@ bench-e2e:
     scripts/install-peers.sh
     cargo bench --bench e2e
 
+# Fuzz the plan parser, validator and edits for ten minutes (cargo install cargo-fuzz).
+fuzz:
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run plans -- -max_total_time=600
+
 # Check licence and copyright information (pip install reuse).
 reuse:
     reuse lint

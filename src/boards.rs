@@ -95,6 +95,11 @@ impl Boards {
         Ok(board)
     }
 
+    /// The configuration the boards are opened with.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
     /// The boards open now, by name.
     pub fn list(&self) -> Vec<(BoardName, SharedBoard)> {
         let mut boards: Vec<_> = self

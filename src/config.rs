@@ -24,7 +24,10 @@ pub const FILE_NAME: &str = "planning-mcp-server.toml";
 pub const EXAMPLE: &str = include_str!("../config/planning-mcp-server.toml");
 
 /// The tables of the file; also the first word after `PLANNING_` in env names.
-const TABLES: [&str; 4] = ["server", "logging", "planning", "storage"];
+const TABLES: [&str; 5] = ["server", "logging", "planning", "storage", "plans"];
+
+/// The toolsets a server can offer.
+pub const TOOLSETS: [&str; 2] = ["planning", "plans"];
 
 /// The transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -82,6 +85,8 @@ pub struct Config {
     pub planning: PlanningSettings,
     /// `[storage]`
     pub storage: StorageSettings,
+    /// `[plans]`
+    pub plans: PlansSettings,
 }
 
 /// `[server]`: the transport and where HTTP listens.
@@ -122,6 +127,9 @@ pub struct ServerSettings {
     pub allowed_hosts: Vec<String>,
     /// Extra browser origins accepted besides loopback ones, e.g. `https://plan.example.com`.
     pub allowed_origins: Vec<String>,
+    /// The toolsets offered: `planning` (the board) and/or `plans` (Markdown plan files).
+    #[serde(deserialize_with = "list")]
+    pub toolsets: Vec<String>,
 }
 
 impl Default for ServerSettings {
@@ -139,6 +147,7 @@ impl Default for ServerSettings {
             allow_unauthenticated: false,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
+            toolsets: vec!["planning".into()],
         }
     }
 }
@@ -221,6 +230,50 @@ impl PlanningSettings {
             max_task_length: self.max_task_length,
         }
     }
+}
+
+/// `[plans]`: where toolset `plans` keeps its Markdown plan files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlansSettings {
+    /// The root that plan paths may not leave, relative to the working directory.
+    #[serde(deserialize_with = "lenient")]
+    pub root: PathBuf,
+    /// The plans directory, relative to the root.
+    #[serde(deserialize_with = "lenient")]
+    pub dir: String,
+    /// Whether `doc.validate` and `doc.repair` are offered too.
+    pub legacy_doc_tools: bool,
+}
+
+impl Default for PlansSettings {
+    fn default() -> Self {
+        Self {
+            root: PathBuf::from("."),
+            dir: crate::plans::store::DEFAULT_PLANS_DIR.into(),
+            legacy_doc_tools: false,
+        }
+    }
+}
+
+/// Reads a list setting given as a list or, as environment variables give
+/// it, as comma-separated text (`planning,plans`).
+fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        List(Vec<String>),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::Text(text) => text
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        Either::List(list) => list,
+    })
 }
 
 /// `[storage]`: optional persistence.
@@ -308,6 +361,15 @@ pub struct ConfigFlags {
     /// Board served in stdio mode [config: server.board]
     #[arg(long, value_name = "NAME")]
     pub board: Option<String>,
+    /// Toolsets to offer, comma-separated: planning, plans [config: server.toolsets]
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub toolsets: Option<Vec<String>>,
+    /// Root directory of the plans toolset [config: plans.root]
+    #[arg(long, value_name = "PATH")]
+    pub plans_root: Option<PathBuf>,
+    /// Plans directory, relative to the plans root [config: plans.dir]
+    #[arg(long, value_name = "PATH")]
+    pub plans_dir: Option<String>,
 }
 
 /// A configuration and the file it was read from, if any.
@@ -457,6 +519,15 @@ impl From<&ConfigFlags> for FlagValues {
                 Value::serialize(backend).expect("an enum serializes"),
             );
         }
+        if let Some(toolsets) = &flags.toolsets {
+            set("server", "toolsets", toolsets.clone().into());
+        }
+        if let Some(root) = &flags.plans_root {
+            set("plans", "root", root.display().to_string().into());
+        }
+        if let Some(dir) = &flags.plans_dir {
+            set("plans", "dir", dir.clone().into());
+        }
         if let Some(dir) = &flags.storage_dir {
             set("storage", "dir", dir.display().to_string().into());
         }
@@ -484,6 +555,9 @@ fn flag_for(key: &str) -> &'static str {
         "logging.level" => "--log-level",
         "storage.backend" => "--storage",
         "storage.dir" => "--storage-dir",
+        "server.toolsets" => "--toolsets",
+        "plans.root" => "--plans-root",
+        "plans.dir" => "--plans-dir",
         _ => "a flag",
     }
 }
@@ -613,6 +687,40 @@ fn validate(config: &Config, figment: &Figment) -> Result<(), ConfigError> {
         !config.storage.dir.as_os_str().is_empty(),
         "storage.dir",
         "must name a directory, e.g. .planning-mcp-server",
+    );
+    let unknown: Vec<&str> = server
+        .toolsets
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !TOOLSETS.contains(t))
+        .collect();
+    require(
+        unknown.is_empty(),
+        "server.toolsets",
+        &format!(
+            "unknown toolset {}; the toolsets are {}",
+            unknown
+                .iter()
+                .map(|t| format!("'{t}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            TOOLSETS.join(", ")
+        ),
+    );
+    require(
+        !server.toolsets.is_empty(),
+        "server.toolsets",
+        "must name at least one toolset: planning, plans",
+    );
+    require(
+        !config.plans.root.as_os_str().is_empty(),
+        "plans.root",
+        "must name a directory, e.g. .",
+    );
+    require(
+        !config.plans.dir.trim().is_empty(),
+        "plans.dir",
+        "must name a directory, e.g. .long-term-plan",
     );
     if problems.is_empty() {
         Ok(())
@@ -941,6 +1049,70 @@ mod tests {
             jail.set_env("PLANNING_SERVER_AUTH_TOKEN", "also");
             let error = invalid(load(&ConfigFlags::default()));
             assert!(error.contains("set only one of them"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn toolsets_and_plans_from_every_tier() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            let defaults = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(defaults.server.toolsets, ["planning"]);
+            assert_eq!(defaults.plans, PlansSettings::default());
+
+            jail.create_file(
+                FILE_NAME,
+                "[server]\ntoolsets = ['plans']\n[plans]\nroot = 'repo'\nlegacy_doc_tools = true\n",
+            )?;
+            let from_file = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(from_file.server.toolsets, ["plans"]);
+            assert_eq!(from_file.plans.root, PathBuf::from("repo"));
+            assert!(from_file.plans.legacy_doc_tools);
+
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "planning, plans");
+            jail.set_env("PLANNING_PLANS_DIR", "docs/plans");
+            jail.set_env("PLANNING_PLANS_ROOT", "2024");
+            let from_env = load(&ConfigFlags::default()).unwrap().config;
+            assert_eq!(from_env.server.toolsets, ["planning", "plans"]);
+            assert_eq!(from_env.plans.dir, "docs/plans");
+            assert_eq!(from_env.plans.root, PathBuf::from("2024"));
+
+            let flags = ConfigFlags {
+                toolsets: Some(vec!["plans".into()]),
+                plans_dir: Some("p".into()),
+                plans_root: Some("r".into()),
+                ..ConfigFlags::default()
+            };
+            let from_flags = load(&flags).unwrap().config;
+            assert_eq!(from_flags.server.toolsets, ["plans"]);
+            assert_eq!(
+                (from_flags.plans.root, from_flags.plans.dir),
+                (PathBuf::from("r"), "p".into())
+            );
+
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "planning,boards");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert_eq!(
+                error,
+                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans"
+            );
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "planning");
+            let flags = ConfigFlags {
+                toolsets: Some(vec!["nope".into()]),
+                ..ConfigFlags::default()
+            };
+            let error = invalid(load(&flags));
+            assert!(
+                error.starts_with(
+                    "server.toolsets (from the --toolsets flag): unknown toolset 'nope'"
+                ),
+                "{error}"
+            );
+            jail.create_file(FILE_NAME, "[server]\ntoolsets = []\n")?;
+            jail.set_env("PLANNING_SERVER_TOOLSETS", "");
+            let error = invalid(load(&ConfigFlags::default()));
+            assert!(error.contains("must name at least one toolset"), "{error}");
             Ok(())
         });
     }

@@ -14,7 +14,10 @@
 //! - `boards` names and opens boards; `shared` is the handle sessions share
 //!   (lock, reload, apply, save, notify); `store` keeps snapshots (memory, file);
 //! - `board` is toolset `planning`: a pure domain (`board`, `task`, `render`, ...)
-//!   and its MCP face (`board::tools`, `board::resources`).
+//!   and its MCP face (`board::tools`, `board::resources`);
+//! - `plans` is toolset `plans`: long-term-plan's Markdown plan files (domain,
+//!   store, CLI, MCP tools, the drop-in stdio server); `stack` gives the
+//!   binaries room for deeply nested plans.
 //!
 //! Layers point one way: transports know the server, the server knows the
 //! toolsets, the tools know the domain, and the domain knows nothing else.
@@ -24,8 +27,10 @@ pub mod boards;
 pub mod config;
 pub mod http;
 pub mod logging;
+pub mod plans;
 pub mod serve;
 pub mod server;
 pub mod shared;
+pub mod stack;
 pub mod store;
 pub mod web;

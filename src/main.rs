@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use planning_mcp_server::config::{self, ConfigFlags, Mode};
-use planning_mcp_server::{logging, serve};
+use planning_mcp_server::{logging, serve, stack};
 
 /// A planning board for AI coding agents over MCP: a goal and a task list
 /// with statuses. Configuration: defaults < planning-mcp-server.toml <
@@ -40,6 +40,11 @@ fn main() -> ExitCode {
         Err(error) => return fail(&error),
     };
     logging::init(&loaded.config.logging);
+    // Deeply nested plans need deep stacks (see `stack`).
+    stack::run_with_large_stack(move || serve_with(loaded))
+}
+
+fn serve_with(loaded: config::Loaded) -> ExitCode {
     // stdio serves one client: a single-threaded runtime starts faster and is smaller.
     let runtime = match loaded.config.server.mode {
         Mode::Stdio => tokio::runtime::Builder::new_current_thread()
@@ -47,6 +52,7 @@ fn main() -> ExitCode {
             .build(),
         Mode::Http => tokio::runtime::Builder::new_multi_thread()
             .enable_all()
+            .thread_stack_size(stack::LARGE_STACK)
             .build(),
     };
     let runtime = match runtime {

@@ -72,7 +72,8 @@ async fn serve_stdio(
         "planning-mcp-server {} serving MCP on stdin/stdout",
         env!("CARGO_PKG_VERSION")
     );
-    let service = PlanningServer::new(name, board)
+    let toolsets = crate::server::Toolsets::from_config(config);
+    let service = PlanningServer::with_toolsets(name, board, toolsets)
         .serve(rmcp::transport::stdio())
         .await
         .map_err(std::io::Error::other)?;

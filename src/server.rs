@@ -8,7 +8,7 @@
 //! protocol 2026-07-28).
 
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -24,6 +24,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::board::resources;
 use crate::boards::BoardName;
+use crate::config::Config;
+use crate::plans::Plans;
+use crate::plans::tools::PlansHost;
 use crate::shared::SharedBoard;
 
 /// What a model reads first: how to use the board.
@@ -34,29 +37,115 @@ is done, failed when it cannot be done (then ask the operator). Call get_tasks o
 oriented. Use change_goal and delete_tasks only when the operator asks. The resource \
 board://{name}/summary is a short summary to re-read after a context reset.";
 
-/// The tools, built once and on first use: building a router generates
-/// every tool's JSON schema, rmcp asks for a session's server on every HTTP
-/// request, and `initialize` (the client's start-up wait) needs no tools.
-static PLANNING_TOOLS: LazyLock<ToolRouter<PlanningServer>> =
-    LazyLock::new(PlanningServer::planning_tools);
+/// What a model reads first when toolset `plans` is on.
+pub const PLANS_INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): each plan is \
+<planId>.md in the plans directory, tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read \
+with plan.list, plan.get and task.get (no taskId: the current task); change with task.add, \
+task.update and task.delete; find with task.search. Pass the etag you read as ifMatch when \
+you write, and re-read on CONFLICT.";
+
+/// The enabled toolsets of a server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toolsets {
+    /// Toolset `planning`: the board's tools and resources.
+    pub planning: bool,
+    /// Toolset `plans`: the plan files it works on, when on.
+    pub plans: Option<Arc<Plans>>,
+    /// Whether `plans` also offers `doc.validate` and `doc.repair`.
+    pub legacy_doc_tools: bool,
+}
+
+impl Toolsets {
+    /// The board only (the default).
+    pub fn planning_only() -> Self {
+        Self {
+            planning: true,
+            plans: None,
+            legacy_doc_tools: false,
+        }
+    }
+
+    /// The toolsets `[server] toolsets` enables, with `[plans]`.
+    pub fn from_config(config: &Config) -> Self {
+        let on = |name: &str| config.server.toolsets.iter().any(|t| t == name);
+        Self {
+            planning: on("planning"),
+            plans: on("plans").then(|| Arc::new(Plans::new(&config.plans.root, &config.plans.dir))),
+            legacy_doc_tools: config.plans.legacy_doc_tools,
+        }
+    }
+
+    /// Which of the combined routers serves these toolsets.
+    fn router_index(&self) -> usize {
+        usize::from(self.planning)
+            | usize::from(self.plans.is_some()) << 1
+            | usize::from(self.legacy_doc_tools && self.plans.is_some()) << 2
+    }
+
+    /// What a model reads first: the instructions of the enabled toolsets.
+    pub fn instructions(&self) -> String {
+        let mut parts = Vec::new();
+        if self.planning {
+            parts.push(INSTRUCTIONS);
+        }
+        if self.plans.is_some() {
+            parts.push(PLANS_INSTRUCTIONS);
+        }
+        parts.join("\n\n")
+    }
+}
+
+/// The tools of each combination of toolsets, each built once and on first
+/// use: building a router generates every tool's JSON schema, rmcp asks for
+/// a session's server on every HTTP request, and `initialize` (the client's
+/// start-up wait) needs no tools. Toolsets are routers that add up.
+static ROUTERS: [OnceLock<ToolRouter<PlanningServer>>; 8] = [const { OnceLock::new() }; 8];
+
+fn router_for(toolsets: &Toolsets) -> &'static ToolRouter<PlanningServer> {
+    let index = toolsets.router_index();
+    ROUTERS[index].get_or_init(|| {
+        let mut router = ToolRouter::new();
+        if index & 1 != 0 {
+            router += PlanningServer::planning_tools();
+        }
+        if index & 2 != 0 {
+            router += crate::plans::tools::router(index & 4 != 0);
+        }
+        router
+    })
+}
 
 /// One MCP session's server: a handle on its board and the tools.
 #[derive(Clone)]
 pub struct PlanningServer {
     name: BoardName,
     board: SharedBoard,
-    tool_router: &'static LazyLock<ToolRouter<Self>>,
+    toolsets: Toolsets,
+    tool_router: &'static ToolRouter<Self>,
     /// Legacy `resources/subscribe` subscriptions of this session, by URI.
     subscriptions: Arc<Mutex<HashMap<String, CancellationToken>>>,
+}
+
+impl PlansHost for PlanningServer {
+    fn plans(&self) -> Option<&Plans> {
+        self.toolsets.plans.as_deref()
+    }
 }
 
 impl PlanningServer {
     /// A session's server whose tools and resources work on board `name`.
     pub fn new(name: BoardName, board: SharedBoard) -> Self {
+        Self::with_toolsets(name, board, Toolsets::planning_only())
+    }
+
+    /// A session's server offering `toolsets`; the board's tools and
+    /// resources work on board `name`.
+    pub fn with_toolsets(name: BoardName, board: SharedBoard, toolsets: Toolsets) -> Self {
         Self {
             name,
+            tool_router: router_for(&toolsets),
             board,
-            tool_router: &PLANNING_TOOLS,
+            toolsets,
             subscriptions: Arc::default(),
         }
     }
@@ -70,19 +159,24 @@ impl PlanningServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for PlanningServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_prompts()
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_prompts();
+        // The board's resources belong to toolset `planning`.
+        let capabilities = if self.toolsets.planning {
+            capabilities
                 .enable_resources()
                 .enable_resources_subscribe()
-                .build(),
-        )
-        .with_server_info(
-            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-                .with_title("Planning board"),
-        )
-        .with_instructions(INSTRUCTIONS)
+                .build()
+        } else {
+            capabilities.build()
+        };
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+                    .with_title("Planning board"),
+            )
+            .with_instructions(self.toolsets.instructions())
     }
 
     // The SDK answers prompts/list whatever the capabilities say, so the

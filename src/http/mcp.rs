@@ -25,7 +25,7 @@ use tower_service::Service as _;
 use super::limits::unavailable;
 use crate::boards::{BoardName, Boards, OpenError};
 use crate::config::ServerSettings;
-use crate::server::PlanningServer;
+use crate::server::{PlanningServer, Toolsets};
 
 /// The largest request body accepted; larger ones get 413.
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
@@ -89,8 +89,15 @@ impl McpEndpoints {
         sessions.session_config.keep_alive = Some(inner.session_idle_timeout);
         let sessions = Arc::new(sessions);
         let session_name = name.clone();
+        let toolsets = Toolsets::from_config(inner.boards.config());
         let service = StreamableHttpService::new(
-            move || Ok(PlanningServer::new(session_name.clone(), board.clone())),
+            move || {
+                Ok(PlanningServer::with_toolsets(
+                    session_name.clone(),
+                    board.clone(),
+                    toolsets.clone(),
+                ))
+            },
             sessions.clone(),
             inner.config.clone(),
         );

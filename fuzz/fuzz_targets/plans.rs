@@ -1,0 +1,79 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Fuzzes the plan parser, the validator, the views, repair and every edit
+//! with arbitrary text: none may panic, and their results must agree.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use planning_mcp_server::plans::add::{NewTask, add_task_with_id};
+use planning_mcp_server::plans::repair::{Action, repair_with};
+use planning_mcp_server::plans::{Status, body, edit, parse, search, validate, view};
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let text = text.as_ref();
+    let parsed = parse::parse(text);
+    let validation = validate::validate(text);
+    // The validator includes the parser's errors.
+    if validation.errors.is_empty() {
+        assert!(parsed.plan.is_some());
+    }
+    let _ = view::Stats::of_text(text);
+    let mut n = 0;
+    let _ = repair_with(text, &[Action::AddFormatHeader, Action::AddMissingIds], || {
+        n += 1;
+        format!("t_fuzz{n}")
+    });
+    let section = vec!["Fuzz".to_owned()];
+    let _ = add_task_with_id(
+        text,
+        &NewTask {
+            title: "new",
+            section_path: Some(&section),
+            ..NewTask::default()
+        },
+        "t_fuzz_new",
+    );
+    let _ = body::set_plan_body(text, Some("b\n"));
+    let _ = body::set_plan_body(text, None);
+    let _ = edit::set_plan_title(text, "T");
+    let Some(plan) = parsed.plan else {
+        return;
+    };
+    for v in [view::View::Tree, view::View::Flat] {
+        let detail = view::plan_detail("p", plan.clone(), v, true, true);
+        let _ = serde_json::to_string(&detail);
+    }
+    let _ = search::search(&plan, "p", "a", None, 50.0);
+    for task in plan.tasks.iter().take(3) {
+        let id = task.id.as_str();
+        let _ = edit::set_status(text, id, Status::Done);
+        let _ = edit::rename(text, id, "renamed");
+        let _ = body::set_task_body(text, id, Some("x\n> y"));
+        let _ = body::set_task_body(text, id, None);
+        let _ = add_task_with_id(
+            text,
+            &NewTask {
+                title: "child",
+                parent_task_id: Some(id),
+                ..NewTask::default()
+            },
+            "t_fuzz_child",
+        );
+        let _ = add_task_with_id(
+            text,
+            &NewTask {
+                title: "before",
+                before_task_id: Some(id),
+                ..NewTask::default()
+            },
+            "t_fuzz_before",
+        );
+        if let Ok(deleted) = edit::delete(text, id) {
+            assert!(deleted.text.len() <= text.len() + text.matches('\n').count());
+        }
+    }
+});

@@ -1,0 +1,65 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `long-term-plan-mcp`: the drop-in stdio MCP server for long-term-plan's
+//! Markdown plans. All the work is in `planning_mcp_server::plans::stdio`.
+
+use std::process::ExitCode;
+
+use planning_mcp_server::plans::Plans;
+use planning_mcp_server::plans::stdio::{self, Command, PlansServer};
+use planning_mcp_server::stack;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (root, plans, legacy) = match stdio::parse_args(&args, &cwd) {
+        Ok(Command::Help) => {
+            print!("{}", stdio::HELP);
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Version) => {
+            print!("{}", stdio::version_line());
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Serve {
+            root,
+            plans,
+            legacy_doc_tools,
+        }) => (root, plans, legacy_doc_tools),
+        Err(message) => {
+            eprintln!("Error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = PlansServer::new(Plans::new(&root, &plans), legacy);
+    // Deeply nested plans need deep stacks (see `stack`).
+    stack::run_with_large_stack(move || serve(server))
+}
+
+fn serve(server: PlansServer) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("Error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let served = runtime.block_on(stdio::serve(server));
+    // Do not wait for the thread that may still be blocked reading stdin.
+    runtime.shutdown_background();
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("Error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,862 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The operations shared by the CLI and the MCP tools, with the reference's
+//! order of checks (which decides which error wins) and its JSON outputs.
+//! Reads take no lock (a rename is atomic); writes read, check `ifMatch`,
+//! edit and write under the plan's lock.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::add::{self, NewTask};
+use super::body;
+use super::collate;
+use super::diagnostic::DiagnosticOut;
+use super::edit::{self, Edited};
+use super::error::{PlanError, task_not_found};
+use super::id;
+use super::line;
+use super::parse::{self, Plan};
+use super::repair::{self, Action, Applied};
+use super::search::{self, Hit};
+use super::status::Status;
+use super::store::{self, Snapshot, Store};
+use super::target::{self, Mode};
+use super::text::{self, FORMAT_HEADER, json_quote, split_lines};
+use super::validate;
+use super::view::{self, PlanDetail, Stats, TaskDetail, View};
+
+/// One plan in `plan list`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanSummary {
+    /// The file name without `.md`.
+    pub plan_id: String,
+    /// The first `# ` heading's text, or the plan id.
+    pub title: String,
+    /// The path relative to the root.
+    pub path: String,
+    /// Counts from the raw text.
+    pub stats: Stats,
+}
+
+/// `{plans}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanList {
+    /// The plans, in collation order.
+    pub plans: Vec<PlanSummary>,
+}
+
+/// `{plan, etag}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanGot {
+    /// The plan.
+    pub plan: PlanDetail,
+    /// Its etag.
+    pub etag: String,
+}
+
+/// `{planId, path}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    /// The new plan's id.
+    pub plan_id: String,
+    /// Its path relative to the root.
+    pub path: String,
+}
+
+/// `{etag}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Etag {
+    /// The etag after the call.
+    pub etag: String,
+}
+
+/// `{task, etag}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TaskGot {
+    /// The task.
+    pub task: TaskDetail,
+    /// The plan's etag.
+    pub etag: String,
+}
+
+/// `{taskId, etag}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskWritten {
+    /// The task added or updated.
+    pub task_id: String,
+    /// The etag after the call.
+    pub etag: String,
+}
+
+/// `{hits}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Hits {
+    /// The hits.
+    pub hits: Vec<Hit>,
+}
+
+/// `{errors, warnings}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Validated {
+    /// Errors.
+    pub errors: Vec<DiagnosticOut>,
+    /// Warnings.
+    pub warnings: Vec<DiagnosticOut>,
+}
+
+/// `{etag, applied}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RepairDone {
+    /// The etag of the repaired text (written or not).
+    pub etag: String,
+    /// What was done.
+    pub applied: Applied,
+}
+
+/// The template of a new plan.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Template {
+    /// Header and title only.
+    Empty,
+    /// Header, title and an `## Inbox` section.
+    #[default]
+    Basic,
+}
+
+impl Template {
+    /// Parses `empty` or `basic`.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "empty" => Some(Self::Empty),
+            "basic" => Some(Self::Basic),
+            _ => None,
+        }
+    }
+}
+
+/// Arguments of `plan.update`.
+#[derive(Debug, Clone, Default)]
+pub struct PlanUpdate<'a> {
+    /// The plan.
+    pub plan_id: &'a str,
+    /// A new title.
+    pub title: Option<&'a str>,
+    /// A new body.
+    pub body: Option<&'a str>,
+    /// Remove the body.
+    pub clear_body: bool,
+    /// The etag the caller last saw.
+    pub if_match: Option<&'a str>,
+}
+
+/// Arguments of `task.add`.
+#[derive(Debug, Clone, Default)]
+pub struct TaskAdd<'a> {
+    /// The plan.
+    pub plan_id: &'a str,
+    /// What to add and where.
+    pub task: NewTask<'a>,
+    /// The etag the caller last saw.
+    pub if_match: Option<&'a str>,
+}
+
+/// Arguments of `task.update`.
+#[derive(Debug, Clone, Default)]
+pub struct TaskUpdate<'a> {
+    /// The plan.
+    pub plan_id: &'a str,
+    /// The task; empty or absent means the default target.
+    pub task_id: Option<&'a str>,
+    /// A new status.
+    pub status: Option<Status>,
+    /// A new title.
+    pub title: Option<&'a str>,
+    /// A new body.
+    pub body: Option<&'a str>,
+    /// Remove the body.
+    pub clear_body: bool,
+    /// Allow the default target when no task id is given.
+    pub allow_default_target: bool,
+    /// The etag the caller last saw.
+    pub if_match: Option<&'a str>,
+}
+
+/// Arguments of `doc.repair`.
+#[derive(Debug, Clone, Default)]
+pub struct Repair<'a> {
+    /// The plan.
+    pub plan_id: &'a str,
+    /// The actions, applied in this order.
+    pub actions: Vec<Action>,
+    /// Compute, but do not write.
+    pub dry_run: bool,
+    /// The etag the caller last saw.
+    pub if_match: Option<&'a str>,
+}
+
+/// `CONFLICT` unless `if_match` is absent, empty or the current etag.
+fn check_if_match(current: &Snapshot, if_match: Option<&str>) -> Result<(), PlanError> {
+    match if_match {
+        Some(wanted) if !wanted.is_empty() && wanted != current.etag => Err(PlanError(format!(
+            "CONFLICT: etag mismatch (current={}, ifMatch={wanted})",
+            current.etag
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn non_empty(value: Option<&str>) -> Option<&str> {
+    value.filter(|v| !v.is_empty())
+}
+
+/// One step of a multi-part update: old text in, edit out.
+type Edit<'a> = Box<dyn FnOnce(&str) -> Result<Edited, PlanError> + 'a>;
+
+/// Runs the edits in order, threading the text, and says whether anything changed.
+fn apply_edits<'t>(
+    text: &str,
+    edits: impl IntoIterator<Item = Edit<'t>>,
+) -> Result<(String, bool), PlanError> {
+    let mut current = text.to_owned();
+    let mut changed = false;
+    for edit in edits {
+        let edited = edit(&current)?;
+        changed |= edited.changed;
+        current = edited.text;
+    }
+    Ok((current, changed))
+}
+
+/// The plan operations over one store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plans {
+    store: Store,
+}
+
+impl Plans {
+    /// Plans in `<root>/<plans_dir>`; `root` is resolved against the working directory.
+    pub fn new(root: &Path, plans_dir: &str) -> Self {
+        Self {
+            store: Store::new(root, plans_dir),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// `plan list`
+    pub fn list_plans(&self, query: Option<&str>) -> Result<PlanList, PlanError> {
+        let (dir, real_dir) = self.store.plans_dir()?;
+        if std::fs::metadata(&real_dir).is_err() {
+            return Ok(PlanList { plans: Vec::new() });
+        }
+        let entries =
+            std::fs::read_dir(&real_dir).map_err(|e| store::node_error(&e, "scandir", &dir))?;
+        let query = query.and_then(search::normalize_query);
+        let mut plans = Vec::new();
+        for entry in entries.flatten() {
+            // Symlinks are not regular files here, as with Node's Dirent.
+            if !entry.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            let name = entry.file_name();
+            let Some(plan_id) = name.to_str().and_then(|n| n.strip_suffix(".md")) else {
+                continue;
+            };
+            if !id::is_safe(plan_id) {
+                continue;
+            }
+            let path = dir.join(&name);
+            let Ok(bytes) = store::read_file(&real_dir.join(&name)) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let title = list_title(&text).unwrap_or(plan_id).to_owned();
+            if let Some(q) = &query
+                && !format!("{plan_id}\n{title}")
+                    .to_lowercase()
+                    .contains(q.as_str())
+            {
+                continue;
+            }
+            plans.push(PlanSummary {
+                plan_id: plan_id.to_owned(),
+                title,
+                path: self.store.relative(&path),
+                stats: Stats::of_text(&text),
+            });
+        }
+        plans.sort_by(|a, b| collate::compare(&a.plan_id, &b.plan_id));
+        Ok(PlanList { plans })
+    }
+
+    /// `plan get`
+    pub fn get_plan(
+        &self,
+        plan_id: &str,
+        view: Option<View>,
+        include_task_bodies: bool,
+        include_plan_body: bool,
+    ) -> Result<PlanGot, PlanError> {
+        let snapshot = self.store.read(plan_id)?;
+        let plan = parse::parse(&snapshot.text).require().map_err(PlanError)?;
+        let plan = view::plan_detail(
+            plan_id,
+            plan,
+            view.unwrap_or_default(),
+            include_task_bodies,
+            include_plan_body,
+        );
+        Ok(PlanGot {
+            plan,
+            etag: snapshot.etag,
+        })
+    }
+
+    /// `plan create`
+    pub fn create_plan(
+        &self,
+        plan_id: &str,
+        title: &str,
+        template: Option<Template>,
+        body: Option<&str>,
+    ) -> Result<Created, PlanError> {
+        self.store.plan_path(plan_id)?;
+        let title = match text::trim(title) {
+            "" => plan_id,
+            trimmed => trimmed,
+        };
+        let mut text = format!("{FORMAT_HEADER}\n\n# {title}\n\n");
+        if template.unwrap_or_default() == Template::Basic {
+            text.push_str("## Inbox\n\n");
+        }
+        if let Some(body) = body {
+            text = body::set_plan_body(&text, Some(body))?.text;
+        }
+        let path = self.store.create(plan_id, &text)?;
+        Ok(Created {
+            plan_id: plan_id.to_owned(),
+            path: self.store.relative(&path),
+        })
+    }
+
+    /// `plan update`
+    pub fn update_plan(&self, args: &PlanUpdate<'_>) -> Result<Etag, PlanError> {
+        if args.body.is_some() && args.clear_body {
+            return Err("bodyMarkdown cannot be combined with clearBody".into());
+        }
+        if args.title.is_none() && args.body.is_none() && !args.clear_body {
+            return Err("At least one of title, bodyMarkdown, or clearBody is required".into());
+        }
+        self.store.update(args.plan_id, |current| {
+            check_if_match(current, args.if_match)?;
+            let mut edits: Vec<Edit<'_>> = Vec::new();
+            if let Some(title) = args.title {
+                edits.push(Box::new(move |t| edit::set_plan_title(t, title)));
+            }
+            if args.clear_body {
+                edits.push(Box::new(|t| body::set_plan_body(t, None)));
+            } else if let Some(new_body) = args.body {
+                edits.push(Box::new(move |t| body::set_plan_body(t, Some(new_body))));
+            }
+            let (text, changed) = apply_edits(&current.text, edits)?;
+            if !changed {
+                return Ok((
+                    Etag {
+                        etag: current.etag.clone(),
+                    },
+                    None,
+                ));
+            }
+            Ok((
+                Etag {
+                    etag: store::etag(&text),
+                },
+                Some(text),
+            ))
+        })
+    }
+
+    /// `task get` / `task next`
+    pub fn get_task(
+        &self,
+        plan_id: &str,
+        task_id: Option<&str>,
+        include_body: Option<bool>,
+    ) -> Result<TaskGot, PlanError> {
+        let snapshot = self.store.read(plan_id)?;
+        let plan: Plan = parse::parse(&snapshot.text)
+            .plan
+            .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
+        let task = match non_empty(task_id) {
+            Some(task_id) => {
+                require_safe_task_id(task_id)?;
+                plan.task(task_id).ok_or_else(|| task_not_found(task_id))?
+            }
+            None => target::default_task(&plan, Mode::Read)?,
+        };
+        Ok(TaskGot {
+            task: view::detail(&plan, task, include_body.unwrap_or(true)),
+            etag: snapshot.etag,
+        })
+    }
+
+    /// `task add`
+    pub fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
+        self.store.update(args.plan_id, |current| {
+            check_if_match(current, args.if_match)?;
+            let added = add::add_task(&current.text, &args.task)?;
+            let etag = store::etag(&added.text);
+            Ok((
+                TaskWritten {
+                    task_id: added.task_id,
+                    etag,
+                },
+                Some(added.text),
+            ))
+        })
+    }
+
+    /// `task update` (and the CLI's `task start` / `task done`)
+    pub fn update_task(&self, args: &TaskUpdate<'_>) -> Result<TaskWritten, PlanError> {
+        if args.body.is_some() && args.clear_body {
+            return Err("bodyMarkdown cannot be combined with clearBody".into());
+        }
+        if args.status.is_none() && args.title.is_none() && args.body.is_none() && !args.clear_body
+        {
+            return Err(
+                "At least one of status, title, bodyMarkdown, or clearBody is required".into(),
+            );
+        }
+        let task_id = non_empty(args.task_id);
+        if task_id.is_none() && !args.allow_default_target {
+            return Err("taskId is required unless allowDefaultTarget=true".into());
+        }
+        if task_id.is_none() && non_empty(args.if_match).is_none() {
+            return Err("ifMatch is required when taskId is omitted".into());
+        }
+        self.store.update(args.plan_id, |current| {
+            check_if_match(current, args.if_match)?;
+            let target = match task_id {
+                Some(task_id) => {
+                    require_safe_task_id(task_id)?;
+                    task_id.to_owned()
+                }
+                None => {
+                    let plan = parse::parse(&current.text)
+                        .plan
+                        .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
+                    target::default_task(&plan, Mode::Write)?.id.clone()
+                }
+            };
+            let id = target.as_str();
+            let mut edits: Vec<Edit<'_>> = Vec::new();
+            if let Some(status) = args.status {
+                edits.push(Box::new(move |t| edit::set_status(t, id, status)));
+            }
+            if let Some(title) = args.title {
+                edits.push(Box::new(move |t| edit::rename(t, id, title)));
+            }
+            if args.clear_body {
+                edits.push(Box::new(move |t| body::set_task_body(t, id, None)));
+            } else if let Some(new_body) = args.body {
+                edits.push(Box::new(move |t| {
+                    body::set_task_body(t, id, Some(new_body))
+                }));
+            }
+            let (text, changed) = apply_edits(&current.text, edits)?;
+            let (etag, write) = if changed {
+                (store::etag(&text), Some(text))
+            } else {
+                (current.etag.clone(), None)
+            };
+            Ok((
+                TaskWritten {
+                    task_id: target.clone(),
+                    etag,
+                },
+                write,
+            ))
+        })
+    }
+
+    /// `task delete`
+    pub fn delete_task(
+        &self,
+        plan_id: &str,
+        task_id: &str,
+        if_match: Option<&str>,
+    ) -> Result<Etag, PlanError> {
+        require_safe_task_id(task_id)?;
+        self.store.update(plan_id, |current| {
+            check_if_match(current, if_match)?;
+            let edited = edit::delete(&current.text, task_id)?;
+            if !edited.changed {
+                return Ok((
+                    Etag {
+                        etag: current.etag.clone(),
+                    },
+                    None,
+                ));
+            }
+            Ok((
+                Etag {
+                    etag: store::etag(&edited.text),
+                },
+                Some(edited.text),
+            ))
+        })
+    }
+
+    /// `task search`
+    pub fn search_tasks(
+        &self,
+        plan_id: &str,
+        query: &str,
+        status: Option<Status>,
+        limit: Option<f64>,
+    ) -> Result<Hits, PlanError> {
+        let Some(query) = search::normalize_query(query) else {
+            return Ok(Hits { hits: Vec::new() });
+        };
+        let limit = search::clamp_limit(limit);
+        let snapshot = self.store.read(plan_id)?;
+        let Some(plan) = parse::parse(&snapshot.text).plan else {
+            return Ok(Hits { hits: Vec::new() });
+        };
+        Ok(Hits {
+            hits: search::search(&plan, plan_id, &query, status, limit),
+        })
+    }
+
+    /// `doc validate`
+    pub fn validate_doc(&self, plan_id: &str) -> Result<Validated, PlanError> {
+        let snapshot = self.store.read(plan_id)?;
+        let validation = validate::validate(&snapshot.text);
+        Ok(Validated {
+            errors: validation.errors.iter().map(|d| d.output()).collect(),
+            warnings: validation.warnings.iter().map(|d| d.output()).collect(),
+        })
+    }
+
+    /// `doc repair`
+    pub fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
+        self.store.update(args.plan_id, |current| {
+            check_if_match(current, args.if_match)?;
+            let repaired = repair::repair(&current.text, &args.actions)?;
+            let done = RepairDone {
+                etag: store::etag(&repaired.text),
+                applied: repaired.applied,
+            };
+            // Written even when unchanged, as the reference does.
+            let write = (!args.dry_run).then_some(repaired.text);
+            Ok((done, write))
+        })
+    }
+}
+
+fn require_safe_task_id(task_id: &str) -> Result<(), PlanError> {
+    if id::is_safe(task_id) {
+        Ok(())
+    } else {
+        Err(PlanError(format!(
+            "Invalid taskId: {}",
+            json_quote(task_id)
+        )))
+    }
+}
+
+/// `plan list`'s title: the text of the first `# ` line (`/^#\s+(.*)$/`),
+/// trimmed; `None` if there is none or it is empty.
+fn list_title(text: &str) -> Option<&str> {
+    split_lines(text)
+        .into_iter()
+        .find_map(|l| line::heading(l).filter(|(level, _)| *level == 1))
+        .map(|(_, title)| title)
+        .filter(|title| !title.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: &str = "<!-- long-term-plan:format=v1 -->";
+
+    fn plans() -> (tempfile::TempDir, Plans) {
+        let dir = tempfile::tempdir().unwrap();
+        let plans = Plans::new(dir.path(), ".long-term-plan");
+        (dir, plans)
+    }
+
+    fn write(dir: &tempfile::TempDir, id: &str, text: &str) {
+        let plans_dir = dir.path().join(".long-term-plan");
+        std::fs::create_dir_all(&plans_dir).unwrap();
+        std::fs::write(plans_dir.join(format!("{id}.md")), text).unwrap();
+    }
+
+    fn read(dir: &tempfile::TempDir, id: &str) -> String {
+        std::fs::read_to_string(dir.path().join(format!(".long-term-plan/{id}.md"))).unwrap()
+    }
+
+    #[test]
+    fn create_templates_titles_and_bodies() {
+        let (dir, plans) = plans();
+        plans.create_plan("a", "  ", None, None).unwrap();
+        assert_eq!(
+            read(&dir, "a"),
+            format!("{H}\n\n# a\n\n## Inbox\n\n"),
+            "blank title: the id"
+        );
+        plans
+            .create_plan("b", "B", Some(Template::Empty), Some("why"))
+            .unwrap();
+        assert_eq!(read(&dir, "b"), format!("{H}\n\n# B\n\n> why\n"));
+        plans
+            .create_plan("c", "a\nb", Some(Template::Empty), None)
+            .unwrap();
+        assert_eq!(
+            read(&dir, "c"),
+            format!("{H}\n\n# a\nb\n\n"),
+            "create keeps newlines"
+        );
+        assert_eq!(
+            plans.create_plan("a", "x", None, None).unwrap_err().0,
+            "Plan already exists: a"
+        );
+        assert_eq!(
+            plans.create_plan("_a", "x", None, None).unwrap_err().0,
+            "Invalid planId: \"_a\""
+        );
+    }
+
+    #[test]
+    fn list_titles_filters_and_order() {
+        let (dir, plans) = plans();
+        assert_eq!(plans.list_plans(None).unwrap().plans, []);
+        write(&dir, "B", &format!("{H}\n# \n# Later\n"));
+        write(
+            &dir,
+            "a",
+            "no header\n# Alpha\n- [ ] x <!-- long-term-plan:id=x -->\n- [ ] y <!-- long-term-plan:id=x -->\n",
+        );
+        write(&dir, "_hidden", "# x\n");
+        std::fs::write(dir.path().join(".long-term-plan/README.MD"), "# x\n").unwrap();
+        std::fs::create_dir_all(dir.path().join(".long-term-plan/dir.md")).unwrap();
+        let list = plans.list_plans(None).unwrap().plans;
+        let ids: Vec<&str> = list.iter().map(|p| p.plan_id.as_str()).collect();
+        assert_eq!(ids, ["a", "B"]);
+        assert_eq!(list[0].title, "Alpha");
+        assert_eq!(
+            list[0].stats.total, 2,
+            "duplicates and headerless files count"
+        );
+        assert_eq!(list[1].title, "B", "an empty first H1 gives the id");
+        assert_eq!(plans.list_plans(Some(" ALP ")).unwrap().plans.len(), 1);
+        assert_eq!(plans.list_plans(Some("  ")).unwrap().plans.len(), 2);
+        // `plan get` uses the parser's title rule instead.
+        assert_eq!(
+            plans
+                .get_plan("B", None, false, false)
+                .unwrap()
+                .plan
+                .plan
+                .title,
+            "Later"
+        );
+        assert_eq!(
+            plans.get_plan("a", None, false, false).unwrap_err().0,
+            "MISSING_FORMAT_HEADER: Missing required header: <!-- long-term-plan:format=v1 -->\nDUPLICATE_TASK_ID@4: Duplicate task id: x"
+        );
+    }
+
+    #[test]
+    fn order_of_checks() {
+        let (dir, plans) = plans();
+        // delete checks the task id before reading; get and update read first.
+        assert_eq!(
+            plans.delete_task("missing", "_x", None).unwrap_err().0,
+            "Invalid taskId: \"_x\""
+        );
+        assert!(
+            plans
+                .get_task("missing", Some("_x"), None)
+                .unwrap_err()
+                .0
+                .starts_with("ENOENT")
+        );
+        // A blank query never reads the plan.
+        assert_eq!(
+            plans.search_tasks("../bad", "  ", None, None).unwrap().hits,
+            []
+        );
+        write(
+            &dir,
+            "broken",
+            "# no header\n- [ ] x <!-- long-term-plan:id=x -->\n",
+        );
+        assert_eq!(
+            plans.search_tasks("broken", "x", None, None).unwrap().hits,
+            []
+        );
+        assert_eq!(
+            plans.get_task("broken", None, None).unwrap_err().0,
+            "Failed to parse plan"
+        );
+        let update = TaskUpdate {
+            plan_id: "broken",
+            status: Some(Status::Done),
+            allow_default_target: true,
+            if_match: Some("e"),
+            ..TaskUpdate::default()
+        };
+        assert!(
+            plans
+                .update_task(&update)
+                .unwrap_err()
+                .0
+                .starts_with("CONFLICT: etag mismatch (current=")
+        );
+        let update = TaskUpdate {
+            plan_id: "broken",
+            body: Some("b"),
+            clear_body: true,
+            ..TaskUpdate::default()
+        };
+        assert_eq!(
+            plans.update_task(&update).unwrap_err().0,
+            "bodyMarkdown cannot be combined with clearBody"
+        );
+        let update = PlanUpdate {
+            plan_id: "missing",
+            ..PlanUpdate::default()
+        };
+        assert_eq!(
+            plans.update_plan(&update).unwrap_err().0,
+            "At least one of title, bodyMarkdown, or clearBody is required"
+        );
+    }
+
+    #[test]
+    fn unchanged_updates_keep_the_etag_and_do_not_write() {
+        let (dir, plans) = plans();
+        let text = format!("{H}\n# P\n- [ ] a <!-- long-term-plan:id=a -->");
+        write(&dir, "p", &text);
+        let etag = store::etag(&text);
+        let same = TaskUpdate {
+            plan_id: "p",
+            task_id: Some("a"),
+            title: Some("a"),
+            clear_body: true,
+            ..TaskUpdate::default()
+        };
+        assert_eq!(
+            plans.update_task(&same).unwrap(),
+            TaskWritten {
+                task_id: "a".into(),
+                etag: etag.clone()
+            }
+        );
+        let same = PlanUpdate {
+            plan_id: "p",
+            title: Some("P"),
+            clear_body: true,
+            if_match: Some(""),
+            ..PlanUpdate::default()
+        };
+        assert_eq!(plans.update_plan(&same).unwrap().etag, etag);
+        assert_eq!(read(&dir, "p"), text);
+        // Repair writes even when nothing changes, gaining the final newline.
+        let repair = Repair {
+            plan_id: "p",
+            actions: vec![],
+            dry_run: false,
+            if_match: Some(&etag),
+        };
+        let done = plans.repair_doc(&repair).unwrap();
+        assert_eq!(read(&dir, "p"), format!("{text}\n"));
+        assert_eq!(done.etag, store::etag(&format!("{text}\n")));
+    }
+
+    #[test]
+    fn default_target_writes() {
+        let (dir, plans) = plans();
+        write(
+            &dir,
+            "p",
+            &format!(
+                "{H}\n- [*] a <!-- long-term-plan:id=a -->\n- [*] b <!-- long-term-plan:id=b -->\n"
+            ),
+        );
+        let etag = plans.get_plan("p", None, false, false).unwrap().etag;
+        let update = TaskUpdate {
+            plan_id: "p",
+            status: Some(Status::Done),
+            allow_default_target: true,
+            if_match: Some(&etag),
+            ..TaskUpdate::default()
+        };
+        assert_eq!(
+            plans.update_task(&update).unwrap_err().0,
+            "AMBIGUOUS: multiple doing tasks; provide taskId"
+        );
+        assert_eq!(plans.get_task("p", None, Some(false)).unwrap().task.id, "a");
+        let update = TaskUpdate {
+            plan_id: "p",
+            task_id: Some("a"),
+            status: Some(Status::Done),
+            ..TaskUpdate::default()
+        };
+        plans.update_task(&update).unwrap();
+        let etag = plans.get_plan("p", None, false, false).unwrap().etag;
+        let update = TaskUpdate {
+            plan_id: "p",
+            task_id: Some(""),
+            status: Some(Status::Todo),
+            allow_default_target: true,
+            if_match: Some(&etag),
+            ..TaskUpdate::default()
+        };
+        assert_eq!(plans.update_task(&update).unwrap().task_id, "b");
+    }
+
+    #[test]
+    fn concurrent_writers_in_one_process_lose_nothing() {
+        let (dir, plans) = plans();
+        plans.create_plan("p", "P", None, None).unwrap();
+        let plans = std::sync::Arc::new(plans);
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                let plans = plans.clone();
+                std::thread::spawn(move || {
+                    for i in 0..25 {
+                        let title = format!("w{w} t{i}");
+                        let add = TaskAdd {
+                            plan_id: "p",
+                            task: NewTask {
+                                title: &title,
+                                ..NewTask::default()
+                            },
+                            if_match: None,
+                        };
+                        plans.add_task(&add).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        let text = read(&dir, "p");
+        assert_eq!(Stats::of_text(&text).total, 100);
+        assert!(validate::validate(&text).errors.is_empty());
+    }
+}

@@ -1,0 +1,496 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The line-based parser: headings with their ranges and section paths, the
+//! task tree built by indentation, blockquote bodies, and every position an
+//! edit needs. It knows nothing about code fences, like the reference.
+
+use super::diagnostic::{DUPLICATE_TASK_ID, Diagnostic};
+use super::hash::FxHashMap;
+use super::line::{self, heading};
+use super::status::Status;
+use super::text::{self, has_format_header, is_blank, space_indent, trim_start};
+
+/// The title of a plan without a non-empty H1.
+pub const UNTITLED: &str = "Untitled Plan";
+
+/// A blockquote body: its decoded Markdown and its 0-based inclusive line range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body {
+    /// The decoded lines joined with `\n`.
+    pub markdown: String,
+    /// The first body line.
+    pub start_line: usize,
+    /// The last body line.
+    pub end_line: usize,
+}
+
+/// A heading and the lines of its section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    /// 1 to 6.
+    pub level: usize,
+    /// The trimmed text.
+    pub text: String,
+    /// Its line.
+    pub line: usize,
+    /// The texts of the open headings of level 2 and deeper, itself included.
+    pub path: Vec<String>,
+    /// The line before the next heading of the same or a higher level, or the last line.
+    pub end_line: usize,
+}
+
+/// A task and its place in the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Task {
+    /// The id from its trailer.
+    pub id: String,
+    /// The trimmed title.
+    pub title: String,
+    /// The status.
+    pub status: Status,
+    /// Leading whitespace of the task line, in characters.
+    pub indent: usize,
+    /// The task line.
+    pub line: usize,
+    /// The last line of its block (children, bodies, trailing blank lines).
+    pub block_end_line: usize,
+    /// The heading whose section holds it (its path is the section path).
+    pub section: Option<usize>,
+    /// The index of its parent task.
+    pub parent: Option<usize>,
+    /// The indexes of its direct children, in order.
+    pub children: Vec<usize>,
+    /// Its blockquote body, if any.
+    pub body: Option<Body>,
+}
+
+/// A parsed plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The first non-empty H1, or `Untitled Plan`.
+    pub title: String,
+    /// The blockquote body after the first non-empty H1.
+    pub body: Option<Body>,
+    /// Every heading, in document order.
+    pub headings: Vec<Heading>,
+    /// Every task, in document order (which is also pre-order).
+    pub tasks: Vec<Task>,
+    /// The indexes of the top-level tasks.
+    pub roots: Vec<usize>,
+    /// Task index by id; the first occurrence of an id wins.
+    pub by_id: FxHashMap<String, usize>,
+}
+
+impl Plan {
+    /// The task with this id (its first occurrence).
+    pub fn task(&self, id: &str) -> Option<&Task> {
+        self.by_id.get(id).map(|&i| &self.tasks[i])
+    }
+
+    /// A task's section path (heading texts below the H1).
+    pub fn section_path(&self, task: &Task) -> &[String] {
+        task.section.map_or(&[], |h| &self.headings[h].path)
+    }
+
+    /// The id of a task's parent.
+    pub fn parent_id(&self, task: &Task) -> Option<&str> {
+        task.parent.map(|p| self.tasks[p].id.as_str())
+    }
+
+    /// The tasks in `by_id`, in document order (first occurrences only).
+    pub fn unique_tasks(&self) -> impl Iterator<Item = &Task> {
+        self.tasks
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| self.by_id.get(&t.id) == Some(i))
+            .map(|(_, t)| t)
+    }
+
+    /// How deep the task tree goes (1 for a flat list, 0 without tasks).
+    pub fn depth(&self) -> usize {
+        let mut depths = vec![0usize; self.tasks.len()];
+        let mut max = 0;
+        for (i, task) in self.tasks.iter().enumerate() {
+            depths[i] = task.parent.map_or(1, |p| depths[p] + 1);
+            max = max.max(depths[i]);
+        }
+        max
+    }
+}
+
+/// What parsing found: the plan when there are no errors, and the findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    /// The plan, present exactly when `errors` is empty.
+    pub plan: Option<Plan>,
+    /// `MISSING_FORMAT_HEADER` and `DUPLICATE_TASK_ID` only.
+    pub errors: Vec<Diagnostic>,
+    /// `NO_TASKS` only.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// The plan, or the error `requireParsedPlan` throws: the errors as
+    /// `CODE@line: message` joined with `\n`.
+    pub fn require(self) -> Result<Plan, String> {
+        match self.plan {
+            Some(plan) => Ok(plan),
+            None if self.errors.is_empty() => Err("Failed to parse plan".into()),
+            None => Err(self
+                .errors
+                .iter()
+                .map(Diagnostic::short)
+                .collect::<Vec<_>>()
+                .join("\n")),
+        }
+    }
+}
+
+/// Decodes one blockquote line: trim the start, drop `>`, drop one space.
+fn decode_quote_line(line: &str) -> &str {
+    let rest = trim_start(line);
+    let Some(rest) = rest.strip_prefix('>') else {
+        return "";
+    };
+    rest.strip_prefix(' ').unwrap_or(rest)
+}
+
+fn is_quote_line(line: &str) -> bool {
+    trim_start(line).starts_with('>')
+}
+
+/// Collects the run of lines from `start` that `take` accepts, as a body.
+fn quote_run(lines: &[&str], start: usize, take: impl Fn(&str) -> bool) -> Option<Body> {
+    let end = lines[start.min(lines.len())..]
+        .iter()
+        .take_while(|l| take(l))
+        .count()
+        + start;
+    if end == start {
+        return None;
+    }
+    let decoded: Vec<&str> = lines[start..end]
+        .iter()
+        .map(|l| decode_quote_line(l))
+        .collect();
+    Some(Body {
+        markdown: decoded.join("\n"),
+        start_line: start,
+        end_line: end - 1,
+    })
+}
+
+/// The plan body: after the H1 and any blank lines, the first run of `>` lines.
+fn plan_body(lines: &[&str], h1: Option<usize>) -> Option<Body> {
+    let h1 = h1?;
+    let start = (h1 + 1..lines.len()).find(|&i| !is_blank(lines[i]))?;
+    quote_run(lines, start, is_quote_line)
+}
+
+/// Parses a plan document.
+pub fn parse(text: &str) -> Parsed {
+    let lines = text::split_content_lines(text);
+    parse_lines(&lines)
+}
+
+/// Parses already split lines (as [`text::split_content_lines`] splits them).
+pub fn parse_lines(lines: &[&str]) -> Parsed {
+    parse_lines_with(lines, |_, line| line::task_line(line))
+}
+
+/// [`parse_lines`] with the task-line recogniser given (the validator passes
+/// the results it already has, by line index).
+pub fn parse_lines_with<'a>(
+    lines: &[&'a str],
+    task_line: impl Fn(usize, &'a str) -> Option<line::TaskLine<'a>>,
+) -> Parsed {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let has_header = has_format_header(lines);
+    if !has_header {
+        errors.push(Diagnostic::missing_header());
+    }
+    let last_line = lines.len().saturating_sub(1);
+
+    let mut headings: Vec<Heading> = Vec::new();
+    let mut heading_stack: Vec<usize> = Vec::new();
+    // Most lines of a plan are tasks: room for all of them, grown at most once.
+    let mut tasks: Vec<Task> = Vec::with_capacity(lines.len());
+    let mut roots = Vec::new();
+    let mut by_id: FxHashMap<String, usize> =
+        FxHashMap::with_capacity_and_hasher(lines.len(), Default::default());
+    let mut open: Vec<usize> = Vec::new();
+    let mut title: Option<(String, usize)> = None;
+
+    // Pops the open tasks whose indent is at least `indent`; their blocks
+    // end on the line before `boundary`.
+    let close = |open: &mut Vec<usize>, tasks: &mut Vec<Task>, boundary: usize, indent: usize| {
+        while let Some(&top) = open.last() {
+            if indent > tasks[top].indent {
+                break;
+            }
+            tasks[top].block_end_line = boundary.saturating_sub(1);
+            open.pop();
+        }
+    };
+
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        if let Some((level, text)) = heading(line) {
+            close(&mut open, &mut tasks, index, 0);
+            if level == 1 && !text.is_empty() && title.is_none() {
+                title = Some((text.to_owned(), index));
+            }
+            while let Some(&top) = heading_stack.last() {
+                if headings[top].level < level {
+                    break;
+                }
+                headings[top].end_line = index.saturating_sub(1);
+                heading_stack.pop();
+            }
+            let mut path: Vec<String> = heading_stack
+                .iter()
+                .filter(|&&h| headings[h].level >= 2)
+                .map(|&h| headings[h].text.clone())
+                .collect();
+            if level >= 2 {
+                path.push(text.to_owned());
+            }
+            heading_stack.push(headings.len());
+            headings.push(Heading {
+                level,
+                text: text.to_owned(),
+                line: index,
+                path,
+                end_line: last_line,
+            });
+            index += 1;
+            continue;
+        }
+        if let Some(task_line) = task_line(index, line) {
+            close(&mut open, &mut tasks, index, task_line.indent);
+            let body_indent = task_line.indent + 2;
+            let body = quote_run(lines, index + 1, |l| {
+                space_indent(l) >= body_indent && is_quote_line(l)
+            });
+            let me = tasks.len();
+            if by_id.contains_key(task_line.id) {
+                errors.push(Diagnostic::new(
+                    DUPLICATE_TASK_ID,
+                    format!("Duplicate task id: {}", task_line.id),
+                    Some(index),
+                ));
+            } else {
+                by_id.insert(task_line.id.to_owned(), me);
+            }
+            let parent = open.last().copied();
+            match parent {
+                Some(p) => tasks[p].children.push(me),
+                None => roots.push(me),
+            }
+            let next = body.as_ref().map_or(index + 1, |b| b.end_line + 1);
+            tasks.push(Task {
+                id: task_line.id.to_owned(),
+                title: task_line.title.to_owned(),
+                status: task_line.status,
+                indent: task_line.indent,
+                line: index,
+                block_end_line: last_line,
+                section: heading_stack.last().copied(),
+                parent,
+                children: Vec::new(),
+                body,
+            });
+            open.push(me);
+            index = next;
+            continue;
+        }
+        if !is_blank(line) {
+            let indent = space_indent(line);
+            if open.last().is_some_and(|&top| indent <= tasks[top].indent) {
+                close(&mut open, &mut tasks, index, indent);
+            }
+        }
+        index += 1;
+    }
+    close(&mut open, &mut tasks, lines.len(), 0);
+
+    if has_header && by_id.is_empty() {
+        warnings.push(Diagnostic::no_tasks());
+    }
+    let plan = errors.is_empty().then(|| {
+        let (title, h1) = title.map_or((UNTITLED.to_owned(), None), |(t, l)| (t, Some(l)));
+        Plan {
+            title,
+            body: plan_body(lines, h1),
+            headings,
+            tasks,
+            roots,
+            by_id,
+        }
+    });
+    Parsed {
+        plan,
+        errors,
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H: &str = "<!-- long-term-plan:format=v1 -->";
+
+    fn plan(text: &str) -> Plan {
+        parse(text).plan.expect("parses")
+    }
+
+    fn ids(plan: &Plan, of: &[usize]) -> Vec<String> {
+        of.iter().map(|&i| plan.tasks[i].id.clone()).collect()
+    }
+
+    #[test]
+    fn titles_sections_and_tree() {
+        let text = format!(
+            "{H}\n\n# Plan\n\n## A\n\n- [ ] one <!-- long-term-plan:id=a -->\n  - [*] two <!-- long-term-plan:id=b -->\n     - [√] three <!-- long-term-plan:id=c -->\n- [ ] four <!-- long-term-plan:id=d -->\n\n### B\n- [ ] five <!-- long-term-plan:id=e -->\n"
+        );
+        let p = plan(&text);
+        assert_eq!(p.title, "Plan");
+        assert_eq!(ids(&p, &p.roots), ["a", "d", "e"]);
+        assert_eq!(ids(&p, &p.tasks[0].children), ["b"]);
+        assert_eq!(ids(&p, &p.tasks[1].children), ["c"]);
+        assert_eq!(p.parent_id(&p.tasks[2]), Some("b"));
+        assert_eq!(p.section_path(&p.tasks[0]), ["A"]);
+        assert_eq!(p.section_path(&p.tasks[4]), ["A", "B"]);
+        assert_eq!(p.tasks[2].status, Status::Done);
+        // Blocks: a ends before d; d takes the blank line before ### B.
+        assert_eq!((p.tasks[0].line, p.tasks[0].block_end_line), (6, 8));
+        assert_eq!(p.tasks[3].block_end_line, 10);
+        assert_eq!(p.tasks[4].block_end_line, 12);
+        // Section ranges include subsections.
+        let a = &p.headings[1];
+        assert_eq!(
+            (a.line, a.end_line, a.path.clone()),
+            (4, 12, vec!["A".to_owned()])
+        );
+        assert_eq!(p.headings[0].path, Vec::<String>::new());
+        assert_eq!(p.depth(), 3);
+    }
+
+    #[test]
+    fn untitled_and_empty_h1() {
+        let p = plan(&format!("{H}\n# \n- [ ] x <!-- long-term-plan:id=x -->\n"));
+        assert_eq!(p.title, UNTITLED);
+        let p = plan(&format!("{H}\n# \n# Real\n"));
+        assert_eq!(p.title, "Real");
+        let p = plan(&format!("\u{FEFF}# BOM\n{H}\n"));
+        assert_eq!(p.title, UNTITLED);
+    }
+
+    #[test]
+    fn errors_and_warnings() {
+        let parsed = parse("# x\n- [ ] a <!-- long-term-plan:id=a -->\n");
+        assert!(parsed.plan.is_none());
+        assert_eq!(parsed.errors[0].code, "MISSING_FORMAT_HEADER");
+        assert!(parsed.warnings.is_empty(), "no NO_TASKS without header");
+
+        let dup = format!(
+            "{H}\n- [ ] a <!-- long-term-plan:id=d -->\n- [ ] b <!-- long-term-plan:id=d -->\n"
+        );
+        let parsed = parse(&dup);
+        assert_eq!(
+            parsed.clone().require().unwrap_err(),
+            "DUPLICATE_TASK_ID@3: Duplicate task id: d"
+        );
+
+        let parsed = parse(&format!("{H}\n- [ ] no id\n"));
+        assert_eq!(parsed.warnings, [Diagnostic::no_tasks()]);
+        assert!(parsed.plan.is_some());
+    }
+
+    #[test]
+    fn non_task_lines_close_by_spaces_only() {
+        let text = format!(
+            "{H}\n- [ ] a <!-- long-term-plan:id=a -->\n  note\n  - [ ] b <!-- long-term-plan:id=b -->\ntext\n  - [ ] c <!-- long-term-plan:id=c -->\n"
+        );
+        let p = plan(&text);
+        assert_eq!(
+            p.parent_id(&p.tasks[1]),
+            Some("a"),
+            "an indented note keeps a open"
+        );
+        assert_eq!(
+            p.parent_id(&p.tasks[2]),
+            None,
+            "column-0 text closes everything"
+        );
+        assert_eq!(p.tasks[0].block_end_line, 3);
+
+        let tab = format!(
+            "{H}\n- [ ] a <!-- long-term-plan:id=a -->\n\tnote\n - [ ] b <!-- long-term-plan:id=b -->\n"
+        );
+        let p = plan(&tab);
+        assert_eq!(
+            p.parent_id(&p.tasks[1]),
+            None,
+            "a tab is not a space for lineIndent"
+        );
+        let odd = format!(
+            "{H}\n- [ ] a <!-- long-term-plan:id=a -->\n - [ ] b <!-- long-term-plan:id=b -->\n"
+        );
+        assert_eq!(
+            plan(&odd).parent_id(&plan(&odd).tasks[1]),
+            Some("a"),
+            "one extra space nests"
+        );
+    }
+
+    #[test]
+    fn bodies() {
+        let text = format!(
+            "{H}\n# T\n\n> plan\n>\n> - [ ] not a task\n\n- [ ] a <!-- long-term-plan:id=a -->\n  > first\n      >second\n  >\n\n  > not body\n- [ ] b <!-- long-term-plan:id=b -->\n > too shallow\n"
+        );
+        let p = plan(&text);
+        let body = p.body.clone().unwrap();
+        assert_eq!(body.markdown, "plan\n\n- [ ] not a task");
+        assert_eq!((body.start_line, body.end_line), (3, 5));
+        let a = p.task("a").unwrap().body.clone().unwrap();
+        assert_eq!(a.markdown, "first\nsecond\n");
+        assert_eq!((a.start_line, a.end_line), (8, 10));
+        assert_eq!(p.task("b").unwrap().body, None);
+        // A blockquote right under the H1 after blank lines only.
+        let p = plan(&format!("{H}\n# T\ntext\n> late\n"));
+        assert_eq!(p.body, None);
+        let p = plan(&format!("{H}\n# T\n>\n"));
+        assert_eq!(p.body.unwrap().markdown, "");
+    }
+
+    #[test]
+    fn headings_close_tasks_and_sections() {
+        let text = format!(
+            "{H}\n# T\n## M\n### S1\n- [ ] a <!-- long-term-plan:id=a -->\n### S2\n\n## N\n#### deep\n"
+        );
+        let p = plan(&text);
+        assert_eq!(p.tasks[0].block_end_line, 4);
+        let m = &p.headings[1];
+        assert_eq!((m.line, m.end_line), (2, 6));
+        assert_eq!(p.headings[3].end_line, 6);
+        assert_eq!(p.headings[4].path, ["N"]);
+        assert_eq!(p.headings[5].path, ["N", "deep"]);
+        assert_eq!(p.headings[0].end_line, 8);
+    }
+
+    #[test]
+    fn empty_and_odd_inputs_do_not_panic() {
+        for text in [
+            "", "\n", "\r\n", "#", "- [ ]", ">", "\u{FEFF}", "\r", "- [√]",
+        ] {
+            let _ = parse(text);
+            let _ = parse(&format!("{H}\n{text}"));
+        }
+    }
+}

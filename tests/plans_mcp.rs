@@ -1,0 +1,346 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `plans` through the official rmcp client over stdio, on both
+//! servers that offer it: `planning-mcp-server --toolsets planning,plans`
+//! and the drop-in `long-term-plan-mcp`. Files are compared byte for byte.
+
+mod common;
+
+use std::path::Path;
+
+use common::{Client, call, stdio_client, stdio_client_with_pid};
+use rmcp::model::CallToolRequestParams;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+const LTP_MCP: &str = env!("CARGO_BIN_EXE_long-term-plan-mcp");
+const H: &str = "<!-- long-term-plan:format=v1 -->";
+
+async fn drop_in(dir: &TempDir, args: &[&str]) -> Client {
+    let mut command = tokio::process::Command::new(LTP_MCP);
+    command.current_dir(dir.path()).kill_on_drop(true);
+    stdio_client_with_pid(command, args, &[]).await.0
+}
+
+/// Calls a tool that must succeed; returns its structured content, after
+/// checking that the text is the same object pretty-printed.
+async fn ok(client: &Client, tool: &str, arguments: Value) -> Value {
+    let mut params = CallToolRequestParams::new(tool.to_owned());
+    if let Value::Object(arguments) = arguments {
+        params = params.with_arguments(arguments);
+    }
+    let result = client.call_tool(params).await.unwrap();
+    let text = result.content[0].as_text().unwrap().text.clone();
+    assert_ne!(result.is_error, Some(true), "{tool}: {text}");
+    let structured = result.structured_content.expect("structuredContent");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), structured);
+    assert!(text.starts_with("{\n  \""), "pretty JSON: {text}");
+    structured
+}
+
+async fn error(client: &Client, tool: &str, arguments: Value) -> String {
+    let (is_error, text) = call(client, tool, arguments).await;
+    assert!(is_error, "{tool} should fail: {text}");
+    text
+}
+
+fn plan_file(root: &Path, id: &str) -> String {
+    std::fs::read_to_string(root.join(".long-term-plan").join(format!("{id}.md"))).unwrap()
+}
+
+/// The same scripted session on any server; returns the final file.
+async fn scenario(client: &Client, root: &Path) -> String {
+    ok(
+        client,
+        "plan.create",
+        json!({"planId": "demo", "title": "Demo", "bodyMarkdown": "Goal\n"}),
+    )
+    .await;
+    assert_eq!(
+        plan_file(root, "demo"),
+        format!("{H}\n\n# Demo\n\n> Goal\n>\n## Inbox\n\n")
+    );
+    let id = |v: Value| v["taskId"].as_str().unwrap().to_owned();
+    let a = id(ok(
+        client,
+        "task.add",
+        json!({"planId": "demo", "title": "Alpha", "sectionPath": ["Inbox"]}),
+    )
+    .await);
+    let b = id(ok(client, "task.add", json!({"planId": "demo", "title": "Beta", "parentTaskId": a, "status": "doing", "bodyMarkdown": "- [ ] inner"})).await);
+    let got = ok(client, "task.get", json!({"planId": "demo"})).await;
+    assert_eq!(got["task"]["id"], b.as_str());
+    assert_eq!(got["task"]["bodyMarkdown"], "- [ ] inner");
+    let etag = got["etag"].as_str().unwrap().to_owned();
+    let updated = ok(
+        client,
+        "task.update",
+        json!({"planId": "demo", "allowDefaultTarget": true, "ifMatch": etag, "status": "done"}),
+    )
+    .await;
+    assert_eq!(updated["taskId"], b.as_str());
+    ok(
+        client,
+        "task.update",
+        json!({"planId": "demo", "taskId": a, "title": "Alpha 2", "clearBody": true}),
+    )
+    .await;
+    ok(
+        client,
+        "plan.update",
+        json!({"planId": "demo", "title": "Demo 2", "clearBody": true}),
+    )
+    .await;
+    let plan = ok(
+        client,
+        "plan.get",
+        json!({"planId": "demo", "view": "flat", "includeTaskBodies": true}),
+    )
+    .await;
+    assert_eq!(plan["plan"]["tasks"][1]["parentId"], a.as_str());
+    let hits = ok(
+        client,
+        "task.search",
+        json!({"planId": "demo", "query": "beta", "status": "done"}),
+    )
+    .await;
+    assert_eq!(hits["hits"].as_array().unwrap().len(), 1);
+    let listed = ok(client, "plan.list", json!({"query": "demo 2"})).await;
+    assert_eq!(listed["plans"][0]["path"], ".long-term-plan/demo.md");
+    let text = plan_file(root, "demo");
+    assert_eq!(
+        text,
+        format!(
+            "{H}\n\n# Demo 2\n\n## Inbox\n\n- [ ] Alpha 2 <!-- long-term-plan:id={a} -->\n  - [√] Beta <!-- long-term-plan:id={b} -->\n    > - [ ] inner\n"
+        )
+    );
+    ok(
+        client,
+        "task.delete",
+        json!({"planId": "demo", "taskId": b}),
+    )
+    .await;
+    text
+}
+
+async fn errors(client: &Client) {
+    assert_eq!(
+        error(
+            client,
+            "task.update",
+            json!({"planId": "demo", "status": "done"})
+        )
+        .await,
+        "taskId is required unless allowDefaultTarget=true"
+    );
+    assert_eq!(
+        error(
+            client,
+            "task.delete",
+            json!({"planId": "demo", "taskId": "nope", "ifMatch": "x"})
+        )
+        .await,
+        format!(
+            "CONFLICT: etag mismatch (current={}, ifMatch=x)",
+            ok(client, "plan.get", json!({"planId": "demo"})).await["etag"]
+                .as_str()
+                .unwrap()
+        )
+    );
+    assert_eq!(
+        error(
+            client,
+            "task.get",
+            json!({"planId": "demo", "taskId": "missing"})
+        )
+        .await,
+        "Task not found: missing"
+    );
+    insta::assert_snapshot!(
+        "zod_errors",
+        [
+            error(
+                client,
+                "plan.get",
+                json!({"planId": "../etc", "view": "wide"})
+            )
+            .await,
+            error(
+                client,
+                "task.add",
+                json!({"planId": "demo", "title": "x", "beforeTaskId": "a", "sectionPath": ["S"]})
+            )
+            .await,
+            error(
+                client,
+                "task.search",
+                json!({"planId": "demo", "query": "x", "limit": 0})
+            )
+            .await,
+            error(client, "plan.update", json!({"planId": "demo"})).await,
+        ]
+        .join("\n---\n")
+    );
+}
+
+#[tokio::test]
+async fn the_drop_in_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = drop_in(&dir, &[]).await;
+    let info = client.peer_info().expect("server info");
+    let server = info.server_info.as_ref().unwrap();
+    assert_eq!(
+        (server.name.as_str(), server.version.as_str()),
+        ("long-term-plan-mcp", "0.1.0")
+    );
+    assert!(info.capabilities.resources.is_none());
+    let mut names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "plan.create",
+            "plan.get",
+            "plan.list",
+            "plan.update",
+            "task.add",
+            "task.delete",
+            "task.get",
+            "task.search",
+            "task.update"
+        ]
+    );
+    let text = scenario(&client, dir.path()).await;
+    assert!(text.contains("# Demo 2"));
+    errors(&client).await;
+    assert_eq!(
+        error(&client, "doc.validate", json!({"planId": "demo"})).await,
+        "MCP error -32602: Tool doc.validate not found"
+    );
+    client.cancel().await.unwrap();
+
+    let legacy = drop_in(&dir, &["--legacy-doc-tools", "--plans", ".long-term-plan"]).await;
+    let validated = ok(&legacy, "doc.validate", json!({"planId": "demo"})).await;
+    assert_eq!(validated, json!({"errors": [], "warnings": []}));
+    let repaired = ok(
+        &legacy,
+        "doc.repair",
+        json!({"planId": "demo", "actions": ["addMissingIds"], "dryRun": true}),
+    )
+    .await;
+    assert_eq!(
+        repaired["applied"],
+        json!({"addFormatHeader": false, "addMissingIds": 0})
+    );
+    legacy.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_toolset_next_to_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = stdio_client(&dir, &["--toolsets", "planning,plans"], &[]).await;
+    let info = client.peer_info().expect("server info");
+    let instructions = info.instructions.clone().unwrap_or_default();
+    assert!(
+        instructions.contains("set_goal") && instructions.contains("plan.list"),
+        "{instructions}"
+    );
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names.len(), 7 + 9, "{names:?}");
+    // The board still works, and so do the plans.
+    let (is_error, _) = call(
+        &client,
+        "set_goal",
+        json!({"title": "G", "description": "D"}),
+    )
+    .await;
+    assert!(!is_error);
+    scenario(&client, dir.path()).await;
+    errors(&client).await;
+    client.cancel().await.unwrap();
+
+    // Plans only, from the environment, with another directory.
+    let only = stdio_client(
+        &dir,
+        &[],
+        &[
+            ("PLANNING_SERVER_TOOLSETS", "plans"),
+            ("PLANNING_PLANS_DIR", "plans"),
+        ],
+    )
+    .await;
+    let info = only.peer_info().unwrap();
+    assert!(
+        !info
+            .instructions
+            .clone()
+            .unwrap_or_default()
+            .contains("set_goal")
+    );
+    assert!(info.capabilities.resources.is_none());
+    ok(
+        &only,
+        "plan.create",
+        json!({"planId": "p", "title": "P", "template": "empty"}),
+    )
+    .await;
+    assert!(dir.path().join("plans/p.md").is_file());
+    only.cancel().await.unwrap();
+
+    // The default is the board alone.
+    let board = stdio_client(&dir, &[], &[]).await;
+    assert!(
+        !board
+            .peer_info()
+            .unwrap()
+            .instructions
+            .clone()
+            .unwrap_or_default()
+            .contains("plan.list")
+    );
+    assert_eq!(board.list_all_tools().await.unwrap().len(), 7);
+    board.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn drop_in_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(LTP_MCP)
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let help = run(&["--root", "x", "--help"]);
+    assert!(help.status.success());
+    insta::assert_snapshot!(
+        "long_term_plan_mcp_help",
+        String::from_utf8(help.stdout).unwrap()
+    );
+    let version = run(&["-v"]);
+    assert_eq!(
+        String::from_utf8(version.stdout).unwrap(),
+        "long-term-plan-mcp 0.1.0+0361d983\n"
+    );
+    let bad = run(&["--nope"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("Unknown argument: --nope"));
+    let missing = run(&["--plans"]);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("Missing value for --plans"));
+}
