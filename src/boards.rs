@@ -125,11 +125,6 @@ impl Boards {
         names.dedup();
         Ok(names)
     }
-
-    /// The configuration the boards are opened with.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
 }
 
 /// Opens board `name` with the configured store, loading what it holds.
