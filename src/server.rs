@@ -206,9 +206,12 @@ impl ServerHandler for PlanningServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(resources::list(
-            &self.name,
-        )))
+        // The board's resources belong to toolset `planning`.
+        let resources = match self.toolsets.planning {
+            true => resources::list(&self.name),
+            false => Vec::new(),
+        };
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn read_resource(
