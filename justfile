@@ -38,9 +38,8 @@ reuse:
 build:
     cargo build --release
 
-# Run the server in HTTP mode with the file backend (boards in
-# ./.planning-mcp-server/); the web board is at http://localhost:8080/.
-# Extra flags are passed on.
+# Boards live in ./.planning-mcp-server/; the web board is at http://localhost:8080/.
+# Run the server in HTTP mode with the file backend; extra flags are passed on.
 run *FLAGS:
     cargo run --release -- --mode http --storage file {{FLAGS}}
 
