@@ -23,7 +23,7 @@ use super::parse::{self, Plan};
 use super::repair::{self, Action, Applied};
 use super::search::{self, Hit};
 use super::status::Status;
-use super::store::{self, Snapshot, Store};
+use super::store::{self, Current, Store};
 use super::target::{self, Mode};
 use super::text::{self, FORMAT_HEADER, json_quote, split_lines};
 use super::validate;
@@ -202,11 +202,11 @@ pub struct Repair<'a> {
 }
 
 /// `CONFLICT` unless `if_match` is absent, empty or the current etag.
-fn check_if_match(current: &Snapshot, if_match: Option<&str>) -> Result<(), PlanError> {
+fn check_if_match(current: &Current, if_match: Option<&str>) -> Result<(), PlanError> {
     match if_match {
-        Some(wanted) if !wanted.is_empty() && wanted != current.etag => Err(PlanError(format!(
+        Some(wanted) if !wanted.is_empty() && wanted != current.etag() => Err(PlanError(format!(
             "CONFLICT: etag mismatch (current={}, ifMatch={wanted})",
-            current.etag
+            current.etag()
         ))),
         _ => Ok(()),
     }
@@ -307,7 +307,7 @@ impl Plans {
         include_task_bodies: bool,
         include_plan_body: bool,
     ) -> Result<PlanGot, PlanError> {
-        let snapshot = self.store.read(plan_id)?;
+        let snapshot = self.store.read_current(plan_id)?;
         let plan = parse::parse(&snapshot.text).require().map_err(PlanError)?;
         let plan = view::plan_detail(
             plan_id,
@@ -318,7 +318,7 @@ impl Plans {
         );
         Ok(PlanGot {
             plan,
-            etag: snapshot.etag,
+            etag: snapshot.etag().to_owned(),
         })
     }
 
@@ -357,7 +357,7 @@ impl Plans {
         if args.title.is_none() && args.body.is_none() && !args.clear_body {
             return Err("At least one of title, bodyMarkdown, or clearBody is required".into());
         }
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let mut edits: Vec<Edit<'_>> = Vec::new();
             if let Some(title) = args.title {
@@ -372,7 +372,7 @@ impl Plans {
             if !changed {
                 return Ok((
                     Etag {
-                        etag: current.etag.clone(),
+                        etag: current.etag().to_owned(),
                     },
                     None,
                 ));
@@ -393,7 +393,7 @@ impl Plans {
         task_id: Option<&str>,
         include_body: Option<bool>,
     ) -> Result<TaskGot, PlanError> {
-        let snapshot = self.store.read(plan_id)?;
+        let snapshot = self.store.read_current(plan_id)?;
         let plan: Plan = parse::parse(&snapshot.text)
             .plan
             .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
@@ -406,13 +406,13 @@ impl Plans {
         };
         Ok(TaskGot {
             task: view::detail(&plan, task, include_body.unwrap_or(true)),
-            etag: snapshot.etag,
+            etag: snapshot.etag().to_owned(),
         })
     }
 
     /// `task add`
     pub fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let added = add::add_task(&current.text, &args.task)?;
             let etag = store::etag(&added.text);
@@ -444,7 +444,7 @@ impl Plans {
         if task_id.is_none() && non_empty(args.if_match).is_none() {
             return Err("ifMatch is required when taskId is omitted".into());
         }
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let target = match task_id {
                 Some(task_id) => {
@@ -477,7 +477,7 @@ impl Plans {
             let (etag, write) = if changed {
                 (store::etag(&text), Some(text))
             } else {
-                (current.etag.clone(), None)
+                (current.etag().to_owned(), None)
             };
             Ok((
                 TaskWritten {
@@ -497,13 +497,13 @@ impl Plans {
         if_match: Option<&str>,
     ) -> Result<Etag, PlanError> {
         require_safe_task_id(task_id)?;
-        self.store.update(plan_id, |current| {
+        self.store.update_current(plan_id, |current| {
             check_if_match(current, if_match)?;
             let edited = edit::delete(&current.text, task_id)?;
             if !edited.changed {
                 return Ok((
                     Etag {
-                        etag: current.etag.clone(),
+                        etag: current.etag().to_owned(),
                     },
                     None,
                 ));
@@ -529,7 +529,7 @@ impl Plans {
             return Ok(Hits { hits: Vec::new() });
         };
         let limit = search::clamp_limit(limit);
-        let snapshot = self.store.read(plan_id)?;
+        let snapshot = self.store.read_current(plan_id)?;
         let Some(plan) = parse::parse(&snapshot.text).plan else {
             return Ok(Hits { hits: Vec::new() });
         };
@@ -540,7 +540,7 @@ impl Plans {
 
     /// `doc validate`
     pub fn validate_doc(&self, plan_id: &str) -> Result<Validated, PlanError> {
-        let snapshot = self.store.read(plan_id)?;
+        let snapshot = self.store.read_current(plan_id)?;
         let validation = validate::validate(&snapshot.text);
         Ok(Validated {
             errors: validation.errors.iter().map(|d| d.output()).collect(),
@@ -550,7 +550,7 @@ impl Plans {
 
     /// `doc repair`
     pub fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let repaired = repair::repair(&current.text, &args.actions)?;
             let done = RepairDone {

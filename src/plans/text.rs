@@ -81,11 +81,10 @@ pub fn trim_end(s: &str) -> &str {
 /// Whether `s` holds a character a JavaScript `.` does not match.
 pub fn has_line_terminator(s: &str) -> bool {
     let bytes = s.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        b == b'\n'
-            || b == b'\r'
-            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-            || (b == 0xE2 && bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)))
+    memchr::memchr3_iter(b'\n', b'\r', 0xE2, bytes).any(|i| {
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 characters
+        // (such as √) are fine.
+        bytes[i] != 0xE2 || matches!(bytes[i + 1..], [0x80, 0xA8 | 0xA9, ..])
     })
 }
 
@@ -111,13 +110,15 @@ pub fn space_indent(s: &str) -> usize {
 
 /// `text.split(/\r?\n/)`: a lone `\r` is not a line break.
 pub fn split_lines(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    let last = lines.len() - 1;
-    for line in &mut lines[..last] {
-        if let Some(stripped) = line.strip_suffix('\r') {
-            *line = stripped;
-        }
+    // Room for lines of about 40 bytes, the typical task line; more grows.
+    let mut lines = Vec::with_capacity(text.len() / 40 + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        let line = &text[start..end];
+        lines.push(line.strip_suffix('\r').unwrap_or(line));
+        start = end + 1;
     }
+    lines.push(&text[start..]);
     lines
 }
 
@@ -274,5 +275,23 @@ mod tests {
     #[test]
     fn title_newlines_become_spaces() {
         assert_eq!(newlines_to_spaces("a\r\nb\nc\rd"), "a b c\rd");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 2_000,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        #[test]
+        fn split_lines_is_split_on_lf_less_one_cr(text in "[a\r\n√ ]{0,24}") {
+            let mut expected: Vec<&str> = text.split('\n').collect();
+            let last = expected.len() - 1;
+            for line in &mut expected[..last] {
+                *line = line.strip_suffix('\r').unwrap_or(line);
+            }
+            proptest::prop_assert_eq!(split_lines(&text), expected);
+        }
     }
 }
