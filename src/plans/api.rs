@@ -7,6 +7,7 @@
 //! Reads take no lock (a rename is atomic); writes read, check `ifMatch`,
 //! edit and write under the plan's lock.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Serialize;
@@ -19,13 +20,13 @@ use super::edit::{self, Edited};
 use super::error::{PlanError, task_not_found};
 use super::id;
 use super::line;
-use super::parse::{self, Plan};
+use super::parse::{self, PlanStr};
 use super::repair::{self, Action, Applied};
 use super::search::{self, Hit};
 use super::status::Status;
 use super::store::{self, Current, Store};
 use super::target::{self, Mode};
-use super::text::{self, FORMAT_HEADER, json_quote, split_lines};
+use super::text::{self, FORMAT_HEADER, json_quote};
 use super::validate;
 use super::view::{self, PlanDetail, Stats, TaskDetail, View};
 
@@ -52,9 +53,9 @@ pub struct PlanList {
 
 /// `{plan, etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PlanGot {
+pub struct PlanGot<S: PlanStr = String> {
     /// The plan.
-    pub plan: PlanDetail,
+    pub plan: PlanDetail<S>,
     /// Its etag.
     pub etag: String,
 }
@@ -307,8 +308,33 @@ impl Plans {
         include_task_bodies: bool,
         include_plan_body: bool,
     ) -> Result<PlanGot, PlanError> {
+        self.with_plan(
+            plan_id,
+            view,
+            include_task_bodies,
+            include_plan_body,
+            |got| PlanGot {
+                plan: got.plan.to_owned_detail(),
+                etag: got.etag.clone(),
+            },
+        )
+    }
+
+    /// `plan get` for a caller that only looks at the result (to write it
+    /// out): the plan borrows from the text as read instead of copying
+    /// every id and title.
+    pub fn with_plan<R>(
+        &self,
+        plan_id: &str,
+        view: Option<View>,
+        include_task_bodies: bool,
+        include_plan_body: bool,
+        show: impl FnOnce(&PlanGot<Cow<'_, str>>) -> R,
+    ) -> Result<R, PlanError> {
         let snapshot = self.store.read_current(plan_id)?;
-        let plan = parse::parse(&snapshot.text).require().map_err(PlanError)?;
+        let plan = parse::parse_borrowed(&snapshot.text)
+            .require()
+            .map_err(PlanError)?;
         let plan = view::plan_detail(
             plan_id,
             plan,
@@ -316,10 +342,10 @@ impl Plans {
             include_task_bodies,
             include_plan_body,
         );
-        Ok(PlanGot {
+        Ok(show(&PlanGot {
             plan,
             etag: snapshot.etag().to_owned(),
-        })
+        }))
     }
 
     /// `plan create`
@@ -394,7 +420,7 @@ impl Plans {
         include_body: Option<bool>,
     ) -> Result<TaskGot, PlanError> {
         let snapshot = self.store.read_current(plan_id)?;
-        let plan: Plan = parse::parse(&snapshot.text)
+        let plan = parse::parse_borrowed(&snapshot.text)
             .plan
             .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
         let task = match non_empty(task_id) {
@@ -452,10 +478,10 @@ impl Plans {
                     task_id.to_owned()
                 }
                 None => {
-                    let plan = parse::parse(&current.text)
+                    let plan = parse::parse_borrowed(&current.text)
                         .plan
                         .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
-                    target::default_task(&plan, Mode::Write)?.id.clone()
+                    target::default_task(&plan, Mode::Write)?.id.to_string()
                 }
             };
             let id = target.as_str();
@@ -530,7 +556,7 @@ impl Plans {
         };
         let limit = search::clamp_limit(limit);
         let snapshot = self.store.read_current(plan_id)?;
-        let Some(plan) = parse::parse(&snapshot.text).plan else {
+        let Some(plan) = parse::parse_borrowed(&snapshot.text).plan else {
             return Ok(Hits { hits: Vec::new() });
         };
         Ok(Hits {
@@ -578,8 +604,7 @@ fn require_safe_task_id(task_id: &str) -> Result<(), PlanError> {
 /// `plan list`'s title: the text of the first `# ` line (`/^#\s+(.*)$/`),
 /// trimmed; `None` if there is none or it is empty.
 fn list_title(text: &str) -> Option<&str> {
-    split_lines(text)
-        .into_iter()
+    text::lines_of(text)
         .find_map(|l| line::heading(l).filter(|(level, _)| *level == 1))
         .map(|(_, title)| title)
         .filter(|title| !title.is_empty())

@@ -38,44 +38,62 @@ pub fn is_line_terminator(c: char) -> bool {
 }
 
 /// Whether an ASCII byte is JavaScript whitespace (tab, LF, VT, FF, CR, space).
+#[inline]
 fn is_ascii_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
 /// `String.prototype.trim`.
+#[inline]
 pub fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
 
-/// `String.prototype.trimStart`. ASCII is handled a byte at a time; the
-/// first non-ASCII byte hands over to the full Unicode check.
+/// `String.prototype.trimStart`. Most strings start with a visible ASCII
+/// character and are answered inline; otherwise ASCII is handled a byte at
+/// a time, and the first non-ASCII byte hands over to the Unicode check.
+#[inline]
 pub fn trim_start(s: &str) -> &str {
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        if is_ascii_space(b) {
-            continue;
-        }
-        return if b < 0x80 {
-            &s[i..]
-        } else {
-            s[i..].trim_start_matches(is_space)
-        };
+    match s.as_bytes().first() {
+        Some(&b) if b < 0x80 && !is_ascii_space(b) => s,
+        None => s,
+        Some(_) => trim_start_slow(s),
     }
-    ""
 }
 
-/// `String.prototype.trimEnd`.
-pub fn trim_end(s: &str) -> &str {
-    for (i, &b) in s.as_bytes().iter().enumerate().rev() {
-        if is_ascii_space(b) {
-            continue;
-        }
-        return if b < 0x80 {
-            &s[..=i]
-        } else {
-            s[..=i].trim_end_matches(is_space)
-        };
+fn trim_start_slow(s: &str) -> &str {
+    let ascii = s
+        .bytes()
+        .position(|b| !is_ascii_space(b))
+        .unwrap_or(s.len());
+    let rest = &s[ascii..];
+    match rest.as_bytes().first() {
+        Some(&b) if b >= 0x80 => rest.trim_start_matches(is_space),
+        _ => rest,
     }
-    ""
+}
+
+/// `String.prototype.trimEnd`, with the same fast path as [`trim_start`].
+#[inline]
+pub fn trim_end(s: &str) -> &str {
+    match s.as_bytes().last() {
+        Some(&b) if b < 0x80 && !is_ascii_space(b) => s,
+        None => s,
+        Some(_) => trim_end_slow(s),
+    }
+}
+
+fn trim_end_slow(s: &str) -> &str {
+    let ascii = s
+        .bytes()
+        .rposition(|b| !is_ascii_space(b))
+        .map_or(0, |i| i + 1);
+    // A non-ASCII byte ends a character here: hand over to the Unicode check.
+    let rest = &s[..ascii];
+    match rest.as_bytes().last() {
+        Some(&b) if b >= 0x80 => rest.trim_end_matches(is_space),
+        _ => rest,
+    }
 }
 
 /// Whether `s` holds a character a JavaScript `.` does not match.
@@ -112,32 +130,59 @@ pub fn space_indent(s: &str) -> usize {
 pub fn split_lines(text: &str) -> Vec<&str> {
     // Room for lines of about 40 bytes, the typical task line; more grows.
     let mut lines = Vec::with_capacity(text.len() / 40 + 1);
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
-        let line = &text[start..end];
-        lines.push(line.strip_suffix('\r').unwrap_or(line));
-        start = end + 1;
-    }
-    lines.push(&text[start..]);
+    lines.extend(lines_of(text));
     lines
+}
+
+/// The lines of [`split_lines`], one at a time.
+pub fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut start = Some(0);
+    std::iter::from_fn(move || {
+        let from = start?;
+        match ends.next() {
+            Some(end) => {
+                start = Some(end + 1);
+                let line = &text[from..end];
+                Some(line.strip_suffix('\r').unwrap_or(line))
+            }
+            None => {
+                start = None;
+                Some(&text[from..])
+            }
+        }
+    })
 }
 
 /// [`split_lines`], then the final empty element dropped when the text ends
 /// with `\n` (what the parser, the editor and repair do; the validator does not).
 pub fn split_content_lines(text: &str) -> Vec<&str> {
     let mut lines = split_lines(text);
-    if text.ends_with('\n') && lines.last() == Some(&"") {
-        lines.pop();
-    }
+    lines.truncate(content_len(text, &lines));
     lines
+}
+
+/// How many of `text`'s [`split_lines`] are content lines: all but a final
+/// empty one after a final `\n`.
+pub fn content_len(text: &str, lines: &[&str]) -> usize {
+    if text.ends_with('\n') && lines.last() == Some(&"") {
+        lines.len() - 1
+    } else {
+        lines.len()
+    }
 }
 
 /// Whether the header is in one of the first 30 lines.
 pub fn has_format_header<S: AsRef<str>>(lines: &[S]) -> bool {
+    header_within(lines.iter().map(AsRef::as_ref))
+}
+
+/// [`has_format_header`] on lines as they come.
+pub fn header_within<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
+    let finder = memchr::memmem::Finder::new(FORMAT_HEADER);
     lines
-        .iter()
         .take(HEADER_SEARCH_LINES)
-        .any(|line| line.as_ref().contains(FORMAT_HEADER))
+        .any(|line| finder.find(line.as_bytes()).is_some())
 }
 
 /// `JSON.stringify` of a string (serde_json escapes exactly the same way).
