@@ -57,7 +57,9 @@ pub fn add_task_with_id(text: &str, new: &NewTask<'_>, task_id: &str) -> Result<
         return Err("beforeTaskId cannot be combined with parentTaskId or sectionPath".into());
     }
     let mut lines = Lines::split(text);
-    let parsed = parse::parse(text);
+    let parsed = parse::parse_borrowed(text);
+    // The text with its header mended, when the plan had to be parsed again.
+    let mended: String;
     let plan = match parsed.plan {
         Some(plan) => plan,
         None => {
@@ -74,7 +76,8 @@ pub fn add_task_with_id(text: &str, new: &NewTask<'_>, task_id: &str) -> Result<
                 )));
             }
             lines.ensure_format_header();
-            require_plan(&lines.join())?
+            mended = lines.join();
+            require_plan(&mended)?
         }
     };
     if plan.by_id.contains_key(task_id) {

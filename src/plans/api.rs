@@ -7,6 +7,7 @@
 //! Reads take no lock (a rename is atomic); writes read, check `ifMatch`,
 //! edit and write under the plan's lock.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Serialize;
@@ -19,13 +20,13 @@ use super::edit::{self, Edited};
 use super::error::{PlanError, task_not_found};
 use super::id;
 use super::line;
-use super::parse::{self, Plan};
+use super::parse::{self, PlanStr};
 use super::repair::{self, Action, Applied};
 use super::search::{self, Hit};
 use super::status::Status;
-use super::store::{self, Snapshot, Store};
+use super::store::{self, Current, Store};
 use super::target::{self, Mode};
-use super::text::{self, FORMAT_HEADER, json_quote, split_lines};
+use super::text::{self, FORMAT_HEADER, json_quote};
 use super::validate;
 use super::view::{self, PlanDetail, Stats, TaskDetail, View};
 
@@ -52,9 +53,9 @@ pub struct PlanList {
 
 /// `{plan, etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PlanGot {
+pub struct PlanGot<S: PlanStr = String> {
     /// The plan.
-    pub plan: PlanDetail,
+    pub plan: PlanDetail<S>,
     /// Its etag.
     pub etag: String,
 }
@@ -202,11 +203,11 @@ pub struct Repair<'a> {
 }
 
 /// `CONFLICT` unless `if_match` is absent, empty or the current etag.
-fn check_if_match(current: &Snapshot, if_match: Option<&str>) -> Result<(), PlanError> {
+fn check_if_match(current: &Current, if_match: Option<&str>) -> Result<(), PlanError> {
     match if_match {
-        Some(wanted) if !wanted.is_empty() && wanted != current.etag => Err(PlanError(format!(
+        Some(wanted) if !wanted.is_empty() && wanted != current.etag() => Err(PlanError(format!(
             "CONFLICT: etag mismatch (current={}, ifMatch={wanted})",
-            current.etag
+            current.etag()
         ))),
         _ => Ok(()),
     }
@@ -307,8 +308,33 @@ impl Plans {
         include_task_bodies: bool,
         include_plan_body: bool,
     ) -> Result<PlanGot, PlanError> {
-        let snapshot = self.store.read(plan_id)?;
-        let plan = parse::parse(&snapshot.text).require().map_err(PlanError)?;
+        self.with_plan(
+            plan_id,
+            view,
+            include_task_bodies,
+            include_plan_body,
+            |got| PlanGot {
+                plan: got.plan.to_owned_detail(),
+                etag: got.etag.clone(),
+            },
+        )
+    }
+
+    /// `plan get` for a caller that only looks at the result (to write it
+    /// out): the plan borrows from the text as read instead of copying
+    /// every id and title.
+    pub fn with_plan<R>(
+        &self,
+        plan_id: &str,
+        view: Option<View>,
+        include_task_bodies: bool,
+        include_plan_body: bool,
+        show: impl FnOnce(&PlanGot<Cow<'_, str>>) -> R,
+    ) -> Result<R, PlanError> {
+        let snapshot = self.store.read_current(plan_id)?;
+        let plan = parse::parse_borrowed(&snapshot.text)
+            .require()
+            .map_err(PlanError)?;
         let plan = view::plan_detail(
             plan_id,
             plan,
@@ -316,10 +342,10 @@ impl Plans {
             include_task_bodies,
             include_plan_body,
         );
-        Ok(PlanGot {
+        Ok(show(&PlanGot {
             plan,
-            etag: snapshot.etag,
-        })
+            etag: snapshot.etag().to_owned(),
+        }))
     }
 
     /// `plan create`
@@ -357,7 +383,7 @@ impl Plans {
         if args.title.is_none() && args.body.is_none() && !args.clear_body {
             return Err("At least one of title, bodyMarkdown, or clearBody is required".into());
         }
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let mut edits: Vec<Edit<'_>> = Vec::new();
             if let Some(title) = args.title {
@@ -372,7 +398,7 @@ impl Plans {
             if !changed {
                 return Ok((
                     Etag {
-                        etag: current.etag.clone(),
+                        etag: current.etag().to_owned(),
                     },
                     None,
                 ));
@@ -393,8 +419,8 @@ impl Plans {
         task_id: Option<&str>,
         include_body: Option<bool>,
     ) -> Result<TaskGot, PlanError> {
-        let snapshot = self.store.read(plan_id)?;
-        let plan: Plan = parse::parse(&snapshot.text)
+        let snapshot = self.store.read_current(plan_id)?;
+        let plan = parse::parse_borrowed(&snapshot.text)
             .plan
             .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
         let task = match non_empty(task_id) {
@@ -406,13 +432,13 @@ impl Plans {
         };
         Ok(TaskGot {
             task: view::detail(&plan, task, include_body.unwrap_or(true)),
-            etag: snapshot.etag,
+            etag: snapshot.etag().to_owned(),
         })
     }
 
     /// `task add`
     pub fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let added = add::add_task(&current.text, &args.task)?;
             let etag = store::etag(&added.text);
@@ -444,7 +470,7 @@ impl Plans {
         if task_id.is_none() && non_empty(args.if_match).is_none() {
             return Err("ifMatch is required when taskId is omitted".into());
         }
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let target = match task_id {
                 Some(task_id) => {
@@ -452,10 +478,10 @@ impl Plans {
                     task_id.to_owned()
                 }
                 None => {
-                    let plan = parse::parse(&current.text)
+                    let plan = parse::parse_borrowed(&current.text)
                         .plan
                         .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
-                    target::default_task(&plan, Mode::Write)?.id.clone()
+                    target::default_task(&plan, Mode::Write)?.id.to_string()
                 }
             };
             let id = target.as_str();
@@ -477,7 +503,7 @@ impl Plans {
             let (etag, write) = if changed {
                 (store::etag(&text), Some(text))
             } else {
-                (current.etag.clone(), None)
+                (current.etag().to_owned(), None)
             };
             Ok((
                 TaskWritten {
@@ -497,13 +523,13 @@ impl Plans {
         if_match: Option<&str>,
     ) -> Result<Etag, PlanError> {
         require_safe_task_id(task_id)?;
-        self.store.update(plan_id, |current| {
+        self.store.update_current(plan_id, |current| {
             check_if_match(current, if_match)?;
             let edited = edit::delete(&current.text, task_id)?;
             if !edited.changed {
                 return Ok((
                     Etag {
-                        etag: current.etag.clone(),
+                        etag: current.etag().to_owned(),
                     },
                     None,
                 ));
@@ -529,8 +555,8 @@ impl Plans {
             return Ok(Hits { hits: Vec::new() });
         };
         let limit = search::clamp_limit(limit);
-        let snapshot = self.store.read(plan_id)?;
-        let Some(plan) = parse::parse(&snapshot.text).plan else {
+        let snapshot = self.store.read_current(plan_id)?;
+        let Some(plan) = parse::parse_borrowed(&snapshot.text).plan else {
             return Ok(Hits { hits: Vec::new() });
         };
         Ok(Hits {
@@ -540,7 +566,7 @@ impl Plans {
 
     /// `doc validate`
     pub fn validate_doc(&self, plan_id: &str) -> Result<Validated, PlanError> {
-        let snapshot = self.store.read(plan_id)?;
+        let snapshot = self.store.read_current(plan_id)?;
         let validation = validate::validate(&snapshot.text);
         Ok(Validated {
             errors: validation.errors.iter().map(|d| d.output()).collect(),
@@ -550,7 +576,7 @@ impl Plans {
 
     /// `doc repair`
     pub fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
-        self.store.update(args.plan_id, |current| {
+        self.store.update_current(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let repaired = repair::repair(&current.text, &args.actions)?;
             let done = RepairDone {
@@ -578,8 +604,7 @@ fn require_safe_task_id(task_id: &str) -> Result<(), PlanError> {
 /// `plan list`'s title: the text of the first `# ` line (`/^#\s+(.*)$/`),
 /// trimmed; `None` if there is none or it is empty.
 fn list_title(text: &str) -> Option<&str> {
-    split_lines(text)
-        .into_iter()
+    text::lines_of(text)
         .find_map(|l| line::heading(l).filter(|(level, _)| *level == 1))
         .map(|(_, title)| title)
         .filter(|title| !title.is_empty())

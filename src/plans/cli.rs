@@ -231,9 +231,14 @@ enum Done {
 }
 
 fn json<T: Serialize>(value: &T) -> Result<Done, String> {
-    serde_json::to_string_pretty(value)
-        .map(|text| Done::Json(format!("{text}\n")))
-        .map_err(|e| e.to_string())
+    json_sized(value, 1024)
+}
+
+/// [`json`] for a large value whose pretty JSON takes about `capacity` bytes.
+fn json_sized<T: Serialize>(value: &T, capacity: usize) -> Result<Done, String> {
+    let mut text = super::json::to_string_pretty(value, capacity).map_err(|e| e.to_string())?;
+    text.push('\n');
+    Ok(Done::Json(text))
 }
 
 /// Runs the CLI with `args` (without the program name) in `cwd`.
@@ -343,11 +348,11 @@ fn plan_command(
             let view = parse_view(argv.option("--view")?)?;
             argv.no_unknown()?;
             let plan_id = missing_plan_id(&plan_id)?;
-            json(
-                &plans
-                    .get_plan(plan_id, view, false, false)
-                    .map_err(|e| e.0)?,
-            )
+            plans
+                .with_plan(plan_id, view, false, false, |got| {
+                    json_sized(got, got.plan.json_size_hint())
+                })
+                .map_err(|e| e.0)?
         }
         Some("create") => {
             let plan_id = argv.shift();

@@ -7,7 +7,8 @@
 //! The pure domain works on text: `text` (JavaScript string rules), `line`
 //! (one-line recognisers), `status`, `id`, `diagnostic`, `parse`,
 //! `validate`, the edits (`edit`, `body`, `add`), `repair`, `search`,
-//! `target` (default task), `view` (JSON shapes) and `collate` (plan order).
+//! `target` (default task), `view` (JSON shapes), `json` (pretty printing)
+//! and `collate` (plan order).
 //! `store` keeps plan files on disk; `api` is the operations the CLI
 //! (`cli`) and the MCP tools (`tools`, `schema`) share.
 
@@ -21,6 +22,7 @@ pub mod edit;
 pub mod error;
 pub mod hash;
 pub mod id;
+pub mod json;
 pub mod line;
 pub mod parse;
 pub mod repair;

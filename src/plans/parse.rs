@@ -5,6 +5,15 @@
 //! The line-based parser: headings with their ranges and section paths, the
 //! task tree built by indentation, blockquote bodies, and every position an
 //! edit needs. It knows nothing about code fences, like the reference.
+//!
+//! A plan is generic over its strings: [`parse_borrowed`] gives one that
+//! borrows ids, titles and headings from the text (what a request uses, so
+//! that parsing 2,000 tasks allocates next to nothing), [`parse`] an owned
+//! one.
+
+use std::borrow::{Borrow, Cow};
+use std::hash::Hash;
+use std::ops::Deref;
 
 use super::diagnostic::{DUPLICATE_TASK_ID, Diagnostic};
 use super::hash::FxHashMap;
@@ -15,11 +24,19 @@ use super::text::{self, has_format_header, is_blank, space_indent, trim_start};
 /// The title of a plan without a non-empty H1.
 pub const UNTITLED: &str = "Untitled Plan";
 
+/// The strings of a plan: `String`, or `Cow<str>` borrowing the text.
+pub trait PlanStr: Deref<Target = str> + Borrow<str> + Hash + Eq + Clone {}
+
+impl<S: Deref<Target = str> + Borrow<str> + Hash + Eq + Clone> PlanStr for S {}
+
+/// A plan whose strings borrow the text it was parsed from.
+pub type BorrowedPlan<'a> = Plan<Cow<'a, str>>;
+
 /// A blockquote body: its decoded Markdown and its 0-based inclusive line range.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Body {
+pub struct Body<S = String> {
     /// The decoded lines joined with `\n`.
-    pub markdown: String,
+    pub markdown: S,
     /// The first body line.
     pub start_line: usize,
     /// The last body line.
@@ -28,26 +45,26 @@ pub struct Body {
 
 /// A heading and the lines of its section.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Heading {
+pub struct Heading<S = String> {
     /// 1 to 6.
     pub level: usize,
     /// The trimmed text.
-    pub text: String,
+    pub text: S,
     /// Its line.
     pub line: usize,
     /// The texts of the open headings of level 2 and deeper, itself included.
-    pub path: Vec<String>,
+    pub path: Vec<S>,
     /// The line before the next heading of the same or a higher level, or the last line.
     pub end_line: usize,
 }
 
 /// A task and its place in the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Task {
+pub struct Task<S = String> {
     /// The id from its trailer.
-    pub id: String,
+    pub id: S,
     /// The trimmed title.
-    pub title: String,
+    pub title: S,
     /// The status.
     pub status: Status,
     /// Leading whitespace of the task line, in characters.
@@ -63,48 +80,62 @@ pub struct Task {
     /// The indexes of its direct children, in order.
     pub children: Vec<usize>,
     /// Its blockquote body, if any.
-    pub body: Option<Body>,
+    pub body: Option<Body<S>>,
 }
 
 /// A parsed plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
+#[derive(Debug, Clone)]
+pub struct Plan<S = String> {
     /// The first non-empty H1, or `Untitled Plan`.
-    pub title: String,
+    pub title: S,
     /// The blockquote body after the first non-empty H1.
-    pub body: Option<Body>,
+    pub body: Option<Body<S>>,
     /// Every heading, in document order.
-    pub headings: Vec<Heading>,
+    pub headings: Vec<Heading<S>>,
     /// Every task, in document order (which is also pre-order).
-    pub tasks: Vec<Task>,
+    pub tasks: Vec<Task<S>>,
     /// The indexes of the top-level tasks.
     pub roots: Vec<usize>,
     /// Task index by id; the first occurrence of an id wins.
-    pub by_id: FxHashMap<String, usize>,
+    pub by_id: FxHashMap<S, usize>,
 }
 
-impl Plan {
+// By hand: a derive would ask `Hash` of every `S`, not only of plan strings.
+impl<S: PlanStr> PartialEq for Plan<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.title == other.title
+            && self.body == other.body
+            && self.headings == other.headings
+            && self.tasks == other.tasks
+            && self.roots == other.roots
+            && self.by_id == other.by_id
+    }
+}
+
+impl<S: PlanStr> Eq for Plan<S> {}
+
+impl<S: PlanStr> Plan<S> {
     /// The task with this id (its first occurrence).
-    pub fn task(&self, id: &str) -> Option<&Task> {
+    pub fn task(&self, id: &str) -> Option<&Task<S>> {
         self.by_id.get(id).map(|&i| &self.tasks[i])
     }
 
     /// A task's section path (heading texts below the H1).
-    pub fn section_path(&self, task: &Task) -> &[String] {
+    pub fn section_path(&self, task: &Task<S>) -> &[S] {
         task.section.map_or(&[], |h| &self.headings[h].path)
     }
 
     /// The id of a task's parent.
-    pub fn parent_id(&self, task: &Task) -> Option<&str> {
-        task.parent.map(|p| self.tasks[p].id.as_str())
+    pub fn parent_id(&self, task: &Task<S>) -> Option<&str> {
+        task.parent.map(|p| &*self.tasks[p].id)
     }
 
     /// The tasks in `by_id`, in document order (first occurrences only).
-    pub fn unique_tasks(&self) -> impl Iterator<Item = &Task> {
+    pub fn unique_tasks(&self) -> impl Iterator<Item = &Task<S>> {
         self.tasks
             .iter()
             .enumerate()
-            .filter(|(i, t)| self.by_id.get(&t.id) == Some(i))
+            .filter(|(i, t)| self.by_id.get(&*t.id) == Some(i))
             .map(|(_, t)| t)
     }
 
@@ -120,21 +151,87 @@ impl Plan {
     }
 }
 
+fn owned(s: Cow<'_, str>) -> String {
+    s.into_owned()
+}
+
+impl Body<Cow<'_, str>> {
+    /// The same body with owned strings.
+    pub fn into_owned(self) -> Body {
+        Body {
+            markdown: owned(self.markdown),
+            start_line: self.start_line,
+            end_line: self.end_line,
+        }
+    }
+}
+
+impl BorrowedPlan<'_> {
+    /// The same plan with owned strings.
+    pub fn into_owned(self) -> Plan {
+        Plan {
+            title: owned(self.title),
+            body: self.body.map(Body::into_owned),
+            headings: self
+                .headings
+                .into_iter()
+                .map(|h| Heading {
+                    level: h.level,
+                    text: owned(h.text),
+                    line: h.line,
+                    path: h.path.into_iter().map(owned).collect(),
+                    end_line: h.end_line,
+                })
+                .collect(),
+            tasks: self
+                .tasks
+                .into_iter()
+                .map(|t| Task {
+                    id: owned(t.id),
+                    title: owned(t.title),
+                    status: t.status,
+                    indent: t.indent,
+                    line: t.line,
+                    block_end_line: t.block_end_line,
+                    section: t.section,
+                    parent: t.parent,
+                    children: t.children,
+                    body: t.body.map(Body::into_owned),
+                })
+                .collect(),
+            roots: self.roots,
+            by_id: self
+                .by_id
+                .into_iter()
+                .map(|(id, index)| (owned(id), index))
+                .collect(),
+        }
+    }
+}
+
 /// What parsing found: the plan when there are no errors, and the findings.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Parsed {
+#[derive(Debug, Clone)]
+pub struct Parsed<S = String> {
     /// The plan, present exactly when `errors` is empty.
-    pub plan: Option<Plan>,
+    pub plan: Option<Plan<S>>,
     /// `MISSING_FORMAT_HEADER` and `DUPLICATE_TASK_ID` only.
     pub errors: Vec<Diagnostic>,
     /// `NO_TASKS` only.
     pub warnings: Vec<Diagnostic>,
 }
 
-impl Parsed {
+impl<S: PlanStr> PartialEq for Parsed<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.plan == other.plan && self.errors == other.errors && self.warnings == other.warnings
+    }
+}
+
+impl<S: PlanStr> Eq for Parsed<S> {}
+
+impl<S> Parsed<S> {
     /// The plan, or the error `requireParsedPlan` throws: the errors as
     /// `CODE@line: message` joined with `\n`.
-    pub fn require(self) -> Result<Plan, String> {
+    pub fn require(self) -> Result<Plan<S>, String> {
         match self.plan {
             Some(plan) => Ok(plan),
             None if self.errors.is_empty() => Err("Failed to parse plan".into()),
@@ -144,6 +241,17 @@ impl Parsed {
                 .map(Diagnostic::short)
                 .collect::<Vec<_>>()
                 .join("\n")),
+        }
+    }
+}
+
+impl Parsed<Cow<'_, str>> {
+    /// The same findings with an owned plan.
+    pub fn into_owned(self) -> Parsed {
+        Parsed {
+            plan: self.plan.map(BorrowedPlan::into_owned),
+            errors: self.errors,
+            warnings: self.warnings,
         }
     }
 }
@@ -162,50 +270,67 @@ fn is_quote_line(line: &str) -> bool {
 }
 
 /// Collects the run of lines from `start` that `take` accepts, as a body.
-fn quote_run(lines: &[&str], start: usize, take: impl Fn(&str) -> bool) -> Option<Body> {
+/// A one-line body borrows its line; a longer one is joined.
+fn quote_run<'a>(
+    lines: &[&'a str],
+    start: usize,
+    take: impl Fn(&str) -> bool,
+) -> Option<Body<Cow<'a, str>>> {
     let end = lines[start.min(lines.len())..]
         .iter()
         .take_while(|l| take(l))
         .count()
         + start;
-    if end == start {
-        return None;
-    }
-    let decoded: Vec<&str> = lines[start..end]
-        .iter()
-        .map(|l| decode_quote_line(l))
-        .collect();
+    let markdown = match &lines[start..end] {
+        [] => return None,
+        [one] => Cow::Borrowed(decode_quote_line(one)),
+        [first, rest @ ..] => {
+            let size = rest.iter().map(|l| l.len() + 1).sum::<usize>() + first.len();
+            let mut joined = String::with_capacity(size);
+            joined.push_str(decode_quote_line(first));
+            for l in rest {
+                joined.push('\n');
+                joined.push_str(decode_quote_line(l));
+            }
+            Cow::Owned(joined)
+        }
+    };
     Some(Body {
-        markdown: decoded.join("\n"),
+        markdown,
         start_line: start,
         end_line: end - 1,
     })
 }
 
 /// The plan body: after the H1 and any blank lines, the first run of `>` lines.
-fn plan_body(lines: &[&str], h1: Option<usize>) -> Option<Body> {
+fn plan_body<'a>(lines: &[&'a str], h1: Option<usize>) -> Option<Body<Cow<'a, str>>> {
     let h1 = h1?;
     let start = (h1 + 1..lines.len()).find(|&i| !is_blank(lines[i]))?;
     quote_run(lines, start, is_quote_line)
 }
 
-/// Parses a plan document.
+/// Parses a plan document into an owned plan.
 pub fn parse(text: &str) -> Parsed {
+    parse_borrowed(text).into_owned()
+}
+
+/// Parses a plan document into a plan that borrows from `text`.
+pub fn parse_borrowed(text: &str) -> Parsed<Cow<'_, str>> {
     let lines = text::split_content_lines(text);
-    parse_lines(&lines)
+    parse_lines_with(&lines, |_, line| line::task_line(line))
 }
 
 /// Parses already split lines (as [`text::split_content_lines`] splits them).
 pub fn parse_lines(lines: &[&str]) -> Parsed {
-    parse_lines_with(lines, |_, line| line::task_line(line))
+    parse_lines_with(lines, |_, line| line::task_line(line)).into_owned()
 }
 
 /// [`parse_lines`] with the task-line recogniser given (the validator passes
-/// the results it already has, by line index).
+/// the results it already has, by line index), into a borrowing plan.
 pub fn parse_lines_with<'a>(
     lines: &[&'a str],
     task_line: impl Fn(usize, &'a str) -> Option<line::TaskLine<'a>>,
-) -> Parsed {
+) -> Parsed<Cow<'a, str>> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let has_header = has_format_header(lines);
@@ -214,19 +339,28 @@ pub fn parse_lines_with<'a>(
     }
     let last_line = lines.len().saturating_sub(1);
 
-    let mut headings: Vec<Heading> = Vec::new();
+    let mut headings: Vec<Heading<Cow<'a, str>>> = Vec::new();
     let mut heading_stack: Vec<usize> = Vec::new();
-    // Most lines of a plan are tasks: room for all of them, grown at most once.
-    let mut tasks: Vec<Task> = Vec::with_capacity(lines.len());
+    // Room for every task, so that 2,000 tasks are not moved as the vector
+    // grows, nor rehashed, and no more: every line that starts with `-` may
+    // be one.
+    let candidates = lines
+        .iter()
+        .filter(|l| trim_start(l).starts_with('-'))
+        .count();
+    let mut tasks: Vec<Task<Cow<'a, str>>> = Vec::with_capacity(candidates);
     let mut roots = Vec::new();
-    let mut by_id: FxHashMap<String, usize> =
-        FxHashMap::with_capacity_and_hasher(lines.len(), Default::default());
+    let mut by_id: FxHashMap<Cow<'a, str>, usize> =
+        FxHashMap::with_capacity_and_hasher(candidates, Default::default());
     let mut open: Vec<usize> = Vec::new();
-    let mut title: Option<(String, usize)> = None;
+    let mut title: Option<(&'a str, usize)> = None;
 
     // Pops the open tasks whose indent is at least `indent`; their blocks
     // end on the line before `boundary`.
-    let close = |open: &mut Vec<usize>, tasks: &mut Vec<Task>, boundary: usize, indent: usize| {
+    let close = |open: &mut Vec<usize>,
+                 tasks: &mut Vec<Task<Cow<'a, str>>>,
+                 boundary: usize,
+                 indent: usize| {
         while let Some(&top) = open.last() {
             if indent > tasks[top].indent {
                 break;
@@ -242,7 +376,7 @@ pub fn parse_lines_with<'a>(
         if let Some((level, text)) = heading(line) {
             close(&mut open, &mut tasks, index, 0);
             if level == 1 && !text.is_empty() && title.is_none() {
-                title = Some((text.to_owned(), index));
+                title = Some((text, index));
             }
             while let Some(&top) = heading_stack.last() {
                 if headings[top].level < level {
@@ -251,18 +385,18 @@ pub fn parse_lines_with<'a>(
                 headings[top].end_line = index.saturating_sub(1);
                 heading_stack.pop();
             }
-            let mut path: Vec<String> = heading_stack
+            let mut path: Vec<Cow<'a, str>> = heading_stack
                 .iter()
                 .filter(|&&h| headings[h].level >= 2)
                 .map(|&h| headings[h].text.clone())
                 .collect();
             if level >= 2 {
-                path.push(text.to_owned());
+                path.push(Cow::Borrowed(text));
             }
             heading_stack.push(headings.len());
             headings.push(Heading {
                 level,
-                text: text.to_owned(),
+                text: Cow::Borrowed(text),
                 line: index,
                 path,
                 end_line: last_line,
@@ -277,14 +411,15 @@ pub fn parse_lines_with<'a>(
                 space_indent(l) >= body_indent && is_quote_line(l)
             });
             let me = tasks.len();
-            if by_id.contains_key(task_line.id) {
-                errors.push(Diagnostic::new(
+            match by_id.entry(Cow::Borrowed(task_line.id)) {
+                std::collections::hash_map::Entry::Occupied(_) => errors.push(Diagnostic::new(
                     DUPLICATE_TASK_ID,
                     format!("Duplicate task id: {}", task_line.id),
                     Some(index),
-                ));
-            } else {
-                by_id.insert(task_line.id.to_owned(), me);
+                )),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(me);
+                }
             }
             let parent = open.last().copied();
             match parent {
@@ -293,8 +428,8 @@ pub fn parse_lines_with<'a>(
             }
             let next = body.as_ref().map_or(index + 1, |b| b.end_line + 1);
             tasks.push(Task {
-                id: task_line.id.to_owned(),
-                title: task_line.title.to_owned(),
+                id: Cow::Borrowed(task_line.id),
+                title: Cow::Borrowed(task_line.title),
                 status: task_line.status,
                 indent: task_line.indent,
                 line: index,
@@ -322,9 +457,9 @@ pub fn parse_lines_with<'a>(
         warnings.push(Diagnostic::no_tasks());
     }
     let plan = errors.is_empty().then(|| {
-        let (title, h1) = title.map_or((UNTITLED.to_owned(), None), |(t, l)| (t, Some(l)));
+        let (title, h1) = title.map_or((UNTITLED, None), |(t, l)| (t, Some(l)));
         Plan {
-            title,
+            title: Cow::Borrowed(title),
             body: plan_body(lines, h1),
             headings,
             tasks,

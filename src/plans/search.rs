@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::parse::Plan;
+use super::parse::{Plan, PlanStr};
 use super::status::Status;
 use super::text::trim;
 
@@ -40,8 +40,8 @@ pub fn clamp_limit(limit: Option<f64>) -> f64 {
 }
 
 /// Searches the plan's tasks (first occurrences, document order).
-pub fn search(
-    plan: &Plan,
+pub fn search<S: PlanStr>(
+    plan: &Plan<S>,
     plan_id: &str,
     query: &str,
     status: Option<Status>,
@@ -60,10 +60,14 @@ pub fn search(
         }
         hits.push(Hit {
             plan_id: plan_id.to_owned(),
-            task_id: task.id.clone(),
-            title: task.title.clone(),
+            task_id: task.id.to_string(),
+            title: task.title.to_string(),
             status: task.status,
-            section_path: plan.section_path(task).to_vec(),
+            section_path: plan
+                .section_path(task)
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         });
     }
     hits

@@ -4,11 +4,13 @@
 
 //! Plan files on disk: where they are (plan id -> `<root>/<dir>/<id>.md`,
 //! never outside the root, not even through a symlink), how they are read
-//! (lossy UTF-8, etag = SHA-256 of the text), written (a temporary file
+//! (lossy UTF-8, etag = SHA-256 of the text, computed only when a caller
+//! asks for it), written (a temporary file
 //! renamed over the plan, through a symlink rather than over it), created
 //! (exclusively), and how writers in any process take turns (an exclusive
 //! lock on the plan file itself, checked to still be the file at the path).
 
+use std::cell::OnceCell;
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -40,9 +42,56 @@ pub struct Snapshot {
     pub etag: String,
 }
 
+/// A plan file as read, with its etag computed on first use: hashing a
+/// large plan costs as much as parsing it, and searches, validations and
+/// most writes never show the etag of the text they read.
+#[derive(Debug, Clone)]
+pub struct Current {
+    /// The plan's absolute path (as configured, symlinks not resolved).
+    pub path: PathBuf,
+    /// The text (invalid UTF-8 replaced by U+FFFD).
+    pub text: String,
+    etag: OnceCell<String>,
+}
+
+impl Current {
+    fn new(path: PathBuf, bytes: Vec<u8>) -> Self {
+        Self {
+            path,
+            text: text_of(bytes),
+            etag: OnceCell::new(),
+        }
+    }
+
+    /// SHA-256 of the text, lowercase hex.
+    pub fn etag(&self) -> &str {
+        self.etag.get_or_init(|| etag(&self.text))
+    }
+
+    /// The snapshot, etag included.
+    pub fn into_snapshot(self) -> Snapshot {
+        let etag = match self.etag.into_inner() {
+            Some(etag) => etag,
+            None => etag(&self.text),
+        };
+        Snapshot {
+            path: self.path,
+            text: self.text,
+            etag,
+        }
+    }
+}
+
 /// Lowercase hex SHA-256 of the text.
 pub fn etag(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// The bytes as text, invalid UTF-8 replaced by U+FFFD; valid text (the
+/// usual case) keeps its buffer instead of being copied.
+fn text_of(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned())
 }
 
 /// `path.resolve`: makes `path` absolute against `base` and removes `.`
@@ -185,9 +234,14 @@ impl Store {
 
     /// Reads a plan.
     pub fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
+        self.read_current(plan_id).map(Current::into_snapshot)
+    }
+
+    /// Reads a plan; its etag is computed if asked for.
+    pub fn read_current(&self, plan_id: &str) -> Result<Current, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let bytes = read_file(&real).map_err(|e| node_error(&e, "open", &path))?;
-        Ok(snapshot(path, &bytes))
+        Ok(Current::new(path, bytes))
     }
 
     /// Reads a plan under its lock, lets `change` compute a new text from
@@ -198,13 +252,22 @@ impl Store {
         plan_id: &str,
         change: impl FnOnce(&Snapshot) -> Result<(T, Option<String>), PlanError>,
     ) -> Result<T, PlanError> {
+        self.update_current(plan_id, |current| change(&current.clone().into_snapshot()))
+    }
+
+    /// [`Store::update`] with the text as read, its etag computed if asked for.
+    pub fn update_current<T>(
+        &self,
+        plan_id: &str,
+        change: impl FnOnce(&Current) -> Result<(T, Option<String>), PlanError>,
+    ) -> Result<T, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         // Held until `file` is dropped, after the write.
         let mut file = lock_current(&real).map_err(|e| node_error(&e, "open", &path))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| node_error(&e, "read", &path))?;
-        let current = snapshot(path, &bytes);
+        let current = Current::new(path, bytes);
         let (out, new_text) = change(&current)?;
         if let Some(text) = new_text {
             write_atomic(&real, &text).map_err(|e| node_error(&e, "open", &current.path))?;
@@ -230,12 +293,6 @@ impl Store {
             Err(e) => Err(node_error(&e, "link", &path)),
         }
     }
-}
-
-fn snapshot(path: PathBuf, bytes: &[u8]) -> Snapshot {
-    let text = String::from_utf8_lossy(bytes).into_owned();
-    let etag = etag(&text);
-    Snapshot { path, text, etag }
 }
 
 /// Reads a whole file.

@@ -6,7 +6,7 @@
 //! the first unfinished one, in document order.
 
 use super::error::PlanError;
-use super::parse::{Plan, Task};
+use super::parse::{Plan, PlanStr, Task};
 use super::status::Status;
 
 /// Whether the default target is for a read or a write.
@@ -19,7 +19,7 @@ pub enum Mode {
 }
 
 /// The default task.
-pub fn default_task(plan: &Plan, mode: Mode) -> Result<&Task, PlanError> {
+pub fn default_task<S: PlanStr>(plan: &Plan<S>, mode: Mode) -> Result<&Task<S>, PlanError> {
     let mut doing = plan.tasks.iter().filter(|t| t.status == Status::Doing);
     if let Some(first) = doing.next() {
         if mode == Mode::Write && doing.next().is_some() {

@@ -38,54 +38,71 @@ pub fn is_line_terminator(c: char) -> bool {
 }
 
 /// Whether an ASCII byte is JavaScript whitespace (tab, LF, VT, FF, CR, space).
+#[inline]
 fn is_ascii_space(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
 /// `String.prototype.trim`.
+#[inline]
 pub fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
 
-/// `String.prototype.trimStart`. ASCII is handled a byte at a time; the
-/// first non-ASCII byte hands over to the full Unicode check.
+/// `String.prototype.trimStart`. Most strings start with a visible ASCII
+/// character and are answered inline; otherwise ASCII is handled a byte at
+/// a time, and the first non-ASCII byte hands over to the Unicode check.
+#[inline]
 pub fn trim_start(s: &str) -> &str {
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        if is_ascii_space(b) {
-            continue;
-        }
-        return if b < 0x80 {
-            &s[i..]
-        } else {
-            s[i..].trim_start_matches(is_space)
-        };
+    match s.as_bytes().first() {
+        Some(&b) if b < 0x80 && !is_ascii_space(b) => s,
+        None => s,
+        Some(_) => trim_start_slow(s),
     }
-    ""
 }
 
-/// `String.prototype.trimEnd`.
-pub fn trim_end(s: &str) -> &str {
-    for (i, &b) in s.as_bytes().iter().enumerate().rev() {
-        if is_ascii_space(b) {
-            continue;
-        }
-        return if b < 0x80 {
-            &s[..=i]
-        } else {
-            s[..=i].trim_end_matches(is_space)
-        };
+fn trim_start_slow(s: &str) -> &str {
+    let ascii = s
+        .bytes()
+        .position(|b| !is_ascii_space(b))
+        .unwrap_or(s.len());
+    let rest = &s[ascii..];
+    match rest.as_bytes().first() {
+        Some(&b) if b >= 0x80 => rest.trim_start_matches(is_space),
+        _ => rest,
     }
-    ""
+}
+
+/// `String.prototype.trimEnd`, with the same fast path as [`trim_start`].
+#[inline]
+pub fn trim_end(s: &str) -> &str {
+    match s.as_bytes().last() {
+        Some(&b) if b < 0x80 && !is_ascii_space(b) => s,
+        None => s,
+        Some(_) => trim_end_slow(s),
+    }
+}
+
+fn trim_end_slow(s: &str) -> &str {
+    let ascii = s
+        .bytes()
+        .rposition(|b| !is_ascii_space(b))
+        .map_or(0, |i| i + 1);
+    // A non-ASCII byte ends a character here: hand over to the Unicode check.
+    let rest = &s[..ascii];
+    match rest.as_bytes().last() {
+        Some(&b) if b >= 0x80 => rest.trim_end_matches(is_space),
+        _ => rest,
+    }
 }
 
 /// Whether `s` holds a character a JavaScript `.` does not match.
 pub fn has_line_terminator(s: &str) -> bool {
     let bytes = s.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        b == b'\n'
-            || b == b'\r'
-            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-            || (b == 0xE2 && bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)))
+    memchr::memchr3_iter(b'\n', b'\r', 0xE2, bytes).any(|i| {
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 characters
+        // (such as √) are fine.
+        bytes[i] != 0xE2 || matches!(bytes[i + 1..], [0x80, 0xA8 | 0xA9, ..])
     })
 }
 
@@ -111,32 +128,61 @@ pub fn space_indent(s: &str) -> usize {
 
 /// `text.split(/\r?\n/)`: a lone `\r` is not a line break.
 pub fn split_lines(text: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    let last = lines.len() - 1;
-    for line in &mut lines[..last] {
-        if let Some(stripped) = line.strip_suffix('\r') {
-            *line = stripped;
-        }
-    }
+    // Room for lines of about 40 bytes, the typical task line; more grows.
+    let mut lines = Vec::with_capacity(text.len() / 40 + 1);
+    lines.extend(lines_of(text));
     lines
+}
+
+/// The lines of [`split_lines`], one at a time.
+pub fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut start = Some(0);
+    std::iter::from_fn(move || {
+        let from = start?;
+        match ends.next() {
+            Some(end) => {
+                start = Some(end + 1);
+                let line = &text[from..end];
+                Some(line.strip_suffix('\r').unwrap_or(line))
+            }
+            None => {
+                start = None;
+                Some(&text[from..])
+            }
+        }
+    })
 }
 
 /// [`split_lines`], then the final empty element dropped when the text ends
 /// with `\n` (what the parser, the editor and repair do; the validator does not).
 pub fn split_content_lines(text: &str) -> Vec<&str> {
     let mut lines = split_lines(text);
-    if text.ends_with('\n') && lines.last() == Some(&"") {
-        lines.pop();
-    }
+    lines.truncate(content_len(text, &lines));
     lines
+}
+
+/// How many of `text`'s [`split_lines`] are content lines: all but a final
+/// empty one after a final `\n`.
+pub fn content_len(text: &str, lines: &[&str]) -> usize {
+    if text.ends_with('\n') && lines.last() == Some(&"") {
+        lines.len() - 1
+    } else {
+        lines.len()
+    }
 }
 
 /// Whether the header is in one of the first 30 lines.
 pub fn has_format_header<S: AsRef<str>>(lines: &[S]) -> bool {
+    header_within(lines.iter().map(AsRef::as_ref))
+}
+
+/// [`has_format_header`] on lines as they come.
+pub fn header_within<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
+    let finder = memchr::memmem::Finder::new(FORMAT_HEADER);
     lines
-        .iter()
         .take(HEADER_SEARCH_LINES)
-        .any(|line| line.as_ref().contains(FORMAT_HEADER))
+        .any(|line| finder.find(line.as_bytes()).is_some())
 }
 
 /// `JSON.stringify` of a string (serde_json escapes exactly the same way).
@@ -274,5 +320,23 @@ mod tests {
     #[test]
     fn title_newlines_become_spaces() {
         assert_eq!(newlines_to_spaces("a\r\nb\nc\rd"), "a b c\rd");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 2_000,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        #[test]
+        fn split_lines_is_split_on_lf_less_one_cr(text in "[a\r\n√ ]{0,24}") {
+            let mut expected: Vec<&str> = text.split('\n').collect();
+            let last = expected.len() - 1;
+            for line in &mut expected[..last] {
+                *line = line.strip_suffix('\r').unwrap_or(line);
+            }
+            proptest::prop_assert_eq!(split_lines(&text), expected);
+        }
     }
 }

@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 use super::add::NewTask;
 use super::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
+use super::json;
 use super::repair::Action;
 use super::schema::{Field, Kind, Rule, check_arguments, input_schema};
 use super::status::Status;
@@ -423,7 +424,12 @@ impl Args {
 
 /// The success result: pretty JSON text and the same object as structured content.
 fn success<T: Serialize>(value: &T) -> Result<CallToolResult, String> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    success_sized(value, 1024)
+}
+
+/// [`success`] for a large value whose pretty JSON takes about `capacity` bytes.
+fn success_sized<T: Serialize>(value: &T, capacity: usize) -> Result<CallToolResult, String> {
+    let text = json::to_string_pretty(value, capacity).map_err(|e| e.to_string())?;
     let structured = serde_json::to_value(value).map_err(|e| e.to_string())?;
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(structured);
@@ -434,16 +440,15 @@ fn run(name: &str, plans: &Plans, a: &Args) -> Result<CallToolResult, String> {
     let plan_id = a.plan_id();
     match name {
         "plan.list" => success(&plans.list_plans(a.str("query")).map_err(|e| e.0)?),
-        "plan.get" => success(
-            &plans
-                .get_plan(
-                    plan_id,
-                    a.str("view").and_then(View::parse),
-                    a.flag("includeTaskBodies"),
-                    a.flag("includePlanBody"),
-                )
-                .map_err(|e| e.0)?,
-        ),
+        "plan.get" => plans
+            .with_plan(
+                plan_id,
+                a.str("view").and_then(View::parse),
+                a.flag("includeTaskBodies"),
+                a.flag("includePlanBody"),
+                |got| success_sized(got, got.plan.json_size_hint()),
+            )
+            .map_err(|e| e.0)?,
         "plan.create" => success(
             &plans
                 .create_plan(

@@ -49,15 +49,17 @@ fn invalid_id(id: &str, line: usize) -> Diagnostic {
     )
 }
 
-/// The validator's finding on one line, if any. `strict` is the line as a
-/// task line; `seen` collects the safe ids met so far.
+/// The validator's finding on one line, if any. `checkbox` is the line's
+/// task-like prefix, `strict` the line as a task line; `seen` collects the
+/// safe ids met so far.
 fn line_error<'a>(
     line_text: &str,
+    checkbox: Option<line::Checkbox<'_>>,
     strict: Option<line::TaskLine<'a>>,
     index: usize,
     seen: &mut FxHashSet<&'a str>,
 ) -> Option<Diagnostic> {
-    let symbol = line::loose_task_symbol(line_text)?;
+    let symbol = checkbox?.loose_symbol()?;
     if super::status::Status::from_symbol(symbol).is_none() {
         let message = format!(
             "Invalid status symbol: {} (expected ' ', '*', or '√')",
@@ -92,6 +94,17 @@ fn line_error<'a>(
     })
 }
 
+/// The finding on one line, its prefix recognised once for both regexes.
+fn error_of<'a>(
+    line_text: &'a str,
+    index: usize,
+    seen: &mut FxHashSet<&'a str>,
+) -> Option<Diagnostic> {
+    let checkbox = line::Checkbox::of(line_text);
+    let strict = checkbox.and_then(line::Checkbox::task_line);
+    line_error(line_text, checkbox, strict, index, seen)
+}
+
 /// The first error of the text, if any: what every write checks at its end,
 /// equal to `validate(text).errors[0]` but without building the task tree.
 /// The errors come in order: the header, then the lines; the parser's own
@@ -99,15 +112,15 @@ fn line_error<'a>(
 /// when the lines have no error of their own, and then there is none: every
 /// task line's id is safe and unique.
 pub fn first_error(text: &str) -> Option<Diagnostic> {
-    let lines = text::split_lines(text);
-    if !text::has_format_header(&lines) {
+    if !text::header_within(text::lines_of(text)) {
         return Some(Diagnostic::missing_header());
     }
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
-    lines
-        .iter()
+    // Room for every id of a plan of typical task lines, grown at most once.
+    let mut seen: FxHashSet<&str> =
+        FxHashSet::with_capacity_and_hasher(text.len() / 64, Default::default());
+    text::lines_of(text)
         .enumerate()
-        .find_map(|(index, l)| line_error(l, line::task_line(l), index, &mut seen))
+        .find_map(|(index, l)| error_of(l, index, &mut seen))
 }
 
 /// Validates a plan document.
@@ -125,17 +138,19 @@ pub fn validate(text: &str) -> Validation {
     }
 
     // Each line is recognised once, for this loop and for the parser.
-    let strict: Vec<Option<line::TaskLine<'_>>> =
-        lines.iter().map(|l| line::task_line(l)).collect();
+    let mut strict: Vec<Option<line::TaskLine<'_>>> = Vec::with_capacity(lines.len());
     let mut seen_ids: FxHashSet<&str> = FxHashSet::default();
     for (index, line_text) in lines.iter().enumerate() {
-        if let Some(d) = line_error(line_text, strict[index], index, &mut seen_ids) {
+        let checkbox = line::Checkbox::of(line_text);
+        let task = checkbox.and_then(line::Checkbox::task_line);
+        strict.push(task);
+        if let Some(d) = line_error(line_text, checkbox, task, index, &mut seen_ids) {
             push_unique(&mut errors, &mut error_keys, d);
         }
     }
 
     // The parser's lines are the same, less a final empty one.
-    let content = text::split_content_lines(text).len();
+    let content = text::content_len(text, &lines);
     let parsed = parse::parse_lines_with(&lines[..content], |index, _| strict[index]);
     for d in parsed.errors {
         push_unique(&mut errors, &mut error_keys, d);

@@ -6,13 +6,15 @@
 //! order: statistics, the tree and flat views of a plan, a single task.
 //! Optional keys are left out, never `null`.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 
 use super::line;
-use super::parse::{Plan, Task};
+use super::parse::{Body, Plan, PlanStr, Task};
 use super::status::Status;
-use super::text::split_lines;
+use super::text::lines_of;
 
 /// Task counts by status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -30,7 +32,7 @@ pub struct Stats {
 impl Stats {
     /// Counts the tasks of a parsed plan (which has no duplicate ids, so this
     /// equals [`Stats::of_text`] of its text).
-    pub fn of_plan(plan: &Plan) -> Self {
+    pub fn of_plan<S: PlanStr>(plan: &Plan<S>) -> Self {
         let mut stats = Self::default();
         for task in &plan.tasks {
             stats.count(task.status);
@@ -51,7 +53,7 @@ impl Stats {
     /// duplicate ids count twice, as in the reference).
     pub fn of_text(text: &str) -> Self {
         let mut stats = Self::default();
-        for task in split_lines(text).into_iter().filter_map(line::task_line) {
+        for task in lines_of(text).filter_map(line::task_line) {
             stats.count(task.status);
         }
         stats
@@ -123,11 +125,11 @@ impl View {
 /// tree or flat view straight from it while serialising, so that no copy of
 /// 2,000 tasks is built just to be turned into JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanDetail {
+pub struct PlanDetail<S: PlanStr = String> {
     /// The plan id.
     pub plan_id: String,
     /// The parsed plan.
-    pub plan: Plan,
+    pub plan: Plan<S>,
     /// Counts of the raw text.
     pub stats: Stats,
     /// The view.
@@ -138,12 +140,50 @@ pub struct PlanDetail {
     pub include_plan_body: bool,
 }
 
-impl Serialize for PlanDetail {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl PlanDetail<Cow<'_, str>> {
+    /// The same detail with an owned plan.
+    pub fn to_owned_detail(&self) -> PlanDetail {
+        PlanDetail {
+            plan_id: self.plan_id.clone(),
+            plan: self.plan.clone().into_owned(),
+            stats: self.stats,
+            view: self.view,
+            include_task_bodies: self.include_task_bodies,
+            include_plan_body: self.include_plan_body,
+        }
+    }
+}
+
+impl<S: PlanStr> PlanDetail<S> {
+    /// A generous guess of the size of this detail as pretty JSON, so that
+    /// writing it does not copy it over and over as it grows.
+    pub fn json_size_hint(&self) -> usize {
+        let body_len = |body: Option<&Body<S>>| body.map_or(0, |b| b.markdown.len());
+        let task_bodies: usize = if self.include_task_bodies {
+            self.plan
+                .tasks
+                .iter()
+                .map(|t| body_len(t.body.as_ref()))
+                .sum()
+        } else {
+            0
+        };
+        let plan_body = if self.include_plan_body {
+            body_len(self.plan.body.as_ref())
+        } else {
+            0
+        };
+        // About 230 bytes per task in a shallow tree; escapes may double a body.
+        1024 + 320 * self.plan.tasks.len() + 2 * (task_bodies + plan_body)
+    }
+}
+
+impl<S: PlanStr> Serialize for PlanDetail<S> {
+    fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let plan = &self.plan;
         let mut out = serializer.serialize_struct("PlanDetail", 8)?;
         out.serialize_field("planId", &self.plan_id)?;
-        out.serialize_field("title", &plan.title)?;
+        out.serialize_field("title", &*plan.title)?;
         out.serialize_field("format", &FORMAT)?;
         out.serialize_field("stats", &self.stats)?;
         out.serialize_field("view", &self.view)?;
@@ -161,21 +201,21 @@ impl Serialize for PlanDetail {
             View::Flat => out.serialize_field("tasks", &Rows { plan, bodies })?,
         }
         if let Some(body) = plan.body.as_ref().filter(|_| self.include_plan_body) {
-            out.serialize_field("bodyMarkdown", &body.markdown)?;
+            out.serialize_field("bodyMarkdown", &*body.markdown)?;
         }
         out.end()
     }
 }
 
 /// Tasks of the tree view: these tasks, each with its children.
-struct Nodes<'a> {
-    plan: &'a Plan,
+struct Nodes<'a, S: PlanStr> {
+    plan: &'a Plan<S>,
     indexes: &'a [usize],
     bodies: bool,
 }
 
-impl Serialize for Nodes<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl<S: PlanStr> Serialize for Nodes<'_, S> {
+    fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let mut seq = serializer.serialize_seq(Some(self.indexes.len()))?;
         for &index in self.indexes {
             seq.serialize_element(&Row {
@@ -190,13 +230,13 @@ impl Serialize for Nodes<'_> {
 }
 
 /// Tasks of the flat view: every task in document order.
-struct Rows<'a> {
-    plan: &'a Plan,
+struct Rows<'a, S: PlanStr> {
+    plan: &'a Plan<S>,
     bodies: bool,
 }
 
-impl Serialize for Rows<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl<S: PlanStr> Serialize for Rows<'_, S> {
+    fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let mut seq = serializer.serialize_seq(Some(self.plan.tasks.len()))?;
         for task in &self.plan.tasks {
             seq.serialize_element(&Row {
@@ -211,21 +251,21 @@ impl Serialize for Rows<'_> {
 }
 
 /// One task: `{id, title, status, sectionPath, parentId?, hasBody, children?, bodyMarkdown?}`.
-struct Row<'a> {
-    plan: &'a Plan,
-    task: &'a Task,
+struct Row<'a, S: PlanStr> {
+    plan: &'a Plan<S>,
+    task: &'a Task<S>,
     bodies: bool,
     children: bool,
 }
 
-impl Serialize for Row<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl<S: PlanStr> Serialize for Row<'_, S> {
+    fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let (plan, task) = (self.plan, self.task);
         let mut out = serializer.serialize_struct("Task", 8)?;
-        out.serialize_field("id", &task.id)?;
-        out.serialize_field("title", &task.title)?;
+        out.serialize_field("id", &*task.id)?;
+        out.serialize_field("title", &*task.title)?;
         out.serialize_field("status", &task.status)?;
-        out.serialize_field("sectionPath", plan.section_path(task))?;
+        out.serialize_field("sectionPath", &Strs(plan.section_path(task)))?;
         if let Some(parent) = plan.parent_id(task) {
             out.serialize_field("parentId", parent)?;
         }
@@ -241,26 +281,39 @@ impl Serialize for Row<'_> {
             )?;
         }
         if let Some(body) = task.body.as_ref().filter(|_| self.bodies) {
-            out.serialize_field("bodyMarkdown", &body.markdown)?;
+            out.serialize_field("bodyMarkdown", &*body.markdown)?;
         }
         out.end()
     }
 }
 
-fn body_if(task: &Task, include: bool) -> Option<String> {
+/// Plan strings as a JSON array of strings.
+struct Strs<'a, S>(&'a [S]);
+
+impl<S: PlanStr> Serialize for Strs<'_, S> {
+    fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
+        serializer.collect_seq(self.0.iter().map(|s| &**s))
+    }
+}
+
+fn body_if<S: PlanStr>(task: &Task<S>, include: bool) -> Option<String> {
     task.body
         .as_ref()
         .filter(|_| include)
-        .map(|b| b.markdown.clone())
+        .map(|b| b.markdown.to_string())
 }
 
 /// One task in detail.
-pub fn detail(plan: &Plan, task: &Task, include_body: bool) -> TaskDetail {
+pub fn detail<S: PlanStr>(plan: &Plan<S>, task: &Task<S>, include_body: bool) -> TaskDetail {
     TaskDetail {
-        id: task.id.clone(),
-        title: task.title.clone(),
+        id: task.id.to_string(),
+        title: task.title.to_string(),
         status: task.status,
-        section_path: plan.section_path(task).to_vec(),
+        section_path: plan
+            .section_path(task)
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
         parent_id: plan.parent_id(task).map(str::to_owned),
         children_count: task.children.len(),
         has_body: task.body.is_some(),
@@ -270,13 +323,13 @@ pub fn detail(plan: &Plan, task: &Task, include_body: bool) -> TaskDetail {
 
 /// A plan in detail, in the given view. Its statistics come from the
 /// parsed tasks: for a plan that parses they equal the raw-text count.
-pub fn plan_detail(
+pub fn plan_detail<S: PlanStr>(
     plan_id: &str,
-    plan: Plan,
+    plan: Plan<S>,
     view: View,
     include_task_bodies: bool,
     include_plan_body: bool,
-) -> PlanDetail {
+) -> PlanDetail<S> {
     PlanDetail {
         plan_id: plan_id.to_owned(),
         stats: Stats::of_plan(&plan),
