@@ -33,4 +33,5 @@ pub mod server;
 pub mod shared;
 pub mod stack;
 pub mod store;
+pub mod untyped_request;
 pub mod web;

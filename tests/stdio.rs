@@ -22,6 +22,7 @@ const SESSION: &[&str] = &[
     r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}"#,
     r#"{"jsonrpc":"2.0","id":6,"method":"no/such/method"}"#,
     r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_tasks","arguments":{}}}"#,
+    r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"arguments":{}}}"#,
 ];
 
 #[tokio::test]
@@ -45,7 +46,7 @@ async fn stdout_carries_only_json_rpc_and_logs_go_to_stderr() {
                 .unwrap();
         }
         let mut replies = Vec::new();
-        while replies.len() < 7 {
+        while replies.len() < 8 {
             let line = tokio::time::timeout(Duration::from_secs(10), stdout.next_line())
                 .await
                 .expect("a reply within 10 s")
@@ -80,6 +81,15 @@ async fn stdout_carries_only_json_rpc_and_logs_go_to_stderr() {
         assert_eq!(by_id(4)["result"]["isError"], true);
         assert_eq!(by_id(5)["error"]["code"], -32602);
         assert_eq!(by_id(6)["error"]["code"], -32601);
+        assert_eq!(
+            by_id(6)["error"]["message"],
+            "Method not found: no/such/method"
+        );
+        assert_eq!(by_id(8)["error"]["code"], -32602);
+        assert_eq!(
+            by_id(8)["error"]["message"],
+            "Invalid params for tools/call: missing field `name`"
+        );
         let text = by_id(7)["result"]["content"][0]["text"].as_str().unwrap();
         assert!(text.contains("- ☐ [a46f8d35] Write tests"), "{text}");
     }
