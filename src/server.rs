@@ -121,7 +121,6 @@ pub struct PlanningServer {
     name: BoardName,
     board: SharedBoard,
     toolsets: Toolsets,
-    tool_router: &'static ToolRouter<Self>,
     /// Legacy `resources/subscribe` subscriptions of this session, by URI.
     subscriptions: Arc<Mutex<HashMap<String, CancellationToken>>>,
 }
@@ -143,11 +142,15 @@ impl PlanningServer {
     pub fn with_toolsets(name: BoardName, board: SharedBoard, toolsets: Toolsets) -> Self {
         Self {
             name,
-            tool_router: router_for(&toolsets),
             board,
             toolsets,
             subscriptions: Arc::default(),
         }
+    }
+
+    /// The tools of this server's toolsets, built on first use.
+    fn tool_router(&self) -> &'static ToolRouter<Self> {
+        router_for(&self.toolsets)
     }
 
     /// The board the planning tools work on.
@@ -156,7 +159,7 @@ impl PlanningServer {
     }
 }
 
-#[tool_handler(router = self.tool_router)]
+#[tool_handler(router = self.tool_router())]
 impl ServerHandler for PlanningServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
