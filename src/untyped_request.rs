@@ -28,9 +28,10 @@ fn misfit<T: DeserializeOwned>(params: Option<&Value>) -> Option<String> {
 }
 
 /// Why `params` do not fit the params of `method`; `None` for a method this
-/// server does not know.
+/// server does not know, or whose params fit (a method the negotiated
+/// protocol version does not have, such as `initialize` in stateless mode).
 fn reason(method: &str, params: Option<&Value>) -> Option<String> {
-    let reason = match method {
+    match method {
         "tools/call" => misfit::<CallToolRequestParams>(params),
         "resources/read" => misfit::<ReadResourceRequestParams>(params),
         "resources/subscribe" | "resources/unsubscribe" => misfit::<SubscribeRequestParams>(params),
@@ -39,14 +40,12 @@ fn reason(method: &str, params: Option<&Value>) -> Option<String> {
         "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
             misfit::<Option<PaginatedRequestParams>>(params)
         }
-        "initialize" | "ping" => None,
-        _ => return None,
-    };
-    Some(reason.unwrap_or_else(|| "params do not match the method".to_owned()))
+        _ => None,
+    }
 }
 
 /// The error for a request rmcp could not type: invalid params for a known
-/// method, method not found otherwise.
+/// method whose params do not fit, method not found otherwise.
 pub fn answer(request: &CustomRequest) -> ErrorData {
     let method = clip(&request.method);
     match reason(&request.method, request.params.as_ref()) {
@@ -97,5 +96,8 @@ mod tests {
         let error = answer(&request("bogus/method", json!({})));
         assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND);
         assert_eq!(error.message, "Method not found: bogus/method");
+        // Well-formed, but not a method of the session's protocol version.
+        let error = answer(&request("resources/subscribe", json!({"uri": "board://x"})));
+        assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND);
     }
 }
