@@ -12,7 +12,7 @@
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CompleteRequestParams, CustomRequest, ErrorCode, GetPromptRequestParams,
-    PaginatedRequestParams, ReadResourceRequestParams, SubscribeRequestParams,
+    PaginatedRequestParams, ReadResourceRequestParams,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -30,11 +30,12 @@ fn misfit<T: DeserializeOwned>(params: Option<&Value>) -> Option<String> {
 /// Why `params` do not fit the params of `method`; `None` for a method this
 /// server does not know, or whose params fit (a method the negotiated
 /// protocol version does not have, such as `initialize` in stateless mode).
+/// `resources/subscribe` is left out: protocol 2026-07-28 removed it, and a
+/// stateless client must get "method not found" for it whatever its params.
 fn reason(method: &str, params: Option<&Value>) -> Option<String> {
     match method {
         "tools/call" => misfit::<CallToolRequestParams>(params),
         "resources/read" => misfit::<ReadResourceRequestParams>(params),
-        "resources/subscribe" | "resources/unsubscribe" => misfit::<SubscribeRequestParams>(params),
         "prompts/get" => misfit::<GetPromptRequestParams>(params),
         "completion/complete" => misfit::<CompleteRequestParams>(params),
         "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list" => {
