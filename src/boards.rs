@@ -167,10 +167,7 @@ mod tests {
         let boards = Boards::new(config);
         let [a, b, c] = ["a", "b", "c"].map(|n| BoardName::parse(n).unwrap());
         let first = boards.get(&a).unwrap();
-        let task = crate::board::NewTask {
-            title: "only on a".into(),
-            description: String::new(),
-        };
+        let task = crate::board::NewTask::new("only on a", "");
         first
             .mutate(|board| board.add_tasks(&[task]), |_, _| ())
             .unwrap();

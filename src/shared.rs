@@ -219,10 +219,7 @@ mod tests {
     }
 
     fn add(board: &SharedBoard, title: &str) -> Result<usize, CallError> {
-        let task = NewTask {
-            title: title.into(),
-            description: String::new(),
-        };
+        let task = NewTask::new(title, "");
         board.mutate(|b| b.add_tasks(&[task]), |b, _| b.len())
     }
 

@@ -45,6 +45,16 @@ pub struct NewTask {
     pub description: String,
 }
 
+impl NewTask {
+    /// A task with this title and description.
+    pub fn new(title: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            description: description.into(),
+        }
+    }
+}
+
 /// What `add_tasks` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
@@ -466,10 +476,7 @@ mod tests {
     use crate::board::history::HISTORY_CAP;
 
     fn new(title: &str, description: &str) -> NewTask {
-        NewTask {
-            title: title.into(),
-            description: description.into(),
-        }
+        NewTask::new(title, description)
     }
 
     fn id(title: &str, description: &str) -> String {

@@ -24,7 +24,7 @@ use super::parse::{self, PlanStr};
 use super::repair::{self, Action, Applied};
 use super::search::{self, Hit};
 use super::status::Status;
-use super::store::{self, Current, Store};
+use super::store::{self, Snapshot, Store};
 use super::target::{self, Mode};
 use super::text::{self, FORMAT_HEADER, json_quote};
 use super::validate;
@@ -203,7 +203,7 @@ pub struct Repair<'a> {
 }
 
 /// `CONFLICT` unless `if_match` is absent, empty or the current etag.
-fn check_if_match(current: &Current, if_match: Option<&str>) -> Result<(), PlanError> {
+fn check_if_match(current: &Snapshot, if_match: Option<&str>) -> Result<(), PlanError> {
     match if_match {
         Some(wanted) if !wanted.is_empty() && wanted != current.etag() => Err(PlanError(format!(
             "CONFLICT: etag mismatch (current={}, ifMatch={wanted})",
@@ -331,7 +331,7 @@ impl Plans {
         include_plan_body: bool,
         show: impl FnOnce(&PlanGot<Cow<'_, str>>) -> R,
     ) -> Result<R, PlanError> {
-        let snapshot = self.store.read_current(plan_id)?;
+        let snapshot = self.store.read(plan_id)?;
         let plan = parse::parse_borrowed(&snapshot.text)
             .require()
             .map_err(PlanError)?;
@@ -383,7 +383,7 @@ impl Plans {
         if args.title.is_none() && args.body.is_none() && !args.clear_body {
             return Err("At least one of title, bodyMarkdown, or clearBody is required".into());
         }
-        self.store.update_current(args.plan_id, |current| {
+        self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let mut edits: Vec<Edit<'_>> = Vec::new();
             if let Some(title) = args.title {
@@ -419,7 +419,7 @@ impl Plans {
         task_id: Option<&str>,
         include_body: Option<bool>,
     ) -> Result<TaskGot, PlanError> {
-        let snapshot = self.store.read_current(plan_id)?;
+        let snapshot = self.store.read(plan_id)?;
         let plan = parse::parse_borrowed(&snapshot.text)
             .plan
             .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
@@ -438,7 +438,7 @@ impl Plans {
 
     /// `task add`
     pub fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
-        self.store.update_current(args.plan_id, |current| {
+        self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let added = add::add_task(&current.text, &args.task)?;
             let etag = store::etag(&added.text);
@@ -470,7 +470,7 @@ impl Plans {
         if task_id.is_none() && non_empty(args.if_match).is_none() {
             return Err("ifMatch is required when taskId is omitted".into());
         }
-        self.store.update_current(args.plan_id, |current| {
+        self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let target = match task_id {
                 Some(task_id) => {
@@ -523,7 +523,7 @@ impl Plans {
         if_match: Option<&str>,
     ) -> Result<Etag, PlanError> {
         require_safe_task_id(task_id)?;
-        self.store.update_current(plan_id, |current| {
+        self.store.update(plan_id, |current| {
             check_if_match(current, if_match)?;
             let edited = edit::delete(&current.text, task_id)?;
             if !edited.changed {
@@ -555,7 +555,7 @@ impl Plans {
             return Ok(Hits { hits: Vec::new() });
         };
         let limit = search::clamp_limit(limit);
-        let snapshot = self.store.read_current(plan_id)?;
+        let snapshot = self.store.read(plan_id)?;
         let Some(plan) = parse::parse_borrowed(&snapshot.text).plan else {
             return Ok(Hits { hits: Vec::new() });
         };
@@ -566,7 +566,7 @@ impl Plans {
 
     /// `doc validate`
     pub fn validate_doc(&self, plan_id: &str) -> Result<Validated, PlanError> {
-        let snapshot = self.store.read_current(plan_id)?;
+        let snapshot = self.store.read(plan_id)?;
         let validation = validate::validate(&snapshot.text);
         Ok(Validated {
             errors: validation.errors.iter().map(|d| d.output()).collect(),
@@ -576,7 +576,7 @@ impl Plans {
 
     /// `doc repair`
     pub fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
-        self.store.update_current(args.plan_id, |current| {
+        self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let repaired = repair::repair(&current.text, &args.actions)?;
             let done = RepairDone {

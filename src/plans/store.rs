@@ -31,22 +31,12 @@ pub struct Store {
     plans_dir: String,
 }
 
-/// A plan file as read: where it is and what it holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    /// The plan's absolute path (as configured, symlinks not resolved).
-    pub path: PathBuf,
-    /// The text (invalid UTF-8 replaced by U+FFFD).
-    pub text: String,
-    /// SHA-256 of the text, lowercase hex.
-    pub etag: String,
-}
-
-/// A plan file as read, with its etag computed on first use: hashing a
-/// large plan costs as much as parsing it, and searches, validations and
-/// most writes never show the etag of the text they read.
+/// A plan file as read: where it is, what it holds, and its etag, computed
+/// on first use: hashing a large plan costs as much as parsing it, and
+/// searches, validations and most writes never show the etag of the text
+/// they read.
 #[derive(Debug, Clone)]
-pub struct Current {
+pub struct Snapshot {
     /// The plan's absolute path (as configured, symlinks not resolved).
     pub path: PathBuf,
     /// The text (invalid UTF-8 replaced by U+FFFD).
@@ -54,7 +44,7 @@ pub struct Current {
     etag: OnceCell<String>,
 }
 
-impl Current {
+impl Snapshot {
     fn new(path: PathBuf, bytes: Vec<u8>) -> Self {
         Self {
             path,
@@ -66,19 +56,6 @@ impl Current {
     /// SHA-256 of the text, lowercase hex.
     pub fn etag(&self) -> &str {
         self.etag.get_or_init(|| etag(&self.text))
-    }
-
-    /// The snapshot, etag included.
-    pub fn into_snapshot(self) -> Snapshot {
-        let etag = match self.etag.into_inner() {
-            Some(etag) => etag,
-            None => etag(&self.text),
-        };
-        Snapshot {
-            path: self.path,
-            text: self.text,
-            etag,
-        }
     }
 }
 
@@ -232,16 +209,11 @@ impl Store {
         Ok((path, real))
     }
 
-    /// Reads a plan.
-    pub fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
-        self.read_current(plan_id).map(Current::into_snapshot)
-    }
-
     /// Reads a plan; its etag is computed if asked for.
-    pub fn read_current(&self, plan_id: &str) -> Result<Current, PlanError> {
+    pub fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let bytes = read_file(&real).map_err(|e| node_error(&e, "open", &path))?;
-        Ok(Current::new(path, bytes))
+        Ok(Snapshot::new(path, bytes))
     }
 
     /// Reads a plan under its lock, lets `change` compute a new text from
@@ -252,22 +224,13 @@ impl Store {
         plan_id: &str,
         change: impl FnOnce(&Snapshot) -> Result<(T, Option<String>), PlanError>,
     ) -> Result<T, PlanError> {
-        self.update_current(plan_id, |current| change(&current.clone().into_snapshot()))
-    }
-
-    /// [`Store::update`] with the text as read, its etag computed if asked for.
-    pub fn update_current<T>(
-        &self,
-        plan_id: &str,
-        change: impl FnOnce(&Current) -> Result<(T, Option<String>), PlanError>,
-    ) -> Result<T, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         // Held until `file` is dropped, after the write.
         let mut file = lock_current(&real).map_err(|e| node_error(&e, "open", &path))?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| node_error(&e, "read", &path))?;
-        let current = Current::new(path, bytes);
+        let current = Snapshot::new(path, bytes);
         let (out, new_text) = change(&current)?;
         if let Some(text) = new_text {
             write_atomic(&real, &text).map_err(|e| node_error(&e, "open", &current.path))?;
@@ -444,7 +407,7 @@ mod tests {
             "Plan already exists: p"
         );
         let etag_seen = store
-            .update("p", |s| Ok((s.etag.clone(), Some("two\n".to_owned()))))
+            .update("p", |s| Ok((s.etag().to_owned(), Some("two\n".to_owned()))))
             .unwrap();
         assert_eq!(etag_seen, etag("one\n"));
         assert_eq!(store.read("p").unwrap().text, "two\n");
@@ -463,7 +426,7 @@ mod tests {
         fs::write(dir.path().join("b.md"), b"a\xffb").unwrap();
         let read = store.read("b").unwrap();
         assert_eq!(read.text, "a\u{FFFD}b");
-        assert_eq!(read.etag, etag("a\u{FFFD}b"));
+        assert_eq!(read.etag(), etag("a\u{FFFD}b"));
     }
 
     #[cfg(unix)]

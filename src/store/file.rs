@@ -310,13 +310,7 @@ mod tests {
 
     fn board_with(titles: &[&str]) -> Board {
         let mut board = Board::new(Limits::default(), true);
-        let tasks: Vec<NewTask> = titles
-            .iter()
-            .map(|t| NewTask {
-                title: (*t).into(),
-                description: String::new(),
-            })
-            .collect();
+        let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(*t, "")).collect();
         let _ = board.add_tasks(&tasks).unwrap();
         board
     }

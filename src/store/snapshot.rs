@@ -443,12 +443,7 @@ mod tests {
     #[test]
     fn repeated_ids_are_refused() {
         let mut board = Board::new(Limits::default(), false);
-        let _ = board
-            .add_tasks(&[NewTask {
-                title: "a".into(),
-                description: String::new(),
-            }])
-            .unwrap();
+        let _ = board.add_tasks(&[NewTask::new("a", "")]).unwrap();
         let text = String::from_utf8(to_json(&board)).unwrap();
         let start = text.find("    {").unwrap();
         let end = text.find("    }").unwrap() + 5;

@@ -258,13 +258,7 @@ mod tests {
     #[test]
     fn counts_and_progress_add_up() {
         let mut board = Board::new(Limits::default(), false);
-        let tasks: Vec<NewTask> = ["a", "b", "c"]
-            .iter()
-            .map(|t| NewTask {
-                title: (*t).into(),
-                description: String::new(),
-            })
-            .collect();
+        let tasks = ["a", "b", "c"].map(|t| NewTask::new(t, ""));
         let _ = board.add_tasks(&tasks).unwrap();
         let ids: Vec<String> = board.tasks().map(|t| t.id.to_string()).collect();
         let _ = board
