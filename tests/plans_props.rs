@@ -137,7 +137,7 @@ proptest! {
         prop_assume!(validate::validate(&text).errors.is_empty());
         let plan = parse::parse(&text).plan.unwrap();
         let anchor = plan.tasks.get(pick % plan.tasks.len().max(1)).map(|t| t.id.clone());
-        let section = plan.headings.iter().find(|h| h.level >= 2).map(|h| h.path.clone());
+        let section: Option<Vec<String>> = plan.headings.iter().find(|h| h.level >= 2).map(|h| h.path.iter().map(|s| s.to_string()).collect());
         let mut new = NewTask { title: "Added task", body: Some("with\nbody"), ..NewTask::default() };
         match how {
             1 => new.parent_task_id = anchor.as_deref(),

@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = search::search(&plan, "p", "a", None, 50.0);
     for task in plan.tasks.iter().take(3) {
-        let id = task.id.as_str();
+        let id: &str = &task.id;
         let _ = edit::set_status(text, id, Status::Done);
         let _ = edit::rename(text, id, "renamed");
         let _ = body::set_task_body(text, id, Some("x\n> y"));

@@ -57,7 +57,7 @@ pub fn add_task_with_id(text: &str, new: &NewTask<'_>, task_id: &str) -> Result<
         return Err("beforeTaskId cannot be combined with parentTaskId or sectionPath".into());
     }
     let mut lines = Lines::split(text);
-    let parsed = parse::parse_borrowed(text);
+    let parsed = parse::parse(text);
     // The text with its header mended, when the plan had to be parsed again.
     let mended: String;
     let plan = match parsed.plan {

@@ -7,7 +7,6 @@
 //! Reads take no lock (a rename is atomic); writes read, check `ifMatch`,
 //! edit and write under the plan's lock.
 
-use std::borrow::Cow;
 use std::path::Path;
 
 use serde::Serialize;
@@ -20,7 +19,7 @@ use super::edit::{self, Edited};
 use super::error::{PlanError, task_not_found};
 use super::id;
 use super::line;
-use super::parse::{self, PlanStr};
+use super::parse;
 use super::repair::{self, Action, Applied};
 use super::search::{self, Hit};
 use super::status::Status;
@@ -53,9 +52,9 @@ pub struct PlanList {
 
 /// `{plan, etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PlanGot<S: PlanStr = String> {
+pub struct PlanGot<'a> {
     /// The plan.
-    pub plan: PlanDetail<S>,
+    pub plan: PlanDetail<'a>,
     /// Its etag.
     pub etag: String,
 }
@@ -300,41 +299,18 @@ impl Plans {
         Ok(PlanList { plans })
     }
 
-    /// `plan get`
-    pub fn get_plan(
+    /// `plan get`: `show` sees the plan, which borrows from the text as read
+    /// instead of copying every id and title.
+    pub fn get_plan<R>(
         &self,
         plan_id: &str,
         view: Option<View>,
         include_task_bodies: bool,
         include_plan_body: bool,
-    ) -> Result<PlanGot, PlanError> {
-        self.with_plan(
-            plan_id,
-            view,
-            include_task_bodies,
-            include_plan_body,
-            |got| PlanGot {
-                plan: got.plan.to_owned_detail(),
-                etag: got.etag.clone(),
-            },
-        )
-    }
-
-    /// `plan get` for a caller that only looks at the result (to write it
-    /// out): the plan borrows from the text as read instead of copying
-    /// every id and title.
-    pub fn with_plan<R>(
-        &self,
-        plan_id: &str,
-        view: Option<View>,
-        include_task_bodies: bool,
-        include_plan_body: bool,
-        show: impl FnOnce(&PlanGot<Cow<'_, str>>) -> R,
+        show: impl FnOnce(&PlanGot<'_>) -> R,
     ) -> Result<R, PlanError> {
         let snapshot = self.store.read(plan_id)?;
-        let plan = parse::parse_borrowed(&snapshot.text)
-            .require()
-            .map_err(PlanError)?;
+        let plan = parse::parse(&snapshot.text).require().map_err(PlanError)?;
         let plan = view::plan_detail(
             plan_id,
             plan,
@@ -420,7 +396,7 @@ impl Plans {
         include_body: Option<bool>,
     ) -> Result<TaskGot, PlanError> {
         let snapshot = self.store.read(plan_id)?;
-        let plan = parse::parse_borrowed(&snapshot.text)
+        let plan = parse::parse(&snapshot.text)
             .plan
             .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
         let task = match non_empty(task_id) {
@@ -478,7 +454,7 @@ impl Plans {
                     task_id.to_owned()
                 }
                 None => {
-                    let plan = parse::parse_borrowed(&current.text)
+                    let plan = parse::parse(&current.text)
                         .plan
                         .ok_or_else(|| PlanError::from("Failed to parse plan"))?;
                     target::default_task(&plan, Mode::Write)?.id.to_string()
@@ -556,7 +532,7 @@ impl Plans {
         };
         let limit = search::clamp_limit(limit);
         let snapshot = self.store.read(plan_id)?;
-        let Some(plan) = parse::parse_borrowed(&snapshot.text).plan else {
+        let Some(plan) = parse::parse(&snapshot.text).plan else {
             return Ok(Hits { hits: Vec::new() });
         };
         Ok(Hits {
@@ -690,15 +666,19 @@ mod tests {
         // `plan get` uses the parser's title rule instead.
         assert_eq!(
             plans
-                .get_plan("B", None, false, false)
-                .unwrap()
-                .plan
-                .plan
-                .title,
+                .get_plan("B", None, false, false, |got| got
+                    .plan
+                    .plan
+                    .title
+                    .to_string())
+                .unwrap(),
             "Later"
         );
         assert_eq!(
-            plans.get_plan("a", None, false, false).unwrap_err().0,
+            plans
+                .get_plan("a", None, false, false, |_| ())
+                .unwrap_err()
+                .0,
             "MISSING_FORMAT_HEADER: Missing required header: <!-- long-term-plan:format=v1 -->\nDUPLICATE_TASK_ID@4: Duplicate task id: x"
         );
     }
@@ -821,7 +801,9 @@ mod tests {
                 "{H}\n- [*] a <!-- long-term-plan:id=a -->\n- [*] b <!-- long-term-plan:id=b -->\n"
             ),
         );
-        let etag = plans.get_plan("p", None, false, false).unwrap().etag;
+        let etag = plans
+            .get_plan("p", None, false, false, |got| got.etag.clone())
+            .unwrap();
         let update = TaskUpdate {
             plan_id: "p",
             status: Some(Status::Done),
@@ -841,7 +823,9 @@ mod tests {
             ..TaskUpdate::default()
         };
         plans.update_task(&update).unwrap();
-        let etag = plans.get_plan("p", None, false, false).unwrap().etag;
+        let etag = plans
+            .get_plan("p", None, false, false, |got| got.etag.clone())
+            .unwrap();
         let update = TaskUpdate {
             plan_id: "p",
             task_id: Some(""),

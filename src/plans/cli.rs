@@ -349,7 +349,7 @@ fn plan_command(
             argv.no_unknown()?;
             let plan_id = missing_plan_id(&plan_id)?;
             plans
-                .with_plan(plan_id, view, false, false, |got| {
+                .get_plan(plan_id, view, false, false, |got| {
                     json_sized(got, got.plan.json_size_hint())
                 })
                 .map_err(|e| e.0)?

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use super::error::{PlanError, task_not_found};
-use super::parse::{BorrowedPlan, Plan, PlanStr, Task, parse_borrowed};
+use super::parse::{Plan, Task, parse};
 use super::status::Status;
 use super::text::{Lines, newlines_to_spaces, trim};
 use super::{line, validate};
@@ -45,15 +45,12 @@ pub(crate) fn check_valid(text: &str, what: &str) -> Result<(), PlanError> {
 }
 
 /// `requireParsedPlan`.
-pub(crate) fn require_plan(text: &str) -> Result<BorrowedPlan<'_>, PlanError> {
-    parse_borrowed(text).require().map_err(PlanError)
+pub(crate) fn require_plan(text: &str) -> Result<Plan<'_>, PlanError> {
+    parse(text).require().map_err(PlanError)
 }
 
 /// The first task with this id.
-pub(crate) fn find_task<'p, S: PlanStr>(
-    plan: &'p Plan<S>,
-    id: &str,
-) -> Result<&'p Task<S>, PlanError> {
+pub(crate) fn find_task<'p, 'a>(plan: &'p Plan<'a>, id: &str) -> Result<&'p Task<'a>, PlanError> {
     plan.task(id).ok_or_else(|| task_not_found(id))
 }
 

@@ -6,14 +6,11 @@
 //! task tree built by indentation, blockquote bodies, and every position an
 //! edit needs. It knows nothing about code fences, like the reference.
 //!
-//! A plan is generic over its strings: [`parse_borrowed`] gives one that
-//! borrows ids, titles and headings from the text (what a request uses, so
-//! that parsing 2,000 tasks allocates next to nothing), [`parse`] an owned
-//! one.
+//! A plan borrows its ids, titles and headings from the text it was parsed
+//! from, so that parsing 2,000 tasks allocates next to nothing; only
+//! decoded bodies and the rare trimmed string that differs are owned.
 
-use std::borrow::{Borrow, Cow};
-use std::hash::Hash;
-use std::ops::Deref;
+use std::borrow::Cow;
 
 use super::diagnostic::{DUPLICATE_TASK_ID, Diagnostic};
 use super::hash::FxHashMap;
@@ -24,19 +21,11 @@ use super::text::{self, has_format_header, is_blank, space_indent, trim_start};
 /// The title of a plan without a non-empty H1.
 pub const UNTITLED: &str = "Untitled Plan";
 
-/// The strings of a plan: `String`, or `Cow<str>` borrowing the text.
-pub trait PlanStr: Deref<Target = str> + Borrow<str> + Hash + Eq + Clone {}
-
-impl<S: Deref<Target = str> + Borrow<str> + Hash + Eq + Clone> PlanStr for S {}
-
-/// A plan whose strings borrow the text it was parsed from.
-pub type BorrowedPlan<'a> = Plan<Cow<'a, str>>;
-
 /// A blockquote body: its decoded Markdown and its 0-based inclusive line range.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Body<S = String> {
+pub struct Body<'a> {
     /// The decoded lines joined with `\n`.
-    pub markdown: S,
+    pub markdown: Cow<'a, str>,
     /// The first body line.
     pub start_line: usize,
     /// The last body line.
@@ -45,26 +34,26 @@ pub struct Body<S = String> {
 
 /// A heading and the lines of its section.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Heading<S = String> {
+pub struct Heading<'a> {
     /// 1 to 6.
     pub level: usize,
     /// The trimmed text.
-    pub text: S,
+    pub text: Cow<'a, str>,
     /// Its line.
     pub line: usize,
     /// The texts of the open headings of level 2 and deeper, itself included.
-    pub path: Vec<S>,
+    pub path: Vec<Cow<'a, str>>,
     /// The line before the next heading of the same or a higher level, or the last line.
     pub end_line: usize,
 }
 
 /// A task and its place in the document.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Task<S = String> {
+pub struct Task<'a> {
     /// The id from its trailer.
-    pub id: S,
+    pub id: Cow<'a, str>,
     /// The trimmed title.
-    pub title: S,
+    pub title: Cow<'a, str>,
     /// The status.
     pub status: Status,
     /// Leading whitespace of the task line, in characters.
@@ -80,58 +69,44 @@ pub struct Task<S = String> {
     /// The indexes of its direct children, in order.
     pub children: Vec<usize>,
     /// Its blockquote body, if any.
-    pub body: Option<Body<S>>,
+    pub body: Option<Body<'a>>,
 }
 
 /// A parsed plan.
-#[derive(Debug, Clone)]
-pub struct Plan<S = String> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan<'a> {
     /// The first non-empty H1, or `Untitled Plan`.
-    pub title: S,
+    pub title: Cow<'a, str>,
     /// The blockquote body after the first non-empty H1.
-    pub body: Option<Body<S>>,
+    pub body: Option<Body<'a>>,
     /// Every heading, in document order.
-    pub headings: Vec<Heading<S>>,
+    pub headings: Vec<Heading<'a>>,
     /// Every task, in document order (which is also pre-order).
-    pub tasks: Vec<Task<S>>,
+    pub tasks: Vec<Task<'a>>,
     /// The indexes of the top-level tasks.
     pub roots: Vec<usize>,
     /// Task index by id; the first occurrence of an id wins.
-    pub by_id: FxHashMap<S, usize>,
+    pub by_id: FxHashMap<Cow<'a, str>, usize>,
 }
 
-// By hand: a derive would ask `Hash` of every `S`, not only of plan strings.
-impl<S: PlanStr> PartialEq for Plan<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.title == other.title
-            && self.body == other.body
-            && self.headings == other.headings
-            && self.tasks == other.tasks
-            && self.roots == other.roots
-            && self.by_id == other.by_id
-    }
-}
-
-impl<S: PlanStr> Eq for Plan<S> {}
-
-impl<S: PlanStr> Plan<S> {
+impl<'a> Plan<'a> {
     /// The task with this id (its first occurrence).
-    pub fn task(&self, id: &str) -> Option<&Task<S>> {
+    pub fn task(&self, id: &str) -> Option<&Task<'a>> {
         self.by_id.get(id).map(|&i| &self.tasks[i])
     }
 
     /// A task's section path (heading texts below the H1).
-    pub fn section_path(&self, task: &Task<S>) -> &[S] {
+    pub fn section_path(&self, task: &Task<'a>) -> &[Cow<'a, str>] {
         task.section.map_or(&[], |h| &self.headings[h].path)
     }
 
     /// The id of a task's parent.
-    pub fn parent_id(&self, task: &Task<S>) -> Option<&str> {
+    pub fn parent_id(&self, task: &Task<'a>) -> Option<&str> {
         task.parent.map(|p| &*self.tasks[p].id)
     }
 
     /// The tasks in `by_id`, in document order (first occurrences only).
-    pub fn unique_tasks(&self) -> impl Iterator<Item = &Task<S>> {
+    pub fn unique_tasks(&self) -> impl Iterator<Item = &Task<'a>> {
         self.tasks
             .iter()
             .enumerate()
@@ -151,87 +126,21 @@ impl<S: PlanStr> Plan<S> {
     }
 }
 
-fn owned(s: Cow<'_, str>) -> String {
-    s.into_owned()
-}
-
-impl Body<Cow<'_, str>> {
-    /// The same body with owned strings.
-    pub fn into_owned(self) -> Body {
-        Body {
-            markdown: owned(self.markdown),
-            start_line: self.start_line,
-            end_line: self.end_line,
-        }
-    }
-}
-
-impl BorrowedPlan<'_> {
-    /// The same plan with owned strings.
-    pub fn into_owned(self) -> Plan {
-        Plan {
-            title: owned(self.title),
-            body: self.body.map(Body::into_owned),
-            headings: self
-                .headings
-                .into_iter()
-                .map(|h| Heading {
-                    level: h.level,
-                    text: owned(h.text),
-                    line: h.line,
-                    path: h.path.into_iter().map(owned).collect(),
-                    end_line: h.end_line,
-                })
-                .collect(),
-            tasks: self
-                .tasks
-                .into_iter()
-                .map(|t| Task {
-                    id: owned(t.id),
-                    title: owned(t.title),
-                    status: t.status,
-                    indent: t.indent,
-                    line: t.line,
-                    block_end_line: t.block_end_line,
-                    section: t.section,
-                    parent: t.parent,
-                    children: t.children,
-                    body: t.body.map(Body::into_owned),
-                })
-                .collect(),
-            roots: self.roots,
-            by_id: self
-                .by_id
-                .into_iter()
-                .map(|(id, index)| (owned(id), index))
-                .collect(),
-        }
-    }
-}
-
 /// What parsing found: the plan when there are no errors, and the findings.
-#[derive(Debug, Clone)]
-pub struct Parsed<S = String> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed<'a> {
     /// The plan, present exactly when `errors` is empty.
-    pub plan: Option<Plan<S>>,
+    pub plan: Option<Plan<'a>>,
     /// `MISSING_FORMAT_HEADER` and `DUPLICATE_TASK_ID` only.
     pub errors: Vec<Diagnostic>,
     /// `NO_TASKS` only.
     pub warnings: Vec<Diagnostic>,
 }
 
-impl<S: PlanStr> PartialEq for Parsed<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.plan == other.plan && self.errors == other.errors && self.warnings == other.warnings
-    }
-}
-
-impl<S: PlanStr> Eq for Parsed<S> {}
-
-impl<S> Parsed<S> {
+impl<'a> Parsed<'a> {
     /// The plan, or the error `requireParsedPlan` throws: the errors as
     /// `CODE@line: message` joined with `\n`.
-    pub fn require(self) -> Result<Plan<S>, String> {
+    pub fn require(self) -> Result<Plan<'a>, String> {
         match self.plan {
             Some(plan) => Ok(plan),
             None if self.errors.is_empty() => Err("Failed to parse plan".into()),
@@ -241,17 +150,6 @@ impl<S> Parsed<S> {
                 .map(Diagnostic::short)
                 .collect::<Vec<_>>()
                 .join("\n")),
-        }
-    }
-}
-
-impl Parsed<Cow<'_, str>> {
-    /// The same findings with an owned plan.
-    pub fn into_owned(self) -> Parsed {
-        Parsed {
-            plan: self.plan.map(BorrowedPlan::into_owned),
-            errors: self.errors,
-            warnings: self.warnings,
         }
     }
 }
@@ -271,11 +169,7 @@ fn is_quote_line(line: &str) -> bool {
 
 /// Collects the run of lines from `start` that `take` accepts, as a body.
 /// A one-line body borrows its line; a longer one is joined.
-fn quote_run<'a>(
-    lines: &[&'a str],
-    start: usize,
-    take: impl Fn(&str) -> bool,
-) -> Option<Body<Cow<'a, str>>> {
+fn quote_run<'a>(lines: &[&'a str], start: usize, take: impl Fn(&str) -> bool) -> Option<Body<'a>> {
     let end = lines[start.min(lines.len())..]
         .iter()
         .take_while(|l| take(l))
@@ -303,34 +197,25 @@ fn quote_run<'a>(
 }
 
 /// The plan body: after the H1 and any blank lines, the first run of `>` lines.
-fn plan_body<'a>(lines: &[&'a str], h1: Option<usize>) -> Option<Body<Cow<'a, str>>> {
+fn plan_body<'a>(lines: &[&'a str], h1: Option<usize>) -> Option<Body<'a>> {
     let h1 = h1?;
     let start = (h1 + 1..lines.len()).find(|&i| !is_blank(lines[i]))?;
     quote_run(lines, start, is_quote_line)
 }
 
-/// Parses a plan document into an owned plan.
-pub fn parse(text: &str) -> Parsed {
-    parse_borrowed(text).into_owned()
-}
-
 /// Parses a plan document into a plan that borrows from `text`.
-pub fn parse_borrowed(text: &str) -> Parsed<Cow<'_, str>> {
+pub fn parse(text: &str) -> Parsed<'_> {
     let lines = text::split_content_lines(text);
     parse_lines_with(&lines, |_, line| line::task_line(line))
 }
 
-/// Parses already split lines (as [`text::split_content_lines`] splits them).
-pub fn parse_lines(lines: &[&str]) -> Parsed {
-    parse_lines_with(lines, |_, line| line::task_line(line)).into_owned()
-}
-
-/// [`parse_lines`] with the task-line recogniser given (the validator passes
+/// Parses already split lines (as [`text::split_content_lines`] splits
+/// them), with the task-line recogniser given (the validator passes
 /// the results it already has, by line index), into a borrowing plan.
 pub fn parse_lines_with<'a>(
     lines: &[&'a str],
     task_line: impl Fn(usize, &'a str) -> Option<line::TaskLine<'a>>,
-) -> Parsed<Cow<'a, str>> {
+) -> Parsed<'a> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let has_header = has_format_header(lines);
@@ -339,7 +224,7 @@ pub fn parse_lines_with<'a>(
     }
     let last_line = lines.len().saturating_sub(1);
 
-    let mut headings: Vec<Heading<Cow<'a, str>>> = Vec::new();
+    let mut headings: Vec<Heading<'a>> = Vec::new();
     let mut heading_stack: Vec<usize> = Vec::new();
     // Room for every task, so that 2,000 tasks are not moved as the vector
     // grows, nor rehashed, and no more: every line that starts with `-` may
@@ -348,7 +233,7 @@ pub fn parse_lines_with<'a>(
         .iter()
         .filter(|l| trim_start(l).starts_with('-'))
         .count();
-    let mut tasks: Vec<Task<Cow<'a, str>>> = Vec::with_capacity(candidates);
+    let mut tasks: Vec<Task<'a>> = Vec::with_capacity(candidates);
     let mut roots = Vec::new();
     let mut by_id: FxHashMap<Cow<'a, str>, usize> =
         FxHashMap::with_capacity_and_hasher(candidates, Default::default());
@@ -357,18 +242,16 @@ pub fn parse_lines_with<'a>(
 
     // Pops the open tasks whose indent is at least `indent`; their blocks
     // end on the line before `boundary`.
-    let close = |open: &mut Vec<usize>,
-                 tasks: &mut Vec<Task<Cow<'a, str>>>,
-                 boundary: usize,
-                 indent: usize| {
-        while let Some(&top) = open.last() {
-            if indent > tasks[top].indent {
-                break;
+    let close =
+        |open: &mut Vec<usize>, tasks: &mut Vec<Task<'a>>, boundary: usize, indent: usize| {
+            while let Some(&top) = open.last() {
+                if indent > tasks[top].indent {
+                    break;
+                }
+                tasks[top].block_end_line = boundary.saturating_sub(1);
+                open.pop();
             }
-            tasks[top].block_end_line = boundary.saturating_sub(1);
-            open.pop();
-        }
-    };
+        };
 
     let mut index = 0;
     while index < lines.len() {
@@ -480,12 +363,12 @@ mod tests {
 
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 
-    fn plan(text: &str) -> Plan {
+    fn plan(text: &str) -> Plan<'_> {
         parse(text).plan.expect("parses")
     }
 
-    fn ids(plan: &Plan, of: &[usize]) -> Vec<String> {
-        of.iter().map(|&i| plan.tasks[i].id.clone()).collect()
+    fn ids<'a>(plan: &'a Plan<'_>, of: &[usize]) -> Vec<&'a str> {
+        of.iter().map(|&i| &*plan.tasks[i].id).collect()
     }
 
     #[test]
@@ -510,19 +393,22 @@ mod tests {
         let a = &p.headings[1];
         assert_eq!(
             (a.line, a.end_line, a.path.clone()),
-            (4, 12, vec!["A".to_owned()])
+            (4, 12, vec![Cow::from("A")])
         );
-        assert_eq!(p.headings[0].path, Vec::<String>::new());
+        assert!(p.headings[0].path.is_empty());
         assert_eq!(p.depth(), 3);
     }
 
     #[test]
     fn untitled_and_empty_h1() {
-        let p = plan(&format!("{H}\n# \n- [ ] x <!-- long-term-plan:id=x -->\n"));
+        let text = format!("{H}\n# \n- [ ] x <!-- long-term-plan:id=x -->\n");
+        let p = plan(&text);
         assert_eq!(p.title, UNTITLED);
-        let p = plan(&format!("{H}\n# \n# Real\n"));
+        let text = format!("{H}\n# \n# Real\n");
+        let p = plan(&text);
         assert_eq!(p.title, "Real");
-        let p = plan(&format!("\u{FEFF}# BOM\n{H}\n"));
+        let text = format!("\u{FEFF}# BOM\n{H}\n");
+        let p = plan(&text);
         assert_eq!(p.title, UNTITLED);
     }
 
@@ -542,7 +428,8 @@ mod tests {
             "DUPLICATE_TASK_ID@3: Duplicate task id: d"
         );
 
-        let parsed = parse(&format!("{H}\n- [ ] no id\n"));
+        let text = format!("{H}\n- [ ] no id\n");
+        let parsed = parse(&text);
         assert_eq!(parsed.warnings, [Diagnostic::no_tasks()]);
         assert!(parsed.plan.is_some());
     }
@@ -598,9 +485,11 @@ mod tests {
         assert_eq!((a.start_line, a.end_line), (8, 10));
         assert_eq!(p.task("b").unwrap().body, None);
         // A blockquote right under the H1 after blank lines only.
-        let p = plan(&format!("{H}\n# T\ntext\n> late\n"));
+        let text = format!("{H}\n# T\ntext\n> late\n");
+        let p = plan(&text);
         assert_eq!(p.body, None);
-        let p = plan(&format!("{H}\n# T\n>\n"));
+        let text = format!("{H}\n# T\n>\n");
+        let p = plan(&text);
         assert_eq!(p.body.unwrap().markdown, "");
     }
 

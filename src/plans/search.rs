@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::parse::{Plan, PlanStr};
+use super::parse::Plan;
 use super::status::Status;
 use super::text::trim;
 
@@ -40,8 +40,8 @@ pub fn clamp_limit(limit: Option<f64>) -> f64 {
 }
 
 /// Searches the plan's tasks (first occurrences, document order).
-pub fn search<S: PlanStr>(
-    plan: &Plan<S>,
+pub fn search(
+    plan: &Plan<'_>,
     plan_id: &str,
     query: &str,
     status: Option<Status>,

@@ -6,7 +6,7 @@
 //! the first unfinished one, in document order.
 
 use super::error::PlanError;
-use super::parse::{Plan, PlanStr, Task};
+use super::parse::{Plan, Task};
 use super::status::Status;
 
 /// Whether the default target is for a read or a write.
@@ -19,7 +19,7 @@ pub enum Mode {
 }
 
 /// The default task.
-pub fn default_task<S: PlanStr>(plan: &Plan<S>, mode: Mode) -> Result<&Task<S>, PlanError> {
+pub fn default_task<'p, 'a>(plan: &'p Plan<'a>, mode: Mode) -> Result<&'p Task<'a>, PlanError> {
     let mut doing = plan.tasks.iter().filter(|t| t.status == Status::Doing);
     if let Some(first) = doing.next() {
         if mode == Mode::Write && doing.next().is_some() {
@@ -41,9 +41,10 @@ mod tests {
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 
     fn target(body: &str, mode: Mode) -> Result<String, String> {
-        let plan = parse(&format!("{H}\n{body}")).plan.unwrap();
+        let text = format!("{H}\n{body}");
+        let plan = parse(&text).plan.unwrap();
         default_task(&plan, mode)
-            .map(|t| t.id.clone())
+            .map(|t| t.id.to_string())
             .map_err(|e| e.0)
     }
 

@@ -441,7 +441,7 @@ fn run(name: &str, plans: &Plans, a: &Args) -> Result<CallToolResult, String> {
     match name {
         "plan.list" => success(&plans.list_plans(a.str("query")).map_err(|e| e.0)?),
         "plan.get" => plans
-            .with_plan(
+            .get_plan(
                 plan_id,
                 a.str("view").and_then(View::parse),
                 a.flag("includeTaskBodies"),

@@ -6,13 +6,11 @@
 //! order: statistics, the tree and flat views of a plan, a single task.
 //! Optional keys are left out, never `null`.
 
-use std::borrow::Cow;
-
 use serde::Serialize;
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 
 use super::line;
-use super::parse::{Body, Plan, PlanStr, Task};
+use super::parse::{Body, Plan, Task};
 use super::status::Status;
 use super::text::lines_of;
 
@@ -32,7 +30,7 @@ pub struct Stats {
 impl Stats {
     /// Counts the tasks of a parsed plan (which has no duplicate ids, so this
     /// equals [`Stats::of_text`] of its text).
-    pub fn of_plan<S: PlanStr>(plan: &Plan<S>) -> Self {
+    pub fn of_plan(plan: &Plan<'_>) -> Self {
         let mut stats = Self::default();
         for task in &plan.tasks {
             stats.count(task.status);
@@ -125,11 +123,11 @@ impl View {
 /// tree or flat view straight from it while serialising, so that no copy of
 /// 2,000 tasks is built just to be turned into JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanDetail<S: PlanStr = String> {
+pub struct PlanDetail<'a> {
     /// The plan id.
     pub plan_id: String,
     /// The parsed plan.
-    pub plan: Plan<S>,
+    pub plan: Plan<'a>,
     /// Counts of the raw text.
     pub stats: Stats,
     /// The view.
@@ -140,25 +138,11 @@ pub struct PlanDetail<S: PlanStr = String> {
     pub include_plan_body: bool,
 }
 
-impl PlanDetail<Cow<'_, str>> {
-    /// The same detail with an owned plan.
-    pub fn to_owned_detail(&self) -> PlanDetail {
-        PlanDetail {
-            plan_id: self.plan_id.clone(),
-            plan: self.plan.clone().into_owned(),
-            stats: self.stats,
-            view: self.view,
-            include_task_bodies: self.include_task_bodies,
-            include_plan_body: self.include_plan_body,
-        }
-    }
-}
-
-impl<S: PlanStr> PlanDetail<S> {
+impl PlanDetail<'_> {
     /// A generous guess of the size of this detail as pretty JSON, so that
     /// writing it does not copy it over and over as it grows.
     pub fn json_size_hint(&self) -> usize {
-        let body_len = |body: Option<&Body<S>>| body.map_or(0, |b| b.markdown.len());
+        let body_len = |body: Option<&Body<'_>>| body.map_or(0, |b| b.markdown.len());
         let task_bodies: usize = if self.include_task_bodies {
             self.plan
                 .tasks
@@ -178,7 +162,7 @@ impl<S: PlanStr> PlanDetail<S> {
     }
 }
 
-impl<S: PlanStr> Serialize for PlanDetail<S> {
+impl Serialize for PlanDetail<'_> {
     fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let plan = &self.plan;
         let mut out = serializer.serialize_struct("PlanDetail", 8)?;
@@ -208,13 +192,13 @@ impl<S: PlanStr> Serialize for PlanDetail<S> {
 }
 
 /// Tasks of the tree view: these tasks, each with its children.
-struct Nodes<'a, S: PlanStr> {
-    plan: &'a Plan<S>,
+struct Nodes<'a> {
+    plan: &'a Plan<'a>,
     indexes: &'a [usize],
     bodies: bool,
 }
 
-impl<S: PlanStr> Serialize for Nodes<'_, S> {
+impl Serialize for Nodes<'_> {
     fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let mut seq = serializer.serialize_seq(Some(self.indexes.len()))?;
         for &index in self.indexes {
@@ -230,12 +214,12 @@ impl<S: PlanStr> Serialize for Nodes<'_, S> {
 }
 
 /// Tasks of the flat view: every task in document order.
-struct Rows<'a, S: PlanStr> {
-    plan: &'a Plan<S>,
+struct Rows<'a> {
+    plan: &'a Plan<'a>,
     bodies: bool,
 }
 
-impl<S: PlanStr> Serialize for Rows<'_, S> {
+impl Serialize for Rows<'_> {
     fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let mut seq = serializer.serialize_seq(Some(self.plan.tasks.len()))?;
         for task in &self.plan.tasks {
@@ -251,21 +235,21 @@ impl<S: PlanStr> Serialize for Rows<'_, S> {
 }
 
 /// One task: `{id, title, status, sectionPath, parentId?, hasBody, children?, bodyMarkdown?}`.
-struct Row<'a, S: PlanStr> {
-    plan: &'a Plan<S>,
-    task: &'a Task<S>,
+struct Row<'a> {
+    plan: &'a Plan<'a>,
+    task: &'a Task<'a>,
     bodies: bool,
     children: bool,
 }
 
-impl<S: PlanStr> Serialize for Row<'_, S> {
+impl Serialize for Row<'_> {
     fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
         let (plan, task) = (self.plan, self.task);
         let mut out = serializer.serialize_struct("Task", 8)?;
         out.serialize_field("id", &*task.id)?;
         out.serialize_field("title", &*task.title)?;
         out.serialize_field("status", &task.status)?;
-        out.serialize_field("sectionPath", &Strs(plan.section_path(task)))?;
+        out.serialize_field("sectionPath", plan.section_path(task))?;
         if let Some(parent) = plan.parent_id(task) {
             out.serialize_field("parentId", parent)?;
         }
@@ -287,16 +271,7 @@ impl<S: PlanStr> Serialize for Row<'_, S> {
     }
 }
 
-/// Plan strings as a JSON array of strings.
-struct Strs<'a, S>(&'a [S]);
-
-impl<S: PlanStr> Serialize for Strs<'_, S> {
-    fn serialize<Ser: Serializer>(&self, serializer: Ser) -> Result<Ser::Ok, Ser::Error> {
-        serializer.collect_seq(self.0.iter().map(|s| &**s))
-    }
-}
-
-fn body_if<S: PlanStr>(task: &Task<S>, include: bool) -> Option<String> {
+fn body_if(task: &Task<'_>, include: bool) -> Option<String> {
     task.body
         .as_ref()
         .filter(|_| include)
@@ -304,7 +279,7 @@ fn body_if<S: PlanStr>(task: &Task<S>, include: bool) -> Option<String> {
 }
 
 /// One task in detail.
-pub fn detail<S: PlanStr>(plan: &Plan<S>, task: &Task<S>, include_body: bool) -> TaskDetail {
+pub fn detail<'a>(plan: &Plan<'a>, task: &Task<'a>, include_body: bool) -> TaskDetail {
     TaskDetail {
         id: task.id.to_string(),
         title: task.title.to_string(),
@@ -323,13 +298,13 @@ pub fn detail<S: PlanStr>(plan: &Plan<S>, task: &Task<S>, include_body: bool) ->
 
 /// A plan in detail, in the given view. Its statistics come from the
 /// parsed tasks: for a plan that parses they equal the raw-text count.
-pub fn plan_detail<S: PlanStr>(
+pub fn plan_detail<'a>(
     plan_id: &str,
-    plan: Plan<S>,
+    plan: Plan<'a>,
     view: View,
     include_task_bodies: bool,
     include_plan_body: bool,
-) -> PlanDetail<S> {
+) -> PlanDetail<'a> {
     PlanDetail {
         plan_id: plan_id.to_owned(),
         stats: Stats::of_plan(&plan),
