@@ -132,6 +132,13 @@ pub struct ServerSettings {
     pub toolsets: Vec<String>,
 }
 
+impl ServerSettings {
+    /// Whether toolset `name` is offered.
+    pub fn offers(&self, name: &str) -> bool {
+        self.toolsets.iter().any(|t| t == name)
+    }
+}
+
 impl Default for ServerSettings {
     fn default() -> Self {
         Self {

@@ -45,8 +45,8 @@ fn main() -> ExitCode {
     // when plans are served: the thread (and the malloc arena it brings) cost
     // the board's stdio start-up a third of a millisecond. HTTP mode's
     // workers get large stacks below.
-    let plans_on_this_thread = loaded.config.server.mode == Mode::Stdio
-        && loaded.config.server.toolsets.iter().any(|t| t == "plans");
+    let plans_on_this_thread =
+        loaded.config.server.mode == Mode::Stdio && loaded.config.server.offers("plans");
     if plans_on_this_thread {
         stack::run_with_large_stack(move || serve_with(loaded))
     } else {

@@ -67,10 +67,12 @@ impl Toolsets {
 
     /// The toolsets `[server] toolsets` enables, with `[plans]`.
     pub fn from_config(config: &Config) -> Self {
-        let on = |name: &str| config.server.toolsets.iter().any(|t| t == name);
         Self {
-            planning: on("planning"),
-            plans: on("plans").then(|| Arc::new(Plans::new(&config.plans.root, &config.plans.dir))),
+            planning: config.server.offers("planning"),
+            plans: config
+                .server
+                .offers("plans")
+                .then(|| Arc::new(Plans::new(&config.plans.root, &config.plans.dir))),
             legacy_doc_tools: config.plans.legacy_doc_tools,
         }
     }

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Client, call, stdio_client, stdio_client_with_pid};
+use common::{Client, HttpServer, call, stdio_client, stdio_client_with_pid};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -343,4 +343,115 @@ async fn drop_in_flags() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("Unknown argument: --nope"));
     let missing = run(&["--plans"]);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("Missing value for --plans"));
+}
+
+/// A plan nested 1,500 levels deep: its tree is serialised and dropped
+/// recursively, so this fails (the server aborts) unless the work runs on
+/// large stacks, whichever transport serves it. The calls go as raw JSON-RPC:
+/// the rmcp client (serde_json) refuses JSON nested deeper than 128 levels.
+fn deep_plan(root: &Path) {
+    std::fs::create_dir_all(root.join(".long-term-plan")).unwrap();
+    let mut text = format!("{H}\n");
+    for depth in 0..DEEP {
+        text.push_str(&format!(
+            "{}- [ ] t <!-- long-term-plan:id=t{depth} -->\n",
+            " ".repeat(depth)
+        ));
+    }
+    std::fs::write(root.join(".long-term-plan/deep.md"), text).unwrap();
+}
+
+const DEEP: usize = 1_500;
+
+/// The JSON-RPC messages of a session that reads the deep plan's tree and
+/// sets the status of its deepest task (a different one per session: setting
+/// the current status is an error, as in the reference).
+fn deep_session(status: &str) -> [String; 4] {
+    [
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#.to_owned(),
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"plan.get","arguments":{"planId":"deep"}}}"#.to_owned(),
+    format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"task.update","arguments":{{"planId":"deep","taskId":"t1499","status":"{status}"}}}}}}"#),
+    ]
+}
+
+/// Checks the raw replies to `DEEP_SESSION`'s two tool calls.
+fn check_deep_replies(tree: &str, update: &str) {
+    assert!(tree.contains(r#""isError":false"#), "{}", &tree[..400]);
+    // Each task but the deepest has a `"children": [` holding the next one.
+    assert_eq!(tree.matches(r#""children":[{"#).count(), DEEP - 1);
+    assert!(tree.contains(r#""id":"t1499""#));
+    assert!(update.contains(r#""isError":false"#), "{update}");
+    assert!(update.contains(r#""taskId":"t1499""#), "{update}");
+}
+
+#[tokio::test]
+async fn deeply_nested_plans_do_not_overflow_the_stack_on_either_transport() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    deep_plan(dir.path());
+    let args = ["--toolsets", "planning,plans"];
+
+    let mut child = common::command(&dir)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in deep_session("done") {
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut replies = Vec::new();
+    while replies.len() < 3 {
+        replies.push(
+            lines
+                .next_line()
+                .await
+                .unwrap()
+                .expect("the server is alive"),
+        );
+    }
+    check_deep_replies(&replies[1], &replies[2]);
+    drop(stdin);
+    assert!(child.wait().await.unwrap().success());
+
+    let server = HttpServer::start_in(&dir, &args, &[]).await;
+    let session_messages = deep_session("doing");
+    let post = |body: &str, session: Option<&str>| {
+        let mut request = reqwest::Client::new()
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.to_owned());
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-06-18");
+        }
+        request.send()
+    };
+    let response = post(&session_messages[0], None).await.unwrap();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    post(&session_messages[1], Some(&session)).await.unwrap();
+    let tree = post(&session_messages[2], Some(&session))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let update = post(&session_messages[3], Some(&session))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    check_deep_replies(&tree, &update);
 }
