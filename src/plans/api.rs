@@ -26,6 +26,7 @@ use super::status::Status;
 use super::store::{self, Snapshot, Store};
 use super::target::{self, Mode};
 use super::text::{self, FORMAT_HEADER, json_quote};
+use super::update::{self, TaskChanges};
 use super::validate;
 use super::view::{self, PlanDetail, Stats, TaskDetail, View};
 
@@ -460,22 +461,16 @@ impl Plans {
                     target::default_task(&plan, Mode::Write)?.id.to_string()
                 }
             };
-            let id = target.as_str();
-            let mut edits: Vec<Edit<'_>> = Vec::new();
-            if let Some(status) = args.status {
-                edits.push(Box::new(move |t| edit::set_status(t, id, status)));
-            }
-            if let Some(title) = args.title {
-                edits.push(Box::new(move |t| edit::rename(t, id, title)));
-            }
-            if args.clear_body {
-                edits.push(Box::new(move |t| body::set_task_body(t, id, None)));
-            } else if let Some(new_body) = args.body {
-                edits.push(Box::new(move |t| {
-                    body::set_task_body(t, id, Some(new_body))
-                }));
-            }
-            let (text, changed) = apply_edits(&current.text, edits)?;
+            let changes = TaskChanges {
+                status: args.status,
+                title: args.title,
+                body: if args.clear_body {
+                    Some(None)
+                } else {
+                    args.body.map(Some)
+                },
+            };
+            let Edited { text, changed } = update::update_task(&current.text, &target, &changes)?;
             let (etag, write) = if changed {
                 (store::etag(&text), Some(text))
             } else {

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use super::edit::{Edited, find_task, finish, first_h1_line, require_plan};
 use super::error::PlanError;
+use super::parse::Task;
 use super::text::{Lines, is_blank};
 
 /// Encodes a body as blockquote lines at `indent` spaces: CR LF and lone
@@ -48,22 +49,30 @@ pub fn set_task_body(text: &str, task_id: &str, body: Option<&str>) -> Result<Ed
     let plan = require_plan(text)?;
     let task = find_task(&plan, task_id)?;
     let mut lines = Lines::split(text);
+    if !replace_task_body(&mut lines, task, body) {
+        return Ok(unchanged(text));
+    }
+    finish(&lines, text)
+}
+
+/// Sets or clears `task`'s body in its document's `lines`; `false` (and the
+/// lines untouched) when there is no body to clear.
+pub(crate) fn replace_task_body(
+    lines: &mut Lines<'_>,
+    task: &Task<'_>,
+    body: Option<&str>,
+) -> bool {
     let range = task.body.as_ref().map(|b| (b.start_line, b.end_line));
     match body {
         None => {
             let Some((start, end)) = range else {
-                return Ok(unchanged(text));
+                return false;
             };
             lines.lines.drain(start..=end);
         }
-        Some(body) => splice(
-            &mut lines,
-            range,
-            task.line + 1,
-            encode(body, task.indent + 2),
-        ),
+        Some(body) => splice(lines, range, task.line + 1, encode(body, task.indent + 2)),
     }
-    finish(&lines, text)
+    true
 }
 
 /// Sets (`Some`) or clears (`None`) the plan body under the H1. A new body

@@ -76,7 +76,12 @@ pub fn set_status(text: &str, task_id: &str, status: Status) -> Result<Edited, P
     let plan = require_plan(text)?;
     let task = find_task(&plan, task_id)?;
     let mut lines = Lines::split(text);
-    let old = lines.lines[task.line].as_ref();
+    lines.lines[task.line] = Cow::Owned(status_line(&lines.lines[task.line], status)?);
+    finish(&lines, text)
+}
+
+/// A task line with its status symbol replaced by `status`'s.
+pub(crate) fn status_line(old: &str, status: Status) -> Result<String, PlanError> {
     let unchanged =
         || PlanError::from("Failed to update status (task line not in expected format)");
     let range = line::status_symbol_range(old).ok_or_else(unchanged)?;
@@ -87,8 +92,7 @@ pub fn set_status(text: &str, task_id: &str, status: Status) -> Result<Edited, P
     new.push_str(&old[..range.start]);
     new.push(status.symbol());
     new.push_str(&old[range.end..]);
-    lines.lines[task.line] = Cow::Owned(new);
-    finish(&lines, text)
+    Ok(new)
 }
 
 /// Renames a task, keeping the spacing around the title and the trailer.
@@ -96,16 +100,23 @@ pub fn rename(text: &str, task_id: &str, title: &str) -> Result<Edited, PlanErro
     let plan = require_plan(text)?;
     let task = find_task(&plan, task_id)?;
     let mut lines = Lines::split(text);
+    lines.lines[task.line] = Cow::Owned(renamed_line(&lines.lines[task.line], title)?);
+    finish(&lines, text)
+}
+
+/// A task line with its title replaced by `title`, sanitised.
+pub(crate) fn renamed_line(old: &str, title: &str) -> Result<String, PlanError> {
     let title = sanitize_title(title)?;
-    let old = lines.lines[task.line].as_ref();
     if line::task_line(old).is_none() {
         return Err("Failed to rename (task line not in expected format)".into());
     }
     let range = line::title_range(old)
         .ok_or_else(|| PlanError::from("Failed to rename (could not locate title region)"))?;
-    let new = format!("{}{title}{}", &old[..range.start], &old[range.end..]);
-    lines.lines[task.line] = Cow::Owned(new);
-    finish(&lines, text)
+    Ok(format!(
+        "{}{title}{}",
+        &old[..range.start],
+        &old[range.end..]
+    ))
 }
 
 /// Deletes a task's block: its line through its block end, so its children,

@@ -6,7 +6,7 @@
 //!
 //! The pure domain works on text: `text` (JavaScript string rules), `line`
 //! (one-line recognisers), `status`, `id`, `diagnostic`, `parse`,
-//! `validate`, the edits (`edit`, `body`, `add`), `repair`, `search`,
+//! `validate`, the edits (`edit`, `body`, `add`, `update`), `repair`, `search`,
 //! `target` (default task), `view` (JSON shapes), `json` (pretty printing)
 //! and `collate` (plan order).
 //! `store` keeps plan files on disk; `api` is the operations the CLI
@@ -34,6 +34,7 @@ pub mod store;
 pub mod target;
 pub mod text;
 pub mod tools;
+pub mod update;
 pub mod validate;
 pub mod view;
 
