@@ -217,24 +217,6 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|v| !v.is_empty())
 }
 
-/// One step of a multi-part update: old text in, edit out.
-type Edit<'a> = Box<dyn FnOnce(&str) -> Result<Edited, PlanError> + 'a>;
-
-/// Runs the edits in order, threading the text, and says whether anything changed.
-fn apply_edits<'t>(
-    text: &str,
-    edits: impl IntoIterator<Item = Edit<'t>>,
-) -> Result<(String, bool), PlanError> {
-    let mut current = text.to_owned();
-    let mut changed = false;
-    for edit in edits {
-        let edited = edit(&current)?;
-        changed |= edited.changed;
-        current = edited.text;
-    }
-    Ok((current, changed))
-}
-
 /// The plan operations over one store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plans {
@@ -362,16 +344,16 @@ impl Plans {
         }
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
-            let mut edits: Vec<Edit<'_>> = Vec::new();
+            let mut done = Edited::unchanged(&current.text);
             if let Some(title) = args.title {
-                edits.push(Box::new(move |t| edit::set_plan_title(t, title)));
+                done = done.then(|t| edit::set_plan_title(t, title))?;
             }
             if args.clear_body {
-                edits.push(Box::new(|t| body::set_plan_body(t, None)));
+                done = done.then(|t| body::set_plan_body(t, None))?;
             } else if let Some(new_body) = args.body {
-                edits.push(Box::new(move |t| body::set_plan_body(t, Some(new_body))));
+                done = done.then(|t| body::set_plan_body(t, Some(new_body)))?;
             }
-            let (text, changed) = apply_edits(&current.text, edits)?;
+            let Edited { text, changed } = done;
             if !changed {
                 return Ok((
                     Etag {

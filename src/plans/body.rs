@@ -50,7 +50,7 @@ pub fn set_task_body(text: &str, task_id: &str, body: Option<&str>) -> Result<Ed
     let task = find_task(&plan, task_id)?;
     let mut lines = Lines::split(text);
     if !replace_task_body(&mut lines, task, body) {
-        return Ok(unchanged(text));
+        return Ok(Edited::unchanged(text));
     }
     finish(&lines, text)
 }
@@ -86,7 +86,7 @@ pub fn set_plan_body(text: &str, body: Option<&str>) -> Result<Edited, PlanError
     match body {
         None => {
             let Some((start, end)) = range else {
-                return Ok(unchanged(text));
+                return Ok(Edited::unchanged(text));
             };
             lines.lines.drain(start..=end);
         }
@@ -98,13 +98,6 @@ pub fn set_plan_body(text: &str, body: Option<&str>) -> Result<Edited, PlanError
         }
     }
     finish(&lines, text)
-}
-
-fn unchanged(text: &str) -> Edited {
-    Edited {
-        text: text.to_owned(),
-        changed: false,
-    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,28 @@ pub struct Edited {
     pub changed: bool,
 }
 
+impl Edited {
+    /// `text` as it is: the start of a chain of edits.
+    pub fn unchanged(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            changed: false,
+        }
+    }
+
+    /// Applies `edit` to this text: its result, changed if either was.
+    pub fn then(
+        self,
+        edit: impl FnOnce(&str) -> Result<Edited, PlanError>,
+    ) -> Result<Edited, PlanError> {
+        let next = edit(&self.text)?;
+        Ok(Edited {
+            changed: self.changed || next.changed,
+            text: next.text,
+        })
+    }
+}
+
 /// Joins the edited lines and validates them: `Edit produced invalid
 /// document: <first error>` if the result is not valid.
 pub(crate) fn finish(lines: &Lines<'_>, original: &str) -> Result<Edited, PlanError> {

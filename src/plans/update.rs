@@ -49,31 +49,17 @@ pub fn one_by_one(
     task_id: &str,
     changes: &TaskChanges<'_>,
 ) -> Result<Edited, PlanError> {
-    let mut done = Edited {
-        text: text.to_owned(),
-        changed: false,
-    };
+    let mut done = Edited::unchanged(text);
     if let Some(status) = changes.status {
-        done = then(done.changed, edit::set_status(&done.text, task_id, status)?);
+        done = done.then(|t| edit::set_status(t, task_id, status))?;
     }
     if let Some(title) = changes.title {
-        done = then(done.changed, edit::rename(&done.text, task_id, title)?);
+        done = done.then(|t| edit::rename(t, task_id, title))?;
     }
     if let Some(new_body) = changes.body {
-        done = then(
-            done.changed,
-            body::set_task_body(&done.text, task_id, new_body)?,
-        );
+        done = done.then(|t| body::set_task_body(t, task_id, new_body))?;
     }
     Ok(done)
-}
-
-/// The next step's result, changed if any step changed the text.
-fn then(changed_before: bool, next: Edited) -> Edited {
-    Edited {
-        changed: changed_before || next.changed,
-        ..next
-    }
 }
 
 /// Every change on one parse of `text`, or `None` when that might differ
@@ -124,10 +110,7 @@ fn at_once(text: &str, task_id: &str, changes: &TaskChanges<'_>) -> Option<Edite
         edits |= replace_task_body(&mut lines, task, new_body);
     }
     if !edits {
-        return Some(Edited {
-            text: text.to_owned(),
-            changed: false,
-        });
+        return Some(Edited::unchanged(text));
     }
     if !has_format_header(&lines.lines) {
         return None;
