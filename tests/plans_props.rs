@@ -5,10 +5,12 @@
 //! Properties of the plan domain over generated documents: whatever parses
 //! renders; valid documents render both views; no-op edits keep every byte;
 //! adding a task and deleting it again gives back the original bytes; a
-//! task update applied at once equals its steps applied one by one.
+//! task or plan update applied at once equals its steps applied one by one.
 
 use planning_mcp_server::plans::add::{NewTask, add_task_with_id};
-use planning_mcp_server::plans::update::{TaskChanges, one_by_one, update_task};
+use planning_mcp_server::plans::update::{
+    PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
+};
 use planning_mcp_server::plans::{Status, body, edit, parse, validate, view};
 use proptest::prelude::*;
 
@@ -183,6 +185,23 @@ proptest! {
         let changes = TaskChanges { status, title, body: new_body };
         let fast = update_task(&text, &task_id, &changes);
         let slow = one_by_one(&text, &task_id, &changes);
+        prop_assert_eq!(fast.map_err(|e| e.0), slow.map_err(|e| e.0));
+    }
+
+    #[test]
+    fn one_plan_update_equals_the_steps(
+        (text, _) in prop_oneof![document(), valid_document()],
+        h1 in prop::sample::select(vec!["# Plan", "# ", "#\tTabbed", "#", "## Not the title"]),
+        plan_body in any::<bool>(),
+        title in prop::option::of(prop::sample::select(vec!["Renamed", "Plan", " ", "line\u{2028}sep", "a\nb"])),
+        new_body in prop::option::of(prop::option::of(prop::sample::select(vec!["", "why", "two\r\nlines"]))),
+    ) {
+        let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        let body = if plan_body { format!("{eol}> plan body{eol}>{eol}> more") } else { String::new() };
+        let text = text.replacen("# Plan", &format!("{h1}{body}"), 1);
+        let changes = PlanChanges { title, body: new_body };
+        let fast = update_plan(&text, &changes);
+        let slow = plan_one_by_one(&text, &changes);
         prop_assert_eq!(fast.map_err(|e| e.0), slow.map_err(|e| e.0));
     }
 }

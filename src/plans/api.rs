@@ -26,7 +26,7 @@ use super::status::Status;
 use super::store::{self, Snapshot, Store};
 use super::target::{self, Mode};
 use super::text::{self, FORMAT_HEADER, json_quote};
-use super::update::{self, TaskChanges};
+use super::update::{self, PlanChanges, TaskChanges};
 use super::validate;
 use super::view::{self, PlanDetail, Stats, TaskDetail, View};
 
@@ -344,16 +344,15 @@ impl Plans {
         }
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
-            let mut done = Edited::unchanged(&current.text);
-            if let Some(title) = args.title {
-                done = done.then(|t| edit::set_plan_title(t, title))?;
-            }
-            if args.clear_body {
-                done = done.then(|t| body::set_plan_body(t, None))?;
-            } else if let Some(new_body) = args.body {
-                done = done.then(|t| body::set_plan_body(t, Some(new_body)))?;
-            }
-            let Edited { text, changed } = done;
+            let changes = PlanChanges {
+                title: args.title,
+                body: if args.clear_body {
+                    Some(None)
+                } else {
+                    args.body.map(Some)
+                },
+            };
+            let Edited { text, changed } = update::update_plan(&current.text, &changes)?;
             if !changed {
                 return Ok((
                     Etag {

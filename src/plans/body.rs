@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use super::edit::{Edited, find_task, finish, first_h1_line, require_plan};
 use super::error::PlanError;
-use super::parse::Task;
+use super::parse::{Plan, Task};
 use super::text::{Lines, is_blank};
 
 /// Encodes a body as blockquote lines at `indent` spaces: CR LF and lone
@@ -81,12 +81,25 @@ pub(crate) fn replace_task_body(
 pub fn set_plan_body(text: &str, body: Option<&str>) -> Result<Edited, PlanError> {
     let plan = require_plan(text)?;
     let mut lines = Lines::split(text);
+    if !replace_plan_body(&mut lines, &plan, body)? {
+        return Ok(Edited::unchanged(text));
+    }
+    finish(&lines, text)
+}
+
+/// Sets or clears the plan body of `plan` in its document's `lines`;
+/// `false` (and the lines untouched) when there is no body to clear.
+pub(crate) fn replace_plan_body(
+    lines: &mut Lines<'_>,
+    plan: &Plan<'_>,
+    body: Option<&str>,
+) -> Result<bool, PlanError> {
     let h1 = first_h1_line(&lines.lines)?;
     let range = plan.body.as_ref().map(|b| (b.start_line, b.end_line));
     match body {
         None => {
             let Some((start, end)) = range else {
-                return Ok(Edited::unchanged(text));
+                return Ok(false);
             };
             lines.lines.drain(start..=end);
         }
@@ -94,10 +107,10 @@ pub fn set_plan_body(text: &str, body: Option<&str>) -> Result<Edited, PlanError
             let at = (h1 + 1..lines.lines.len())
                 .find(|&i| !is_blank(&lines.lines[i]))
                 .unwrap_or(lines.lines.len());
-            splice(&mut lines, range, at, encode(body, 0));
+            splice(lines, range, at, encode(body, 0));
         }
     }
-    finish(&lines, text)
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -173,11 +173,17 @@ pub(crate) fn first_h1_line<S: AsRef<str>>(lines: &[S]) -> Result<usize, PlanErr
 /// Replaces the first `# ` line with `# <title>`. There is no parse first,
 /// only the validation after, as in the reference.
 pub fn set_plan_title(text: &str, title: &str) -> Result<Edited, PlanError> {
-    let title = sanitize_plan_title(title)?;
     let mut lines = Lines::split(text);
+    retitle(&mut lines, title)?;
+    finish(&lines, text)
+}
+
+/// Puts `# <title>` in place of the first `# ` line; says which line that is.
+pub(crate) fn retitle(lines: &mut Lines<'_>, title: &str) -> Result<usize, PlanError> {
+    let title = sanitize_plan_title(title)?;
     let h1 = first_h1_line(&lines.lines)?;
     lines.lines[h1] = Cow::Owned(format!("# {title}"));
-    finish(&lines, text)
+    Ok(h1)
 }
 
 #[cfg(test)]
