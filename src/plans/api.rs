@@ -213,6 +213,12 @@ fn check_if_match(current: &Snapshot, if_match: Option<&str>) -> Result<(), Plan
     }
 }
 
+/// The body change of `bodyMarkdown` and `clearBody` (checked not to come
+/// together): `Some(None)` clears, `Some(Some(..))` sets.
+fn body_change(body: Option<&str>, clear: bool) -> Option<Option<&str>> {
+    if clear { Some(None) } else { body.map(Some) }
+}
+
 fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|v| !v.is_empty())
 }
@@ -346,11 +352,7 @@ impl Plans {
             check_if_match(current, args.if_match)?;
             let changes = PlanChanges {
                 title: args.title,
-                body: if args.clear_body {
-                    Some(None)
-                } else {
-                    args.body.map(Some)
-                },
+                body: body_change(args.body, args.clear_body),
             };
             let Edited { text, changed } = update::update_plan(&current.text, &changes)?;
             if !changed {
@@ -445,11 +447,7 @@ impl Plans {
             let changes = TaskChanges {
                 status: args.status,
                 title: args.title,
-                body: if args.clear_body {
-                    Some(None)
-                } else {
-                    args.body.map(Some)
-                },
+                body: body_change(args.body, args.clear_body),
             };
             let Edited { text, changed } = update::update_task(&current.text, &target, &changes)?;
             let (etag, write) = if changed {

@@ -46,10 +46,21 @@ fn splice(lines: &mut Lines<'_>, range: Option<(usize, usize)>, at: usize, encod
 /// Sets (`Some`) or clears (`None`) a task's body. Clearing a task without a
 /// body changes nothing and skips validation, as in the reference.
 pub fn set_task_body(text: &str, task_id: &str, body: Option<&str>) -> Result<Edited, PlanError> {
+    edit_body(text, |lines, plan| {
+        Ok(replace_task_body(lines, find_task(plan, task_id)?, body))
+    })
+}
+
+/// Parses `text`, lets `replace` set or clear a body in its lines (`false`:
+/// nothing to clear, the text stays as it is, unvalidated), and validates
+/// the result.
+fn edit_body(
+    text: &str,
+    replace: impl FnOnce(&mut Lines<'_>, &Plan<'_>) -> Result<bool, PlanError>,
+) -> Result<Edited, PlanError> {
     let plan = require_plan(text)?;
-    let task = find_task(&plan, task_id)?;
     let mut lines = Lines::split(text);
-    if !replace_task_body(&mut lines, task, body) {
+    if !replace(&mut lines, &plan)? {
         return Ok(Edited::unchanged(text));
     }
     finish(&lines, text)
@@ -79,12 +90,7 @@ pub(crate) fn replace_task_body(
 /// goes at the first non-blank line after the H1 (or at the end), with no
 /// blank line after it.
 pub fn set_plan_body(text: &str, body: Option<&str>) -> Result<Edited, PlanError> {
-    let plan = require_plan(text)?;
-    let mut lines = Lines::split(text);
-    if !replace_plan_body(&mut lines, &plan, body)? {
-        return Ok(Edited::unchanged(text));
-    }
-    finish(&lines, text)
+    edit_body(text, |lines, plan| replace_plan_body(lines, plan, body))
 }
 
 /// Sets or clears the plan body of `plan` in its document's `lines`;

@@ -79,10 +79,11 @@ pub fn one_by_one(
 /// The property test `one_update_equals_the_steps` compares the two on
 /// generated plans, valid or not.
 fn at_once(text: &str, task_id: &str, changes: &TaskChanges<'_>) -> Option<Edited> {
-    let plan = parse(text)
-        .plan
-        .filter(|_| validate::first_error(text).is_none())?;
+    let plan = parse(text).plan?;
     let task = plan.task(task_id)?;
+    if validate::first_error(text).is_some() {
+        return None;
+    }
     let mut lines = Lines::split(text);
     // Each step that edits the text would re-join and validate it: only
     // clearing a body that is not there leaves it as it was.
@@ -92,27 +93,30 @@ fn at_once(text: &str, task_id: &str, changes: &TaskChanges<'_>) -> Option<Edite
     let still_the_task = |l: &str| {
         line::task_line(l).is_some_and(|again| again.id == task.id && again.indent == task.indent)
     };
-    if let Some(status) = changes.status {
-        let new = status_line(&lines.lines[task.line], status).ok()?;
-        lines.lines[task.line] = Cow::Owned(new);
-        edits = true;
-        if !still_the_task(&lines.lines[task.line]) {
+    let line_edits: [Option<LineEdit<'_>>; 2] = [
+        changes
+            .status
+            .map(|status| Box::new(move |l: &str| status_line(l, status)) as LineEdit<'_>),
+        changes
+            .title
+            .map(|title| Box::new(move |l: &str| renamed_line(l, title)) as LineEdit<'_>),
+    ];
+    for line_edit in line_edits.into_iter().flatten() {
+        let new = line_edit(&lines.lines[task.line]).ok()?;
+        if !still_the_task(&new) {
             return None;
         }
-    }
-    if let Some(title) = changes.title {
-        let new = renamed_line(&lines.lines[task.line], title).ok()?;
         lines.lines[task.line] = Cow::Owned(new);
         edits = true;
-        if !still_the_task(&lines.lines[task.line]) {
-            return None;
-        }
     }
     if let Some(new_body) = changes.body {
         edits |= replace_task_body(&mut lines, task, new_body);
     }
     joined(&lines, text, edits)
 }
+
+/// A change of one task line: the old line in, the new one out.
+type LineEdit<'a> = Box<dyn Fn(&str) -> Result<String, PlanError> + 'a>;
 
 /// The end of a one-pass update of `text`: the edited `lines` joined, or
 /// `text` itself if no step edited it (`edits`); `None` if the header is no
