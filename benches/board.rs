@@ -8,8 +8,13 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use planning_mcp_server::allocator;
 use planning_mcp_server::board::render::{self, Filter};
 use planning_mcp_server::board::{Board, Limits, NewTask, TaskId};
+
+/// Server calls run on the servers' allocator.
+#[global_allocator]
+static ALLOCATOR: allocator::Server = allocator::SERVER;
 
 const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 

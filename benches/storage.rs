@@ -9,9 +9,14 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use planning_mcp_server::allocator;
 use planning_mcp_server::board::{Board, Limits, NewTask, TaskId};
 use planning_mcp_server::shared::SharedBoard;
 use planning_mcp_server::store::{FileStore, MemoryStore, SnapshotStore};
+
+/// Server calls run on the servers' allocator.
+#[global_allocator]
+static ALLOCATOR: allocator::Server = allocator::SERVER;
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 

@@ -19,9 +19,12 @@
 //!   store, CLI, MCP tools, the drop-in stdio server); `stack` gives the
 //!   binaries room for deeply nested plans.
 //!
+//! `allocator` names the servers' allocator (mimalloc by default).
+//!
 //! Layers point one way: transports know the server, the server knows the
 //! toolsets, the tools know the domain, and the domain knows nothing else.
 
+pub mod allocator;
 pub mod board;
 pub mod boards;
 pub mod config;

@@ -9,7 +9,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use planning_mcp_server::config::{self, ConfigFlags, Mode};
-use planning_mcp_server::{logging, serve, stack};
+use planning_mcp_server::{allocator, logging, serve, stack};
+
+#[global_allocator]
+static ALLOCATOR: allocator::Server = allocator::SERVER;
 
 /// A planning board for AI coding agents over MCP: a goal and a task list
 /// with statuses. Configuration: defaults < planning-mcp-server.toml <

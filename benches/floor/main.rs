@@ -4,17 +4,21 @@
 
 //! The floor: the smallest rmcp server, one no-op tool, on stdio or
 //! Streamable HTTP, set up like planning-mcp-server (same runtimes, same HTTP
-//! settings, same release profile). The e2e benchmark compares against it.
+//! settings, same allocator, same release profile). The e2e benchmark compares against it.
 //!
 //! `floor` serves stdio; `floor --http PORT` serves `http://127.0.0.1:PORT/mcp`.
 
 use std::sync::Arc;
 
+use planning_mcp_server::allocator;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+
+#[global_allocator]
+static ALLOCATOR: allocator::Server = allocator::SERVER;
 
 #[derive(Clone)]
 struct Floor {

@@ -9,7 +9,10 @@ use std::process::ExitCode;
 
 use planning_mcp_server::plans::Plans;
 use planning_mcp_server::plans::stdio::{self, Command, PlansServer};
-use planning_mcp_server::stack;
+use planning_mcp_server::{allocator, stack};
+
+#[global_allocator]
+static ALLOCATOR: allocator::Server = allocator::SERVER;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()
