@@ -4,7 +4,8 @@
 
 //! The floor: the smallest rmcp server, one no-op tool, on stdio or
 //! Streamable HTTP, set up like planning-mcp-server (same runtimes, same HTTP
-//! settings, same allocator, same release profile). The e2e benchmark compares against it.
+//! settings, same allocator, same release profile). The e2e benchmark
+//! compares against it.
 //!
 //! `floor` serves stdio; `floor --http PORT` serves `http://127.0.0.1:PORT/mcp`.
 
