@@ -12,6 +12,7 @@ fmt:
 # Lint with clippy; every warning is an error.
 lint:
     cargo clippy --all-targets --all-features -- -D warnings
+    cargo clippy --all-targets --no-default-features -- -D warnings
 
 # Run every test (unit, golden and end-to-end).
 test:
