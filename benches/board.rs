@@ -14,7 +14,7 @@ use planning_mcp_server::board::{Board, Limits, NewTask, TaskId};
 
 /// Server calls run on the servers' allocator.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::SERVER;
+static ALLOCATOR: allocator::Server = allocator::Server;
 
 const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 

@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 
 /// Server calls run on the servers' allocator.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::SERVER;
+static ALLOCATOR: allocator::Server = allocator::Server;
 
 const TASKS: usize = 2_000;
 

@@ -16,7 +16,7 @@ use planning_mcp_server::store::{FileStore, MemoryStore, SnapshotStore};
 
 /// Server calls run on the servers' allocator.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::SERVER;
+static ALLOCATOR: allocator::Server = allocator::Server;
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 

@@ -12,22 +12,15 @@
 //!
 //! ```ignore
 //! #[global_allocator]
-//! static ALLOCATOR: allocator::Server = allocator::SERVER;
+//! static ALLOCATOR: allocator::Server = allocator::Server;
 //! ```
 //!
 //! The `long-term-plan` CLI keeps the system allocator: it lives a few
 //! milliseconds, and mimalloc's set-up costs it about 0.3 ms of start-up.
 
-/// The allocator type the servers install.
-#[cfg(feature = "mimalloc")]
-pub type Server = mimalloc::MiMalloc;
-/// The allocator type the servers install.
-#[cfg(not(feature = "mimalloc"))]
-pub type Server = std::alloc::System;
-
 /// The allocator the servers install.
 #[cfg(feature = "mimalloc")]
-pub const SERVER: Server = mimalloc::MiMalloc;
+pub use mimalloc::MiMalloc as Server;
 /// The allocator the servers install.
 #[cfg(not(feature = "mimalloc"))]
-pub const SERVER: Server = std::alloc::System;
+pub use std::alloc::System as Server;

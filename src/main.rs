@@ -12,7 +12,7 @@ use planning_mcp_server::config::{self, ConfigFlags, Mode};
 use planning_mcp_server::{allocator, logging, serve, stack};
 
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::SERVER;
+static ALLOCATOR: allocator::Server = allocator::Server;
 
 /// A planning board for AI coding agents over MCP: a goal and a task list
 /// with statuses. Configuration: defaults < planning-mcp-server.toml <

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Client, HttpServer, call, stdio_client, stdio_client_with_pid};
+use common::{Client, HttpServer, INITIALIZE, call, post, stdio_client, stdio_client_with_pid};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -368,14 +368,14 @@ const DEEP: usize = 1_500;
 /// the current status is an error, as in the reference).
 fn deep_session(status: &str) -> [String; 4] {
     [
-    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#.to_owned(),
+    INITIALIZE.to_owned(),
     r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
     r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"plan.get","arguments":{"planId":"deep"}}}"#.to_owned(),
     format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"task.update","arguments":{{"planId":"deep","taskId":"t1499","status":"{status}"}}}}}}"#),
     ]
 }
 
-/// Checks the raw replies to `DEEP_SESSION`'s two tool calls.
+/// Checks the raw replies to the two tool calls of [`deep_session`].
 fn check_deep_replies(tree: &str, update: &str) {
     assert!(tree.contains(r#""isError":false"#), "{}", &tree[..400]);
     // Each task but the deepest has a `"children": [` holding the next one.
@@ -422,12 +422,8 @@ async fn deeply_nested_plans_do_not_overflow_the_stack_on_either_transport() {
 
     let server = HttpServer::start_in(&dir, &args, &[]).await;
     let session_messages = deep_session("doing");
-    let post = |body: &str, session: Option<&str>| {
-        let mut request = reqwest::Client::new()
-            .post(&server.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(body.to_owned());
+    let send = |body: &str, session: Option<&str>| {
+        let mut request = post(&server.url).body(body.to_owned());
         if let Some(session) = session {
             request = request
                 .header("mcp-session-id", session)
@@ -435,15 +431,15 @@ async fn deeply_nested_plans_do_not_overflow_the_stack_on_either_transport() {
         }
         request.send()
     };
-    let response = post(&session_messages[0], None).await.unwrap();
+    let response = send(&session_messages[0], None).await.unwrap();
     let session = response.headers()["mcp-session-id"]
         .to_str()
         .unwrap()
         .to_owned();
-    post(&session_messages[1], Some(&session)).await.unwrap();
+    send(&session_messages[1], Some(&session)).await.unwrap();
     let mut replies = Vec::new();
     for message in &session_messages[2..] {
-        let response = post(message, Some(&session)).await.unwrap();
+        let response = send(message, Some(&session)).await.unwrap();
         replies.push(response.text().await.unwrap());
     }
     check_deep_replies(&replies[0], &replies[1]);

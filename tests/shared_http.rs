@@ -13,7 +13,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{HttpServer, ok};
+use common::{HttpServer, INITIALIZE, ok, post};
 use rmcp::model::{
     ProtocolVersion, ReadResourceRequestParams, ResourceUpdatedNotificationParam,
     SubscribeRequestParams, SubscriptionFilter,
@@ -24,15 +24,6 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ServiceExt};
 use serde_json::json;
 use tokio::sync::mpsc;
-
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
-
-fn post(url: &str) -> reqwest::RequestBuilder {
-    reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-}
 
 /// A client that forwards `notifications/resources/updated` to a channel.
 #[derive(Clone)]

@@ -12,7 +12,7 @@ use planning_mcp_server::plans::stdio::{self, Command, PlansServer};
 use planning_mcp_server::{allocator, stack};
 
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::SERVER;
+static ALLOCATOR: allocator::Server = allocator::Server;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os()

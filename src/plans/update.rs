@@ -93,30 +93,23 @@ fn at_once(text: &str, task_id: &str, changes: &TaskChanges<'_>) -> Option<Edite
     let still_the_task = |l: &str| {
         line::task_line(l).is_some_and(|again| again.id == task.id && again.indent == task.indent)
     };
-    let line_edits: [Option<LineEdit<'_>>; 2] = [
-        changes
-            .status
-            .map(|status| Box::new(move |l: &str| status_line(l, status)) as LineEdit<'_>),
-        changes
-            .title
-            .map(|title| Box::new(move |l: &str| renamed_line(l, title)) as LineEdit<'_>),
-    ];
-    for line_edit in line_edits.into_iter().flatten() {
-        let new = line_edit(&lines.lines[task.line]).ok()?;
-        if !still_the_task(&new) {
-            return None;
-        }
+    let mut edit_line = |edit: &dyn Fn(&str) -> Result<String, PlanError>| {
+        let new = edit(&lines.lines[task.line]).ok()?;
         lines.lines[task.line] = Cow::Owned(new);
         edits = true;
+        still_the_task(&lines.lines[task.line]).then_some(())
+    };
+    if let Some(status) = changes.status {
+        edit_line(&|l| status_line(l, status))?;
+    }
+    if let Some(title) = changes.title {
+        edit_line(&|l| renamed_line(l, title))?;
     }
     if let Some(new_body) = changes.body {
         edits |= replace_task_body(&mut lines, task, new_body);
     }
     joined(&lines, text, edits)
 }
-
-/// A change of one task line: the old line in, the new one out.
-type LineEdit<'a> = Box<dyn Fn(&str) -> Result<String, PlanError> + 'a>;
 
 /// The end of a one-pass update of `text`: the edited `lines` joined, or
 /// `text` itself if no step edited it (`edits`); `None` if the header is no

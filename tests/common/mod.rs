@@ -31,6 +31,18 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_planning-mcp-server");
 /// A connected MCP client.
 pub type Client = RunningService<RoleClient, ()>;
 
+/// A raw JSON-RPC `initialize` request (id 1), for tests that speak the wire
+/// protocol without the rmcp client.
+pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+
+/// A raw Streamable HTTP POST to `url` with the headers MCP requires.
+pub fn post(url: &str) -> reqwest::RequestBuilder {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+}
+
 /// A command for the binary, run in `dir` with a clean `PLANNING_*`
 /// environment and `HOME` in `dir`, so no config file is picked up.
 pub fn command(dir: &TempDir) -> Command {
