@@ -3,13 +3,17 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Fuzzes the plan parser, the validator, the views, repair and every edit
-//! with arbitrary text: none may panic, and their results must agree.
+//! with arbitrary text: none may panic, and their results must agree; the
+//! one-pass updates must equal the reference's steps.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use planning_mcp_server::plans::add::{NewTask, add_task_with_id};
 use planning_mcp_server::plans::repair::{Action, repair_with};
+use planning_mcp_server::plans::update::{
+    PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
+};
 use planning_mcp_server::plans::{Status, body, edit, parse, search, validate, view};
 
 fuzz_target!(|data: &[u8]| {
@@ -23,10 +27,14 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = view::Stats::of_text(text);
     let mut n = 0;
-    let _ = repair_with(text, &[Action::AddFormatHeader, Action::AddMissingIds], || {
-        n += 1;
-        format!("t_fuzz{n}")
-    });
+    let _ = repair_with(
+        text,
+        &[Action::AddFormatHeader, Action::AddMissingIds],
+        || {
+            n += 1;
+            format!("t_fuzz{n}")
+        },
+    );
     let section = vec!["Fuzz".to_owned()];
     let _ = add_task_with_id(
         text,
@@ -40,6 +48,14 @@ fuzz_target!(|data: &[u8]| {
     let _ = body::set_plan_body(text, Some("b\n"));
     let _ = body::set_plan_body(text, None);
     let _ = edit::set_plan_title(text, "T");
+    let plan_changes = PlanChanges {
+        title: Some("T"),
+        body: Some(Some("b\n")),
+    };
+    assert_eq!(
+        update_plan(text, &plan_changes).map_err(|e| e.0),
+        plan_one_by_one(text, &plan_changes).map_err(|e| e.0)
+    );
     let Some(plan) = parsed.plan else {
         return;
     };
@@ -54,6 +70,23 @@ fuzz_target!(|data: &[u8]| {
         let _ = edit::rename(text, id, "renamed");
         let _ = body::set_task_body(text, id, Some("x\n> y"));
         let _ = body::set_task_body(text, id, None);
+        for changes in [
+            TaskChanges {
+                status: Some(Status::Doing),
+                title: Some("renamed"),
+                body: Some(Some("x\n> y")),
+            },
+            TaskChanges {
+                status: Some(Status::Done),
+                title: None,
+                body: Some(None),
+            },
+        ] {
+            assert_eq!(
+                update_task(text, id, &changes).map_err(|e| e.0),
+                one_by_one(text, id, &changes).map_err(|e| e.0)
+            );
+        }
         let _ = add_task_with_id(
             text,
             &NewTask {
