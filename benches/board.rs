@@ -8,9 +8,9 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::allocator;
-use planning_mcp_server::board::render::{self, Filter};
-use planning_mcp_server::board::{Board, Limits, NewTask, TaskId};
+use planning_mcp_server::runtime::allocator;
+use planning_mcp_server::toolsets::planning::domain::render::{self, Filter};
+use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask, TaskId};
 
 /// Server calls run on the servers' allocator.
 #[global_allocator]

@@ -15,9 +15,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::allocator;
-use planning_mcp_server::plans::tools::call;
-use planning_mcp_server::plans::{Plans, parse, validate};
+use planning_mcp_server::runtime::allocator;
+use planning_mcp_server::toolsets::plans::tools::call;
+use planning_mcp_server::toolsets::plans::{Plans, parse, validate};
 use serde_json::{Value, json};
 
 /// Server calls run on the servers' allocator.

@@ -9,10 +9,10 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::allocator;
-use planning_mcp_server::board::{Board, Limits, NewTask, TaskId};
-use planning_mcp_server::shared::SharedBoard;
-use planning_mcp_server::store::{FileStore, MemoryStore, SnapshotStore};
+use planning_mcp_server::runtime::allocator;
+use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask, TaskId};
+use planning_mcp_server::toolsets::planning::shared_board::SharedBoard;
+use planning_mcp_server::toolsets::planning::store::{FileStore, MemoryStore, SnapshotStore};
 
 /// Server calls run on the servers' allocator.
 #[global_allocator]

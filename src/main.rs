@@ -9,7 +9,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use planning_mcp_server::config::{self, ConfigFlags, Mode};
-use planning_mcp_server::{allocator, logging, serve, stack};
+use planning_mcp_server::runtime::{allocator, logging, stack};
+use planning_mcp_server::transport as serve;
 
 #[global_allocator]
 static ALLOCATOR: allocator::Server = allocator::Server;

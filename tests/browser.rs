@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use common::webdriver::{Browser, decode_base64};
 use common::{HttpServer, ok};
-use planning_mcp_server::board::TaskId;
+use planning_mcp_server::toolsets::planning::domain::TaskId;
 use serde_json::{Value, json};
 
 const TOKEN: &str = "browser-token";

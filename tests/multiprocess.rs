@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{file_storage, ok, stdio_client};
-use planning_mcp_server::board::TaskId;
+use planning_mcp_server::toolsets::planning::domain::TaskId;
 use serde_json::json;
 
 const PROCESSES: usize = 4;

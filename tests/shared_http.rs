@@ -449,7 +449,7 @@ async fn subscribers_hear_of_other_sessions_changes_within_a_second() {
         ))
         .await
         .unwrap();
-    ok(&other, "update_task_statuses", json!({"tasks": [{"task_id": planning_mcp_server::board::TaskId::from_content("news", "").to_string(), "status": "completed"}]})).await;
+    ok(&other, "update_task_statuses", json!({"tasks": [{"task_id": planning_mcp_server::toolsets::planning::domain::TaskId::from_content("news", "").to_string(), "status": "completed"}]})).await;
     assert_eq!(next_update(&mut updates).await, "board://default");
     assert!(
         tokio::time::timeout(Duration::from_millis(300), updates.recv())

@@ -11,8 +11,10 @@ mod common;
 use std::time::{Duration, SystemTime};
 
 use common::{HttpServer, ok};
-use planning_mcp_server::board::{Board, Entry, Event, Goal, History, Limits, Status, Task};
-use planning_mcp_server::web::{index, page, view};
+use planning_mcp_server::toolsets::planning::domain::{
+    Board, Entry, Event, Goal, History, Limits, Status, Task,
+};
+use planning_mcp_server::transport::web::{index, page, view};
 use reqwest::redirect::Policy;
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -526,7 +528,8 @@ fn the_board_list_is_stable() {
     let board = scripted_board();
     let rows = [
         index::Row {
-            name: planning_mcp_server::boards::BoardName::parse("demo").unwrap(),
+            name: planning_mcp_server::toolsets::planning::boards::BoardName::parse("demo")
+                .unwrap(),
             state: Ok(index::Summary {
                 goal: board.goal().map(|g| g.title.clone()),
                 counts: view::Counts::of(&board),
@@ -534,7 +537,8 @@ fn the_board_list_is_stable() {
             }),
         },
         index::Row {
-            name: planning_mcp_server::boards::BoardName::parse("full").unwrap(),
+            name: planning_mcp_server::toolsets::planning::boards::BoardName::parse("full")
+                .unwrap(),
             state: Err("this server holds its maximum of 1 boards <max_boards>".into()),
         },
     ];

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use planning_mcp_server::allocator;
+use planning_mcp_server::runtime::allocator;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;

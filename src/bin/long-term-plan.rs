@@ -3,13 +3,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! `long-term-plan`: the drop-in CLI for long-term-plan's Markdown plans.
-//! All the work is in `planning_mcp_server::plans::cli`.
+//! All the work is in `planning_mcp_server::toolsets::plans::cli`.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use planning_mcp_server::plans::cli;
-use planning_mcp_server::stack;
+use planning_mcp_server::runtime::stack;
+use planning_mcp_server::toolsets::plans::cli;
 
 fn main() -> ExitCode {
     let args = std::env::args_os()

@@ -1,0 +1,11 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The shared runtime under every toolset: the servers' allocator, logging,
+//! large stacks for deep plans, and small text helpers.
+
+pub mod allocator;
+pub mod logging;
+pub mod stack;
+pub mod text;

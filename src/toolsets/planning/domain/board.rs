@@ -1,0 +1,916 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The board: a goal and tasks in creation order, with every rule of the
+//! contract. Pure data and functions: no locks, no I/O, no MCP.
+//!
+//! Every mutation validates the whole request first and changes nothing when
+//! it fails. A mutation that succeeds returns an [`Undo`], so that a caller
+//! whose snapshot could not be saved can put the board back as it was.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use super::error::{BoardError, Field, Position};
+use super::history::{Event, Goal, History, Recorded};
+use super::task::{Status, Task, TaskId};
+
+/// The size limits from config `[planning]`, in Unicode characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most tasks the board holds.
+    pub max_tasks: usize,
+    /// The longest goal title, goal description (and change reason).
+    pub max_goal_length: usize,
+    /// The longest task title and task description.
+    pub max_task_length: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_tasks: 100,
+            max_goal_length: 1000,
+            max_task_length: 500,
+        }
+    }
+}
+
+/// A task as a request asks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewTask {
+    /// Must not be blank.
+    pub title: String,
+    /// May be empty.
+    pub description: String,
+}
+
+impl NewTask {
+    /// A task with this title and description.
+    pub fn new(title: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            description: description.into(),
+        }
+    }
+}
+
+/// What `add_tasks` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Added {
+    /// IDs of the tasks added, in request order.
+    pub added: Vec<TaskId>,
+    /// IDs skipped because the board or the batch already had them.
+    pub skipped: Vec<TaskId>,
+    /// Whether the board had no tasks before the call.
+    pub was_empty: bool,
+}
+
+/// How to take a successful mutation back.
+#[derive(Debug)]
+#[must_use = "keep the undo until the change is saved"]
+pub struct Undo {
+    step: UndoStep,
+    history: Option<Recorded>,
+}
+
+#[derive(Debug)]
+enum UndoStep {
+    Goal(Option<Goal>),
+    Added { ids: Vec<TaskId>, next_seq: u64 },
+    Statuses(Vec<(TaskId, Status)>),
+    Modified { new_id: TaskId, before: Task },
+    Deleted(Vec<(u64, Task)>),
+}
+
+/// The planning board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    limits: Limits,
+    goal: Option<Goal>,
+    /// Tasks keyed by a creation sequence number: iteration is creation order.
+    tasks: BTreeMap<u64, Task>,
+    /// Task ID to sequence number, for O(log n) single-task operations.
+    index: HashMap<TaskId, u64>,
+    next_seq: u64,
+    /// `None` when history is disabled.
+    history: Option<History>,
+}
+
+impl Board {
+    /// An empty board.
+    pub fn new(limits: Limits, history_enabled: bool) -> Self {
+        Self {
+            limits,
+            goal: None,
+            tasks: BTreeMap::new(),
+            index: HashMap::new(),
+            next_seq: 0,
+            history: history_enabled.then(History::default),
+        }
+    }
+
+    /// A board holding the given state, as loaded from a snapshot. Tasks keep
+    /// the order given; a task whose ID repeats an earlier one is dropped.
+    /// Limits are not applied: what was saved stays readable.
+    pub fn restore(
+        limits: Limits,
+        goal: Option<Goal>,
+        tasks: impl IntoIterator<Item = Task>,
+        history: Option<History>,
+    ) -> Self {
+        let mut board = Self {
+            history,
+            goal,
+            ..Self::new(limits, false)
+        };
+        for task in tasks {
+            if !board.index.contains_key(&task.id) {
+                board.push(task);
+            }
+        }
+        board
+    }
+
+    /// The limits this board enforces.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The goal, if one is set.
+    pub fn goal(&self) -> Option<&Goal> {
+        self.goal.as_ref()
+    }
+
+    /// All tasks, oldest first.
+    pub fn tasks(&self) -> impl DoubleEndedIterator<Item = &Task> + ExactSizeIterator {
+        self.tasks.values()
+    }
+
+    /// The task with this ID.
+    pub fn task(&self, id: TaskId) -> Option<&Task> {
+        self.index.get(&id).and_then(|seq| self.tasks.get(seq))
+    }
+
+    /// How many tasks the board holds.
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether the board holds no tasks.
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+
+    /// The history, when it is enabled.
+    pub fn history(&self) -> Option<&History> {
+        self.history.as_ref()
+    }
+
+    /// Sets the first goal. Refused when a goal exists.
+    pub fn set_goal(&mut self, title: &str, description: &str) -> Result<Undo, BoardError> {
+        if self.goal.is_some() {
+            return Err(BoardError::GoalAlreadySet);
+        }
+        let goal = self.checked_goal(title, description)?;
+        let history = self.record(vec![Event::GoalSet { goal: goal.clone() }]);
+        let previous = self.goal.replace(goal);
+        Ok(Undo {
+            step: UndoStep::Goal(previous),
+            history,
+        })
+    }
+
+    /// Replaces the goal, keeping the tasks; the reason goes to the history.
+    pub fn change_goal(
+        &mut self,
+        title: &str,
+        description: &str,
+        reason: &str,
+    ) -> Result<Undo, BoardError> {
+        let Some(current) = &self.goal else {
+            return Err(BoardError::NoGoal);
+        };
+        let goal = self.checked_goal(title, description)?;
+        let max = self.limits.max_goal_length;
+        check_required(reason, Field::Reason, Position(None), max)?;
+        let event = Event::GoalChanged {
+            from: current.clone(),
+            to: goal.clone(),
+            reason: reason.to_owned(),
+        };
+        let history = self.record(vec![event]);
+        let previous = self.goal.replace(goal);
+        Ok(Undo {
+            step: UndoStep::Goal(previous),
+            history,
+        })
+    }
+
+    /// Adds tasks in order, skipping any whose ID the board (or an earlier
+    /// task of the same batch) already has. All or nothing otherwise.
+    pub fn add_tasks(&mut self, new_tasks: &[NewTask]) -> Result<(Added, Undo), BoardError> {
+        if new_tasks.is_empty() {
+            return Err(BoardError::EmptyRequest("tasks"));
+        }
+        let max = self.limits.max_task_length;
+        let mut fresh = Vec::with_capacity(new_tasks.len());
+        let mut skipped = Vec::new();
+        let mut seen = HashSet::with_capacity(new_tasks.len());
+        for (n, new) in new_tasks.iter().enumerate() {
+            let position = Position(Some(n + 1));
+            check_required(&new.title, Field::TaskTitle, position, max)?;
+            check_text(&new.description, Field::TaskDescription, position, max)?;
+            let id = TaskId::from_content(&new.title, &new.description);
+            if self.index.contains_key(&id) || !seen.insert(id) {
+                skipped.push(id);
+            } else {
+                fresh.push(new);
+            }
+        }
+        let room = self.limits.max_tasks.saturating_sub(self.len());
+        if fresh.len() > room {
+            return Err(BoardError::TooManyTasks {
+                adding: fresh.len(),
+                current: self.len(),
+                max: self.limits.max_tasks,
+                room,
+            });
+        }
+        let was_empty = self.is_empty();
+        let next_seq = self.next_seq;
+        let added: Vec<TaskId> = fresh
+            .into_iter()
+            .map(|new| self.push(Task::new(new.title.clone(), new.description.clone())))
+            .collect();
+        let undo = Undo {
+            step: UndoStep::Added {
+                ids: added.clone(),
+                next_seq,
+            },
+            history: None,
+        };
+        Ok((
+            Added {
+                added,
+                skipped,
+                was_empty,
+            },
+            undo,
+        ))
+    }
+
+    /// Sets statuses, all or nothing: every ID must exist and every status be
+    /// valid. When an ID repeats, its last status wins.
+    pub fn update_statuses(&mut self, updates: &[(&str, &str)]) -> Result<Undo, BoardError> {
+        if updates.is_empty() {
+            return Err(BoardError::EmptyRequest("tasks"));
+        }
+        let statuses = updates
+            .iter()
+            .map(|(_, status)| status.parse::<Status>())
+            .collect::<Result<Vec<_>, _>>()?;
+        let seqs = self.resolve(updates.iter().map(|(id, _)| *id))?;
+        let mut previous = Vec::with_capacity(seqs.len());
+        let mut events = Vec::new();
+        for (seq, status) in seqs.into_iter().zip(statuses) {
+            let task = self.tasks.get_mut(&seq).expect("resolved IDs exist");
+            if task.status != status {
+                previous.push((task.id, task.status));
+                events.push(Event::StatusChanged {
+                    task_id: task.id,
+                    title: task.title.clone(),
+                    from: task.status,
+                    to: status,
+                });
+                task.status = status;
+            }
+        }
+        let history = self.record(events);
+        Ok(Undo {
+            step: UndoStep::Statuses(previous),
+            history,
+        })
+    }
+
+    /// Changes a task's title and/or description (an omitted one is kept).
+    /// The task keeps its status and place; its ID is derived anew, and the
+    /// change is refused when that ID belongs to another task.
+    pub fn modify_task(
+        &mut self,
+        task_id: &str,
+        title: Option<&str>,
+        description: Option<&str>,
+    ) -> Result<(TaskId, Undo), BoardError> {
+        if title.is_none() && description.is_none() {
+            return Err(BoardError::NothingToModify);
+        }
+        let [seq] = self.resolve([task_id])?[..] else {
+            unreachable!("one ID resolves to one task")
+        };
+        let max = self.limits.max_task_length;
+        if let Some(title) = title {
+            check_required(title, Field::TaskTitle, Position(None), max)?;
+        }
+        if let Some(description) = description {
+            check_text(description, Field::TaskDescription, Position(None), max)?;
+        }
+        let task = &self.tasks[&seq];
+        let title = title.unwrap_or(&task.title);
+        let description = description.unwrap_or(&task.description);
+        let new_id = TaskId::from_content(title, description);
+        if new_id != task.id && self.index.contains_key(&new_id) {
+            return Err(BoardError::IdTaken {
+                id: new_id.to_string(),
+            });
+        }
+        let (title, description) = (title.to_owned(), description.to_owned());
+        let task = self.tasks.get_mut(&seq).expect("resolved IDs exist");
+        let before = task.clone();
+        task.id = new_id;
+        task.title = title;
+        task.description = description;
+        self.index.remove(&before.id);
+        self.index.insert(new_id, seq);
+        Ok((
+            new_id,
+            Undo {
+                step: UndoStep::Modified { new_id, before },
+                history: None,
+            },
+        ))
+    }
+
+    /// Deletes tasks, all or nothing: every ID must exist.
+    pub fn delete_tasks(&mut self, task_ids: &[&str]) -> Result<Undo, BoardError> {
+        if task_ids.is_empty() {
+            return Err(BoardError::EmptyRequest("task IDs"));
+        }
+        let seqs = self.resolve(task_ids.iter().copied())?;
+        let mut removed = Vec::with_capacity(seqs.len());
+        for seq in seqs {
+            if let Some(task) = self.tasks.remove(&seq) {
+                self.index.remove(&task.id);
+                removed.push((seq, task));
+            }
+        }
+        Ok(Undo {
+            step: UndoStep::Deleted(removed),
+            history: None,
+        })
+    }
+
+    /// Takes back a mutation. Only valid for the most recent mutation that has
+    /// not been undone, which is how the shared board uses it.
+    pub fn undo(&mut self, undo: Undo) {
+        match undo.step {
+            UndoStep::Goal(previous) => self.goal = previous,
+            UndoStep::Added { ids, next_seq } => {
+                for id in ids {
+                    if let Some(seq) = self.index.remove(&id) {
+                        self.tasks.remove(&seq);
+                    }
+                }
+                self.next_seq = next_seq;
+            }
+            UndoStep::Statuses(previous) => {
+                // Reversed, so that an ID that changed twice ends at its first status.
+                for (id, status) in previous.into_iter().rev() {
+                    if let Some(seq) = self.index.get(&id) {
+                        self.tasks.get_mut(seq).expect("indexed").status = status;
+                    }
+                }
+            }
+            UndoStep::Modified { new_id, before } => {
+                if let Some(seq) = self.index.remove(&new_id) {
+                    self.index.insert(before.id, seq);
+                    self.tasks.insert(seq, before);
+                }
+            }
+            UndoStep::Deleted(removed) => {
+                for (seq, task) in removed {
+                    self.index.insert(task.id, seq);
+                    self.tasks.insert(seq, task);
+                }
+            }
+        }
+        if let (Some(history), Some(recorded)) = (&mut self.history, undo.history) {
+            history.unrecord(recorded);
+        }
+    }
+
+    fn push(&mut self, task: Task) -> TaskId {
+        let (id, seq) = (task.id, self.next_seq);
+        self.next_seq += 1;
+        self.index.insert(id, seq);
+        self.tasks.insert(seq, task);
+        id
+    }
+
+    /// Maps request IDs to sequence numbers, or names every ID that matches no task.
+    fn resolve<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> Result<Vec<u64>, BoardError> {
+        let mut seqs = Vec::new();
+        let mut unknown: Vec<String> = Vec::new();
+        for text in ids {
+            match TaskId::parse(text).and_then(|id| self.index.get(&id)) {
+                Some(&seq) => seqs.push(seq),
+                None if !unknown.iter().any(|u| u == text) => unknown.push(text.to_owned()),
+                None => {}
+            }
+        }
+        if unknown.is_empty() {
+            Ok(seqs)
+        } else {
+            Err(BoardError::UnknownTasks(unknown))
+        }
+    }
+
+    fn checked_goal(&self, title: &str, description: &str) -> Result<Goal, BoardError> {
+        let max = self.limits.max_goal_length;
+        check_required(title, Field::GoalTitle, Position(None), max)?;
+        check_text(description, Field::GoalDescription, Position(None), max)?;
+        Ok(Goal {
+            title: title.to_owned(),
+            description: description.to_owned(),
+        })
+    }
+
+    fn record(&mut self, events: Vec<Event>) -> Option<Recorded> {
+        self.history.as_mut().map(|history| history.record(events))
+    }
+}
+
+/// Checks a text that must not be blank (titles, the reason) and its length.
+fn check_required(
+    text: &str,
+    field: Field,
+    position: Position,
+    max: usize,
+) -> Result<(), BoardError> {
+    if text.trim().is_empty() {
+        return Err(BoardError::Blank { field, position });
+    }
+    check_text(text, field, position, max)
+}
+
+/// Checks a text's length in characters.
+fn check_text(text: &str, field: Field, position: Position, max: usize) -> Result<(), BoardError> {
+    // A string has at least as many bytes as characters: skip the count when short.
+    if text.len() > max {
+        let actual = text.chars().count();
+        if actual > max {
+            return Err(BoardError::TooLong {
+                field,
+                position,
+                actual,
+                max,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::planning::domain::history::HISTORY_CAP;
+
+    fn new(title: &str, description: &str) -> NewTask {
+        NewTask::new(title, description)
+    }
+
+    fn id(title: &str, description: &str) -> String {
+        TaskId::from_content(title, description).to_string()
+    }
+
+    fn board() -> Board {
+        Board::new(Limits::default(), true)
+    }
+
+    fn board_with(titles: &[&str]) -> Board {
+        let mut board = board();
+        let tasks: Vec<NewTask> = titles.iter().map(|t| new(t, "")).collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        board
+    }
+
+    fn titles(board: &Board) -> Vec<&str> {
+        board.tasks().map(|t| t.title.as_str()).collect()
+    }
+
+    fn small_limits() -> Limits {
+        Limits {
+            max_tasks: 3,
+            max_goal_length: 5,
+            max_task_length: 4,
+        }
+    }
+
+    #[test]
+    fn set_goal_once_then_refuse() {
+        let mut board = board();
+        let _ = board.set_goal("Ship", "the release").unwrap();
+        assert_eq!(board.goal().unwrap().title, "Ship");
+        assert_eq!(
+            board.set_goal("Other", "x").unwrap_err(),
+            BoardError::GoalAlreadySet
+        );
+        assert_eq!(board.goal().unwrap().title, "Ship");
+    }
+
+    #[test]
+    fn change_goal_needs_a_goal_and_a_reason() {
+        let mut board = board_with(&["a"]);
+        assert_eq!(
+            board.change_goal("New", "d", "why").unwrap_err(),
+            BoardError::NoGoal
+        );
+        let _ = board.set_goal("Old", "d").unwrap();
+        for reason in ["", "  \n\t"] {
+            assert_eq!(
+                board.change_goal("New", "d", reason).unwrap_err(),
+                BoardError::Blank {
+                    field: Field::Reason,
+                    position: Position(None)
+                }
+            );
+        }
+        let _ = board.change_goal("New", "d2", "scope changed").unwrap();
+        assert_eq!(board.goal().unwrap().title, "New");
+        assert_eq!(titles(&board), ["a"], "tasks are kept");
+        let last = board.history().unwrap().entries().last().unwrap();
+        assert!(
+            matches!(&last.event, Event::GoalChanged { reason, from, .. }
+            if reason == "scope changed" && from.title == "Old")
+        );
+    }
+
+    #[test]
+    fn blank_titles_are_refused_everywhere() {
+        let mut board = board();
+        assert!(matches!(
+            board.set_goal(" ", "d"),
+            Err(BoardError::Blank {
+                field: Field::GoalTitle,
+                ..
+            })
+        ));
+        let _ = board.set_goal("g", "").unwrap();
+        assert!(matches!(
+            board.change_goal("\n", "d", "r"),
+            Err(BoardError::Blank {
+                field: Field::GoalTitle,
+                ..
+            })
+        ));
+        assert_eq!(
+            board
+                .add_tasks(&[new("ok", ""), new("\t", "")])
+                .unwrap_err(),
+            BoardError::Blank {
+                field: Field::TaskTitle,
+                position: Position(Some(2))
+            }
+        );
+        assert!(board.is_empty(), "all or nothing");
+        let _ = board.add_tasks(&[new("ok", "")]).unwrap();
+        assert!(matches!(
+            board.modify_task(&id("ok", ""), Some(""), None),
+            Err(BoardError::Blank {
+                field: Field::TaskTitle,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn goal_limits_at_n_and_n_plus_one_in_characters() {
+        let mut board = Board::new(small_limits(), true);
+        let five = "ééééé"; // 5 characters, 10 bytes
+        let six = "éééééé";
+        assert!(matches!(
+            board.set_goal(six, ""),
+            Err(BoardError::TooLong {
+                field: Field::GoalTitle,
+                actual: 6,
+                max: 5,
+                ..
+            })
+        ));
+        assert!(matches!(
+            board.set_goal("t", six),
+            Err(BoardError::TooLong {
+                field: Field::GoalDescription,
+                actual: 6,
+                ..
+            })
+        ));
+        let _ = board.set_goal(five, five).unwrap();
+        assert!(matches!(
+            board.change_goal("t", "d", six),
+            Err(BoardError::TooLong {
+                field: Field::Reason,
+                ..
+            })
+        ));
+        let _ = board.change_goal(five, five, five).unwrap();
+    }
+
+    #[test]
+    fn task_limits_at_n_and_n_plus_one_in_characters() {
+        let mut board = Board::new(small_limits(), true);
+        let four = "✓✓✓✓";
+        let five = "✓✓✓✓✓";
+        assert_eq!(
+            board.add_tasks(&[new(five, "")]).unwrap_err(),
+            BoardError::TooLong {
+                field: Field::TaskTitle,
+                position: Position(Some(1)),
+                actual: 5,
+                max: 4
+            }
+        );
+        assert!(matches!(
+            board.add_tasks(&[new("a", five)]),
+            Err(BoardError::TooLong {
+                field: Field::TaskDescription,
+                ..
+            })
+        ));
+        let _ = board.add_tasks(&[new(four, four)]).unwrap();
+        let task_id = id(four, four);
+        assert!(matches!(
+            board.modify_task(&task_id, Some(five), None),
+            Err(BoardError::TooLong {
+                field: Field::TaskTitle,
+                position: Position(None),
+                ..
+            })
+        ));
+        assert!(matches!(
+            board.modify_task(&task_id, None, Some(five)),
+            Err(BoardError::TooLong {
+                field: Field::TaskDescription,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn max_tasks_at_n_and_n_plus_one() {
+        let mut board = Board::new(small_limits(), true);
+        let _ = board.add_tasks(&[new("a", ""), new("b", "")]).unwrap();
+        assert_eq!(
+            board.add_tasks(&[new("c", ""), new("d", "")]).unwrap_err(),
+            BoardError::TooManyTasks {
+                adding: 2,
+                current: 2,
+                max: 3,
+                room: 1
+            }
+        );
+        assert_eq!(board.len(), 2, "refused whole");
+        // Duplicates that would be skipped do not count against the limit.
+        let (added, _) = board
+            .add_tasks(&[new("a", ""), new("c", ""), new("c", "")])
+            .unwrap();
+        assert_eq!(added.added.len(), 1);
+        assert_eq!(added.skipped.len(), 2);
+        assert_eq!(board.len(), 3);
+        assert!(matches!(
+            board.add_tasks(&[new("z", "")]),
+            Err(BoardError::TooManyTasks { room: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn duplicates_are_skipped_and_order_is_creation_order() {
+        let mut board = board_with(&["first", "second"]);
+        let (added, _) = board
+            .add_tasks(&[new("third", ""), new("first", ""), new("third", "")])
+            .unwrap();
+        assert_eq!(added.added, [TaskId::from_content("third", "")]);
+        assert_eq!(
+            added.skipped,
+            [
+                TaskId::from_content("first", ""),
+                TaskId::from_content("third", "")
+            ]
+        );
+        assert!(!added.was_empty);
+        assert_eq!(titles(&board), ["first", "second", "third"]);
+    }
+
+    #[test]
+    fn add_reports_an_empty_board_and_refuses_an_empty_batch() {
+        let mut board = board();
+        assert_eq!(
+            board.add_tasks(&[]).unwrap_err(),
+            BoardError::EmptyRequest("tasks")
+        );
+        let (added, _) = board.add_tasks(&[new("a", "")]).unwrap();
+        assert!(added.was_empty);
+    }
+
+    #[test]
+    fn update_is_all_or_nothing() {
+        let mut board = board_with(&["a", "b"]);
+        let (a, b) = (id("a", ""), id("b", ""));
+        assert_eq!(
+            board
+                .update_statuses(&[
+                    (&a, "completed"),
+                    ("ffffffff", "failed"),
+                    ("nope", "failed")
+                ])
+                .unwrap_err(),
+            BoardError::UnknownTasks(vec!["ffffffff".into(), "nope".into()])
+        );
+        assert!(matches!(
+            board.update_statuses(&[(&a, "completed"), (&b, "done")]),
+            Err(BoardError::UnknownStatus(_))
+        ));
+        assert!(board.tasks().all(|t| t.status == Status::Pending));
+        let _ = board
+            .update_statuses(&[(&a, "completed"), (&b, "in_progress")])
+            .unwrap();
+        let statuses: Vec<Status> = board.tasks().map(|t| t.status).collect();
+        assert_eq!(statuses, [Status::Completed, Status::InProgress]);
+    }
+
+    #[test]
+    fn ids_match_exactly() {
+        let mut board = board_with(&["Write tests"]);
+        for bad in ["A46F8D35", " a46f8d35", "a46f8d3"] {
+            assert_eq!(
+                board.update_statuses(&[(bad, "completed")]).unwrap_err(),
+                BoardError::UnknownTasks(vec![bad.into()])
+            );
+        }
+        let _ = board.update_statuses(&[("a46f8d35", "completed")]).unwrap();
+    }
+
+    #[test]
+    fn any_status_moves_to_any_other_and_changes_are_recorded() {
+        let mut board = board_with(&["a"]);
+        let a = id("a", "");
+        for from in Status::ALL {
+            for to in Status::ALL {
+                let _ = board.update_statuses(&[(&a, from.as_str())]).unwrap();
+                let _ = board.update_statuses(&[(&a, to.as_str())]).unwrap();
+                assert_eq!(board.tasks().next().unwrap().status, to);
+            }
+        }
+        let changes = board
+            .history()
+            .unwrap()
+            .entries()
+            .filter(|e| matches!(e.event, Event::StatusChanged { .. }))
+            .count();
+        assert!(changes > 0);
+        // Setting the status a task already has records nothing.
+        let before = board.history().unwrap().entries().len();
+        let _ = board.update_statuses(&[(&a, "cancelled")]).unwrap();
+        assert_eq!(board.history().unwrap().entries().len(), before);
+    }
+
+    #[test]
+    fn modify_regenerates_the_id_and_keeps_status_and_place() {
+        let mut board = board_with(&["a", "b", "c"]);
+        let _ = board
+            .update_statuses(&[(&id("b", ""), "in_progress")])
+            .unwrap();
+        let (new_id, _) = board.modify_task(&id("b", ""), None, Some("more")).unwrap();
+        assert_eq!(new_id, TaskId::from_content("b", "more"));
+        assert_eq!(titles(&board), ["a", "b", "c"]);
+        let task = board.task(new_id).unwrap();
+        assert_eq!(
+            (task.status, task.description.as_str()),
+            (Status::InProgress, "more")
+        );
+        assert!(board.task(TaskId::from_content("b", "")).is_none());
+        let (renamed, _) = board
+            .modify_task(&new_id.to_string(), Some("B"), None)
+            .unwrap();
+        assert_eq!(renamed, TaskId::from_content("B", "more"));
+    }
+
+    #[test]
+    fn modify_refuses_a_taken_id_and_needs_a_field() {
+        let mut board = board_with(&["a", "b"]);
+        let before = board.clone();
+        assert_eq!(
+            board
+                .modify_task(&id("a", ""), Some("b"), None)
+                .unwrap_err(),
+            BoardError::IdTaken { id: id("b", "") }
+        );
+        assert_eq!(
+            board.modify_task(&id("a", ""), None, None).unwrap_err(),
+            BoardError::NothingToModify
+        );
+        assert_eq!(
+            board.modify_task("12345678", Some("x"), None).unwrap_err(),
+            BoardError::UnknownTasks(vec!["12345678".into()])
+        );
+        assert_eq!(board, before);
+        // The same content again is not a collision with itself.
+        let (same, _) = board.modify_task(&id("a", ""), Some("a"), None).unwrap();
+        assert_eq!(same.to_string(), id("a", ""));
+    }
+
+    #[test]
+    fn delete_is_all_or_nothing() {
+        let mut board = board_with(&["a", "b", "c"]);
+        assert_eq!(
+            board.delete_tasks(&[&id("a", ""), "00000000"]).unwrap_err(),
+            BoardError::UnknownTasks(vec!["00000000".into()])
+        );
+        assert_eq!(board.len(), 3);
+        assert_eq!(
+            board.delete_tasks(&[]).unwrap_err(),
+            BoardError::EmptyRequest("task IDs")
+        );
+        let _ = board
+            .delete_tasks(&[&id("a", ""), &id("c", ""), &id("a", "")])
+            .unwrap();
+        assert_eq!(titles(&board), ["b"]);
+        // A deleted task can be added again, at the end.
+        let _ = board.add_tasks(&[new("a", "")]).unwrap();
+        assert_eq!(titles(&board), ["b", "a"]);
+    }
+
+    #[test]
+    fn every_mutation_can_be_undone() {
+        let mut board = board_with(&["a", "b", "c"]);
+        let _ = board.set_goal("g", "d").unwrap();
+        let _ = board
+            .update_statuses(&[(&id("a", ""), "completed")])
+            .unwrap();
+        let original = board.clone();
+        type Mutation = Box<dyn Fn(&mut Board) -> Undo>;
+        let mutations: Vec<Mutation> = vec![
+            Box::new(|b| b.change_goal("h", "e", "why").unwrap()),
+            Box::new(|b| b.add_tasks(&[new("d", ""), new("a", "")]).unwrap().1),
+            Box::new(|b| {
+                b.update_statuses(&[(&id("b", ""), "failed"), (&id("b", ""), "cancelled")])
+                    .unwrap()
+            }),
+            Box::new(|b| b.modify_task(&id("b", ""), Some("B"), Some("x")).unwrap().1),
+            Box::new(|b| b.delete_tasks(&[&id("c", ""), &id("a", "")]).unwrap()),
+        ];
+        for mutate in mutations {
+            let undo = mutate(&mut board);
+            assert_ne!(board, original);
+            board.undo(undo);
+            assert_eq!(board, original);
+        }
+        let mut fresh = Board::new(Limits::default(), true);
+        let undo = fresh.set_goal("g", "d").unwrap();
+        fresh.undo(undo);
+        assert_eq!(fresh, Board::new(Limits::default(), true));
+    }
+
+    #[test]
+    fn history_is_capped_and_undo_restores_evicted_entries() {
+        let limits = Limits {
+            max_tasks: HISTORY_CAP + 10,
+            ..Limits::default()
+        };
+        let mut board = Board::new(limits, true);
+        let tasks: Vec<NewTask> = (0..HISTORY_CAP + 5)
+            .map(|n| new(&n.to_string(), ""))
+            .collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        let ids: Vec<String> = (0..HISTORY_CAP + 5)
+            .map(|n| id(&n.to_string(), ""))
+            .collect();
+        let half: Vec<(&str, &str)> = ids[..700]
+            .iter()
+            .map(|i| (i.as_str(), "completed"))
+            .collect();
+        let _ = board.update_statuses(&half).unwrap();
+        let before = board.clone();
+        let all: Vec<(&str, &str)> = ids.iter().map(|i| (i.as_str(), "failed")).collect();
+        let undo = board.update_statuses(&all).unwrap();
+        assert_eq!(board.history().unwrap().entries().len(), HISTORY_CAP);
+        board.undo(undo);
+        assert_eq!(board, before);
+    }
+
+    #[test]
+    fn history_can_be_disabled() {
+        let mut board = Board::new(Limits::default(), false);
+        let _ = board.set_goal("g", "d").unwrap();
+        assert!(board.history().is_none());
+    }
+
+    #[test]
+    fn restore_keeps_order_and_drops_repeated_ids() {
+        let a = Task::new("a".into(), String::new());
+        let b = Task::new("b".into(), String::new());
+        let board = Board::restore(Limits::default(), None, [b.clone(), a.clone(), b], None);
+        assert_eq!(titles(&board), ["b", "a"]);
+        assert!(board.task(a.id).is_some());
+    }
+}

@@ -1,0 +1,115 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The board as MCP resources: `board://{name}` (the task list, as
+//! `get_tasks` shows it) and `board://{name}/summary` (a bounded summary to
+//! re-read after a context reset), with change notifications.
+
+use rmcp::ErrorData;
+use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
+
+use crate::toolsets::planning::boards::BoardName;
+use crate::toolsets::planning::domain::render::{self, Filter};
+use crate::toolsets::planning::shared_board::SharedBoard;
+
+const MARKDOWN: &str = "text/markdown";
+
+/// The URI of the board's task list.
+pub fn list_uri(name: &BoardName) -> String {
+    format!("board://{name}")
+}
+
+/// The URI of the board's summary.
+pub fn summary_uri(name: &BoardName) -> String {
+    format!("board://{name}/summary")
+}
+
+/// Whether `uri` is one of board `name`'s resources.
+pub fn is_resource_of(name: &BoardName, uri: &str) -> bool {
+    uri == list_uri(name) || uri == summary_uri(name)
+}
+
+/// The two resources of board `name`.
+pub fn list(name: &BoardName) -> Vec<Resource> {
+    vec![
+        Resource::new(list_uri(name), format!("board {name}"))
+            .with_title(format!("Planning board {name}"))
+            .with_description("The goal and every task with its status, as get_tasks shows them.")
+            .with_mime_type(MARKDOWN),
+        Resource::new(summary_uri(name), format!("board {name} summary"))
+            .with_title(format!("Summary of board {name}"))
+            .with_description(
+                "The goal, counts per status, the task in progress and the next pending tasks; \
+                 at most 1,500 characters. Re-read it after a context reset.",
+            )
+            .with_mime_type(MARKDOWN),
+    ]
+}
+
+/// Reads one of board `name`'s resources.
+pub fn read(
+    name: &BoardName,
+    board: &SharedBoard,
+    uri: &str,
+) -> Result<ReadResourceResult, ErrorData> {
+    let text = if uri == list_uri(name) {
+        board.read(|b| render::task_list(b, Filter::All))
+    } else if uri == summary_uri(name) {
+        board.read(|b| render::summary(name.as_str(), b))
+    } else {
+        return Err(not_found(name, uri));
+    };
+    let text = text.map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+    Ok(ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type(MARKDOWN),
+    ]))
+}
+
+/// The error for a URI that is not one of this board's resources.
+pub fn not_found(name: &BoardName, uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!(
+            "No resource '{}' here; this session's board has {} and {}.",
+            crate::runtime::text::clip(uri),
+            list_uri(name),
+            summary_uri(name)
+        ),
+        // SEP-2164: the error names the requested URI in its data.
+        Some(serde_json::json!({ "uri": uri })),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_this_boards_uris_are_its_resources() {
+        let name = BoardName::parse("team").unwrap();
+        assert!(is_resource_of(&name, "board://team"));
+        assert!(is_resource_of(&name, "board://team/summary"));
+        for other in [
+            "board://default",
+            "board://team/",
+            "board://teams",
+            "file:///etc/passwd",
+        ] {
+            assert!(!is_resource_of(&name, other), "{other}");
+        }
+    }
+
+    #[test]
+    fn not_found_names_the_uri_and_the_boards_resources() {
+        let name = BoardName::parse("team").unwrap();
+        let error = not_found(&name, "board://other");
+        assert_eq!(
+            error.message,
+            "No resource 'board://other' here; this session's board has board://team and board://team/summary."
+        );
+        assert_eq!(
+            error.data,
+            Some(serde_json::json!({"uri": "board://other"}))
+        );
+    }
+}

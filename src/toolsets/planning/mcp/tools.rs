@@ -1,0 +1,276 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The MCP face of the board: the seven tools of the Go server, with typed
+//! parameters (their JSON schemas are generated) and text replies.
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::server::PlanningServer;
+use crate::toolsets::planning::domain::NewTask;
+use crate::toolsets::planning::domain::render::{self, Filter};
+use crate::toolsets::planning::shared_board::CallError;
+
+/// Arguments of `set_goal`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetGoalParams {
+    /// A short title for the goal.
+    pub title: String,
+    /// What the goal means and what done looks like.
+    pub description: String,
+}
+
+/// Arguments of `change_goal`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ChangeGoalParams {
+    /// The new goal's title.
+    pub title: String,
+    /// The new goal's description.
+    pub description: String,
+    /// Why the goal changes, as the operator said it.
+    pub reason: String,
+}
+
+/// One task to add.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TaskInput {
+    /// A short, specific title.
+    pub title: String,
+    /// Optional detail: how to do it, or how to tell it is done.
+    #[serde(default)]
+    pub description: String,
+}
+
+/// Arguments of `add_tasks`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct AddTasksParams {
+    /// The tasks, in the order they should be done.
+    #[schemars(length(min = 1))]
+    pub tasks: Vec<TaskInput>,
+}
+
+/// Arguments of `get_tasks`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GetTasksParams {
+    /// Show only tasks with this status; `all` (the default) shows every task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(
+        with = "String",
+        extend("enum" = ["all", "pending", "in_progress", "completed", "cancelled", "failed"], "default" = "all")
+    )]
+    pub status: Option<String>,
+}
+
+/// One status change.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TaskUpdate {
+    /// The task's ID, as shown in brackets in the task list.
+    pub task_id: String,
+    /// The new status.
+    #[schemars(extend("enum" = ["pending", "in_progress", "completed", "failed", "cancelled"]))]
+    pub status: String,
+}
+
+/// Arguments of `update_task_statuses`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct UpdateTaskStatusesParams {
+    /// The changes; all are applied or none.
+    #[schemars(length(min = 1))]
+    pub tasks: Vec<TaskUpdate>,
+}
+
+/// Arguments of `modify_task`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ModifyTaskParams {
+    /// The ID of the task to change.
+    pub task_id: String,
+    /// The new title; omit to keep the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub title: Option<String>,
+    /// The new description; omit to keep the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub description: Option<String>,
+}
+
+/// Arguments of `delete_tasks`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct DeleteTasksParams {
+    /// The IDs of the tasks to delete; all are deleted or none.
+    #[schemars(length(min = 1))]
+    pub task_ids: Vec<String>,
+}
+
+/// The tool's reply: the text on success, an `isError` result with the
+/// board's one-sentence explanation otherwise.
+fn reply(result: Result<String, CallError>) -> CallToolResult {
+    match result {
+        Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        Err(error) => {
+            tracing::debug!(%error, "tool call refused");
+            CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+        }
+    }
+}
+
+#[tool_router(router = planning_tools, vis = "pub(crate)")]
+impl PlanningServer {
+    /// Sets the goal of the session.
+    #[tool(
+        description = "Set the goal of this planning session: a short title and a description of what done looks like. Call it once, before adding tasks; it fails if a goal is already set.",
+        annotations(
+            title = "Set goal",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub fn set_goal(&self, Parameters(p): Parameters<SetGoalParams>) -> CallToolResult {
+        reply(self.board().mutate(
+            |board| Ok(((), board.set_goal(&p.title, &p.description)?)),
+            |board, ()| render::goal_reply("Goal set.", board),
+        ))
+    }
+
+    /// Replaces the goal and records why.
+    #[tool(
+        description = "Replace the current goal, keeping the tasks. Use it only when the operator explicitly asks to change or clear the goal, and pass on the reason they gave.",
+        annotations(
+            title = "Change goal",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    pub fn change_goal(&self, Parameters(p): Parameters<ChangeGoalParams>) -> CallToolResult {
+        reply(self.board().mutate(
+            |board| {
+                let undo = board.change_goal(&p.title, &p.description, &p.reason)?;
+                Ok(((), undo))
+            },
+            |board, ()| render::goal_reply("Goal changed.", board),
+        ))
+    }
+
+    /// Adds tasks in order, skipping duplicates.
+    #[tool(
+        description = "Add one or more tasks, in the order they should be done. Break the work into the smallest units you can track; each task has a title and an optional description. A task identical to one on the board is skipped. Returns the task list with each task's ID.",
+        annotations(
+            title = "Add tasks",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub fn add_tasks(&self, Parameters(p): Parameters<AddTasksParams>) -> CallToolResult {
+        let new: Vec<NewTask> = p
+            .tasks
+            .into_iter()
+            .map(|t| NewTask {
+                title: t.title,
+                description: t.description,
+            })
+            .collect();
+        reply(self.board().mutate(
+            |board| board.add_tasks(&new),
+            |board, added| {
+                for id in &added.skipped {
+                    tracing::warn!(task_id = %id, "skipped a duplicate task: the board already has this ID");
+                }
+                render::added_reply(board, added.was_empty)
+            },
+        ))
+    }
+
+    /// Shows the goal and the tasks.
+    #[tool(
+        description = "Show the goal and the task list (oldest first), each task with its status glyph and ID, optionally only the tasks with one status. Call it often to stay organized.",
+        annotations(
+            title = "Get tasks",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub fn get_tasks(&self, Parameters(p): Parameters<GetTasksParams>) -> CallToolResult {
+        let filter = Filter::parse(p.status.as_deref().unwrap_or("all"));
+        reply(
+            filter
+                .map_err(CallError::from)
+                .and_then(|filter| self.board().read(|board| render::task_list(board, filter))),
+        )
+    }
+
+    /// Sets task statuses, all or nothing.
+    #[tool(
+        description = "Set the status of one or more tasks by ID: in_progress when you start a task, completed as soon as it is done, failed when it cannot be done (then ask the operator how to go on). Never cancel tasks on your own. All changes apply or none. Returns the task list.",
+        annotations(
+            title = "Update task statuses",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub fn update_task_statuses(
+        &self,
+        Parameters(p): Parameters<UpdateTaskStatusesParams>,
+    ) -> CallToolResult {
+        let updates: Vec<(&str, &str)> = p
+            .tasks
+            .iter()
+            .map(|u| (u.task_id.as_str(), u.status.as_str()))
+            .collect();
+        reply(self.board().mutate(
+            |board| Ok(((), board.update_statuses(&updates)?)),
+            |board, ()| render::task_list(board, Filter::All),
+        ))
+    }
+
+    /// Rewords a task; its ID follows its content.
+    #[tool(
+        description = "Change a task's title and/or description; an omitted field is kept. The task keeps its status and place, but its ID changes with its content (the reply shows the new ID). Returns the task list.",
+        annotations(
+            title = "Modify task",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub fn modify_task(&self, Parameters(p): Parameters<ModifyTaskParams>) -> CallToolResult {
+        reply(self.board().mutate(
+            |board| board.modify_task(&p.task_id, p.title.as_deref(), p.description.as_deref()),
+            |board, _new_id| render::task_list(board, Filter::All),
+        ))
+    }
+
+    /// Deletes tasks, all or nothing.
+    #[tool(
+        description = "Delete tasks by ID. Use it only when the operator explicitly asks to remove tasks or clear the board; otherwise mark tasks cancelled or failed. All are deleted or none. Returns the task list.",
+        annotations(
+            title = "Delete tasks",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub fn delete_tasks(&self, Parameters(p): Parameters<DeleteTasksParams>) -> CallToolResult {
+        let ids: Vec<&str> = p.task_ids.iter().map(String::as_str).collect();
+        reply(self.board().mutate(
+            |board| Ok(((), board.delete_tasks(&ids)?)),
+            |board, ()| render::task_list(board, Filter::All),
+        ))
+    }
+}

@@ -1,0 +1,16 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `planning`: the Go-compatible planning board.
+//!
+//! `domain` is pure (task, board, history, render, errors); `store` keeps
+//! snapshots (memory, file); `boards` names and opens boards and
+//! `shared_board` is the handle sessions share; `mcp` is the MCP face
+//! (the seven tools and the board's resources).
+
+pub mod boards;
+pub mod domain;
+pub mod mcp;
+pub mod shared_board;
+pub mod store;

@@ -1,0 +1,34 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The `memory` backend: nothing is stored, as in the Go server.
+
+use super::{SnapshotStore, StoreError, WriteLock};
+use crate::toolsets::planning::domain::Board;
+
+/// Keeps nothing: a board starts empty and is gone when the process ends.
+#[derive(Debug, Default)]
+pub struct MemoryStore;
+
+impl SnapshotStore for MemoryStore {
+    fn lock(&self) -> Result<WriteLock<'_>, StoreError> {
+        Ok(Box::new(()))
+    }
+
+    fn may_have_changed(&self) -> bool {
+        false
+    }
+
+    fn load_if_changed(&self) -> Result<Option<Board>, StoreError> {
+        Ok(None)
+    }
+
+    fn save(&self, _board: &Board) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        "memory".into()
+    }
+}

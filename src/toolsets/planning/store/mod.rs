@@ -1,0 +1,103 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Persistence behind one small trait. The board never knows which backend
+//! it has; a new backend (SQLite, Postgres, ...) implements [`SnapshotStore`]
+//! and is chosen in [`open`], without touching `src/board/`.
+
+pub mod file;
+pub mod memory;
+pub mod snapshot;
+
+use std::path::PathBuf;
+
+use crate::config::{Backend, StorageSettings};
+use crate::toolsets::planning::domain::{Board, Limits};
+
+pub use file::FileStore;
+pub use memory::MemoryStore;
+
+/// Held while a process reloads, changes and saves a board; dropping it
+/// releases the lock (for other processes too).
+pub type WriteLock<'a> = Box<dyn Send + 'a>;
+
+/// Where a board's snapshots are kept.
+pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
+    /// Takes the exclusive lock that serialises writers of this board, across processes.
+    fn lock(&self) -> Result<WriteLock<'_>, StoreError>;
+
+    /// Whether the stored board may differ from the one this process last
+    /// loaded or saved (cheap: no read of the snapshot).
+    fn may_have_changed(&self) -> bool;
+
+    /// The stored board if it differs from the one this process last loaded
+    /// or saved (at first, whatever is stored; `None` when nothing is), else
+    /// `None`. A snapshot that disappeared reads as an empty board.
+    fn load_if_changed(&self) -> Result<Option<Board>, StoreError>;
+
+    /// Saves the board durably; returns only once it is stored. The caller
+    /// holds the lock.
+    fn save(&self, board: &Board) -> Result<(), StoreError>;
+
+    /// A short description for logs, e.g. `memory` or `file:/path/default.json`.
+    fn describe(&self) -> String;
+}
+
+/// Why a snapshot could not be loaded or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The snapshot or its directory could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The snapshot is corrupt, truncated, foreign or from a newer version.
+    #[error(
+        "{path} is not a usable board snapshot: {problem}; it is left as it is (fix it, or move it away to start empty)"
+    )]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The snapshot could not be written (disk full, read-only, permission).
+    #[error("cannot save {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The lock file could not be created or locked.
+    #[error("cannot lock {path}: {source}")]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+/// Opens the store of the board `name` as configured.
+pub fn open(
+    settings: &StorageSettings,
+    name: &str,
+    limits: Limits,
+    history_enabled: bool,
+) -> Result<Box<dyn SnapshotStore>, StoreError> {
+    Ok(match settings.backend {
+        Backend::Memory => Box::new(MemoryStore),
+        Backend::File => Box::new(FileStore::open(
+            &settings.dir,
+            name,
+            settings.fsync,
+            limits,
+            history_enabled,
+        )?),
+    })
+}

@@ -1,0 +1,202 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The MCP endpoints: one rmcp Streamable HTTP service per board, created on
+//! first use, and the cap on concurrent sessions across all of them.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use parking_lot::Mutex;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio_util::sync::CancellationToken;
+use tower_service::Service as _;
+
+use super::limits::unavailable;
+use crate::config::ServerSettings;
+use crate::server::{PlanningServer, Toolsets};
+use crate::toolsets::planning::boards::{BoardName, Boards, OpenError};
+
+/// The largest request body accepted; larger ones get 413.
+pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
+
+type McpService = StreamableHttpService<PlanningServer, LocalSessionManager>;
+
+/// What a board's service returns for one request.
+type ServiceFuture = <McpService as tower_service::Service<Request>>::Future;
+
+/// The boards' MCP services and the session cap.
+#[derive(Clone)]
+pub struct McpEndpoints {
+    inner: Arc<Endpoints>,
+}
+
+struct Endpoints {
+    boards: Arc<Boards>,
+    services: Mutex<HashMap<BoardName, (McpService, Arc<LocalSessionManager>)>>,
+    config: StreamableHttpServerConfig,
+    session_idle_timeout: Duration,
+    max_sessions: usize,
+    /// Requests that may open a session and have not been answered yet.
+    opening: AtomicUsize,
+}
+
+impl McpEndpoints {
+    /// Endpoints for the boards, configured by `[server]`.
+    pub fn new(
+        settings: &ServerSettings,
+        boards: Arc<Boards>,
+        sessions_closed: CancellationToken,
+    ) -> Self {
+        // Host and Origin are checked by `guard` in front of every route.
+        let config = StreamableHttpServerConfig::default()
+            .with_cancellation_token(sessions_closed)
+            .with_max_request_body_bytes(MAX_REQUEST_BODY)
+            .disable_allowed_hosts();
+        Self {
+            inner: Arc::new(Endpoints {
+                boards,
+                services: Mutex::new(HashMap::new()),
+                config,
+                session_idle_timeout: Duration::from_secs(settings.session_idle_timeout),
+                max_sessions: settings.max_sessions,
+                opening: AtomicUsize::new(0),
+            }),
+        }
+    }
+
+    /// Hands `request` to board `name`'s service, created (and the board
+    /// opened) on first use. The service copies itself into the future it
+    /// returns, so no copy is made here and the lock is not held across it.
+    fn call(&self, name: &BoardName, request: Request) -> Result<ServiceFuture, OpenError> {
+        let inner = &*self.inner;
+        let mut services = inner.services.lock();
+        if let Some((service, _)) = services.get_mut(name) {
+            return Ok(service.call(request));
+        }
+        let board = inner.boards.get(name)?;
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(inner.session_idle_timeout);
+        let sessions = Arc::new(sessions);
+        let session_name = name.clone();
+        let toolsets = Toolsets::from_config(inner.boards.config());
+        let service = StreamableHttpService::new(
+            move || {
+                Ok(PlanningServer::with_toolsets(
+                    session_name.clone(),
+                    board.clone(),
+                    toolsets.clone(),
+                ))
+            },
+            sessions.clone(),
+            inner.config.clone(),
+        );
+        let (service, _) = services.entry(name.clone()).or_insert((service, sessions));
+        Ok(service.call(request))
+    }
+
+    /// Sessions open now, over all boards.
+    async fn live_sessions(&self) -> usize {
+        let managers: Vec<Arc<LocalSessionManager>> = self
+            .inner
+            .services
+            .lock()
+            .values()
+            .map(|(_, m)| m.clone())
+            .collect();
+        let mut live = 0;
+        for manager in managers {
+            live += manager.sessions.read().await.len();
+        }
+        live
+    }
+
+    /// Reserves room for a new session, or `None` at the cap. The slot is
+    /// counted from before the session exists until the request is answered
+    /// (by then the session counts as live), so concurrent `initialize`
+    /// requests cannot overshoot the cap.
+    async fn reserve_session(&self) -> Option<Opening<'_>> {
+        let opening = &self.inner.opening;
+        let pending = opening.fetch_add(1, Ordering::SeqCst) + 1;
+        let slot = Opening(opening);
+        (self.live_sessions().await + pending <= self.inner.max_sessions).then_some(slot)
+    }
+
+    /// Hands a request to board `name`'s MCP service.
+    async fn serve(&self, name: BoardName, request: Request) -> Response {
+        let opens_session =
+            request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
+        let _slot = match opens_session {
+            true => match self.reserve_session().await {
+                Some(slot) => Some(slot),
+                None => {
+                    return unavailable(&format!(
+                        "this server has its maximum of {} sessions (server.max_sessions); \
+                         close idle sessions or retry later",
+                        self.inner.max_sessions
+                    ));
+                }
+            },
+            false => None,
+        };
+        let future = match self.call(&name, request) {
+            Ok(future) => future,
+            Err(error @ OpenError::TooMany(_)) => return unavailable(&error.to_string()),
+            Err(OpenError::Store(error)) => {
+                tracing::error!(board = %name, %error, "cannot open a board");
+                let message = format!("board {name} cannot be opened: {error}\n");
+                return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
+            }
+        };
+        match future.await {
+            Ok(response) => response.map(Body::new),
+            Err(never) => match never {},
+        }
+    }
+}
+
+/// A reserved session slot, released when the request is answered.
+struct Opening<'a>(&'a AtomicUsize);
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// `/mcp` (board `default`) and `/boards/{name}/mcp`; any other name is 404.
+pub fn routes(endpoints: McpEndpoints) -> Router {
+    Router::new()
+        .route("/mcp", any(default_board))
+        .route("/boards/{name}/mcp", any(named_board))
+        .with_state(endpoints)
+}
+
+async fn default_board(State(endpoints): State<McpEndpoints>, request: Request) -> Response {
+    endpoints.serve(BoardName::default_board(), request).await
+}
+
+async fn named_board(
+    State(endpoints): State<McpEndpoints>,
+    Path(name): Path<String>,
+    request: Request,
+) -> Response {
+    match BoardName::parse(&name) {
+        Some(name) => endpoints.serve(name, request).await,
+        None => (
+            StatusCode::NOT_FOUND,
+            "no such board: names match ^[a-z0-9][a-z0-9_-]{0,63}$\n",
+        )
+            .into_response(),
+    }
+}

@@ -1,0 +1,103 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The web board: a read-only view of every board in a browser, served in
+//! HTTP mode next to the MCP endpoints and behind the same guard and token.
+//!
+//! - `GET /`: the boards ([`index`]);
+//! - `GET /boards/{name}`: a board as a page ([`page`]), `.json` ([`view`])
+//!   or `.md` (the `get_tasks` text);
+//! - `GET /boards/{name}/events`: live updates as Server-Sent Events ([`events`]);
+//! - `GET /assets/web.css`, `/assets/web.js`: embedded ([`assets`]).
+//!
+//! Every response carries a strict Content-Security-Policy: the pages run
+//! only the embedded script and never insert user text as markup.
+
+pub mod assets;
+pub mod events;
+pub mod html;
+pub mod index;
+pub mod page;
+pub mod routes;
+pub mod view;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+use crate::toolsets::planning::boards::Boards;
+
+/// The Content-Security-Policy of every web response: only our own script,
+/// stylesheet and event stream; no inline code, no frames, no forms.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+                       connect-src 'self'; img-src 'self'; base-uri 'none'; \
+                       form-action 'none'; frame-ancestors 'none'";
+
+/// What the web handlers share.
+#[derive(Clone)]
+pub struct Web {
+    boards: Arc<Boards>,
+    /// One permit per open event stream.
+    streams: Arc<Semaphore>,
+    /// Cancelled at shutdown: ends the event streams.
+    closed: CancellationToken,
+}
+
+impl Web {
+    /// The web view of `boards`, with at most `max_streams` live pages at
+    /// once; `closed` ends their event streams at shutdown.
+    pub fn new(boards: Arc<Boards>, max_streams: usize, closed: CancellationToken) -> Self {
+        Self {
+            boards,
+            streams: Arc::new(Semaphore::new(max_streams)),
+            closed,
+        }
+    }
+}
+
+/// The web routes, each response with the security headers.
+pub fn routes(web: Web) -> Router {
+    Router::new()
+        .route("/", get(routes::list))
+        .route("/boards/{name}", get(routes::board))
+        .route("/boards/{name}/events", get(routes::board_events))
+        .route("/assets/{name}", get(assets::serve))
+        .layer(middleware::from_fn(security_headers))
+        .with_state(web)
+}
+
+/// Adds the Content-Security-Policy and its companions to a response.
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    // Boards are private; assets set their own policy.
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// A 404 with a short reason.
+pub fn not_found(reason: &str) -> Response {
+    (StatusCode::NOT_FOUND, format!("{reason}\n")).into_response()
+}

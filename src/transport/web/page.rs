@@ -1,0 +1,202 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The board page, `GET /boards/{name}`: the goal and its history, the
+//! progress bar, and a Kanban column per status. It is complete without
+//! JavaScript; `web.js` then keeps the same elements up to date from the
+//! live events (so the element IDs and classes here are its contract).
+
+use std::fmt::Write;
+
+use crate::toolsets::planning::domain::Status;
+use crate::transport::web::html::{self, escape};
+use crate::transport::web::view::{BoardView, EntryView, EventView, TaskView};
+
+/// How many status changes the page lists under "Recent activity".
+pub const ACTIVITY_SHOWN: usize = 20;
+
+/// The column heading of each status.
+pub fn column_title(status: Status) -> &'static str {
+    match status {
+        Status::Pending => "Pending",
+        Status::InProgress => "In progress",
+        Status::Completed => "Completed",
+        Status::Failed => "Failed",
+        Status::Cancelled => "Cancelled",
+    }
+}
+
+/// The whole board page.
+pub fn board_page(view: &BoardView<'_>) -> String {
+    let name = escape(view.board);
+    let mut body = format!(
+        "<a class=\"skip\" href=\"#columns\">Skip to the tasks</a>\n\
+         <header class=\"bar\">\n<nav aria-label=\"Breadcrumb\"><a href=\"../\">Boards</a> \
+         <span aria-hidden=\"true\">/</span> <span aria-current=\"page\">{name}</span></nav>\n\
+         <p id=\"live\" class=\"live\" role=\"status\" aria-live=\"polite\">Not live: \
+         reload for changes</p>\n</header>\n\
+         <main id=\"board\" data-events=\"{name}/events\">\n"
+    );
+    push_goal(&mut body, view);
+    let _ = write!(
+        body,
+        "<section class=\"progress\" aria-label=\"Progress\">\n{}\n{}\n</section>\n",
+        html::progress("progress", view.progress.completed, view.progress.total),
+        html::counts(&view.counts)
+    );
+    let _ = write!(
+        body,
+        "<p id=\"no-tasks\" class=\"empty\"{}>No tasks yet.</p>\n\
+         <div id=\"columns\" class=\"columns\">\n",
+        hidden(!view.tasks.is_empty())
+    );
+    for status in Status::ALL {
+        push_column(&mut body, status, &view.tasks);
+    }
+    body.push_str("</div>\n");
+    push_activity(&mut body, view.history.as_deref());
+    let changed = view
+        .changed_at
+        .as_deref()
+        .map_or_else(|| "never".to_owned(), html::time);
+    let _ = write!(
+        body,
+        "<footer class=\"foot\"><p>Last change: <span id=\"changed-at\">{changed}</span> · \
+         <a href=\"{name}.json\">JSON</a> · <a href=\"{name}.md\">Markdown</a></p></footer>\n\
+         </main>\n"
+    );
+    html::page(
+        &format!("{} · planning board", view.board),
+        "../assets/",
+        &body,
+    )
+}
+
+fn hidden(hide: bool) -> &'static str {
+    if hide { " hidden" } else { "" }
+}
+
+fn push_goal(out: &mut String, view: &BoardView<'_>) {
+    let (title, description, unset) = match &view.goal {
+        Some(goal) => (goal.title, goal.description, ""),
+        None => ("No goal set yet", "", " class=\"unset\""),
+    };
+    let _ = write!(
+        out,
+        "<section class=\"goal\" aria-labelledby=\"goal-title\">\n<p class=\"eyebrow\">Goal</p>\n\
+         <h1 id=\"goal-title\"{unset}>{}</h1>\n<p id=\"goal-description\" class=\"text\"{}>{}</p>\n",
+        escape(title),
+        hidden(description.is_empty()),
+        escape(description)
+    );
+    let goal_changes: Vec<&EntryView<'_>> = view
+        .history
+        .iter()
+        .flatten()
+        .filter(|e| !matches!(e.event, EventView::StatusChanged { .. }))
+        .collect();
+    let _ = write!(
+        out,
+        "<details id=\"goal-history\" class=\"history\"{}><summary>Goal history \
+         (<span class=\"n\">{}</span>)</summary>\n<ol>",
+        hidden(goal_changes.is_empty()),
+        goal_changes.len()
+    );
+    for entry in goal_changes.iter().rev() {
+        push_goal_entry(out, entry);
+    }
+    out.push_str("</ol>\n</details>\n</section>\n");
+}
+
+fn push_goal_entry(out: &mut String, entry: &EntryView<'_>) {
+    let _ = write!(out, "<li>{} ", html::time(&entry.at));
+    match &entry.event {
+        EventView::GoalSet { goal } => {
+            let _ = write!(out, "Goal set: <q>{}</q>", escape(goal.title));
+        }
+        EventView::GoalChanged { from, to, reason } => {
+            let _ = write!(
+                out,
+                "Changed from <q>{}</q> to <q>{}</q>. <span class=\"reason\">Reason: {}</span>",
+                escape(from.title),
+                escape(to.title),
+                escape(reason)
+            );
+        }
+        EventView::StatusChanged { .. } => {}
+    }
+    out.push_str("</li>");
+}
+
+fn push_column(out: &mut String, status: Status, tasks: &[TaskView<'_>]) {
+    let cards: Vec<&TaskView<'_>> = tasks.iter().filter(|t| t.status == status).collect();
+    let key = status.as_str();
+    let _ = write!(
+        out,
+        "<section class=\"column\" data-status=\"{key}\" aria-labelledby=\"col-{key}\"{}>\n\
+         <h2 id=\"col-{key}\"><span class=\"glyph\" aria-hidden=\"true\">{}</span> {} \
+         <span class=\"n\">{}</span></h2>\n<ol class=\"cards\">",
+        hidden(cards.is_empty()),
+        status.glyph(),
+        column_title(status),
+        cards.len()
+    );
+    for task in cards {
+        push_card(out, task);
+    }
+    out.push_str("</ol>\n</section>\n");
+}
+
+/// One card. `web.js` builds the same markup in `card()`.
+fn push_card(out: &mut String, task: &TaskView<'_>) {
+    let _ = write!(
+        out,
+        "\n<li id=\"task-{id}\" class=\"card\" data-task-id=\"{id}\" tabindex=\"0\">\
+         <p class=\"meta\">{} <code class=\"id\">{id}</code></p>\
+         <h3 class=\"title\">{}</h3>",
+        html::glyph(task.status),
+        escape(task.title),
+        id = escape(&task.id),
+    );
+    if !task.description.is_empty() {
+        let _ = write!(out, "<p class=\"text\">{}</p>", escape(task.description));
+    }
+    out.push_str("</li>");
+}
+
+fn push_activity(out: &mut String, history: Option<&[EntryView<'_>]>) {
+    let changes: Vec<&EntryView<'_>> = history
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| matches!(e.event, EventView::StatusChanged { .. }))
+        .rev()
+        .take(ACTIVITY_SHOWN)
+        .collect();
+    let _ = write!(
+        out,
+        "<details id=\"activity\" class=\"history\"{}><summary>Recent activity</summary>\n<ol>",
+        hidden(changes.is_empty())
+    );
+    for entry in changes {
+        if let EventView::StatusChanged {
+            task_id,
+            title,
+            from,
+            to,
+        } = &entry.event
+        {
+            let _ = write!(
+                out,
+                "<li>{} {} <code class=\"id\">{}</code> {}: {} → {}</li>",
+                html::time(&entry.at),
+                html::glyph(*to),
+                escape(task_id),
+                escape(title),
+                from.label(),
+                to.label()
+            );
+        }
+    }
+    out.push_str("</ol>\n</details>\n");
+}

@@ -1,0 +1,159 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The handlers: the list of boards, a board as a page, JSON or Markdown,
+//! and its live events.
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::{Web, events, index, not_found, page};
+use crate::toolsets::planning::boards::{BoardName, OpenError};
+use crate::toolsets::planning::domain::render::{self, Filter};
+use crate::transport::web::view::BoardView;
+
+const HTML: &str = "text/html; charset=utf-8";
+
+/// `GET /`: the boards.
+pub async fn list(State(web): State<Web>) -> Response {
+    match index::rows(&web.boards) {
+        Ok((rows, more)) => page_response(index::index_page(&rows, more)),
+        Err(error) => {
+            tracing::error!(%error, "cannot list the stored boards");
+            let message = format!("the boards cannot be listed: {error}\n");
+            (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
+        }
+    }
+}
+
+/// How a board is shown, from the extension of `/boards/{name}[.ext]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Page,
+    Json,
+    Markdown,
+}
+
+/// Splits `name`, `name.json` or `name.md`. Names never hold a dot, so
+/// anything else (other extensions, bad names) is `None`.
+fn split_extension(segment: &str) -> Option<(BoardName, Format)> {
+    let (name, format) = match segment.split_once('.') {
+        None => (segment, Format::Page),
+        Some((name, "json")) => (name, Format::Json),
+        Some((name, "md")) => (name, Format::Markdown),
+        Some(_) => return None,
+    };
+    Some((BoardName::parse(name)?, format))
+}
+
+/// `GET /boards/{name}`, `/boards/{name}.json`, `/boards/{name}.md`.
+pub async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Response {
+    let Some((name, format)) = split_extension(&segment) else {
+        return no_such_board();
+    };
+    let board = match web.boards.get(&name) {
+        Ok(board) => board,
+        Err(error) => return not_opened(&name, error),
+    };
+    let shown = board.read(|b| {
+        let view = || BoardView::of(name.as_str(), b, board.changed_at());
+        match format {
+            Format::Page => page::board_page(&view()),
+            Format::Json => view().to_json(),
+            Format::Markdown => render::task_list(b, Filter::All),
+        }
+    });
+    let body = match shown {
+        Ok(body) => body,
+        Err(error) => return unreadable(&name, &error),
+    };
+    match format {
+        Format::Page => page_response(body),
+        Format::Json => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Format::Markdown => (
+            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+            body,
+        )
+            .into_response(),
+    }
+}
+
+/// `GET /boards/{name}/events`: the live updates.
+pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> Response {
+    let Some(name) = BoardName::parse(&name) else {
+        return no_such_board();
+    };
+    let board = match web.boards.get(&name) {
+        Ok(board) => board,
+        Err(error) => return not_opened(&name, error),
+    };
+    let Ok(slot) = web.streams.clone().try_acquire_owned() else {
+        return crate::transport::http::limits::unavailable(
+            "too many live pages are open (server.max_sessions); close some or retry later",
+        );
+    };
+    let mut response = events::stream(name, board, web.closed.clone(), slot).into_response();
+    // Tells nginx and similar proxies not to buffer the stream.
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", header::HeaderValue::from_static("no"));
+    response
+}
+
+fn page_response(html: String) -> Response {
+    ([(header::CONTENT_TYPE, HTML)], html).into_response()
+}
+
+fn no_such_board() -> Response {
+    not_found("no such board: names match ^[a-z0-9][a-z0-9_-]{0,63}$")
+}
+
+/// The answer when board `name` cannot be opened (boards open on first
+/// use, as an MCP endpoint opens them).
+fn not_opened(name: &BoardName, error: OpenError) -> Response {
+    match error {
+        OpenError::TooMany(_) => crate::transport::http::limits::unavailable(&error.to_string()),
+        OpenError::Store(error) => {
+            tracing::error!(board = %name, %error, "cannot open a board");
+            let message = format!("board {name} cannot be opened: {error}\n");
+            (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
+        }
+    }
+}
+
+fn unreadable(
+    name: &BoardName,
+    error: &crate::toolsets::planning::shared_board::CallError,
+) -> Response {
+    tracing::error!(board = %name, %error, "cannot read a board");
+    let message = format!("board {name} cannot be read: {error}\n");
+    (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_are_split_and_names_checked() {
+        let split = |s: &str| split_extension(s).map(|(n, f)| (n.to_string(), f));
+        assert_eq!(split("team-1"), Some(("team-1".into(), Format::Page)));
+        assert_eq!(split("a.json"), Some(("a".into(), Format::Json)));
+        assert_eq!(split("a.md"), Some(("a".into(), Format::Markdown)));
+        for bad in [
+            "a.txt",
+            "a.json.md",
+            ".json",
+            "A.json",
+            "..",
+            "a.",
+            "../x",
+            "a b",
+            "",
+        ] {
+            assert_eq!(split(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,282 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The board as JSON: `GET /boards/{name}.json` and every live event. The
+//! shape is documented in `docs/web.md`; `version` changes if it ever must
+//! change incompatibly (fields may be added without a new version).
+
+use std::time::SystemTime;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::Serialize;
+
+use crate::toolsets::planning::domain::{Board, Event, Goal, Status, Task};
+
+/// The version of the JSON shape.
+pub const VERSION: u32 = 1;
+
+/// A board as the web view shows it.
+#[derive(Debug, Serialize)]
+pub struct BoardView<'a> {
+    /// [`VERSION`].
+    pub version: u32,
+    /// The board's name.
+    pub board: &'a str,
+    /// The goal, or `null`.
+    pub goal: Option<GoalView<'a>>,
+    /// Completed tasks out of all tasks.
+    pub progress: Progress,
+    /// Tasks per status.
+    pub counts: Counts,
+    /// Every task, oldest first.
+    pub tasks: Vec<TaskView<'a>>,
+    /// Goal and status changes, oldest first; `null` when history is disabled.
+    pub history: Option<Vec<EntryView<'a>>>,
+    /// When the board last changed (as this server saw it), or `null`.
+    pub changed_at: Option<String>,
+}
+
+/// The goal.
+#[derive(Debug, Serialize)]
+pub struct GoalView<'a> {
+    /// Never blank.
+    pub title: &'a str,
+    /// May be empty.
+    pub description: &'a str,
+}
+
+/// Completed tasks out of all tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Tasks with status `completed`.
+    pub completed: usize,
+    /// All tasks.
+    pub total: usize,
+}
+
+/// How many tasks have each status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// `pending` tasks.
+    pub pending: usize,
+    /// `in_progress` tasks.
+    pub in_progress: usize,
+    /// `completed` tasks.
+    pub completed: usize,
+    /// `failed` tasks.
+    pub failed: usize,
+    /// `cancelled` tasks.
+    pub cancelled: usize,
+}
+
+impl Counts {
+    /// Counts the tasks of `board`.
+    pub fn of(board: &Board) -> Self {
+        let mut counts = Self::default();
+        for task in board.tasks() {
+            *counts.get_mut(task.status) += 1;
+        }
+        counts
+    }
+
+    /// The count of one status.
+    pub fn get(&self, status: Status) -> usize {
+        match status {
+            Status::Pending => self.pending,
+            Status::InProgress => self.in_progress,
+            Status::Completed => self.completed,
+            Status::Failed => self.failed,
+            Status::Cancelled => self.cancelled,
+        }
+    }
+
+    fn get_mut(&mut self, status: Status) -> &mut usize {
+        match status {
+            Status::Pending => &mut self.pending,
+            Status::InProgress => &mut self.in_progress,
+            Status::Completed => &mut self.completed,
+            Status::Failed => &mut self.failed,
+            Status::Cancelled => &mut self.cancelled,
+        }
+    }
+
+    /// Every task.
+    pub fn total(&self) -> usize {
+        Status::ALL.iter().map(|s| self.get(*s)).sum()
+    }
+}
+
+/// One task.
+#[derive(Debug, Serialize)]
+pub struct TaskView<'a> {
+    /// Eight lowercase hex digits.
+    pub id: String,
+    /// Never blank.
+    pub title: &'a str,
+    /// May be empty.
+    pub description: &'a str,
+    /// `pending`, `in_progress`, `completed`, `failed` or `cancelled`.
+    pub status: Status,
+    /// The status glyph, e.g. `☐`.
+    pub glyph: char,
+    /// When the task was added.
+    pub created_at: String,
+}
+
+/// One history entry: when, and what happened.
+#[derive(Debug, Serialize)]
+pub struct EntryView<'a> {
+    /// When it happened.
+    pub at: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: EventView<'a>,
+}
+
+/// What happened, tagged by `event`.
+#[derive(Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum EventView<'a> {
+    /// The first goal was set.
+    GoalSet {
+        /// The goal as set.
+        goal: GoalView<'a>,
+    },
+    /// The goal was replaced, for a reason.
+    GoalChanged {
+        /// The goal before.
+        from: GoalView<'a>,
+        /// The goal after.
+        to: GoalView<'a>,
+        /// Why.
+        reason: &'a str,
+    },
+    /// A task changed status.
+    StatusChanged {
+        /// The task's ID at the time.
+        task_id: String,
+        /// The task's title at the time.
+        title: &'a str,
+        /// The status before.
+        from: Status,
+        /// The status after.
+        to: Status,
+    },
+}
+
+impl<'a> BoardView<'a> {
+    /// The view of board `name`.
+    pub fn of(name: &'a str, board: &'a Board, changed_at: Option<SystemTime>) -> Self {
+        let counts = Counts::of(board);
+        Self {
+            version: VERSION,
+            board: name,
+            goal: board.goal().map(GoalView::from),
+            progress: Progress {
+                completed: counts.completed,
+                total: counts.total(),
+            },
+            counts,
+            tasks: board.tasks().map(TaskView::from).collect(),
+            history: board.history().map(|history| {
+                history
+                    .entries()
+                    .map(|entry| EntryView {
+                        at: timestamp(entry.at),
+                        event: EventView::from(&entry.event),
+                    })
+                    .collect()
+            }),
+            changed_at: changed_at.map(timestamp),
+        }
+    }
+
+    /// The view as compact JSON.
+    pub fn to_json(&self) -> String {
+        // Plain structs of strings and numbers always serialise.
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
+    }
+}
+
+impl<'a> From<&'a Goal> for GoalView<'a> {
+    fn from(goal: &'a Goal) -> Self {
+        Self {
+            title: &goal.title,
+            description: &goal.description,
+        }
+    }
+}
+
+impl<'a> From<&'a Task> for TaskView<'a> {
+    fn from(task: &'a Task) -> Self {
+        Self {
+            id: task.id.to_string(),
+            title: &task.title,
+            description: &task.description,
+            status: task.status,
+            glyph: task.status.glyph(),
+            created_at: timestamp(task.created_at),
+        }
+    }
+}
+
+impl<'a> From<&'a Event> for EventView<'a> {
+    fn from(event: &'a Event) -> Self {
+        match event {
+            Event::GoalSet { goal } => Self::GoalSet { goal: goal.into() },
+            Event::GoalChanged { from, to, reason } => Self::GoalChanged {
+                from: from.into(),
+                to: to.into(),
+                reason,
+            },
+            Event::StatusChanged {
+                task_id,
+                title,
+                from,
+                to,
+            } => Self::StatusChanged {
+                task_id: task_id.to_string(),
+                title,
+                from: *from,
+                to: *to,
+            },
+        }
+    }
+}
+
+/// A time as RFC 3339 in UTC with milliseconds, e.g. `2026-11-23T09:25:13.120Z`.
+pub fn timestamp(time: SystemTime) -> String {
+    DateTime::<Utc>::from(time).to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::planning::domain::{Limits, NewTask};
+
+    #[test]
+    fn counts_and_progress_add_up() {
+        let mut board = Board::new(Limits::default(), false);
+        let tasks = ["a", "b", "c"].map(|t| NewTask::new(t, ""));
+        let _ = board.add_tasks(&tasks).unwrap();
+        let ids: Vec<String> = board.tasks().map(|t| t.id.to_string()).collect();
+        let _ = board
+            .update_statuses(&[(&ids[0], "completed"), (&ids[1], "failed")])
+            .unwrap();
+        let view = BoardView::of("b", &board, None);
+        assert_eq!(
+            view.progress,
+            Progress {
+                completed: 1,
+                total: 3
+            }
+        );
+        assert_eq!((view.counts.pending, view.counts.failed), (1, 1));
+        assert!(view.history.is_none());
+        let json: serde_json::Value = serde_json::from_str(&view.to_json()).unwrap();
+        assert_eq!(json["history"], serde_json::Value::Null);
+        assert_eq!(json["tasks"][1]["status"], "failed");
+        assert_eq!(json["tasks"][1]["glyph"], "☒");
+    }
+}
