@@ -46,12 +46,12 @@ fn main() -> ExitCode {
     logging::init(&loaded.config.logging);
     // Deeply nested plans need deep stacks (see `stack`). In stdio mode the
     // work runs on this thread, so it moves to a large-stack one, but only
-    // when plans are served: the thread (and the malloc arena it brings) cost
-    // the board's stdio start-up a third of a millisecond. HTTP mode's
-    // workers get large stacks below.
-    let plans_on_this_thread =
-        loaded.config.server.mode == Mode::Stdio && loaded.config.server.offers("plans");
-    if plans_on_this_thread {
+    // when a toolset says it needs one: the thread (and the malloc arena it
+    // brings) cost the board's stdio start-up a third of a millisecond.
+    // HTTP mode's workers get large stacks below.
+    let deep_work_on_this_thread =
+        loaded.config.server.mode == Mode::Stdio && loaded.config.toolsets.need_large_stack();
+    if deep_work_on_this_thread {
         stack::run_with_large_stack(move || serve_with(loaded))
     } else {
         serve_with(loaded)

@@ -11,7 +11,50 @@ use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
-use crate::config::{LogFormat, LogLevel, LoggingSettings};
+use serde::{Deserialize, Serialize};
+
+/// The least severe log events that are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// Everything, including each refused tool call.
+    Debug,
+    /// Start-up and notable events.
+    Info,
+    /// Skipped duplicates and other oddities.
+    Warn,
+    /// Only failures.
+    Error,
+}
+
+/// How log events are written to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// One human-readable line per event.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// `[logging]`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LoggingSettings {
+    /// The least severe events written.
+    pub level: LogLevel,
+    /// Text or JSON.
+    pub format: LogFormat,
+}
+
+impl Default for LoggingSettings {
+    fn default() -> Self {
+        Self {
+            level: LogLevel::Info,
+            format: LogFormat::Text,
+        }
+    }
+}
 
 /// Installs the global subscriber: our events at the configured level,
 /// other crates' at `warn` (or `debug` when debugging), text or JSON.

@@ -2,188 +2,146 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The MCP server of one session: identity, instructions, the tools of the
-//! enabled toolsets, and the session's board as resources with change
-//! notifications (`resources/subscribe`, or `subscriptions/listen` in
-//! protocol 2026-07-28).
+//! The MCP server of one session. It only dispatches: it lists and calls
+//! the tools of the enabled toolsets, serves and watches their resources
+//! (`resources/subscribe`, or `subscriptions/listen` in protocol
+//! 2026-07-28), and never names a toolset. The toolsets reach it through
+//! the interface in [`toolset`]; the configuration through [`settings`].
 
+pub mod board_name;
+pub mod enabled;
+pub mod endpoint;
+pub mod settings;
+pub mod toolset;
 pub mod untyped_request;
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
+use futures_util::future::select_all;
 use parking_lot::Mutex;
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
-    CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourcesResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
-use rmcp::{ErrorData, ServerHandler, tool_handler};
+use rmcp::{ErrorData, ServerHandler};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::config::Config;
-use crate::toolsets::planning::boards::BoardName;
-use crate::toolsets::planning::mcp::resources;
-use crate::toolsets::planning::shared_board::SharedBoard;
-use crate::toolsets::plans::Plans;
-use crate::toolsets::plans::tools::PlansHost;
+pub use board_name::BoardName;
+pub use enabled::Enabled;
+pub use endpoint::Endpoint;
 
-/// What a model reads first: how to use the board.
-pub const INSTRUCTIONS: &str = "A planning board: one goal and a list of tasks with statuses. \
-Start with set_goal, then break the work into small tasks with add_tasks. Keep statuses \
-current with update_task_statuses: in_progress when you start a task, completed as soon as it \
-is done, failed when it cannot be done (then ask the operator). Call get_tasks often to stay \
-oriented. Use change_goal and delete_tasks only when the operator asks. The resource \
-board://{name}/summary is a short summary to re-read after a context reset.";
+use crate::runtime::text::clip;
 
-/// What a model reads first when toolset `plans` is on.
-pub const PLANS_INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): each plan is \
-<planId>.md in the plans directory, tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read \
-with plan.list, plan.get and task.get (no taskId: the current task); change with task.add, \
-task.update and task.delete; find with task.search. Pass the etag you read as ifMatch when \
-you write, and re-read on CONFLICT.";
-
-/// The enabled toolsets of a server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Toolsets {
-    /// Toolset `planning`: the board's tools and resources.
-    pub planning: bool,
-    /// Toolset `plans`: the plan files it works on, when on.
-    pub plans: Option<Arc<Plans>>,
-    /// Whether `plans` also offers `doc.validate` and `doc.repair`.
-    pub legacy_doc_tools: bool,
-}
-
-impl Toolsets {
-    /// The board only (the default).
-    pub fn planning_only() -> Self {
-        Self {
-            planning: true,
-            plans: None,
-            legacy_doc_tools: false,
-        }
-    }
-
-    /// The toolsets `[server] toolsets` enables, with `[plans]`.
-    pub fn from_config(config: &Config) -> Self {
-        Self {
-            planning: config.server.offers("planning"),
-            plans: config
-                .server
-                .offers("plans")
-                .then(|| Arc::new(Plans::new(&config.plans.root, &config.plans.dir))),
-            legacy_doc_tools: config.plans.legacy_doc_tools,
-        }
-    }
-
-    /// Which of the combined routers serves these toolsets.
-    fn router_index(&self) -> usize {
-        usize::from(self.planning)
-            | usize::from(self.plans.is_some()) << 1
-            | usize::from(self.legacy_doc_tools && self.plans.is_some()) << 2
-    }
-
-    /// What a model reads first: the instructions of the enabled toolsets.
-    pub fn instructions(&self) -> String {
-        let mut parts = Vec::new();
-        if self.planning {
-            parts.push(INSTRUCTIONS);
-        }
-        if self.plans.is_some() {
-            parts.push(PLANS_INSTRUCTIONS);
-        }
-        parts.join("\n\n")
-    }
-}
-
-/// The tools of each combination of toolsets, each built once and on first
-/// use: building a router generates every tool's JSON schema, rmcp asks for
-/// a session's server on every HTTP request, and `initialize` (the client's
-/// start-up wait) needs no tools. Toolsets are routers that add up.
-static ROUTERS: [OnceLock<ToolRouter<PlanningServer>>; 8] = [const { OnceLock::new() }; 8];
-
-fn router_for(toolsets: &Toolsets) -> &'static ToolRouter<PlanningServer> {
-    let index = toolsets.router_index();
-    ROUTERS[index].get_or_init(|| {
-        let mut router = ToolRouter::new();
-        if index & 1 != 0 {
-            router += PlanningServer::planning_tools();
-        }
-        if index & 2 != 0 {
-            router += crate::toolsets::plans::tools::router(index & 4 != 0);
-        }
-        router
-    })
-}
-
-/// One MCP session's server: a handle on its board and the tools.
+/// One MCP session's server: the endpoint it works on.
 #[derive(Clone)]
-pub struct PlanningServer {
-    name: BoardName,
-    board: SharedBoard,
-    toolsets: Toolsets,
+pub struct SessionServer {
+    endpoint: Arc<Endpoint>,
     /// Legacy `resources/subscribe` subscriptions of this session, by URI.
     subscriptions: Arc<Mutex<HashMap<String, CancellationToken>>>,
 }
 
-impl PlansHost for PlanningServer {
-    fn plans(&self) -> Option<&Plans> {
-        self.toolsets.plans.as_deref()
-    }
-}
-
-impl PlanningServer {
-    /// A session's server whose tools and resources work on board `name`.
-    pub fn new(name: BoardName, board: SharedBoard) -> Self {
-        Self::with_toolsets(name, board, Toolsets::planning_only())
-    }
-
-    /// A session's server offering `toolsets`; the board's tools and
-    /// resources work on board `name`.
-    pub fn with_toolsets(name: BoardName, board: SharedBoard, toolsets: Toolsets) -> Self {
+impl SessionServer {
+    /// A session on `endpoint`.
+    pub fn new(endpoint: Arc<Endpoint>) -> Self {
         Self {
-            name,
-            board,
-            toolsets,
+            endpoint,
             subscriptions: Arc::default(),
         }
     }
 
-    /// The tools of this server's toolsets, built on first use.
-    fn tool_router(&self) -> &'static ToolRouter<Self> {
-        router_for(&self.toolsets)
+    /// A receiver for changes of resource `uri`, if a toolset has it.
+    fn watch(&self, uri: &str) -> Option<watch::Receiver<u64>> {
+        self.endpoint.faces().iter().find_map(|t| t.watch(uri))
     }
 
-    /// The board the planning tools work on.
-    pub(crate) fn board(&self) -> &SharedBoard {
-        &self.board
+    /// Whether `uri` is one of the endpoint's resources.
+    fn has_resource(&self, uri: &str) -> bool {
+        self.endpoint.resources().iter().any(|r| r.uri == uri)
+    }
+
+    /// The error for a URI that is none of the endpoint's resources.
+    fn resource_not_found(&self, uri: &str) -> ErrorData {
+        let uris: Vec<String> = self
+            .endpoint
+            .resources()
+            .into_iter()
+            .map(|r| r.uri)
+            .collect();
+        let has = match uris.is_empty() {
+            true => "no resources".to_owned(),
+            false => uris.join(" and "),
+        };
+        ErrorData::resource_not_found(
+            format!("No resource '{}' here; this session has {has}.", clip(uri)),
+            // SEP-2164: the error names the requested URI in its data.
+            Some(serde_json::json!({ "uri": uri })),
+        )
     }
 }
 
-#[tool_handler(router = self.tool_router())]
-impl ServerHandler for PlanningServer {
+impl ServerHandler for SessionServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_prompts();
-        // The board's resources belong to toolset `planning`.
-        let capabilities = if self.toolsets.planning {
-            capabilities
+        let capabilities = match self.endpoint.has_resources() {
+            true => capabilities
                 .enable_resources()
                 .enable_resources_subscribe()
-                .build()
-        } else {
-            capabilities.build()
+                .build(),
+            false => capabilities.build(),
         };
         ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
                     .with_title("Planning board"),
             )
-            .with_instructions(self.toolsets.instructions())
+            .with_instructions(self.endpoint.instructions())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cache_hints = context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        Ok(ListToolsResult {
+            result_type: Some(ResultType::COMPLETE),
+            tools: self.endpoint.tool_list().to_vec(),
+            meta: None,
+            next_cursor: None,
+            ttl_ms: cache_hints.then_some(0),
+            cache_scope: cache_hints.then_some(CacheScope::Public),
+        })
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let tools = self.endpoint.tool_list();
+        tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = self
+            .endpoint
+            .face_of(&request.name)
+            .and_then(|face| face.call(request, context));
+        match call {
+            Some(call) => call.await,
+            None => Err(ErrorData::invalid_params("tool not found", None)),
+        }
     }
 
     async fn on_custom_request(
@@ -191,7 +149,7 @@ impl ServerHandler for PlanningServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(crate::server::untyped_request::answer(&request))
+        Err(untyped_request::answer(&request))
     }
 
     // The SDK answers prompts/list whatever the capabilities say, so the
@@ -209,7 +167,7 @@ impl ServerHandler for PlanningServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let name = crate::runtime::text::clip(&request.name);
+        let name = clip(&request.name);
         Err(ErrorData::invalid_params(
             format!("No prompt '{name}': this server has no prompts."),
             None,
@@ -221,12 +179,9 @@ impl ServerHandler for PlanningServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        // The board's resources belong to toolset `planning`.
-        let resources = match self.toolsets.planning {
-            true => resources::list(&self.name),
-            false => Vec::new(),
-        };
-        Ok(ListResourcesResult::with_all_items(resources))
+        Ok(ListResourcesResult::with_all_items(
+            self.endpoint.resources(),
+        ))
     }
 
     async fn read_resource(
@@ -234,7 +189,16 @@ impl ServerHandler for PlanningServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        resources::read(&self.name, &self.board, &request.uri).map(Into::into)
+        let uri = &request.uri;
+        let read = self
+            .endpoint
+            .faces()
+            .iter()
+            .find_map(|t| t.read_resource(uri));
+        match read {
+            Some(result) => result.map(Into::into),
+            None => Err(self.resource_not_found(uri)),
+        }
     }
 
     #[allow(deprecated)]
@@ -244,14 +208,13 @@ impl ServerHandler for PlanningServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let uri = request.uri;
-        if !resources::is_resource_of(&self.name, &uri) {
-            return Err(resources::not_found(&self.name, &uri));
-        }
+        let Some(mut changes) = self.watch(&uri) else {
+            return Err(self.resource_not_found(&uri));
+        };
         let stop = CancellationToken::new();
         if let Some(previous) = self.subscriptions.lock().insert(uri.clone(), stop.clone()) {
             previous.cancel();
         }
-        let mut changes = self.board.watch();
         let peer = context.peer;
         tokio::spawn(async move {
             loop {
@@ -291,7 +254,7 @@ impl ServerHandler for PlanningServer {
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
         let uris = requested.resource_subscriptions.iter().flatten();
-        let mine = uris.filter(|uri| resources::is_resource_of(&self.name, uri));
+        let mine = uris.filter(|uri| self.has_resource(uri));
         Some(
             SubscriptionFilter::builder()
                 .resource_subscriptions(mine.cloned())
@@ -305,24 +268,26 @@ impl ServerHandler for PlanningServer {
             .resource_subscriptions
             .clone()
             .unwrap_or_default();
-        if uris.is_empty() {
+        let mut watched: Vec<(String, watch::Receiver<u64>)> = uris
+            .into_iter()
+            .filter_map(|uri| self.watch(&uri).map(|changes| (uri, changes)))
+            .collect();
+        if watched.is_empty() {
             context.cancelled().await;
             return Ok(());
         }
-        let mut changes = self.board.watch();
         loop {
-            tokio::select! {
-                () = context.cancelled() => return Ok(()),
-                changed = changes.changed() => {
-                    if changed.is_err() {
-                        return Ok(());
-                    }
-                    for uri in &uris {
-                        if context.sink().notify_resource_updated(uri.clone()).await.is_err() {
-                            return Ok(());
-                        }
-                    }
+            let woke = {
+                let changes = select_all(watched.iter_mut().map(|(_, rx)| Box::pin(rx.changed())));
+                tokio::select! {
+                    () = context.cancelled() => None,
+                    (changed, index, _) = changes => changed.is_ok().then_some(index),
                 }
+            };
+            let Some(index) = woke else { return Ok(()) };
+            let uri = watched[index].0.clone();
+            if context.sink().notify_resource_updated(uri).await.is_err() {
+                return Ok(());
             }
         }
     }

@@ -7,10 +7,15 @@
 //! `domain` is pure (task, board, history, render, errors); `store` keeps
 //! snapshots (memory, file); `boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
-//! (the seven tools and the board's resources).
+//! (the seven tools and the board's resources); `config` its tables and
+//! `toolset` its registry entry.
 
 pub mod boards;
+pub mod config;
 pub mod domain;
 pub mod mcp;
 pub mod shared_board;
 pub mod store;
+pub mod toolset;
+
+pub use toolset::{KIND, Planning};

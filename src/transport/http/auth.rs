@@ -6,48 +6,11 @@
 //! `Authorization: Bearer <token>`, compared in constant time, or (a browser
 //! reading pages) the cookie that [`super::signin`] grants.
 
-use std::sync::Arc;
-
+use super::signin::{self, SignIn};
+use super::token::{Token, bearer};
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use sha2::{Digest, Sha256};
-
-use super::signin::{self, SignIn};
-
-/// The expected token, kept only as its SHA-256 digest: comparing digests
-/// takes the same time whatever the token given, even its length.
-#[derive(Clone)]
-pub struct Token(Arc<[u8; 32]>);
-
-impl Token {
-    /// The token to expect.
-    pub fn new(secret: &str) -> Self {
-        Self(Arc::new(Sha256::digest(secret.as_bytes()).into()))
-    }
-
-    /// Whether `given` is the token, in constant time.
-    pub fn matches(&self, given: &str) -> bool {
-        let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
-        let difference = self
-            .0
-            .iter()
-            .zip(given)
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
-        std::hint::black_box(difference) == 0
-    }
-}
-
-/// The bearer token of a request, if it has one.
-pub fn bearer(request: &Request) -> Option<&str> {
-    let value = request
-        .headers()
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-}
 
 /// What a request may show to be let in: the token, or the cookie it grants.
 #[derive(Clone)]

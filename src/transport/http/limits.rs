@@ -7,25 +7,17 @@
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{Method, StatusCode, header};
+use axum::http::Method;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use http_body_util::BodyExt;
 use tokio_util::task::TaskTracker;
+
+use crate::transport::unavailable::unavailable;
 
 /// The most requests handled at once (long-lived notification streams
 /// aside); beyond it, requests get 503 at once instead of queueing.
 pub const MAX_IN_FLIGHT: usize = 1024;
-
-/// The reply to a request that the server is too busy for.
-pub fn unavailable(message: &str) -> Response {
-    (
-        StatusCode::SERVICE_UNAVAILABLE,
-        [(header::RETRY_AFTER, "1")],
-        format!("{message}\n"),
-    )
-        .into_response()
-}
 
 /// Counts a request as in flight until its response body has been sent, and
 /// refuses requests beyond [`MAX_IN_FLIGHT`]. GET (the long-lived

@@ -6,6 +6,7 @@
 //! first use, and the cap on concurrent sessions across all of them.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -22,15 +23,15 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
-use super::limits::unavailable;
 use crate::config::ServerSettings;
-use crate::server::{PlanningServer, Toolsets};
-use crate::toolsets::planning::boards::{BoardName, Boards, OpenError};
+use crate::server::toolset::OpenError;
+use crate::server::{BoardName, Enabled, SessionServer};
+use crate::transport::unavailable::unavailable;
 
 /// The largest request body accepted; larger ones get 413.
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
-type McpService = StreamableHttpService<PlanningServer, LocalSessionManager>;
+type McpService = StreamableHttpService<SessionServer, LocalSessionManager>;
 
 /// What a board's service returns for one request.
 type ServiceFuture = <McpService as tower_service::Service<Request>>::Future;
@@ -42,7 +43,7 @@ pub struct McpEndpoints {
 }
 
 struct Endpoints {
-    boards: Arc<Boards>,
+    toolsets: Enabled,
     services: Mutex<HashMap<BoardName, (McpService, Arc<LocalSessionManager>)>>,
     config: StreamableHttpServerConfig,
     session_idle_timeout: Duration,
@@ -52,10 +53,10 @@ struct Endpoints {
 }
 
 impl McpEndpoints {
-    /// Endpoints for the boards, configured by `[server]`.
+    /// Endpoints of the enabled toolsets on every board, configured by `[server]`.
     pub fn new(
         settings: &ServerSettings,
-        boards: Arc<Boards>,
+        toolsets: Enabled,
         sessions_closed: CancellationToken,
     ) -> Self {
         // Host and Origin are checked by `guard` in front of every route.
@@ -65,7 +66,7 @@ impl McpEndpoints {
             .disable_allowed_hosts();
         Self {
             inner: Arc::new(Endpoints {
-                boards,
+                toolsets,
                 services: Mutex::new(HashMap::new()),
                 config,
                 session_idle_timeout: Duration::from_secs(settings.session_idle_timeout),
@@ -75,33 +76,20 @@ impl McpEndpoints {
         }
     }
 
-    /// Hands `request` to board `name`'s service, created (and the board
-    /// opened) on first use. The service copies itself into the future it
-    /// returns, so no copy is made here and the lock is not held across it.
+    /// Opens the toolsets on board `name` and makes its service, unless
+    /// that is done already.
+    pub fn open(&self, name: &BoardName) -> Result<(), OpenError> {
+        let mut services = self.inner.services.lock();
+        self.inner.service(&mut services, name).map(|_| ())
+    }
+
+    /// Hands `request` to board `name`'s service, created (and the
+    /// toolsets opened on the board) on first use. The service copies
+    /// itself into the future it returns, so no copy is made here and the
+    /// lock is not held across it.
     fn call(&self, name: &BoardName, request: Request) -> Result<ServiceFuture, OpenError> {
-        let inner = &*self.inner;
-        let mut services = inner.services.lock();
-        if let Some((service, _)) = services.get_mut(name) {
-            return Ok(service.call(request));
-        }
-        let board = inner.boards.get(name)?;
-        let mut sessions = LocalSessionManager::default();
-        sessions.session_config.keep_alive = Some(inner.session_idle_timeout);
-        let sessions = Arc::new(sessions);
-        let session_name = name.clone();
-        let toolsets = Toolsets::from_config(inner.boards.config());
-        let service = StreamableHttpService::new(
-            move || {
-                Ok(PlanningServer::with_toolsets(
-                    session_name.clone(),
-                    board.clone(),
-                    toolsets.clone(),
-                ))
-            },
-            sessions.clone(),
-            inner.config.clone(),
-        );
-        let (service, _) = services.entry(name.clone()).or_insert((service, sessions));
+        let mut services = self.inner.services.lock();
+        let service = self.inner.service(&mut services, name)?;
         Ok(service.call(request))
     }
 
@@ -151,8 +139,8 @@ impl McpEndpoints {
         };
         let future = match self.call(&name, request) {
             Ok(future) => future,
-            Err(error @ OpenError::TooMany(_)) => return unavailable(&error.to_string()),
-            Err(OpenError::Store(error)) => {
+            Err(OpenError::Full(error)) => return unavailable(&error),
+            Err(OpenError::Failed(error)) => {
                 tracing::error!(board = %name, %error, "cannot open a board");
                 let message = format!("board {name} cannot be opened: {error}\n");
                 return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
@@ -162,6 +150,32 @@ impl McpEndpoints {
             Ok(response) => response.map(Body::new),
             Err(never) => match never {},
         }
+    }
+}
+
+impl Endpoints {
+    /// Board `name`'s service in `services`, made on first use.
+    fn service<'s>(
+        &self,
+        services: &'s mut HashMap<BoardName, (McpService, Arc<LocalSessionManager>)>,
+        name: &BoardName,
+    ) -> Result<&'s mut McpService, OpenError> {
+        let entry = match services.entry(name.clone()) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => {
+                let endpoint = self.toolsets.open(name)?;
+                let mut sessions = LocalSessionManager::default();
+                sessions.session_config.keep_alive = Some(self.session_idle_timeout);
+                let sessions = Arc::new(sessions);
+                let service = StreamableHttpService::new(
+                    move || Ok(SessionServer::new(endpoint.clone())),
+                    sessions.clone(),
+                    self.config.clone(),
+                );
+                entry.insert((service, sessions))
+            }
+        };
+        Ok(&mut entry.0)
     }
 }
 

@@ -4,14 +4,16 @@
 
 //! HTTP mode: the axum router in front of rmcp's Streamable HTTP service.
 //! One MCP endpoint per board (`/mcp` is board `default`,
-//! `/boards/{name}/mcp` board `{name}`) and the web board ([`crate::web`]),
-//! behind access control and limits.
+//! `/boards/{name}/mcp` board `{name}`) and the web board ([`crate::transport::web`]),
+//! behind access control and limits; `serve` runs it.
 
 pub mod auth;
 pub mod guard;
 pub mod limits;
 pub mod mcp;
+pub mod serve;
 pub mod signin;
+pub mod token;
 
 use std::sync::Arc;
 
@@ -19,38 +21,35 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::ServerSettings;
-use crate::toolsets::planning::boards::Boards;
 
-/// The whole HTTP application: the routes behind one [`gate`].
+/// The whole HTTP application: the MCP endpoints and the other routes
+/// (the web board), behind one [`gate`].
 pub fn router(
     settings: &ServerSettings,
-    boards: Arc<Boards>,
-    sessions_closed: CancellationToken,
+    endpoints: mcp::McpEndpoints,
+    other: Option<Router>,
     in_flight: TaskTracker,
 ) -> Router {
     let access = settings
         .auth_token
         .as_ref()
         .map(|secret| auth::Access::new(secret.expose()));
-    let web = crate::transport::web::Web::new(
-        boards.clone(),
-        settings.max_sessions,
-        sessions_closed.clone(),
-    );
-    mcp::routes(mcp::McpEndpoints::new(settings, boards, sessions_closed))
-        .merge(crate::transport::web::routes(web))
-        .layer(middleware::from_fn_with_state(
-            Arc::new(Gate {
-                guard: guard::Guard::new(settings),
-                access,
-                in_flight,
-            }),
-            gate,
-        ))
+    let routes = mcp::routes(endpoints);
+    let routes = match other {
+        Some(other) => routes.merge(other),
+        None => routes,
+    };
+    routes.layer(middleware::from_fn_with_state(
+        Arc::new(Gate {
+            guard: guard::Guard::new(settings),
+            access,
+            in_flight,
+        }),
+        gate,
+    ))
 }
 
 /// What every request passes before it is routed.

@@ -15,7 +15,7 @@ use axum::http::{HeaderValue, Method, Request, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use super::auth::Token;
+use super::token::Token;
 
 /// The cookie's name.
 pub const COOKIE: &str = "planning_auth";

@@ -24,7 +24,7 @@ use futures_util::Stream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio_util::sync::CancellationToken;
 
-use crate::toolsets::planning::boards::BoardName;
+use crate::server::BoardName;
 use crate::toolsets::planning::shared_board::SharedBoard;
 use crate::transport::web::view::BoardView;
 

@@ -10,7 +10,8 @@
 use std::fmt::Write;
 use std::time::SystemTime;
 
-use crate::toolsets::planning::boards::{BoardName, Boards};
+use crate::server::BoardName;
+use crate::toolsets::planning::boards::Boards;
 use crate::toolsets::planning::store::StoreError;
 use crate::transport::web::html::{self, escape};
 use crate::transport::web::view::Counts;

@@ -10,7 +10,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::{Web, events, index, not_found, page};
-use crate::toolsets::planning::boards::{BoardName, OpenError};
+use crate::server::BoardName;
+use crate::toolsets::planning::boards::OpenError;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::transport::web::view::BoardView;
 
@@ -90,7 +91,7 @@ pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> R
         Err(error) => return not_opened(&name, error),
     };
     let Ok(slot) = web.streams.clone().try_acquire_owned() else {
-        return crate::transport::http::limits::unavailable(
+        return crate::transport::unavailable::unavailable(
             "too many live pages are open (server.max_sessions); close some or retry later",
         );
     };
@@ -114,7 +115,7 @@ fn no_such_board() -> Response {
 /// use, as an MCP endpoint opens them).
 fn not_opened(name: &BoardName, error: OpenError) -> Response {
     match error {
-        OpenError::TooMany(_) => crate::transport::http::limits::unavailable(&error.to_string()),
+        OpenError::TooMany(_) => crate::transport::unavailable::unavailable(&error.to_string()),
         OpenError::Store(error) => {
             tracing::error!(board = %name, %error, "cannot open a board");
             let message = format!("board {name} cannot be opened: {error}\n");

@@ -9,7 +9,7 @@
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 
-use crate::toolsets::planning::boards::BoardName;
+use crate::server::BoardName;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::toolsets::planning::shared_board::SharedBoard;
 
@@ -47,37 +47,27 @@ pub fn list(name: &BoardName) -> Vec<Resource> {
     ]
 }
 
-/// Reads one of board `name`'s resources.
+/// Reads resource `uri` of board `name`: `None` if it is not one of its.
 pub fn read(
     name: &BoardName,
     board: &SharedBoard,
     uri: &str,
-) -> Result<ReadResourceResult, ErrorData> {
+) -> Option<Result<ReadResourceResult, ErrorData>> {
     let text = if uri == list_uri(name) {
         board.read(|b| render::task_list(b, Filter::All))
     } else if uri == summary_uri(name) {
         board.read(|b| render::summary(name.as_str(), b))
     } else {
-        return Err(not_found(name, uri));
+        return None;
     };
-    let text = text.map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
-    Ok(ReadResourceResult::new(vec![
-        ResourceContents::text(text, uri).with_mime_type(MARKDOWN),
-    ]))
-}
-
-/// The error for a URI that is not one of this board's resources.
-pub fn not_found(name: &BoardName, uri: &str) -> ErrorData {
-    ErrorData::resource_not_found(
-        format!(
-            "No resource '{}' here; this session's board has {} and {}.",
-            crate::runtime::text::clip(uri),
-            list_uri(name),
-            summary_uri(name)
-        ),
-        // SEP-2164: the error names the requested URI in its data.
-        Some(serde_json::json!({ "uri": uri })),
-    )
+    let read = text
+        .map(|text| {
+            ReadResourceResult::new(vec![
+                ResourceContents::text(text, uri).with_mime_type(MARKDOWN),
+            ])
+        })
+        .map_err(|error| ErrorData::internal_error(error.to_string(), None));
+    Some(read)
 }
 
 #[cfg(test)]
@@ -97,19 +87,5 @@ mod tests {
         ] {
             assert!(!is_resource_of(&name, other), "{other}");
         }
-    }
-
-    #[test]
-    fn not_found_names_the_uri_and_the_boards_resources() {
-        let name = BoardName::parse("team").unwrap();
-        let error = not_found(&name, "board://other");
-        assert_eq!(
-            error.message,
-            "No resource 'board://other' here; this session's board has board://team and board://team/summary."
-        );
-        assert_eq!(
-            error.data,
-            Some(serde_json::json!({"uri": "board://other"}))
-        );
     }
 }

@@ -11,7 +11,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::server::PlanningServer;
+use super::BoardTools;
 use crate::toolsets::planning::domain::NewTask;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::toolsets::planning::shared_board::CallError;
@@ -120,7 +120,7 @@ fn reply(result: Result<String, CallError>) -> CallToolResult {
 }
 
 #[tool_router(router = planning_tools, vis = "pub(crate)")]
-impl PlanningServer {
+impl BoardTools {
     /// Sets the goal of the session.
     #[tool(
         description = "Set the goal of this planning session: a short title and a description of what done looks like. Call it once, before adding tasks; it fails if a goal is already set.",

@@ -12,7 +12,7 @@ pub mod snapshot;
 
 use std::path::PathBuf;
 
-use crate::config::{Backend, StorageSettings};
+use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
 
 pub use file::FileStore;

@@ -1,0 +1,124 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The example config file: the server's tables, then each registered
+//! toolset's, every key with its default. `--generate-config` writes it;
+//! `config/planning-mcp-server.toml` is the same text, shipped.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{ConfigError, FILE_NAME};
+use crate::toolsets::REGISTRY;
+
+/// The server's part: the header, `[server]` and `[logging]`.
+const SERVER_PART: &str = r#"
+# SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+#
+# SPDX-License-Identifier: CC0-1.0
+
+# planning-mcp-server configuration.
+#
+# Read from the first of ./planning-mcp-server.toml,
+# $HOME/.config/planning-mcp-server/planning-mcp-server.toml and
+# /etc/planning-mcp-server/planning-mcp-server.toml, or from --config PATH.
+# Every key may be left out; the values below are the defaults.
+# Environment variables override the file (PLANNING_<TABLE>_<KEY>, e.g.
+# PLANNING_SERVER_PORT=9090), and command-line flags override both.
+
+[server]
+# Transport: 'stdio' (the MCP client starts the server) or 'http'
+# (Streamable HTTP at http://{host}:{port}/mcp, one board shared by all clients).
+mode = 'stdio'
+# Address to listen on in http mode.
+host = 'localhost'
+port = 8080
+# The board served in stdio mode. In http mode /mcp serves 'default' and
+# /boards/{name}/mcp serves board {name} (names: ^[a-z0-9][a-z0-9_-]{0,63}$).
+board = 'default'
+# The most boards one server holds, and the most concurrent HTTP sessions.
+max_boards = 64
+max_sessions = 256
+# Seconds after which an idle HTTP session is closed.
+session_idle_timeout = 1800
+# Require 'Authorization: Bearer <token>' on every HTTP request. Set one of
+# auth_token (or PLANNING_SERVER_AUTH_TOKEN) and auth_token_file. A server that
+# listens on a non-loopback address refuses to start without a token unless
+# allow_unauthenticated = true.
+# auth_token = 'change-me'
+# auth_token_file = '/run/secrets/planning-token'
+allow_unauthenticated = false
+# Host header values and browser origins accepted besides the loopback ones
+# (needed behind a proxy or on a public address).
+allowed_hosts = []
+allowed_origins = []
+# The toolsets offered, each with its tables below: 'planning' (the board,
+# the default), 'plans' (Markdown plan files), e.g.
+# toolsets = ['planning', 'plans'] or PLANNING_SERVER_TOOLSETS=planning,plans.
+toolsets = ['planning']
+
+[logging]
+# Logs go to stderr only: debug, info, warn, error.
+level = 'info'
+# 'text' or 'json'.
+format = 'text'
+"#;
+
+/// The whole example file.
+pub fn example() -> String {
+    let toolsets = REGISTRY.iter().map(|kind| kind.example());
+    let parts: Vec<&str> = std::iter::once(SERVER_PART)
+        .chain(toolsets)
+        .map(|part| part.trim_matches('\n'))
+        .collect();
+    parts.join("\n\n") + "\n"
+}
+
+/// Writes [`example`] to `dir/planning-mcp-server.toml`, never over an existing file.
+pub fn generate(dir: &Path) -> Result<PathBuf, ConfigError> {
+    let path = dir.join(FILE_NAME);
+    let write_error = |source| ConfigError::Write {
+        path: path.clone(),
+        source,
+    };
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::AlreadyExists => ConfigError::AlreadyExists(path.clone()),
+            _ => write_error(error),
+        })?;
+    file.write_all(example().as_bytes()).map_err(write_error)?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_is_the_example() {
+        let shipped = include_str!("../../config/planning-mcp-server.toml");
+        assert_eq!(
+            example(),
+            shipped,
+            "run --generate-config and ship its output"
+        );
+    }
+
+    #[test]
+    fn generate_writes_the_example_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = generate(dir.path()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), example());
+        std::fs::write(&path, "mine").unwrap();
+        assert!(matches!(
+            generate(dir.path()),
+            Err(ConfigError::AlreadyExists(_))
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
+    }
+}

@@ -1,0 +1,63 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The toolsets a server offers, configured, in registry order.
+
+use std::sync::Arc;
+
+use super::BoardName;
+use super::endpoint::Endpoint;
+use super::toolset::{OpenError, Toolset};
+
+/// The enabled toolsets of a server.
+#[derive(Debug, Clone, Default)]
+pub struct Enabled(Vec<Arc<dyn Toolset>>);
+
+impl Enabled {
+    /// These toolsets, in this order.
+    pub fn new(toolsets: Vec<Arc<dyn Toolset>>) -> Self {
+        Self(toolsets)
+    }
+
+    /// The toolsets.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Toolset>> {
+        self.0.iter()
+    }
+
+    /// Their names, comma-separated, for logs.
+    pub fn names(&self) -> String {
+        let names: Vec<&str> = self.0.iter().map(|t| t.name()).collect();
+        names.join(",")
+    }
+
+    /// What a model reads first: the instructions of each, in order.
+    pub fn instructions(&self) -> String {
+        let parts: Vec<&str> = self.0.iter().map(|t| t.instructions()).collect();
+        parts.join("\n\n")
+    }
+
+    /// Whether any of them needs a large stack.
+    pub fn need_large_stack(&self) -> bool {
+        self.0.iter().any(|t| t.needs_large_stack())
+    }
+
+    /// The state of the enabled toolset whose state is a `T`, if any.
+    pub fn state<T: 'static>(&self) -> Option<&T> {
+        self.0.iter().find_map(|t| t.as_any().downcast_ref::<T>())
+    }
+
+    /// Opens every toolset on board `name`: what its sessions serve.
+    pub fn open(&self, name: &BoardName) -> Result<Arc<Endpoint>, OpenError> {
+        let tools = self
+            .0
+            .iter()
+            .map(|toolset| toolset.open(name))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Arc::new(Endpoint::new(
+            name.clone(),
+            tools,
+            self.instructions(),
+        )))
+    }
+}

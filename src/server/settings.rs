@@ -1,0 +1,186 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! What a toolset sees of the configuration: its tables, read from the
+//! merged tiers (defaults < file < `PLANNING_*` env < flags), and a way to
+//! say what is wrong with a value, naming the key and where it came from.
+//! A toolset's flags are declared as [`Flag`]s: each sets one key.
+
+use figment::{Figment, Metadata, Source};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+/// The name of the figment provider that holds the flags, so that errors
+/// can name the flag.
+pub const FLAGS_PROVIDER: &str = "command-line flags";
+
+/// A command-line flag that sets one config key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flag {
+    /// The flag without its dashes, e.g. `plans-root`.
+    pub long: &'static str,
+    /// The key it sets, `table.key`, e.g. `plans.root`.
+    pub key: &'static str,
+    /// The value's placeholder in `--help`, e.g. `PATH`.
+    pub value_name: &'static str,
+    /// One line for `--help`; the key is added to it.
+    pub help: &'static str,
+    /// What the value is.
+    pub kind: FlagKind,
+}
+
+/// What a flag's value is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagKind {
+    /// Any text (a name, a path).
+    Text,
+    /// A whole number; the key's own type checks its range.
+    Number,
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A comma-separated list.
+    List,
+}
+
+/// A toolset's or the server's view of the configuration while it loads.
+#[derive(Clone, Copy)]
+pub struct Settings<'a> {
+    figment: &'a Figment,
+    flags: &'a [&'static Flag],
+    max_boards: usize,
+}
+
+impl<'a> Settings<'a> {
+    /// The tiers merged in `figment`, set by `flags` where given, with the
+    /// server's cap on open boards.
+    pub fn new(figment: &'a Figment, flags: &'a [&'static Flag], max_boards: usize) -> Self {
+        Self {
+            figment,
+            flags,
+            max_boards,
+        }
+    }
+
+    /// `[server] max_boards`: the most boards one server holds, for the
+    /// toolsets that keep boards.
+    pub fn max_boards(&self) -> usize {
+        self.max_boards
+    }
+
+    /// Table `name` as `T` (a missing table is `T`'s defaults), or one
+    /// line per wrong value.
+    pub fn table<T: DeserializeOwned>(&self, name: &str) -> Result<T, Vec<String>> {
+        self.figment.focus(name).extract().map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|e| self.describe(name, &e))
+                .collect()
+        })
+    }
+
+    /// The line that says `key`'s value is wrong: `key (from SOURCE): what`.
+    pub fn problem(&self, key: &str, what: &str) -> String {
+        format!("{key} (from {}): {what}", self.source_of(key))
+    }
+
+    /// Adds [`Self::problem`] to `problems` unless `ok`.
+    pub fn require(&self, problems: &mut Vec<String>, ok: bool, key: &str, what: &str) {
+        if !ok {
+            problems.push(self.problem(key, what));
+        }
+    }
+
+    /// Where the value of `key` came from.
+    fn source_of(&self, key: &str) -> String {
+        self.source(key, self.figment.find_metadata(key))
+    }
+
+    fn source(&self, key: &str, metadata: Option<&Metadata>) -> String {
+        match metadata {
+            Some(md) if md.name == FLAGS_PROVIDER => {
+                let flag = self.flags.iter().find(|f| f.key == key);
+                flag.map_or_else(|| "a flag".into(), |f| format!("the --{} flag", f.long))
+            }
+            Some(md) => match &md.source {
+                Some(Source::File(path)) => format!("the config file {}", path.display()),
+                _ if md.name.contains("environment") => format!(
+                    "the environment variable PLANNING_{}",
+                    key.replace('.', "_").to_ascii_uppercase()
+                ),
+                _ => md.name.to_string(),
+            },
+            None => "the built-in defaults".into(),
+        }
+    }
+
+    /// One line for one extraction error in `table` (`""` for errors
+    /// outside any table): the key, where it came from, what is wrong.
+    pub fn describe(&self, table: &str, error: &figment::Error) -> String {
+        let key = std::iter::once(table)
+            .chain(error.path.iter().map(String::as_str))
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join(".");
+        let source = self.source(&key, error.metadata.as_ref());
+        match key.is_empty() {
+            true => format!("{source}: {}", error.kind),
+            false => format!("{key} (from {source}): {}", error.kind),
+        }
+    }
+}
+
+/// Reads a text setting. Environment values are typed by their look, so
+/// `PLANNING_SERVER_BOARD=2024` arrives as a number: take it as its text.
+pub fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Result<T, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_owned())
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    d.deserialize_any(Text).map(T::from)
+}
+
+/// [`lenient`] for an optional setting.
+pub fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    lenient(d).map(Some)
+}
+
+/// Reads a list setting given as a list or, as environment variables give
+/// it, as comma-separated text (`planning,plans`).
+pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        List(Vec<String>),
+    }
+    Ok(match Either::deserialize(d)? {
+        Either::Text(text) => text
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        Either::List(list) => list,
+    })
+}

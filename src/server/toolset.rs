@@ -1,0 +1,124 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The toolset interface: all the server and the configuration know of a
+//! toolset. Three steps, three traits:
+//!
+//! 1. [`ToolsetKind`], one line of the registry (`crate::toolsets::REGISTRY`):
+//!    its name, config tables, flags and example, and how to configure it;
+//! 2. [`Toolset`], configured once per process: its instructions and
+//!    process-wide state;
+//! 3. [`Tools`], opened once per endpoint (the board a session works on):
+//!    its MCP tools and resources.
+
+use std::any::Any;
+use std::fmt::Debug;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use rmcp::ErrorData;
+use rmcp::model::{CallToolRequestParams, CallToolResponse, ReadResourceResult, Resource, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+use tokio::sync::watch;
+
+use super::BoardName;
+use super::settings::{Flag, Settings};
+
+/// What a tool call answers, once it is done.
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
+
+/// Work a toolset runs for as long as the server runs.
+pub type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// A toolset the server can offer: one line of the registry.
+pub trait ToolsetKind: Sync {
+    /// Its name in `[server] toolsets` and `--toolsets`.
+    fn name(&self) -> &'static str;
+
+    /// The config tables it owns; `PLANNING_<TABLE>_<KEY>` reaches them too.
+    fn tables(&self) -> &'static [&'static str];
+
+    /// Its flags, each setting a key of its tables.
+    fn flags(&self) -> &'static [Flag] {
+        &[]
+    }
+
+    /// Its tables in the example config file, every key with its default
+    /// and a comment.
+    fn example(&self) -> &'static str;
+
+    /// Reads and checks its tables: the toolset ready to serve, or one line
+    /// per wrong value. Runs for every registered toolset (a wrong value
+    /// stops start-up even when the toolset is off) and does no I/O.
+    fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>>;
+}
+
+/// A configured toolset: one per process, shared by every endpoint.
+pub trait Toolset: Send + Sync + Debug + 'static {
+    /// Its name in `[server] toolsets`.
+    fn name(&self) -> &'static str;
+
+    /// What a model reads first about it: what must not go wrong first.
+    fn instructions(&self) -> &'static str;
+
+    /// Whether its work recurses deeply (deep plans): the stdio server then
+    /// runs on a thread with a large stack.
+    fn needs_large_stack(&self) -> bool {
+        false
+    }
+
+    /// Work to run for as long as the server runs (started by the
+    /// transport, dropped at shutdown); none by default.
+    fn background(&self) -> Option<BackgroundTask> {
+        None
+    }
+
+    /// Its tools and resources on board `board`; an HTTP endpoint opens
+    /// them on first use, the stdio server at start-up.
+    fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError>;
+
+    /// Its process-wide state, for transports that show it other ways (the
+    /// web board shows toolset `planning`'s boards).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A toolset's MCP face on one board.
+pub trait Tools: Send + Sync + 'static {
+    /// Its tool definitions.
+    fn tools(&self) -> Vec<Tool>;
+
+    /// Calls tool `request.name`, or `None` if it is not one of its tools.
+    fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Option<ToolFuture>;
+
+    /// Its resources; none by default.
+    fn resources(&self) -> Vec<Resource> {
+        Vec::new()
+    }
+
+    /// Reads resource `uri`, or `None` if it is not one of its resources.
+    fn read_resource(&self, _uri: &str) -> Option<Result<ReadResourceResult, ErrorData>> {
+        None
+    }
+
+    /// A receiver that wakes whenever resource `uri` changes, or `None` if
+    /// it is not one of its resources. Needs a Tokio runtime.
+    fn watch(&self, _uri: &str) -> Option<watch::Receiver<u64>> {
+        None
+    }
+}
+
+/// Why a toolset could not be opened on a board.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// A cap is reached (e.g. `max_boards`): retry later or elsewhere.
+    #[error("{0}")]
+    Full(String),
+    /// The board's state could not be opened (e.g. a corrupt snapshot).
+    #[error("{0}")]
+    Failed(String),
+}

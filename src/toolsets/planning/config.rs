@@ -1,0 +1,173 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The tables of toolset `planning`: `[planning]` (the board's limits and
+//! history) and `[storage]` (where boards are kept), with their checks.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::domain::Limits;
+use crate::server::settings::{Flag, FlagKind, Settings, lenient};
+
+/// The part of the example config file that belongs to toolset `planning`.
+pub const EXAMPLE: &str = r#"
+[planning]
+# The most tasks the board holds.
+max_tasks = 100
+# The longest goal title and goal description, each, in characters.
+max_goal_length = 1000
+# The longest task title and task description, each, in characters.
+max_task_length = 500
+# Record goal changes (with their reasons) and task status changes.
+history_enabled = true
+
+[storage]
+# Where boards are kept: 'memory' (lost when the server stops, like the Go
+# server) or 'file' (a JSON snapshot per board, written before each reply, so
+# a restarted server loses nothing).
+backend = 'memory'
+# Directory of the board files, relative to the working directory (the
+# project root for most MCP clients). The default board is {dir}/default.json.
+dir = '.planning-mcp-server'
+# Wait for the disk on each save (fsync), so a change survives a power cut.
+fsync = true
+"#;
+
+/// The flags of toolset `planning`.
+pub const FLAGS: &[Flag] = &[
+    Flag {
+        long: "storage",
+        key: "storage.backend",
+        value_name: "BACKEND",
+        help: "Where boards are kept: memory, or file to survive restarts",
+        kind: FlagKind::Choice(&["memory", "file"]),
+    },
+    Flag {
+        long: "storage-dir",
+        key: "storage.dir",
+        value_name: "PATH",
+        help: "Directory of the board files with --storage file",
+        kind: FlagKind::Text,
+    },
+];
+
+/// Where boards are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// In memory only, like the Go server: a restart loses the board.
+    Memory,
+    /// A JSON snapshot per board in `storage.dir`, written before each reply.
+    File,
+}
+
+/// `[planning]`: the board's limits and history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlanningSettings {
+    /// The most tasks the board holds.
+    pub max_tasks: usize,
+    /// The longest goal title and goal description, in characters.
+    pub max_goal_length: usize,
+    /// The longest task title and task description, in characters.
+    pub max_task_length: usize,
+    /// Whether goal and status changes are recorded.
+    pub history_enabled: bool,
+}
+
+impl Default for PlanningSettings {
+    fn default() -> Self {
+        let limits = Limits::default();
+        Self {
+            max_tasks: limits.max_tasks,
+            max_goal_length: limits.max_goal_length,
+            max_task_length: limits.max_task_length,
+            history_enabled: true,
+        }
+    }
+}
+
+impl PlanningSettings {
+    /// The board limits these settings set.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_tasks: self.max_tasks,
+            max_goal_length: self.max_goal_length,
+            max_task_length: self.max_task_length,
+        }
+    }
+}
+
+/// `[storage]`: optional persistence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StorageSettings {
+    /// `memory` (the default) or `file`.
+    pub backend: Backend,
+    /// The directory of the board files, relative to the working directory.
+    #[serde(deserialize_with = "lenient")]
+    pub dir: PathBuf,
+    /// Whether each save waits for the disk (fsync of the file and the directory).
+    pub fsync: bool,
+}
+
+impl Default for StorageSettings {
+    fn default() -> Self {
+        Self {
+            backend: Backend::Memory,
+            dir: PathBuf::from(".planning-mcp-server"),
+            fsync: true,
+        }
+    }
+}
+
+/// The settings of toolset `planning`, checked.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoardSettings {
+    /// `[planning]`
+    pub planning: PlanningSettings,
+    /// `[storage]`
+    pub storage: StorageSettings,
+    /// `[server] max_boards`: the most boards one server holds.
+    pub max_boards: usize,
+}
+
+impl BoardSettings {
+    /// Reads `[planning]` and `[storage]` and checks what types cannot.
+    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+        let planning = settings.table::<PlanningSettings>("planning");
+        let storage = settings.table::<StorageSettings>("storage");
+        let (planning, storage) = match (planning, storage) {
+            (Ok(planning), Ok(storage)) => (planning, storage),
+            (planning, storage) => {
+                let errors = planning.err().into_iter().chain(storage.err());
+                return Err(errors.flatten().collect());
+            }
+        };
+        let mut problems = Vec::new();
+        for (value, key) in [
+            (planning.max_tasks, "planning.max_tasks"),
+            (planning.max_goal_length, "planning.max_goal_length"),
+            (planning.max_task_length, "planning.max_task_length"),
+        ] {
+            settings.require(&mut problems, value >= 1, key, "must be at least 1");
+        }
+        settings.require(
+            &mut problems,
+            !storage.dir.as_os_str().is_empty(),
+            "storage.dir",
+            "must name a directory, e.g. .planning-mcp-server",
+        );
+        match problems.is_empty() {
+            true => Ok(Self {
+                planning,
+                storage,
+                max_boards: settings.max_boards(),
+            }),
+            false => Err(problems),
+        }
+    }
+}

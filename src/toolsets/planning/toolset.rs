@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `planning` as the server sees it: its registry entry and its
+//! configured state, the server's boards.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::boards::{Boards, OpenError as BoardOpenError};
+use super::config::{BoardSettings, EXAMPLE, FLAGS};
+use super::mcp::BoardTools;
+use crate::server::BoardName;
+use crate::server::settings::{Flag, Settings};
+use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
+
+/// What a model reads first: how to use the board.
+pub const INSTRUCTIONS: &str = "A planning board: one goal and a list of tasks with statuses. \
+Start with set_goal, then break the work into small tasks with add_tasks. Keep statuses \
+current with update_task_statuses: in_progress when you start a task, completed as soon as it \
+is done, failed when it cannot be done (then ask the operator). Call get_tasks often to stay \
+oriented. Use change_goal and delete_tasks only when the operator asks. The resource \
+board://{name}/summary is a short summary to re-read after a context reset.";
+
+/// The registry entry of toolset `planning`.
+pub struct PlanningKind;
+
+/// The registry entry of toolset `planning`.
+pub static KIND: PlanningKind = PlanningKind;
+
+impl ToolsetKind for PlanningKind {
+    fn name(&self) -> &'static str {
+        "planning"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["planning", "storage"]
+    }
+
+    fn flags(&self) -> &'static [Flag] {
+        FLAGS
+    }
+
+    fn example(&self) -> &'static str {
+        EXAMPLE
+    }
+
+    fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+        let settings = BoardSettings::read(settings)?;
+        Ok(Arc::new(Planning {
+            boards: Arc::new(Boards::new(settings)),
+        }))
+    }
+}
+
+/// Toolset `planning`, configured: the server's boards, each opened on
+/// first use.
+#[derive(Debug)]
+pub struct Planning {
+    boards: Arc<Boards>,
+}
+
+impl Planning {
+    /// The server's boards.
+    pub fn boards(&self) -> &Arc<Boards> {
+        &self.boards
+    }
+}
+
+impl Toolset for Planning {
+    fn name(&self) -> &'static str {
+        KIND.name()
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
+        match self.boards.get(board) {
+            Ok(shared) => Ok(Arc::new(BoardTools::new(board.clone(), shared))),
+            Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
+            Err(BoardOpenError::Store(error)) => Err(OpenError::Failed(error.to_string())),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

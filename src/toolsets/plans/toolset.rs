@@ -1,0 +1,105 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `plans` as the server sees it: its registry entry, its
+//! configured state (the plan files) and its MCP face.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+
+use super::Plans;
+use super::config::{EXAMPLE, FLAGS, PlansSettings};
+use super::tools;
+use crate::server::BoardName;
+use crate::server::settings::{Flag, Settings};
+use crate::server::toolset::{OpenError, ToolFuture, Tools, Toolset, ToolsetKind};
+
+/// What a model reads first when toolset `plans` is on.
+pub const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): each plan is \
+<planId>.md in the plans directory, tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read \
+with plan.list, plan.get and task.get (no taskId: the current task); change with task.add, \
+task.update and task.delete; find with task.search. Pass the etag you read as ifMatch when \
+you write, and re-read on CONFLICT.";
+
+/// The registry entry of toolset `plans`.
+pub struct PlansKind;
+
+/// The registry entry of toolset `plans`.
+pub static KIND: PlansKind = PlansKind;
+
+impl ToolsetKind for PlansKind {
+    fn name(&self) -> &'static str {
+        "plans"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["plans"]
+    }
+
+    fn flags(&self) -> &'static [Flag] {
+        FLAGS
+    }
+
+    fn example(&self) -> &'static str {
+        EXAMPLE
+    }
+
+    fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+        let settings = PlansSettings::read(settings)?;
+        Ok(Arc::new(PlansTools {
+            plans: Arc::new(Plans::new(&settings.root, &settings.dir)),
+            legacy_doc_tools: settings.legacy_doc_tools,
+        }))
+    }
+}
+
+/// Toolset `plans`, configured: the plan files and which tools are offered.
+/// The same on every board: plans do not belong to a board.
+#[derive(Debug, Clone)]
+pub struct PlansTools {
+    plans: Arc<Plans>,
+    legacy_doc_tools: bool,
+}
+
+impl Toolset for PlansTools {
+    fn name(&self) -> &'static str {
+        KIND.name()
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    // A plan's task tree is as deep as its indentation (see `runtime::stack`).
+    fn needs_large_stack(&self) -> bool {
+        true
+    }
+
+    fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
+        Ok(Arc::new(self.clone()))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Tools for PlansTools {
+    fn tools(&self) -> Vec<Tool> {
+        tools::tools(self.legacy_doc_tools)
+    }
+
+    fn call(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Option<ToolFuture> {
+        let arguments = request.arguments.as_ref();
+        let result = tools::call(&request.name, &self.plans, arguments, self.legacy_doc_tools)?;
+        Some(Box::pin(std::future::ready(Ok(result.into()))))
+    }
+}

@@ -1,0 +1,45 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! MCP over stdin/stdout: one session on the configured board.
+
+use rmcp::ServiceExt;
+
+use super::ServeError;
+use crate::config::Config;
+use crate::server::{BoardName, SessionServer};
+
+/// Serves one session on stdio until the client leaves or `shutdown` resolves.
+pub async fn serve(
+    config: &Config,
+    config_file: &str,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(), ServeError> {
+    // The configuration was validated: the name is well-formed.
+    let name = BoardName::parse(&config.server.board).unwrap_or_else(BoardName::default_board);
+    let endpoint = config.toolsets.open(&name)?;
+    tracing::info!(
+        mode = "stdio",
+        board = %name,
+        toolsets = %config.toolsets.names(),
+        config = %config_file,
+        "planning-mcp-server {} serving MCP on stdin/stdout",
+        env!("CARGO_PKG_VERSION")
+    );
+    let service = SessionServer::new(endpoint)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(std::io::Error::other)?;
+    let stop = service.cancellation_token();
+    tokio::select! {
+        quit = service.waiting() => {
+            tracing::debug!(?quit, "the client closed the session");
+        }
+        () = shutdown => {
+            tracing::info!("shutting down");
+            stop.cancel();
+        }
+    }
+    Ok(())
+}
