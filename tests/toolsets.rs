@@ -1,0 +1,113 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The toolset boundary: a toolset that is off leaves no trace. With
+//! `planning` off, no board is opened (no snapshot, no lock file), its
+//! resources are neither listed nor read, and HTTP serves no web board.
+
+mod common;
+
+use common::{HttpServer, file_storage, stdio_client};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, ErrorCode, ReadResourceRequestParams};
+use rmcp::transport::StreamableHttpClientTransport;
+
+/// Reads `uri` and returns the error the server answers with.
+async fn read_error(client: &common::Client, uri: &str) -> rmcp::model::ErrorData {
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await;
+    match read {
+        Err(rmcp::service::ServiceError::McpError(error)) => error,
+        other => panic!("expected an MCP error for {uri}, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn stdio_without_planning_opens_no_board_and_serves_no_board_resource() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let mut args: Vec<String> = vec!["--toolsets".into(), "plans".into()];
+    args.extend(file_storage(&store));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let client = stdio_client(&dir, &args, &[]).await;
+
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert!(names.iter().all(|n| n.contains('.')), "{names:?}");
+    assert!(!names.contains(&"get_tasks"), "{names:?}");
+    assert!(client.list_all_resources().await.unwrap().is_empty());
+    for uri in ["board://default", "board://default/summary"] {
+        let error = read_error(&client, uri).await;
+        assert_eq!(error.code, ErrorCode::RESOURCE_NOT_FOUND, "{error:?}");
+        assert_eq!(
+            error.message,
+            format!("No resource '{uri}' here; this session has no resources.")
+        );
+    }
+    let called = client
+        .call_tool(CallToolRequestParams::new("get_tasks"))
+        .await;
+    match called {
+        Err(rmcp::service::ServiceError::McpError(error)) => {
+            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{error:?}");
+        }
+        other => panic!("get_tasks is not a tool here, got {other:?}"),
+    }
+    client.cancel().await.unwrap();
+    assert!(
+        !store.exists(),
+        "no board, no snapshot and no lock file: {:?}",
+        std::fs::read_dir(&store).map(|d| d.count())
+    );
+}
+
+#[tokio::test]
+async fn http_without_planning_opens_no_board_and_has_no_web_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let mut args: Vec<String> = vec!["--toolsets".into(), "plans".into()];
+    args.extend(file_storage(&store));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = HttpServer::start_in(&dir, &args, &[]).await;
+    let client = server.client().await;
+    let error = read_error(&client, "board://default").await;
+    assert_eq!(error.code, ErrorCode::RESOURCE_NOT_FOUND);
+    assert!(client.list_all_resources().await.unwrap().is_empty());
+    client.cancel().await.unwrap();
+    let named = ()
+        .serve(StreamableHttpClientTransport::from_uri(server.board_url("team")))
+        .await
+        .unwrap();
+    assert!(named.list_all_resources().await.unwrap().is_empty());
+    named.cancel().await.unwrap();
+    for path in ["/", "/boards/default", "/boards/default.json"] {
+        let status = reqwest::get(format!("{}{path}", server.base()))
+            .await
+            .unwrap()
+            .status();
+        assert_eq!(status, reqwest::StatusCode::NOT_FOUND, "{path}");
+    }
+    assert!(!store.exists(), "no board was opened");
+}
+
+#[tokio::test]
+async fn two_toolsets_list_every_tool_once_and_both_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = stdio_client(&dir, &["--toolsets", "plans,planning"], &[]).await;
+    let instructions = client.peer_info().unwrap().instructions.clone().unwrap();
+    let board = instructions.find("set_goal").expect("the board's instructions");
+    let plans = instructions.find("plan.list").expect("the plans' instructions");
+    assert!(board < plans, "registry order: {instructions}");
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(names, sorted, "sorted by name, each once");
+    assert_eq!(names.len(), 7 + 9);
+    let resources = client.list_all_resources().await.unwrap();
+    assert_eq!(resources.len(), 2);
+    client.cancel().await.unwrap();
+}
