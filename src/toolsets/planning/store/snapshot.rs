@@ -110,6 +110,10 @@ pub fn to_json(board: &Board) -> Vec<u8> {
             .history()
             .map(|history| history.entries().map(EntryRecord::from).collect()),
     };
+    #[allow(
+        clippy::expect_used,
+        reason = "plain structs with string keys: serde_json cannot fail on them"
+    )]
     let mut json = serde_json::to_vec_pretty(&record).expect("a snapshot always serializes");
     json.push(b'\n');
     json
