@@ -58,3 +58,10 @@ ci:
     just lint
     just test
     just reuse
+
+# Rewrite config/planning-mcp-server.toml from the registry (after adding a toolset).
+example-config:
+    cargo build
+    rm -f target/planning-mcp-server.toml
+    cd target && ./debug/planning-mcp-server --generate-config
+    mv target/planning-mcp-server.toml config/planning-mcp-server.toml
