@@ -5,7 +5,7 @@
 //! Streamable HTTP: shared sessions, HTTP hygiene, concurrency and shutdown,
 //! against the real binary.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@
 //! Crash safety: SIGKILL the server at random moments, again and again, and
 //! check that every acknowledged change survived and the file always parses.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{BuildHasher, RandomState};

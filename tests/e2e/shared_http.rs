@@ -9,7 +9,7 @@
 // what 2025-x clients use, and the server supports both.
 #![allow(deprecated)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

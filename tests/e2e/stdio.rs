@@ -4,7 +4,7 @@
 
 //! stdio mode: stdout carries nothing but JSON-RPC; logs go to stderr.
 
-mod common;
+use crate::common;
 
 use std::process::Stdio;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 
 //! The command line: --generate-config, --version, and start-up refusals.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 
@@ -32,7 +32,7 @@ async fn generate_config_writes_the_example_file_and_never_overwrites() {
     let output = run(&dir, &["--generate-config"], &[]).await;
     assert!(output.status.success(), "{}", stderr(&output));
     let written = std::fs::read_to_string(dir.path().join("planning-mcp-server.toml")).unwrap();
-    let shipped = include_str!("../config/planning-mcp-server.toml");
+    let shipped = include_str!("../../config/planning-mcp-server.toml");
     assert_eq!(
         written, shipped,
         "byte-identical to config/planning-mcp-server.toml"

@@ -5,7 +5,7 @@
 //! Several server processes on one board file (two agents in one project,
 //! each with its own stdio server): no lost update, no stale read.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@
 //! (run with `--release -- --nocapture` for the figures in docs/performance.md),
 //! never asserted: timing belongs in benchmarks.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@
 //! The file backend through the real binary: restarts, bad files, a failing
 //! disk, and processes sharing one board file.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;

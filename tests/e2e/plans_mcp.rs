@@ -6,7 +6,7 @@
 //! servers that offer it: `planning-mcp-server --toolsets planning,plans`
 //! and the drop-in `long-term-plan-mcp`. Files are compared byte for byte.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -10,7 +10,7 @@
 //!
 //! `cargo test --test browser -- --ignored` writes `docs/web-board.png`.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

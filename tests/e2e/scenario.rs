@@ -5,7 +5,7 @@
 //! The same scripted session over stdio and over HTTP, through the official
 //! rmcp client against the real binary. The text of every reply is pinned.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

@@ -6,7 +6,7 @@
 //! escaping, the JSON shape, the event stream's framing, the browser sign-in;
 //! and golden files of the JSON and the page of a scripted board.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, SystemTime};
 

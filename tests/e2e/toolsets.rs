@@ -6,7 +6,7 @@
 //! `planning` off, no board is opened (no snapshot, no lock file), its
 //! resources are neither listed nor read, and HTTP serves no web board.
 
-mod common;
+use crate::common;
 
 use common::{HttpServer, file_storage, stdio_client};
 use rmcp::ServiceExt;

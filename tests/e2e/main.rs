@@ -1,0 +1,33 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The end-to-end tests, one binary: each module starts the real binaries
+//! (`planning-mcp-server`, `long-term-plan`, `long-term-plan-mcp`) and talks
+//! to them as a client would, mostly through the official rmcp client over
+//! stdio and Streamable HTTP. One binary links and builds the client once
+//! instead of once per file.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a test fails by panicking; helpers outside #[test] functions do too"
+)]
+
+mod common;
+
+mod browser;
+mod cli;
+mod crash;
+mod http;
+mod load;
+mod multiprocess;
+mod persistence;
+mod plans_cli;
+mod plans_mcp;
+mod plans_props;
+mod scenario;
+mod shared_http;
+mod stdio;
+mod toolsets;
+mod web;
