@@ -46,7 +46,7 @@ run *FLAGS:
 
 # Rewrite docs/web-board.png: a 20-task board in headless Chromium.
 screenshot:
-    PLANNING_REQUIRE_BROWSER=1 cargo test --test browser -- --ignored screenshot
+    PLANNING_REQUIRE_BROWSER=1 cargo test --test e2e -- --ignored browser::screenshot
 
 # Install the binary into ~/.cargo/bin.
 install:

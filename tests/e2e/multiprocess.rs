@@ -14,7 +14,7 @@ use planning_mcp_server::toolsets::planning::domain::TaskId;
 use serde_json::json;
 
 const PROCESSES: usize = 4;
-const TASKS_EACH: usize = 200;
+const TASKS_EACH: usize = 100;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn four_processes_lose_no_update() {

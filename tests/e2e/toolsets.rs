@@ -77,7 +77,9 @@ async fn http_without_planning_opens_no_board_and_has_no_web_board() {
     assert!(client.list_all_resources().await.unwrap().is_empty());
     client.cancel().await.unwrap();
     let named = ()
-        .serve(StreamableHttpClientTransport::from_uri(server.board_url("team")))
+        .serve(StreamableHttpClientTransport::from_uri(
+            server.board_url("team"),
+        ))
         .await
         .unwrap();
     assert!(named.list_all_resources().await.unwrap().is_empty());
@@ -97,8 +99,12 @@ async fn two_toolsets_list_every_tool_once_and_both_instructions() {
     let dir = tempfile::tempdir().unwrap();
     let client = stdio_client(&dir, &["--toolsets", "plans,planning"], &[]).await;
     let instructions = client.peer_info().unwrap().instructions.clone().unwrap();
-    let board = instructions.find("set_goal").expect("the board's instructions");
-    let plans = instructions.find("plan.list").expect("the plans' instructions");
+    let board = instructions
+        .find("set_goal")
+        .expect("the board's instructions");
+    let plans = instructions
+        .find("plan.list")
+        .expect("the plans' instructions");
     assert!(board < plans, "registry order: {instructions}");
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();

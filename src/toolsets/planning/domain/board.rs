@@ -274,7 +274,10 @@ impl Board {
         let mut previous = Vec::with_capacity(seqs.len());
         let mut events = Vec::new();
         for (seq, status) in seqs.into_iter().zip(statuses) {
-            #[allow(clippy::expect_used, reason = "resolve() returned only tasks on the board")]
+            #[allow(
+                clippy::expect_used,
+                reason = "resolve() returned only tasks on the board"
+            )]
             let task = self.tasks.get_mut(&seq).expect("resolved IDs exist");
             if task.status != status {
                 previous.push((task.id, task.status));
@@ -326,7 +329,10 @@ impl Board {
             });
         }
         let (title, description) = (title.to_owned(), description.to_owned());
-        #[allow(clippy::expect_used, reason = "resolve() returned only tasks on the board")]
+        #[allow(
+            clippy::expect_used,
+            reason = "resolve() returned only tasks on the board"
+        )]
         let task = self.tasks.get_mut(&seq).expect("resolved IDs exist");
         let before = task.clone();
         task.id = new_id;
@@ -378,7 +384,8 @@ impl Board {
             UndoStep::Statuses(previous) => {
                 // Reversed, so that an ID that changed twice ends at its first status.
                 for (id, status) in previous.into_iter().rev() {
-                    if let Some(task) = self.index.get(&id).and_then(|seq| self.tasks.get_mut(seq)) {
+                    if let Some(task) = self.index.get(&id).and_then(|seq| self.tasks.get_mut(seq))
+                    {
                         task.status = status;
                     }
                 }
