@@ -5,6 +5,13 @@
 //! The board's operations at 10 to 10,000 tasks. Single-task operations must
 //! not grow with the board (an index finds tasks); only rendering is linear.
 
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a bench that cannot set up stops; criterion_main! makes an undocumented main"
+)]
+
 use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -9,6 +9,13 @@
 //! since criterion cannot sample a child process well). Targets: 1 ms per
 //! call, 5 ms per CLI invocation.
 
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a bench that cannot set up stops; criterion_main! makes an undocumented main"
+)]
+
 use std::hint::black_box;
 use std::path::Path;
 use std::process::Command;

@@ -6,6 +6,13 @@
 //! for changes, apply, write the snapshot, rename), with and without fsync,
 //! at 10, 100 and 1,000 tasks; the memory backend for comparison.
 
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a bench that cannot set up stops; criterion_main! makes an undocumented main"
+)]
+
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -9,6 +9,13 @@
 //!
 //! `floor` serves stdio; `floor --http PORT` serves `http://127.0.0.1:PORT/mcp`.
 
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a bench that cannot set up stops; criterion_main! makes an undocumented main"
+)]
+
 use std::sync::Arc;
 
 use planning_mcp_server::runtime::allocator;
