@@ -19,6 +19,8 @@
 
 pub mod config;
 pub mod runtime;
-pub mod server;
+pub(crate) mod server;
 pub mod toolsets;
 pub mod transport;
+
+pub use server::BoardName;

@@ -8,9 +8,9 @@
 //! other table, and its flags, belongs to a toolset of the registry. A bad
 //! value stops start-up with a message naming the key and its source.
 
-pub mod example;
-pub mod flags;
-pub mod server;
+mod example;
+mod flags;
+mod server;
 
 use std::path::PathBuf;
 

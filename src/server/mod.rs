@@ -8,12 +8,12 @@
 //! 2026-07-28), and never names a toolset. The toolsets reach it through
 //! the interface in [`toolset`]; the configuration through [`settings`].
 
-pub mod board_name;
-pub mod enabled;
-pub mod endpoint;
-pub mod settings;
-pub mod toolset;
-pub mod untyped_request;
+pub(crate) mod board_name;
+pub(crate) mod enabled;
+pub(crate) mod endpoint;
+pub(crate) mod settings;
+pub(crate) mod toolset;
+pub(crate) mod untyped_request;
 
 use std::collections::HashMap;
 use std::sync::Arc;

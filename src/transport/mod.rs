@@ -6,10 +6,10 @@
 //! board at its own path, and the web board; see [`http`]), and shutdown
 //! on SIGINT/SIGTERM that lets calls in flight finish.
 
-pub mod http;
-pub mod shutdown;
-pub mod stdio;
-pub mod unavailable;
+pub(crate) mod http;
+pub(crate) mod shutdown;
+pub(crate) mod stdio;
+pub(crate) mod unavailable;
 pub mod web;
 
 use std::net::SocketAddr;

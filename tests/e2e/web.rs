@@ -528,7 +528,7 @@ fn the_board_list_is_stable() {
     let board = scripted_board();
     let rows = [
         index::Row {
-            name: planning_mcp_server::server::BoardName::parse("demo").unwrap(),
+            name: planning_mcp_server::BoardName::parse("demo").unwrap(),
             state: Ok(index::Summary {
                 goal: board.goal().map(|g| g.title.clone()),
                 counts: view::Counts::of(&board),
@@ -536,7 +536,7 @@ fn the_board_list_is_stable() {
             }),
         },
         index::Row {
-            name: planning_mcp_server::server::BoardName::parse("full").unwrap(),
+            name: planning_mcp_server::BoardName::parse("full").unwrap(),
             state: Err("this server holds its maximum of 1 boards <max_boards>".into()),
         },
     ];

@@ -10,12 +10,12 @@
 //! (the seven tools and the board's resources); `config` its tables and
 //! `toolset` its registry entry.
 
-pub mod boards;
-pub mod config;
+pub(crate) mod boards;
+pub(crate) mod config;
 pub mod domain;
-pub mod mcp;
+pub(crate) mod mcp;
 pub mod shared_board;
 pub mod store;
-pub mod toolset;
+pub(crate) mod toolset;
 
-pub use toolset::{KIND, Planning};
+pub(crate) use toolset::{KIND, Planning};

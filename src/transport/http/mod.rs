@@ -7,13 +7,13 @@
 //! `/boards/{name}/mcp` board `{name}`) and the web board ([`crate::transport::web`]),
 //! behind access control and limits; `serve` runs it.
 
-pub mod auth;
-pub mod guard;
-pub mod limits;
-pub mod mcp;
-pub mod serve;
-pub mod signin;
-pub mod token;
+pub(crate) mod auth;
+pub(crate) mod guard;
+pub(crate) mod limits;
+pub(crate) mod mcp;
+pub(crate) mod serve;
+pub(crate) mod signin;
+pub(crate) mod token;
 
 use std::sync::Arc;
 

@@ -14,12 +14,12 @@
 //! Every response carries a strict Content-Security-Policy: the pages run
 //! only the embedded script and never insert user text as markup.
 
-pub mod assets;
-pub mod events;
-pub mod html;
+pub(crate) mod assets;
+pub(crate) mod events;
+pub(crate) mod html;
 pub mod index;
 pub mod page;
-pub mod routes;
+pub(crate) mod routes;
 pub mod view;
 
 use std::sync::Arc;
