@@ -59,12 +59,8 @@ impl Boards {
         Ok(board)
     }
 
-    /// The settings the boards are opened with.
-    pub fn settings(&self) -> &BoardSettings {
-        &self.settings
-    }
-
     /// The boards open now, by name.
+    #[cfg(test)]
     pub fn list(&self) -> Vec<(BoardName, SharedBoard)> {
         let mut boards: Vec<_> = self
             .open
