@@ -5,15 +5,15 @@
 //! Toolset `planning`: the Go-compatible planning board.
 //!
 //! `domain` is pure (task, board, history, render, errors); `store` keeps
-//! snapshots (memory, file); `boards` names and opens boards and
+//! snapshots (memory, file); `named_boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
 //! (the seven tools and the board's resources); `config` its tables and
 //! `toolset` its registry entry.
 
-pub(crate) mod boards;
 pub(crate) mod config;
 pub mod domain;
 pub(crate) mod mcp;
+pub(crate) mod named_boards;
 pub mod shared_board;
 pub mod store;
 pub(crate) mod toolset;

@@ -8,9 +8,9 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::boards::{Boards, OpenError as BoardOpenError};
 use super::config::{BoardSettings, EXAMPLE, FLAGS};
 use super::mcp::BoardTools;
+use super::named_boards::{Boards, OpenError as BoardOpenError};
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};

@@ -11,7 +11,7 @@ use std::fmt::Write;
 use std::time::SystemTime;
 
 use crate::server::BoardName;
-use crate::toolsets::planning::boards::Boards;
+use crate::toolsets::planning::named_boards::Boards;
 use crate::toolsets::planning::store::StoreError;
 use crate::transport::web::html::{self, escape};
 use crate::transport::web::view::Counts;

@@ -33,7 +33,7 @@ use axum::routing::get;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use crate::toolsets::planning::boards::Boards;
+use crate::toolsets::planning::named_boards::Boards;
 
 /// The Content-Security-Policy of every web response: only our own script,
 /// stylesheet and event stream; no inline code, no frames, no forms.

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 
 use super::{Web, events, index, not_found, page};
 use crate::server::BoardName;
-use crate::toolsets::planning::boards::OpenError;
 use crate::toolsets::planning::domain::render::{self, Filter};
+use crate::toolsets::planning::named_boards::OpenError;
 use crate::transport::web::view::BoardView;
 
 const HTML: &str = "text/html; charset=utf-8";
