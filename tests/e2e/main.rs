@@ -27,6 +27,7 @@ mod plans_cli;
 mod plans_mcp;
 mod plans_props;
 mod scenario;
+mod sessions;
 mod shared_http;
 mod stdio;
 mod toolsets;

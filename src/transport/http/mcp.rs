@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -48,8 +47,8 @@ struct Endpoints {
     config: StreamableHttpServerConfig,
     session_idle_timeout: Duration,
     max_sessions: usize,
-    /// Requests that may open a session and have not been answered yet.
-    opening: AtomicUsize,
+    /// Held by the one `initialize` request that is opening a session.
+    opening: tokio::sync::Mutex<()>,
 }
 
 impl McpEndpoints {
@@ -71,7 +70,7 @@ impl McpEndpoints {
                 config,
                 session_idle_timeout: Duration::from_secs(settings.session_idle_timeout),
                 max_sessions: settings.max_sessions,
-                opening: AtomicUsize::new(0),
+                opening: tokio::sync::Mutex::new(()),
             }),
         }
     }
@@ -109,33 +108,47 @@ impl McpEndpoints {
         live
     }
 
-    /// Reserves room for a new session, or `None` at the cap. The slot is
-    /// counted from before the session exists until the request is answered
-    /// (by then the session counts as live), so concurrent `initialize`
-    /// requests cannot overshoot the cap.
-    async fn reserve_session(&self) -> Option<Opening<'_>> {
-        let opening = &self.inner.opening;
-        let pending = opening.fetch_add(1, Ordering::SeqCst) + 1;
-        let slot = Opening(opening);
-        (self.live_sessions().await + pending <= self.inner.max_sessions).then_some(slot)
+    /// Reserves room for a new session, or `None` at the cap. One
+    /// `initialize` at a time holds the slot, from the count of live
+    /// sessions until it is answered (by then its session is live), so the
+    /// count is exact: concurrent requests can neither overshoot the cap nor
+    /// be refused below it.
+    async fn reserve_session(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        let slot = self.inner.opening.lock().await;
+        (self.live_sessions().await < self.inner.max_sessions).then_some(slot)
     }
 
-    /// Hands a request to board `name`'s MCP service.
+    /// Hands a request to board `name`'s MCP service. A request that may
+    /// open a session is read whole first, and takes a session slot only if
+    /// it is an `initialize` request: a client that stalls its body holds a
+    /// connection, never a session.
     async fn serve(&self, name: BoardName, request: Request) -> Response {
-        let opens_session =
+        let may_open =
             request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
-        let _slot = match opens_session {
-            true => match self.reserve_session().await {
-                Some(slot) => Some(slot),
-                None => {
-                    return unavailable(&format!(
-                        "this server has its maximum of {} sessions (server.max_sessions); \
-                         close idle sessions or retry later",
-                        self.inner.max_sessions
-                    ));
-                }
-            },
-            false => None,
+        let (request, _slot) = match may_open {
+            false => (request, None),
+            true => {
+                let (parts, body) = request.into_parts();
+                tracing::debug!(board = %name, "reading a request that may open a session");
+                let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY).await {
+                    Ok(body) => body,
+                    Err(error) => return unread(&error),
+                };
+                let slot = match is_initialize(&body) {
+                    true => match self.reserve_session().await {
+                        Some(slot) => Some(slot),
+                        None => {
+                            return unavailable(&format!(
+                                "this server has its maximum of {} sessions \
+                                 (server.max_sessions); close idle sessions or retry later",
+                                self.inner.max_sessions
+                            ));
+                        }
+                    },
+                    false => None,
+                };
+                (Request::from_parts(parts, Body::from(body)), slot)
+            }
         };
         let future = match self.call(&name, request) {
             Ok(future) => future,
@@ -179,12 +192,34 @@ impl Endpoints {
     }
 }
 
-/// A reserved session slot, released when the request is answered.
-struct Opening<'a>(&'a AtomicUsize);
+/// Whether `body` is a JSON-RPC `initialize` request, the only request
+/// that opens a session.
+fn is_initialize(body: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Method<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_slice::<Method<'_>>(body)
+        .is_ok_and(|request| request.method.as_deref() == Some("initialize"))
+}
 
-impl Drop for Opening<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+/// The answer to a body that could not be read: 413 when it is too
+/// large, 400 when the client stopped sending it.
+fn unread(error: &axum::Error) -> Response {
+    let too_large = std::error::Error::source(error)
+        .is_some_and(|cause| cause.is::<http_body_util::LengthLimitError>());
+    match too_large {
+        true => (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request bodies are limited to {MAX_REQUEST_BODY} bytes\n"),
+        )
+            .into_response(),
+        false => (
+            StatusCode::BAD_REQUEST,
+            "the request body could not be read\n",
+        )
+            .into_response(),
     }
 }
 
