@@ -18,14 +18,14 @@ lint:
 test:
     cargo test
 
-# Run the criterion benchmarks.
+# Run the criterion benchmarks (board, storage, plans); not the e2e bench.
 bench:
     cargo bench
 
 # End-to-end benchmark against the floor and the peers; writes docs/performance.md.
 bench-e2e:
     scripts/install-peers.sh
-    cargo bench --bench e2e
+    cargo bench --bench e2e --features e2e-bench
 
 # Fuzz the plan parser, validator and edits for ten minutes (cargo install cargo-fuzz).
 fuzz:

@@ -12,7 +12,7 @@
 //! throughput and p99 at 1, 8 and 32 sessions, and resident memory. It prints
 //! a Markdown table and writes it into `docs/performance.md`.
 //!
-//! `cargo bench --bench e2e` (or `just bench-e2e`, which installs the peers).
+//! `cargo bench --bench e2e --features e2e-bench` (or `just bench-e2e`, which installs the peers).
 
 #![allow(
     missing_docs,
@@ -813,7 +813,7 @@ fn write_into_docs(root: &Path, table: &str) {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
         .unwrap_or_default();
     let section = format!(
-        "{BEGIN}\nMeasured {today} on {machine} by `cargo bench --bench e2e`.\n\n{table}\n"
+        "{BEGIN}\nMeasured {today} on {machine} by `cargo bench --bench e2e --features e2e-bench`.\n\n{table}\n"
     );
     let updated = format!("{}{section}{}", &text[..begin], &text[end..]);
     std::fs::write(&path, updated).expect("write docs/performance.md");
