@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::plans::tools::call;
-use planning_mcp_server::toolsets::plans::{Plans, parse, validate};
+use planning_mcp_server::toolsets::plans::mcp::tools::call;
+use planning_mcp_server::toolsets::plans::{Plans, document::parse, document::validate};
 use serde_json::{Value, json};
 
 /// Server calls run on the servers' allocator.

@@ -9,12 +9,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planning_mcp_server::toolsets::plans::add::{NewTask, add_task_with_id};
-use planning_mcp_server::toolsets::plans::repair::{Action, repair_with};
-use planning_mcp_server::toolsets::plans::update::{
+use planning_mcp_server::toolsets::plans::edit::add::{NewTask, add_task_with_id};
+use planning_mcp_server::toolsets::plans::edit::repair::{Action, repair_with};
+use planning_mcp_server::toolsets::plans::edit::update::{
     PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
 };
-use planning_mcp_server::toolsets::plans::{Status, body, edit, parse, search, validate, view};
+use planning_mcp_server::toolsets::plans::{Status, edit::body, edit::edit, document::parse, document::search, document::validate, document::view};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -3,13 +3,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! `long-term-plan-mcp`: the drop-in stdio MCP server for long-term-plan's
-//! Markdown plans. All the work is in `planning_mcp_server::toolsets::plans::stdio`.
+//! Markdown plans. All the work is in `planning_mcp_server::toolsets::plans::mcp::stdio`.
 
 use std::process::ExitCode;
 
 use planning_mcp_server::runtime::{allocator, stack};
 use planning_mcp_server::toolsets::plans::Plans;
-use planning_mcp_server::toolsets::plans::stdio::{self, Command, PlansServer};
+use planning_mcp_server::toolsets::plans::mcp::stdio::{self, Command, PlansServer};
 
 #[global_allocator]
 static ALLOCATOR: allocator::Server = allocator::Server;

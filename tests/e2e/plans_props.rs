@@ -7,11 +7,13 @@
 //! adding a task and deleting it again gives back the original bytes; a
 //! task or plan update applied at once equals its steps applied one by one.
 
-use planning_mcp_server::toolsets::plans::add::{NewTask, add_task_with_id};
-use planning_mcp_server::toolsets::plans::update::{
+use planning_mcp_server::toolsets::plans::edit::add::{NewTask, add_task_with_id};
+use planning_mcp_server::toolsets::plans::edit::update::{
     PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
 };
-use planning_mcp_server::toolsets::plans::{Status, body, edit, parse, validate, view};
+use planning_mcp_server::toolsets::plans::{
+    Status, document::parse, document::validate, document::view, edit::body, edit::edit,
+};
 use proptest::prelude::*;
 
 const H: &str = "<!-- long-term-plan:format=v1 -->";
@@ -110,7 +112,7 @@ proptest! {
 
     #[test]
     fn no_op_edits_keep_every_byte((text, _) in documents(0, any::<bool>().boxed())) {
-        let lines = planning_mcp_server::toolsets::plans::text::split_content_lines(&text);
+        let lines = planning_mcp_server::toolsets::plans::syntax::text::split_content_lines(&text);
         prop_assume!(validate::validate(&text).errors.is_empty());
         let plan = parse::parse(&text).plan.unwrap();
         for task in plan.tasks.iter().take(5) {

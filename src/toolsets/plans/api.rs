@@ -11,24 +11,24 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::add::{self, NewTask};
-use super::body;
-use super::collate;
-use super::diagnostic::DiagnosticOut;
-use super::edit::{self, Edited};
-use super::error::{PlanError, task_not_found};
-use super::id;
-use super::line;
-use super::parse;
-use super::repair::{self, Action, Applied};
-use super::search::{self, Hit};
-use super::status::Status;
-use super::store::{self, Snapshot, Store};
-use super::target::{self, Mode};
-use super::text::{self, FORMAT_HEADER, json_quote};
-use super::update::{self, PlanChanges, TaskChanges};
-use super::validate;
-use super::view::{self, PlanDetail, Stats, TaskDetail, View};
+use crate::toolsets::plans::document::diagnostic::DiagnosticOut;
+use crate::toolsets::plans::document::parse;
+use crate::toolsets::plans::document::search::{self, Hit};
+use crate::toolsets::plans::document::target::{self, Mode};
+use crate::toolsets::plans::document::validate;
+use crate::toolsets::plans::document::view::{self, PlanDetail, Stats, TaskDetail, View};
+use crate::toolsets::plans::edit::add::{self, NewTask};
+use crate::toolsets::plans::edit::body;
+use crate::toolsets::plans::edit::edit::{self, Edited};
+use crate::toolsets::plans::edit::repair::{self, Action, Applied};
+use crate::toolsets::plans::edit::update::{self, PlanChanges, TaskChanges};
+use crate::toolsets::plans::error::{PlanError, task_not_found};
+use crate::toolsets::plans::store::{self, Snapshot, Store};
+use crate::toolsets::plans::syntax::collate;
+use crate::toolsets::plans::syntax::id;
+use crate::toolsets::plans::syntax::line;
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{self, FORMAT_HEADER, json_quote};
 
 /// One plan in `plan list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

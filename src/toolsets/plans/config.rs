@@ -59,7 +59,7 @@ impl Default for PlansSettings {
     fn default() -> Self {
         Self {
             root: PathBuf::from("."),
-            dir: super::store::DEFAULT_PLANS_DIR.into(),
+            dir: crate::toolsets::plans::store::DEFAULT_PLANS_DIR.into(),
             legacy_doc_tools: false,
         }
     }

@@ -4,43 +4,24 @@
 
 //! Toolset `plans`: Markdown plan files, a drop-in for long-term-plan.
 //!
-//! The pure domain works on text: `text` (JavaScript string rules), `line`
-//! (one-line recognisers), `status`, `id`, `diagnostic`, `parse`,
-//! `validate`, the edits (`edit`, `body`, `add`, `update`), `repair`, `search`,
-//! `target` (default task), `view` (JSON shapes), `json` (pretty printing)
-//! and `collate` (plan order).
-//! `store` keeps plan files on disk; `api` is the operations the CLI
-//! (`cli`) and the MCP tools (`tools`, `schema`) share.
+//! The pure domain works on text: `syntax` (strings, lines, statuses, IDs),
+//! `document` (parse, validate, views, search) and `edit` (minimal-diff
+//! edits). `store` keeps plan files on disk (beneath the root, through
+//! directory handles); `api` is the operations both faces share; `mcp` and
+//! `cli` are the faces. `config` is its table and `toolset` its registry entry.
 
-pub mod add;
 pub mod api;
-pub mod body;
 pub mod cli;
-pub mod collate;
-pub mod config;
-pub mod diagnostic;
+pub(crate) mod config;
+pub mod document;
 pub mod edit;
 pub mod error;
-pub mod hash;
-pub mod id;
-pub mod json;
-pub mod line;
-pub mod parse;
-pub mod repair;
-pub mod schema;
-pub mod search;
-pub mod status;
-pub mod stdio;
+pub mod mcp;
 pub mod store;
-pub mod target;
-pub mod text;
-pub mod tools;
-pub mod toolset;
-pub mod update;
-pub mod validate;
-pub mod view;
+pub mod syntax;
+pub(crate) mod toolset;
 
 pub use api::Plans;
 pub use error::PlanError;
-pub use status::Status;
-pub use toolset::KIND;
+pub use syntax::status::Status;
+pub(crate) use toolset::KIND;

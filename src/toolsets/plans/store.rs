@@ -17,9 +17,9 @@ use std::path::{Component, Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::error::PlanError;
-use super::id;
-use super::text::json_quote;
+use crate::toolsets::plans::error::PlanError;
+use crate::toolsets::plans::syntax::id;
+use crate::toolsets::plans::syntax::text::json_quote;
 
 /// The default plans directory, relative to the root.
 pub const DEFAULT_PLANS_DIR: &str = ".long-term-plan";

@@ -12,11 +12,11 @@ use rmcp::model::{CallToolRequestParams, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::Plans;
-use super::config::{EXAMPLE, FLAGS, PlansSettings};
-use super::tools;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, ToolFuture, Tools, Toolset, ToolsetKind};
+use crate::toolsets::plans::config::{EXAMPLE, FLAGS, PlansSettings};
+use crate::toolsets::plans::mcp::tools;
 
 /// What a model reads first when toolset `plans` is on.
 pub const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): each plan is \

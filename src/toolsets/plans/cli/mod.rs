@@ -12,13 +12,13 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::add::NewTask;
-use super::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
-use super::repair::Action;
-use super::status::Status;
-use super::store::{self, DEFAULT_PLANS_DIR};
-use super::text::{json_quote, trim};
-use super::view::View;
+use crate::toolsets::plans::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
+use crate::toolsets::plans::document::view::View;
+use crate::toolsets::plans::edit::add::NewTask;
+use crate::toolsets::plans::edit::repair::Action;
+use crate::toolsets::plans::store::{self, DEFAULT_PLANS_DIR};
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{json_quote, trim};
 
 /// What a run printed and its exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -236,7 +236,8 @@ fn json<T: Serialize>(value: &T) -> Result<Done, String> {
 
 /// [`json`] for a large value whose pretty JSON takes about `capacity` bytes.
 fn json_sized<T: Serialize>(value: &T, capacity: usize) -> Result<Done, String> {
-    let mut text = super::json::to_string_pretty(value, capacity).map_err(|e| e.to_string())?;
+    let mut text = crate::toolsets::plans::syntax::json::to_string_pretty(value, capacity)
+        .map_err(|e| e.to_string())?;
     text.push('\n');
     Ok(Done::Json(text))
 }

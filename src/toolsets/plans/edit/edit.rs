@@ -9,11 +9,12 @@
 
 use std::borrow::Cow;
 
-use super::error::{PlanError, task_not_found};
-use super::parse::{Plan, Task, parse};
-use super::status::Status;
-use super::text::{Lines, newlines_to_spaces, trim};
-use super::{line, validate};
+use crate::toolsets::plans::document::parse::{Plan, Task, parse};
+use crate::toolsets::plans::document::validate;
+use crate::toolsets::plans::error::{PlanError, task_not_found};
+use crate::toolsets::plans::syntax::line;
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{Lines, newlines_to_spaces, trim};
 
 /// The result of an edit.
 #[derive(Debug, Clone, PartialEq, Eq)]

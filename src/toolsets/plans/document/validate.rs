@@ -8,12 +8,15 @@
 
 use std::collections::HashSet;
 
-use super::diagnostic::{
+use crate::toolsets::plans::document::diagnostic::{
     DUPLICATE_TASK_ID, Diagnostic, INVALID_STATUS_SYMBOL, INVALID_TASK_ID, MALFORMED_TASK_LINE,
     MISSING_TASK_ID,
 };
-use super::hash::FxHashSet;
-use super::{id, line, parse, text};
+use crate::toolsets::plans::document::parse;
+use crate::toolsets::plans::syntax::hash::FxHashSet;
+use crate::toolsets::plans::syntax::id;
+use crate::toolsets::plans::syntax::line;
+use crate::toolsets::plans::syntax::text;
 
 /// Errors and warnings, in the reference's order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -60,7 +63,7 @@ fn line_error<'a>(
     seen: &mut FxHashSet<&'a str>,
 ) -> Option<Diagnostic> {
     let symbol = checkbox?.loose_symbol()?;
-    if super::status::Status::from_symbol(symbol).is_none() {
+    if crate::toolsets::plans::syntax::status::Status::from_symbol(symbol).is_none() {
         let message = format!(
             "Invalid status symbol: {} (expected ' ', '*', or '√')",
             text::json_quote(&symbol.to_string())

@@ -5,9 +5,9 @@
 //! Default targeting when no task id is given: the task in progress, else
 //! the first unfinished one, in document order.
 
-use super::error::PlanError;
-use super::parse::{Plan, Task};
-use super::status::Status;
+use crate::toolsets::plans::document::parse::{Plan, Task};
+use crate::toolsets::plans::error::PlanError;
+use crate::toolsets::plans::syntax::status::Status;
 
 /// Whether the default target is for a read or a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub fn default_task<'p, 'a>(plan: &'p Plan<'a>, mode: Mode) -> Result<&'p Task<'
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toolsets::plans::parse::parse;
+    use crate::toolsets::plans::document::parse::parse;
 
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 

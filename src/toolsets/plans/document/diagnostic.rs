@@ -47,7 +47,10 @@ impl Diagnostic {
     pub fn missing_header() -> Self {
         Self::new(
             MISSING_FORMAT_HEADER,
-            format!("Missing required header: {}", super::text::FORMAT_HEADER),
+            format!(
+                "Missing required header: {}",
+                crate::toolsets::plans::syntax::text::FORMAT_HEADER
+            ),
             None,
         )
     }

@@ -12,11 +12,13 @@
 
 use std::borrow::Cow;
 
-use super::diagnostic::{DUPLICATE_TASK_ID, Diagnostic};
-use super::hash::FxHashMap;
-use super::line::{self, heading};
-use super::status::Status;
-use super::text::{self, has_format_header, is_blank, space_indent, trim_start};
+use crate::toolsets::plans::document::diagnostic::{DUPLICATE_TASK_ID, Diagnostic};
+use crate::toolsets::plans::syntax::hash::FxHashMap;
+use crate::toolsets::plans::syntax::line::{self, heading};
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{
+    self, has_format_header, is_blank, space_indent, trim_start,
+};
 
 /// The title of a plan without a non-empty H1.
 pub const UNTITLED: &str = "Untitled Plan";

@@ -9,13 +9,15 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::body::encode;
-use super::diagnostic::MISSING_FORMAT_HEADER;
-use super::edit::{check_valid, find_task, require_plan, sanitize_title};
-use super::error::PlanError;
-use super::status::Status;
-use super::text::{Lines, is_blank};
-use super::{id, parse, validate};
+use crate::toolsets::plans::document::diagnostic::MISSING_FORMAT_HEADER;
+use crate::toolsets::plans::document::parse;
+use crate::toolsets::plans::document::validate;
+use crate::toolsets::plans::edit::body::encode;
+use crate::toolsets::plans::edit::edit::{check_valid, find_task, require_plan, sanitize_title};
+use crate::toolsets::plans::error::PlanError;
+use crate::toolsets::plans::syntax::id;
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{Lines, is_blank};
 
 /// Where and what to add.
 #[derive(Debug, Clone, Default)]

@@ -9,10 +9,10 @@
 use serde::Serialize;
 use serde::ser::{SerializeSeq, SerializeStruct, Serializer};
 
-use super::line;
-use super::parse::{Body, Plan, Task};
-use super::status::Status;
-use super::text::lines_of;
+use crate::toolsets::plans::document::parse::{Body, Plan, Task};
+use crate::toolsets::plans::syntax::line;
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::lines_of;
 
 /// Task counts by status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -318,7 +318,7 @@ pub fn plan_detail<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toolsets::plans::parse::parse;
+    use crate::toolsets::plans::document::parse::parse;
 
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 

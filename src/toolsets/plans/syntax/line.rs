@@ -19,8 +19,10 @@
 //! once ([`Checkbox`]) for both task regexes, and a title is scanned once
 //! for everything it must not hold.
 
-use super::status::Status;
-use super::text::{char_count, has_line_terminator, is_space, trim, trim_end, trim_start};
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{
+    char_count, has_line_terminator, is_space, trim, trim_end, trim_start,
+};
 
 /// The key inside an id comment.
 const ID_KEY: &str = "long-term-plan:id=";
@@ -334,9 +336,9 @@ pub fn title_range(line: &str) -> Option<std::ops::Range<usize>> {
 #[cfg(test)]
 mod oracle {
     #![allow(dead_code)]
-    use super::super::status::Status;
-    use super::super::text::{char_count, is_space, trim, trim_end, trim_start};
     use super::{ID_KEY, TaskLine};
+    use crate::toolsets::plans::syntax::status::Status;
+    use crate::toolsets::plans::syntax::text::{char_count, is_space, trim, trim_end, trim_start};
 
     pub(super) fn has_line_terminator(s: &str) -> bool {
         let bytes = s.as_bytes();

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value, json};
 
-use super::id;
+use crate::toolsets::plans::syntax::id;
 
 /// The pattern of plan and task ids.
 pub const SAFE_ID_PATTERN: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$";

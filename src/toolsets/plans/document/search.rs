@@ -7,9 +7,9 @@
 
 use serde::Serialize;
 
-use super::parse::Plan;
-use super::status::Status;
-use super::text::trim;
+use crate::toolsets::plans::document::parse::Plan;
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::trim;
 
 /// One hit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -76,7 +76,7 @@ pub fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toolsets::plans::parse::parse;
+    use crate::toolsets::plans::document::parse::parse;
 
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 

@@ -19,9 +19,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use sha2::{Digest, Sha256};
 
-use super::api::Plans;
-use super::store::{self, DEFAULT_PLANS_DIR};
-use super::tools;
+use crate::toolsets::plans::api::Plans;
+use crate::toolsets::plans::mcp::tools;
+use crate::toolsets::plans::store::{self, DEFAULT_PLANS_DIR};
 
 /// The reference's name and version, reported in `initialize`.
 pub const NAME: &str = "long-term-plan-mcp";

@@ -10,9 +10,11 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::error::PlanError;
-use super::text::{Lines, trim_start};
-use super::{id, line, validate};
+use crate::toolsets::plans::document::validate;
+use crate::toolsets::plans::error::PlanError;
+use crate::toolsets::plans::syntax::id;
+use crate::toolsets::plans::syntax::line;
+use crate::toolsets::plans::syntax::text::{Lines, trim_start};
 
 /// A repair action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,13 +14,15 @@
 
 use std::borrow::Cow;
 
-use super::body::{replace_plan_body, replace_task_body};
-use super::edit::{self, Edited, renamed_line, retitle, status_line};
-use super::error::PlanError;
-use super::parse::parse;
-use super::status::Status;
-use super::text::{Lines, has_format_header};
-use super::{body, line, validate};
+use crate::toolsets::plans::document::parse::parse;
+use crate::toolsets::plans::document::validate;
+use crate::toolsets::plans::edit::body;
+use crate::toolsets::plans::edit::body::{replace_plan_body, replace_task_body};
+use crate::toolsets::plans::edit::edit::{self, Edited, renamed_line, retitle, status_line};
+use crate::toolsets::plans::error::PlanError;
+use crate::toolsets::plans::syntax::line;
+use crate::toolsets::plans::syntax::status::Status;
+use crate::toolsets::plans::syntax::text::{Lines, has_format_header};
 
 /// What one `task update` changes, in the order the reference applies it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -5,30 +5,22 @@
 //! The MCP face of toolset `plans`: the reference's dotted tool names,
 //! titles, descriptions and argument names; results as pretty JSON text
 //! plus `structuredContent`, failures as `isError` results with the
-//! reference's message. The routes are generic over the server that holds
-//! them, so `planning-mcp-server` and `long-term-plan-mcp` share them.
+//! reference's message. `planning-mcp-server` (through `toolset`) and
+//! `long-term-plan-mcp` (`stdio`) both list and call them here.
 
 use std::sync::Arc;
 
-use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::add::NewTask;
-use super::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
-use super::json;
-use super::repair::Action;
-use super::schema::{Field, Kind, Rule, check_arguments, input_schema};
-use super::status::Status;
-use super::view::View;
-
-/// A server that can run the plans tools.
-pub trait PlansHost: Send + Sync + 'static {
-    /// The plans the tools work on; `None` if the toolset is off.
-    fn plans(&self) -> Option<&Plans>;
-}
+use crate::toolsets::plans::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
+use crate::toolsets::plans::document::view::View;
+use crate::toolsets::plans::edit::add::NewTask;
+use crate::toolsets::plans::edit::repair::Action;
+use crate::toolsets::plans::mcp::schema::{Field, Kind, Rule, check_arguments, input_schema};
+use crate::toolsets::plans::syntax::json;
+use crate::toolsets::plans::syntax::status::Status;
 
 const STATUSES: &[&str] = &["todo", "doing", "done"];
 const PLAN_ID: Field = Field {
@@ -349,29 +341,7 @@ pub fn tools(legacy_doc_tools: bool) -> Vec<Tool> {
         .collect()
 }
 
-/// The router of the plans tools for server type `S`; `doc.validate` and
-/// `doc.repair` only with `legacy_doc_tools`.
-pub fn router<S: PlansHost>(legacy_doc_tools: bool) -> ToolRouter<S> {
-    let mut router = ToolRouter::new();
-    for spec in SPECS.iter().filter(|s| legacy_doc_tools || !s.legacy) {
-        router.add_route(ToolRoute::new_dyn(
-            spec.tool(),
-            move |context: ToolCallContext<'_, S>| {
-                let result = match context.service.plans() {
-                    Some(plans) => call_spec(spec, plans, context.arguments.as_ref()),
-                    None => {
-                        CallToolResult::error(vec![ContentBlock::text("the plans toolset is off")])
-                    }
-                };
-                let ready: rmcp::model::CallToolResponse = result.into();
-                Box::pin(std::future::ready(Ok(ready)))
-            },
-        ));
-    }
-    router
-}
-
-/// Calls tool `name` with raw arguments: for servers without a router.
+/// Calls tool `name` with raw arguments.
 /// `None` if there is no such tool.
 pub fn call(
     name: &str,

@@ -8,10 +8,10 @@
 
 use std::borrow::Cow;
 
-use super::edit::{Edited, find_task, finish, first_h1_line, require_plan};
-use super::error::PlanError;
-use super::parse::{Plan, Task};
-use super::text::{Lines, is_blank};
+use crate::toolsets::plans::document::parse::{Plan, Task};
+use crate::toolsets::plans::edit::edit::{Edited, find_task, finish, first_h1_line, require_plan};
+use crate::toolsets::plans::error::PlanError;
+use crate::toolsets::plans::syntax::text::{Lines, is_blank};
 
 /// Encodes a body as blockquote lines at `indent` spaces: CR LF and lone
 /// CR become LF, every line gets `> ` (an empty line a bare `>`).

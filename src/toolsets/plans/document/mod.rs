@@ -1,0 +1,14 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The plan document and its checks, pure: parsing (`parse`), validation
+//! (`validate`) and its diagnostics (`diagnostic`), the JSON views
+//! (`view`), the default task (`target`) and search (`search`).
+
+pub mod diagnostic;
+pub mod parse;
+pub mod search;
+pub mod target;
+pub mod validate;
+pub mod view;

@@ -1,0 +1,13 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Minimal-diff edits of a plan's text, pure: line edits (`edit`),
+//! blockquote bodies (`body`), adding (`add`) and updating (`update`)
+//! tasks, and the explicit repairs (`repair`).
+
+pub mod add;
+pub mod body;
+pub mod edit;
+pub mod repair;
+pub mod update;
