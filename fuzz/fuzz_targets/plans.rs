@@ -14,7 +14,7 @@ use planning_mcp_server::toolsets::plans::edit::repair::{Action, repair_with};
 use planning_mcp_server::toolsets::plans::edit::update::{
     PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
 };
-use planning_mcp_server::toolsets::plans::{Status, edit::body, edit::edit, document::parse, document::search, document::validate, document::view};
+use planning_mcp_server::toolsets::plans::{Status, edit::body, edit::lines, document::parse, document::search, document::validate, document::view};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     );
     let _ = body::set_plan_body(text, Some("b\n"));
     let _ = body::set_plan_body(text, None);
-    let _ = edit::set_plan_title(text, "T");
+    let _ = lines::set_plan_title(text, "T");
     let plan_changes = PlanChanges {
         title: Some("T"),
         body: Some(Some("b\n")),
@@ -66,8 +66,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = search::search(&plan, "p", "a", None, 50.0);
     for task in plan.tasks.iter().take(3) {
         let id: &str = &task.id;
-        let _ = edit::set_status(text, id, Status::Done);
-        let _ = edit::rename(text, id, "renamed");
+        let _ = lines::set_status(text, id, Status::Done);
+        let _ = lines::rename(text, id, "renamed");
         let _ = body::set_task_body(text, id, Some("x\n> y"));
         let _ = body::set_task_body(text, id, None);
         for changes in [
@@ -105,7 +105,7 @@ fuzz_target!(|data: &[u8]| {
             },
             "t_fuzz_before",
         );
-        if let Ok(deleted) = edit::delete(text, id) {
+        if let Ok(deleted) = lines::delete(text, id) {
             assert!(deleted.text.len() <= text.len() + text.matches('\n').count());
         }
     }

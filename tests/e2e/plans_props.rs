@@ -12,7 +12,7 @@ use planning_mcp_server::toolsets::plans::edit::update::{
     PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
 };
 use planning_mcp_server::toolsets::plans::{
-    Status, document::parse, document::validate, document::view, edit::body, edit::edit,
+    Status, document::parse, document::validate, document::view, edit::body, edit::lines,
 };
 use proptest::prelude::*;
 
@@ -116,7 +116,7 @@ proptest! {
         prop_assume!(validate::validate(&text).errors.is_empty());
         let plan = parse::parse(&text).plan.unwrap();
         for task in plan.tasks.iter().take(5) {
-            let same = edit::rename(&text, &task.id, &task.title).unwrap();
+            let same = lines::rename(&text, &task.id, &task.title).unwrap();
             prop_assert!(!same.changed);
             prop_assert_eq!(&same.text, &text);
             if task.body.is_none() {
@@ -125,8 +125,8 @@ proptest! {
             }
             // There and back again.
             let other = if task.status == Status::Done { Status::Todo } else { Status::Done };
-            let there = edit::set_status(&text, &task.id, other).unwrap();
-            let back = edit::set_status(&there.text, &task.id, task.status).unwrap();
+            let there = lines::set_status(&text, &task.id, other).unwrap();
+            let back = lines::set_status(&there.text, &task.id, task.status).unwrap();
             prop_assert_eq!(&back.text, &text);
         }
         // Setting the body it has is a no-op when it is written canonically.
@@ -153,7 +153,7 @@ proptest! {
         }
         let added = add_task_with_id(&text, &new, "t_added").unwrap();
         prop_assert!(validate::validate(&added.text).errors.is_empty());
-        let deleted = edit::delete(&added.text, "t_added").unwrap();
+        let deleted = lines::delete(&added.text, "t_added").unwrap();
         prop_assert_eq!(&deleted.text, &text);
     }
 

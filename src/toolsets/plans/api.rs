@@ -19,7 +19,7 @@ use crate::toolsets::plans::document::validate;
 use crate::toolsets::plans::document::view::{self, PlanDetail, Stats, TaskDetail, View};
 use crate::toolsets::plans::edit::add::{self, NewTask};
 use crate::toolsets::plans::edit::body;
-use crate::toolsets::plans::edit::edit::{self, Edited};
+use crate::toolsets::plans::edit::lines::{self, Edited};
 use crate::toolsets::plans::edit::repair::{self, Action, Applied};
 use crate::toolsets::plans::edit::update::{self, PlanChanges, TaskChanges};
 use crate::toolsets::plans::error::{PlanError, task_not_found};
@@ -475,7 +475,7 @@ impl Plans {
         require_safe_task_id(task_id)?;
         self.store.update(plan_id, |current| {
             check_if_match(current, if_match)?;
-            let edited = edit::delete(&current.text, task_id)?;
+            let edited = lines::delete(&current.text, task_id)?;
             if !edited.changed {
                 return Ok((
                     Etag {

@@ -13,7 +13,7 @@ use crate::toolsets::plans::document::diagnostic::MISSING_FORMAT_HEADER;
 use crate::toolsets::plans::document::parse;
 use crate::toolsets::plans::document::validate;
 use crate::toolsets::plans::edit::body::encode;
-use crate::toolsets::plans::edit::edit::{check_valid, find_task, require_plan, sanitize_title};
+use crate::toolsets::plans::edit::lines::{check_valid, find_task, require_plan, sanitize_title};
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::id;
 use crate::toolsets::plans::syntax::status::Status;

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use crate::toolsets::plans::document::parse::{Plan, Task};
-use crate::toolsets::plans::edit::edit::{Edited, find_task, finish, first_h1_line, require_plan};
+use crate::toolsets::plans::edit::lines::{Edited, find_task, finish, first_h1_line, require_plan};
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::text::{Lines, is_blank};
 

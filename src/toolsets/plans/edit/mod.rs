@@ -2,12 +2,12 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! Minimal-diff edits of a plan's text, pure: line edits (`edit`),
+//! Minimal-diff edits of a plan's text, pure: line edits (`lines`),
 //! blockquote bodies (`body`), adding (`add`) and updating (`update`)
 //! tasks, and the explicit repairs (`repair`).
 
 pub mod add;
 pub mod body;
-pub mod edit;
+pub mod lines;
 pub mod repair;
 pub mod update;

@@ -18,7 +18,7 @@ use crate::toolsets::plans::document::parse::parse;
 use crate::toolsets::plans::document::validate;
 use crate::toolsets::plans::edit::body;
 use crate::toolsets::plans::edit::body::{replace_plan_body, replace_task_body};
-use crate::toolsets::plans::edit::edit::{self, Edited, renamed_line, retitle, status_line};
+use crate::toolsets::plans::edit::lines::{self, Edited, renamed_line, retitle, status_line};
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::line;
 use crate::toolsets::plans::syntax::status::Status;
@@ -55,10 +55,10 @@ pub fn one_by_one(
 ) -> Result<Edited, PlanError> {
     let mut done = Edited::unchanged(text);
     if let Some(status) = changes.status {
-        done = done.then(|t| edit::set_status(t, task_id, status))?;
+        done = done.then(|t| lines::set_status(t, task_id, status))?;
     }
     if let Some(title) = changes.title {
-        done = done.then(|t| edit::rename(t, task_id, title))?;
+        done = done.then(|t| lines::rename(t, task_id, title))?;
     }
     if let Some(new_body) = changes.body {
         done = done.then(|t| body::set_task_body(t, task_id, new_body))?;
@@ -152,7 +152,7 @@ pub fn update_plan(text: &str, changes: &PlanChanges<'_>) -> Result<Edited, Plan
 pub fn plan_one_by_one(text: &str, changes: &PlanChanges<'_>) -> Result<Edited, PlanError> {
     let mut done = Edited::unchanged(text);
     if let Some(title) = changes.title {
-        done = done.then(|t| edit::set_plan_title(t, title))?;
+        done = done.then(|t| lines::set_plan_title(t, title))?;
     }
     if let Some(new_body) = changes.body {
         done = done.then(|t| body::set_plan_body(t, new_body))?;
