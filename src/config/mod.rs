@@ -422,9 +422,25 @@ mod tests {
             );
             assert!(error.contains("unknown field: found `max_task`"), "{error}");
 
+            jail.create_file(FILE_NAME, "[boards]\nmax = 5\n")?;
+            let error = invalid(load(&ConfigFlags::default()));
+            assert_eq!(
+                error,
+                format!(
+                    "boards (from the config file {}): unknown table; the tables are \
+                     server, logging, planning, storage, plans",
+                    file.display()
+                )
+            );
+
             jail.create_file(FILE_NAME, "[server\nport = 1\n")?;
             let error = invalid(load(&ConfigFlags::default()));
             assert!(error.contains(&file.display().to_string()), "{error}");
+            assert_eq!(
+                error.matches("TOML parse error").count(),
+                1,
+                "said once: {error}"
+            );
             Ok(())
         });
     }
@@ -591,6 +607,30 @@ mod tests {
             jail.set_env("PLANNING_SERVER_TOOLSETS", "");
             let error = invalid(load(&ConfigFlags::default()));
             assert!(error.contains("must name at least one toolset"), "{error}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_instructions_of_every_toolset_combination_fit_claude_codes_limit() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            let names: Vec<&str> = REGISTRY.iter().map(|kind| kind.name()).collect();
+            for mask in 1..(1u32 << names.len()) {
+                let chosen: Vec<&str> = (0..names.len())
+                    .filter(|bit| mask & (1 << bit) != 0)
+                    .map(|bit| names[bit])
+                    .collect();
+                let list = chosen.join(",");
+                let config = load(&flags(&["--toolsets", &list])).unwrap().config;
+                assert_eq!(config.toolsets.names(), list);
+                let instructions = config.toolsets.instructions();
+                assert!(
+                    instructions.chars().count() <= 2048,
+                    "{list}: {} characters",
+                    instructions.chars().count()
+                );
+            }
             Ok(())
         });
     }
