@@ -9,6 +9,7 @@
 //! the interface in [`toolset`]; the configuration through [`settings`].
 
 pub(crate) mod board_name;
+pub(crate) mod compact_schema;
 pub(crate) mod enabled;
 pub(crate) mod endpoint;
 pub(crate) mod settings;

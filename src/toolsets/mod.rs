@@ -14,3 +14,8 @@ use crate::server::toolset::ToolsetKind;
 /// Every toolset the server can offer, in the order their instructions,
 /// tables and flags appear.
 pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND];
+
+/// The names of every toolset the server can offer, in registry order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    REGISTRY.iter().map(|kind| kind.name())
+}

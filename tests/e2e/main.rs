@@ -17,6 +17,7 @@
 mod common;
 
 mod browser;
+mod budget;
 mod cli;
 mod crash;
 mod http;

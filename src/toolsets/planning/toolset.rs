@@ -16,12 +16,11 @@ use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first: how to use the board.
-pub const INSTRUCTIONS: &str = "A planning board: one goal and a list of tasks with statuses. \
-Start with set_goal, then break the work into small tasks with add_tasks. Keep statuses \
-current with update_task_statuses: in_progress when you start a task, completed as soon as it \
-is done, failed when it cannot be done (then ask the operator). Call get_tasks often to stay \
-oriented. Use change_goal and delete_tasks only when the operator asks. The resource \
-board://{name}/summary is a short summary to re-read after a context reset.";
+pub const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
+true: update_task_statuses to in_progress when you start a task, completed as soon as it is \
+done, failed if it cannot be done (then ask the operator). change_goal and delete_tasks only \
+when the operator asks. Start with set_goal, then add_tasks in small steps; call get_tasks \
+often. After a context reset, re-read board://{name}/summary.";
 
 /// The registry entry of toolset `planning`.
 pub struct PlanningKind;

@@ -19,11 +19,11 @@ use crate::toolsets::plans::config::{EXAMPLE, FLAGS, PlansSettings};
 use crate::toolsets::plans::mcp::tools;
 
 /// What a model reads first when toolset `plans` is on.
-pub const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): each plan is \
-<planId>.md in the plans directory, tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read \
-with plan.list, plan.get and task.get (no taskId: the current task); change with task.add, \
-task.update and task.delete; find with task.search. Pass the etag you read as ifMatch when \
-you write, and re-read on CONFLICT.";
+pub const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): pass the etag you read \
+as ifMatch when you write, and re-read on CONFLICT. Each plan is <planId>.md in the plans \
+directory; tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read with plan.list, plan.get \
+and task.get (no taskId: the current task); change with task.add, task.update and \
+task.delete; find with task.search.";
 
 /// The registry entry of toolset `plans`.
 pub struct PlansKind;

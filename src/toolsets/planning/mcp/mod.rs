@@ -19,6 +19,7 @@ use tokio::sync::watch;
 
 use super::shared_board::SharedBoard;
 use crate::server::BoardName;
+use crate::server::compact_schema::compact_tool;
 use crate::server::toolset::{ToolFuture, Tools};
 
 /// The board's tools and resources on one board.
@@ -46,9 +47,15 @@ fn router() -> &'static ToolRouter<BoardTools> {
     ROUTER.get_or_init(BoardTools::planning_tools)
 }
 
+/// The seven tools as `tools/list` shows them, with compact schemas.
+fn listed() -> &'static [Tool] {
+    static LISTED: OnceLock<Vec<Tool>> = OnceLock::new();
+    LISTED.get_or_init(|| router().list_all().into_iter().map(compact_tool).collect())
+}
+
 impl Tools for BoardTools {
     fn tools(&self) -> Vec<Tool> {
-        router().list_all()
+        listed().to_vec()
     }
 
     fn call(

@@ -19,29 +19,29 @@ use crate::toolsets::planning::shared_board::CallError;
 /// Arguments of `set_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct SetGoalParams {
-    /// A short title for the goal.
+    /// A short title.
     pub title: String,
-    /// What the goal means and what done looks like.
+    /// What done looks like.
     pub description: String,
 }
 
 /// Arguments of `change_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ChangeGoalParams {
-    /// The new goal's title.
+    /// The new title.
     pub title: String,
-    /// The new goal's description.
+    /// The new description.
     pub description: String,
-    /// Why the goal changes, as the operator said it.
+    /// The operator's reason.
     pub reason: String,
 }
 
 /// One task to add.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct TaskInput {
-    /// A short, specific title.
+    /// Short and specific.
     pub title: String,
-    /// Optional detail: how to do it, or how to tell it is done.
+    /// How to do it or tell it is done.
     #[serde(default)]
     pub description: String,
 }
@@ -49,7 +49,7 @@ pub struct TaskInput {
 /// Arguments of `add_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct AddTasksParams {
-    /// The tasks, in the order they should be done.
+    /// In the order to do them.
     #[schemars(length(min = 1))]
     pub tasks: Vec<TaskInput>,
 }
@@ -57,7 +57,7 @@ pub struct AddTasksParams {
 /// Arguments of `get_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GetTasksParams {
-    /// Show only tasks with this status; `all` (the default) shows every task.
+    /// Only tasks with this status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(
         with = "String",
@@ -69,9 +69,8 @@ pub struct GetTasksParams {
 /// One status change.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct TaskUpdate {
-    /// The task's ID, as shown in brackets in the task list.
+    /// The ID shown in brackets.
     pub task_id: String,
-    /// The new status.
     #[schemars(extend("enum" = ["pending", "in_progress", "completed", "failed", "cancelled"]))]
     pub status: String,
 }
@@ -79,7 +78,7 @@ pub struct TaskUpdate {
 /// Arguments of `update_task_statuses`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct UpdateTaskStatusesParams {
-    /// The changes; all are applied or none.
+    /// All apply or none.
     #[schemars(length(min = 1))]
     pub tasks: Vec<TaskUpdate>,
 }
@@ -87,13 +86,13 @@ pub struct UpdateTaskStatusesParams {
 /// Arguments of `modify_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ModifyTaskParams {
-    /// The ID of the task to change.
+    /// The ID shown in brackets.
     pub task_id: String,
-    /// The new title; omit to keep the current one.
+    /// Omit to keep it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub title: Option<String>,
-    /// The new description; omit to keep the current one.
+    /// Omit to keep it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub description: Option<String>,
@@ -102,7 +101,7 @@ pub struct ModifyTaskParams {
 /// Arguments of `delete_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct DeleteTasksParams {
-    /// The IDs of the tasks to delete; all are deleted or none.
+    /// All are deleted or none.
     #[schemars(length(min = 1))]
     pub task_ids: Vec<String>,
 }
@@ -123,7 +122,7 @@ fn reply(result: Result<String, CallError>) -> CallToolResult {
 impl BoardTools {
     /// Sets the goal of the session.
     #[tool(
-        description = "Set the goal of this planning session: a short title and a description of what done looks like. Call it once, before adding tasks; it fails if a goal is already set.",
+        description = "Set the session's goal: a title and what done looks like. Call once, before add_tasks; fails if a goal is set.",
         annotations(
             title = "Set goal",
             read_only_hint = false,
@@ -141,7 +140,7 @@ impl BoardTools {
 
     /// Replaces the goal and records why.
     #[tool(
-        description = "Replace the current goal, keeping the tasks. Use it only when the operator explicitly asks to change or clear the goal, and pass on the reason they gave.",
+        description = "Replace the goal, keeping the tasks. Only when the operator asks.",
         annotations(
             title = "Change goal",
             read_only_hint = false,
@@ -162,7 +161,7 @@ impl BoardTools {
 
     /// Adds tasks in order, skipping duplicates.
     #[tool(
-        description = "Add one or more tasks, in the order they should be done. Break the work into the smallest units you can track; each task has a title and an optional description. A task identical to one on the board is skipped. Returns the task list with each task's ID.",
+        description = "Add tasks, as small as you can track. A task identical to one on the board is skipped. Returns the list with IDs.",
         annotations(
             title = "Add tasks",
             read_only_hint = false,
@@ -193,7 +192,7 @@ impl BoardTools {
 
     /// Shows the goal and the tasks.
     #[tool(
-        description = "Show the goal and the task list (oldest first), each task with its status glyph and ID, optionally only the tasks with one status. Call it often to stay organized.",
+        description = "Show the goal and the tasks (oldest first) with status and ID. Call it often.",
         annotations(
             title = "Get tasks",
             read_only_hint = true,
@@ -213,7 +212,7 @@ impl BoardTools {
 
     /// Sets task statuses, all or nothing.
     #[tool(
-        description = "Set the status of one or more tasks by ID: in_progress when you start a task, completed as soon as it is done, failed when it cannot be done (then ask the operator how to go on). Never cancel tasks on your own. All changes apply or none. Returns the task list.",
+        description = "Set statuses by ID: in_progress when you start a task, completed once done, failed if it cannot be done (then ask the operator). Never cancel on your own.",
         annotations(
             title = "Update task statuses",
             read_only_hint = false,
@@ -239,7 +238,7 @@ impl BoardTools {
 
     /// Rewords a task; its ID follows its content.
     #[tool(
-        description = "Change a task's title and/or description; an omitted field is kept. The task keeps its status and place, but its ID changes with its content (the reply shows the new ID). Returns the task list.",
+        description = "Reword a task. It keeps its status and place; its ID follows its content (the reply shows the new one).",
         annotations(
             title = "Modify task",
             read_only_hint = false,
@@ -257,7 +256,7 @@ impl BoardTools {
 
     /// Deletes tasks, all or nothing.
     #[tool(
-        description = "Delete tasks by ID. Use it only when the operator explicitly asks to remove tasks or clear the board; otherwise mark tasks cancelled or failed. All are deleted or none. Returns the task list.",
+        description = "Delete tasks by ID. Only when the operator asks.",
         annotations(
             title = "Delete tasks",
             read_only_hint = false,
