@@ -2,10 +2,11 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The floor: the smallest rmcp server, one no-op tool, on stdio or
-//! Streamable HTTP, set up like planning-mcp-server (same runtimes, same HTTP
-//! settings, same allocator, same release profile). The e2e benchmark
-//! compares against it.
+//! The floor: the smallest rmcp server a user would write, one no-op tool,
+//! on stdio or Streamable HTTP, with the same runtimes, HTTP settings and
+//! release profile as planning-mcp-server, and the system allocator (a
+//! plain server does not bring its own). The e2e benchmark compares against
+//! it.
 //!
 //! `floor` serves stdio; `floor --http PORT` serves `http://127.0.0.1:PORT/mcp`.
 
@@ -18,15 +19,11 @@
 
 use std::sync::Arc;
 
-use planning_mcp_server::runtime::allocator;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-
-#[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
 
 #[derive(Clone)]
 struct Floor {
