@@ -52,6 +52,8 @@ fn board_of(size: usize) -> Board {
 }
 
 fn operations(c: &mut Criterion) {
+    // As the servers do at start-up.
+    allocator::keep_freed_memory();
     let mut group = c.benchmark_group("board");
     for size in SIZES {
         let board = board_of(size);

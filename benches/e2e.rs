@@ -4,8 +4,9 @@
 
 //! End-to-end benchmark: real processes, measured from outside.
 //!
-//! For planning-mcp-server, the floor (the smallest rmcp server, one no-op
-//! tool: `benches/floor/`) and the peers a user might pick instead
+//! For planning-mcp-server (as released, on mimalloc, and built on the
+//! system allocator), the floor (the smallest rmcp server a user would
+//! write: one no-op tool, the system allocator; `benches/floor/`) and the peers a user might pick instead
 //! (`@modelcontextprotocol/server-memory` and a FastMCP server,
 //! `benches/peers/`, installed by `scripts/install-peers.sh`), it measures:
 //! cold start, stdio round trips with the server's CPU time per call, HTTP
@@ -72,8 +73,15 @@ fn main() {
         PathBuf::from,
     );
     let floor = build_floor(root, Path::new(env!("CARGO_BIN_EXE_planning-mcp-server")));
+    // The same server on the system allocator: the allocator choice measured both ways.
+    let system = std::env::var_os("E2E_SYSTEM_BIN")
+        .map_or_else(|| build_on_system_allocator(root), PathBuf::from);
     let work = tempfile::tempdir().expect("temp dir");
-    let mut subjects = vec![planning(&ours), floor_subject(floor)];
+    let mut subjects = vec![
+        planning("ours", &ours),
+        floor_subject(floor),
+        planning(SYSTEM_ALLOCATOR, &system),
+    ];
     subjects.extend(peers(root, work.path()));
     // E2E_ONLY=cold,stdio,http,memory picks stages, E2E_PEERS=0 skips the peers:
     // for quick comparisons while working; docs are written only by a full run.
@@ -83,29 +91,29 @@ fn main() {
             .is_none_or(|o| o.split(',').any(|s| s == name))
     };
     if std::env::var("E2E_PEERS").is_ok_and(|v| v == "0") {
-        subjects.truncate(2);
+        subjects.truncate(3);
     }
-    let full = only.is_none() && subjects.len() == 4;
+    let full = only.is_none() && subjects.len() == 5;
 
     let mut rows: Vec<Row> = Vec::new();
     let names: Vec<&str> = subjects.iter().map(|s| s.name).collect();
     eprintln!("e2e: measuring {}", names.join(", "));
 
     if stage("cold") {
-        rows.push(row(
-            "cold start: spawn to `initialize` reply, median of 30",
-            "ms",
-            true,
-            &subjects,
-            |s| Some(cold_start(s, work.path())),
-        ));
+        eprintln!("e2e: cold starts");
+        rows.push(Row {
+            figure: "cold start: spawn to `initialize` reply, median of 30".into(),
+            values: cold_starts(&subjects, work.path()),
+            unit: "ms",
+            ratio: true,
+        });
     }
     for size in [20, 100].into_iter().filter(|_| stage("stdio")) {
         let mut lists = Vec::new();
         let mut changes = Vec::new();
         for subject in &subjects {
             eprintln!("e2e: stdio round trips, {} at {size} tasks", subject.name);
-            let (list, change) = if size == 100 && subject.name != "ours" {
+            let (list, change) = if size == 100 && !is_ours(subject.name) {
                 (None, None)
             } else {
                 let runs: Vec<(Stats, Stats)> = (0..RUNS)
@@ -217,7 +225,7 @@ fn main() {
         values: subjects
             .iter()
             .map(|s| {
-                (s.name == "ours" || s.name == "floor").then(|| {
+                (is_ours(s.name) || s.name == "floor").then(|| {
                     std::fs::metadata(&s.program)
                         .map(|m| m.len() as f64 / 1e6)
                         .unwrap_or(size)
@@ -252,9 +260,17 @@ fn row(
 
 // ---------------------------------------------------------------- subjects
 
-fn planning(ours: &Path) -> Subject {
+/// The column of our server built without mimalloc.
+const SYSTEM_ALLOCATOR: &str = "ours, system allocator";
+
+/// Whether a column is one of our builds (they get a ratio to the floor).
+fn is_ours(name: &str) -> bool {
+    name.starts_with("ours")
+}
+
+fn planning(name: &'static str, ours: &Path) -> Subject {
     Subject {
-        name: "ours",
+        name,
         program: ours.to_path_buf(),
         args: vec![],
         env: vec![
@@ -390,6 +406,23 @@ fn build_floor(root: &Path, ours: &Path) -> PathBuf {
     ours.parent().expect("target dir").join("examples/floor")
 }
 
+/// Builds our server without the default feature `mimalloc` (the system
+/// allocator), with the release profile, in a target directory of its own
+/// so that it does not replace the binary under test.
+fn build_on_system_allocator(root: &Path) -> PathBuf {
+    let target = root.join("target/system-allocator");
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--no-default-features", "--bin"])
+        .arg("planning-mcp-server")
+        .arg("--target-dir")
+        .arg(&target)
+        .current_dir(root)
+        .status()
+        .expect("run cargo");
+    assert!(status.success(), "cannot build on the system allocator");
+    target.join("release/planning-mcp-server")
+}
+
 // ---------------------------------------------------------------- stdio
 
 /// A raw JSON-RPC client on a child's stdin/stdout: nothing between the
@@ -479,16 +512,23 @@ fn initialize_params() -> Value {
     json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}})
 }
 
+/// The median cold start of each subject, the subjects taken in turn on
+/// every round so that a change in the machine's load hits them all alike.
+fn cold_starts(subjects: &[Subject], work: &Path) -> Vec<Option<f64>> {
+    let mut times = vec![Vec::with_capacity(COLD_STARTS); subjects.len()];
+    for _ in 0..COLD_STARTS {
+        for (subject, times) in subjects.iter().zip(&mut times) {
+            times.push(cold_start(subject, work));
+        }
+    }
+    times.iter_mut().map(|t| Some(median(t))).collect()
+}
+
 fn cold_start(subject: &Subject, work: &Path) -> f64 {
-    let mut times: Vec<f64> = (0..COLD_STARTS)
-        .map(|_| {
-            let started = Instant::now();
-            let mut server = Stdio_::spawn(subject, work);
-            server.request("initialize", initialize_params());
-            started.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    median(&mut times)
+    let started = Instant::now();
+    let mut server = Stdio_::spawn(subject, work);
+    server.request("initialize", initialize_params());
+    started.elapsed().as_secs_f64() * 1e3
 }
 
 struct Stats {
@@ -760,27 +800,29 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn markdown(names: &[&str], rows: &[Row]) -> String {
-    let mut out = String::from("| figure | ours | floor | ours / floor |");
-    for peer in &names[2..] {
-        out.push_str(&format!(" {peer} |"));
+    // Every build of ours gets a column with its ratio to the floor.
+    let floor = names.iter().position(|n| *n == "floor").expect("a floor");
+    let mut out = String::from("| figure |");
+    for name in names {
+        out.push_str(&format!(" {name} |"));
+        if is_ours(name) {
+            out.push_str(&format!(" {name} / floor |"));
+        }
     }
-    out.push_str("\n|---|---|---|---|");
-    out.push_str(&"---|".repeat(names.len() - 2));
+    let columns = names.len() + names.iter().filter(|n| is_ours(n)).count();
+    out.push_str(&format!("\n|---|{}", "---|".repeat(columns)));
     for row in rows {
         let cell = |v: Option<f64>| v.map_or("n/a".to_owned(), |v| format_value(v, row.unit));
-        out.push_str(&format!(
-            "\n| {} | {} | {} |",
-            row.figure,
-            cell(row.values[0]),
-            cell(row.values[1])
-        ));
-        let ratio = match (row.ratio, row.values[0], row.values[1]) {
-            (true, Some(ours), Some(floor)) if floor > 0.0 => format!("{:.2}", ours / floor),
-            _ => "".to_owned(),
-        };
-        out.push_str(&format!(" {ratio} |"));
-        for value in &row.values[2..] {
+        out.push_str(&format!("\n| {} |", row.figure));
+        for (name, value) in names.iter().zip(&row.values) {
             out.push_str(&format!(" {} |", cell(*value)));
+            if is_ours(name) {
+                let ratio = match (row.ratio, value, row.values[floor]) {
+                    (true, Some(ours), Some(floor)) if floor > 0.0 => format!("{:.2}", ours / floor),
+                    _ => String::new(),
+                };
+                out.push_str(&format!(" {ratio} |"));
+            }
         }
     }
     out

@@ -63,6 +63,8 @@ fn args(value: Value) -> Option<serde_json::Map<String, Value>> {
 }
 
 fn tool_calls(c: &mut Criterion) {
+    // As the servers do at start-up.
+    allocator::keep_freed_memory();
     let dir = tempfile::tempdir().unwrap();
     let plans_dir = dir.path().join(".long-term-plan");
     std::fs::create_dir_all(&plans_dir).unwrap();

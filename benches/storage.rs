@@ -47,6 +47,8 @@ fn filled(store: Box<dyn SnapshotStore>, size: usize) -> SharedBoard {
 }
 
 fn one_mutation(c: &mut Criterion) {
+    // As the servers do at start-up.
+    allocator::keep_freed_memory();
     let mut group = c.benchmark_group("mutation");
     group.sample_size(30);
     for size in SIZES {

@@ -15,6 +15,7 @@ use planning_mcp_server::toolsets::plans::mcp::stdio::{self, Command, PlansServe
 static ALLOCATOR: allocator::Server = allocator::Server;
 
 fn main() -> ExitCode {
+    allocator::keep_freed_memory();
     let args: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
