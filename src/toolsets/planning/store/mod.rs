@@ -6,6 +6,7 @@
 //! it has; a new backend (SQLite, Postgres, ...) implements [`SnapshotStore`]
 //! and is chosen in [`open`], without touching `src/board/`.
 
+mod coordination_record;
 pub mod file;
 pub mod memory;
 pub mod snapshot;
