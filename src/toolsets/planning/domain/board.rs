@@ -172,6 +172,11 @@ impl Board {
         self.index.get(&id).and_then(|seq| self.tasks.get(seq))
     }
 
+    /// Where task `id` stands in creation order (larger is newer).
+    pub fn position(&self, id: TaskId) -> Option<u64> {
+        self.index.get(&id).copied()
+    }
+
     /// How many tasks the board holds.
     pub fn len(&self) -> usize {
         self.tasks.len()

@@ -1,0 +1,116 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The board as the team sees it at one moment: a claim whose lease has
+//! ended counts as gone and its task as pending, exactly as the next change
+//! will record it ([`super::claims::expiries`]). Every decision and every
+//! reply reads the board through this view, so an expiry is the same
+//! whether or not it was recorded yet.
+
+use std::time::SystemTime;
+
+use crate::toolsets::planning::domain::{Board, Claim, Status, Task, TaskId};
+
+/// Board `board` at time `now`.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    /// The board.
+    pub board: &'a Board,
+    /// The moment.
+    pub now: SystemTime,
+}
+
+impl<'a> View<'a> {
+    /// The board at `now`.
+    pub fn new(board: &'a Board, now: SystemTime) -> Self {
+        Self { board, now }
+    }
+
+    /// The claim on task `id` whose lease has not ended.
+    pub fn claim(&self, id: TaskId) -> Option<&'a Claim> {
+        let claim = self.board.coordination().claim(id)?;
+        (claim.until > self.now).then_some(claim)
+    }
+
+    /// Whether task `id` has a claim whose lease ended.
+    pub fn expired(&self, id: TaskId) -> Option<&'a Claim> {
+        let claim = self.board.coordination().claim(id)?;
+        (claim.until <= self.now).then_some(claim)
+    }
+
+    /// Task `task`'s status, pending if its lease ended.
+    pub fn status(&self, task: &Task) -> Status {
+        match self.expired(task.id) {
+            Some(_) => Status::Pending,
+            None => task.status,
+        }
+    }
+
+    /// The status of task `id`, if it is on the board.
+    pub fn status_of(&self, id: TaskId) -> Option<Status> {
+        self.board.task(id).map(|task| self.status(task))
+    }
+
+    /// The tasks `id` waits for that are not completed yet, in ID order.
+    pub fn waiting_for(&self, id: TaskId) -> impl Iterator<Item = TaskId> + '_ {
+        self.board
+            .coordination()
+            .blockers(id)
+            .iter()
+            .copied()
+            .filter(|blocker| self.status_of(*blocker) != Some(Status::Completed))
+    }
+
+    /// Whether `task` is ready: pending, unclaimed, every blocker completed.
+    pub fn is_ready(&self, task: &Task) -> bool {
+        self.status(task) == Status::Pending
+            && self.claim(task.id).is_none()
+            && self.waiting_for(task.id).next().is_none()
+    }
+
+    /// The ready queue: ready tasks in board order.
+    pub fn ready(&self) -> impl Iterator<Item = &'a Task> + '_ {
+        self.board.tasks().filter(|task| self.is_ready(task))
+    }
+
+    /// Tasks held by an unexpired claim, in board order.
+    pub fn claimed(&self) -> impl Iterator<Item = (&'a Task, &'a Claim)> + '_ {
+        let board = self.board;
+        let mut claimed: Vec<(&'a Task, &'a Claim)> = board
+            .coordination()
+            .claims()
+            .filter(|(_, claim)| claim.until > self.now)
+            .filter_map(|(id, claim)| Some((board.task(id)?, claim)))
+            .collect();
+        claimed.sort_by_key(|(task, _)| board.position(task.id));
+        claimed.into_iter()
+    }
+
+    /// Pending tasks that wait for a task not completed yet, in board order.
+    pub fn blocked(&self) -> impl Iterator<Item = &'a Task> + '_ {
+        self.board.tasks().filter(|task| {
+            self.status(task) == Status::Pending && self.waiting_for(task.id).next().is_some()
+        })
+    }
+
+    /// Whether the goal is met: the board has tasks and every one is
+    /// completed or cancelled.
+    pub fn goal_met(&self) -> bool {
+        !self.board.is_empty()
+            && self
+                .board
+                .tasks()
+                .all(|t| matches!(t.status, Status::Completed | Status::Cancelled))
+    }
+
+    /// Completed tasks, and how many of them carry evidence.
+    pub fn evidence_count(&self) -> (usize, usize) {
+        let coordination = self.board.coordination();
+        let completed = self.board.tasks().filter(|t| t.status == Status::Completed);
+        completed.fold((0, 0), |(all, with), task| {
+            let has = coordination.evidence(task.id).is_some();
+            (all + 1, with + usize::from(has))
+        })
+    }
+}
