@@ -65,8 +65,8 @@ impl ToolsetKind for TeamKind {
     }
 }
 
-/// Toolset `team`, configured.
-#[derive(Debug)]
+/// Toolset `team`, configured (a cheap handle: planning's boards are shared).
+#[derive(Debug, Clone)]
 pub struct Team {
     boards: Arc<Boards>,
     policy: LeasePolicy,
