@@ -328,15 +328,23 @@ impl Board {
         }
         let (mut previous, mut events, mut journal) = (Vec::new(), Vec::new(), Vec::new());
         for edit in edits {
-            match edit.change() {
-                Ok(change) => journal.push(self.coordination.apply(change)),
-                Err(Edit::Status(id, status)) => {
+            let change = match edit {
+                Edit::Status(id, status) => {
                     let seq = self.index[&id];
                     self.set_status_only(seq, status, &mut previous, &mut events, &mut journal);
+                    continue;
                 }
-                Err(Edit::Record(event)) => events.push(event),
-                Err(_) => {}
-            }
+                Edit::Record(event) => {
+                    events.push(event);
+                    continue;
+                }
+                Edit::Claim(id, claim) => Change::Claim(id, claim),
+                Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
+                Edit::Link { task, blocker } => Change::Link { task, blocker },
+                Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
+                Edit::DoneWhen(text) => Change::DoneWhen(text),
+            };
+            journal.push(self.coordination.apply(change));
         }
         let history = self
             .history

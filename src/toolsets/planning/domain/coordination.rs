@@ -119,18 +119,6 @@ impl Edit {
             Edit::DoneWhen(_) | Edit::Record(_) => Vec::new(),
         }
     }
-
-    /// The change it makes to the coordination data, if any.
-    pub(crate) fn change(self) -> Result<Change, Self> {
-        match self {
-            Edit::Claim(id, claim) => Ok(Change::Claim(id, claim)),
-            Edit::Evidence(id, evidence) => Ok(Change::Evidence(id, evidence)),
-            Edit::Link { task, blocker } => Ok(Change::Link { task, blocker }),
-            Edit::Unlink { task, blocker } => Ok(Change::Unlink { task, blocker }),
-            Edit::DoneWhen(text) => Ok(Change::DoneWhen(text)),
-            other @ (Edit::Status(..) | Edit::Record(_)) => Err(other),
-        }
-    }
 }
 
 const NO_LINKS: &BTreeSet<TaskId> = &BTreeSet::new();

@@ -50,7 +50,9 @@ fn jj_root(dir: &Path, jj: &Path) -> Result<PathBuf, String> {
     let repo = canonical(&jj.join(pointer.trim_end_matches(['\n', '\r'])))?;
     // The repository directory is `<main workspace>/.jj/repo`.
     match repo.parent().and_then(Path::parent) {
-        Some(main) if repo.parent().is_some_and(|p| p.ends_with(".jj")) => Ok(main.to_path_buf()),
+        Some(main) if repo.parent().and_then(Path::file_name) == Some(".jj".as_ref()) => {
+            Ok(main.to_path_buf())
+        }
         _ => Err(format!(
             "{} names {}, which is not a workspace's .jj/repo",
             jj.join("repo").display(),

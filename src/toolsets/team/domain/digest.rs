@@ -116,3 +116,92 @@ fn waits_for(view: View<'_>, id: TaskId) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::toolsets::planning::domain::{Board, Claim, Edit, Limits, NewTask};
+    use crate::toolsets::team::domain::fixture::{at, board, claim, link};
+
+    #[test]
+    fn a_digest_shows_holders_the_next_ready_tasks_and_what_is_blocked() {
+        let titles: Vec<String> = (1..=12).map(|n| format!("task {n}")).collect();
+        let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+        let mut board = board(&refs);
+        link(&mut board, "task 9", &["task 1"]);
+        link(
+            &mut board,
+            "task 10",
+            &["task 1", "task 2", "task 3", "task 4", "task 5"],
+        );
+        link(&mut board, "task 11", &["task 9"]);
+        link(&mut board, "task 12", &["task 11"]);
+        for (n, agent) in [
+            (1, "worker-1"),
+            (2, "worker-2"),
+            (3, "a-very-long-agent-name-indeed"),
+        ] {
+            claim(&mut board, 0, agent, &format!("task {n}"));
+        }
+        claim(&mut board, 0, "worker-4", "task 4");
+        let text = digest("default", View::new(&board, at(5)));
+        insta::assert_snapshot!("digest", text);
+        // Twenty minutes on, every lease has ended: the tasks are ready again.
+        let later = digest("default", View::new(&board, at(20)));
+        assert!(later.contains("Ready (8):"), "{later}");
+        assert!(!later.contains("Claimed"), "{later}");
+    }
+
+    #[test]
+    fn a_digest_stays_within_its_bound_at_any_size() {
+        let limits = Limits {
+            max_tasks: 10_000,
+            max_goal_length: 5000,
+            max_task_length: 5000,
+        };
+        let mut board = Board::new(limits, false);
+        let long = "ü\n".repeat(2000);
+        let _ = board.set_goal(&long, &long).unwrap();
+        let tasks: Vec<NewTask> = (0..10_000)
+            .map(|n| NewTask::new(format!("{n} {long}"), ""))
+            .collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        let ids: Vec<_> = board.tasks().map(|t| t.id).collect();
+        let holder = "h".repeat(64);
+        let mut edits = vec![Edit::DoneWhen(Some("d".repeat(5000)))];
+        for (n, id) in ids.iter().enumerate().skip(1) {
+            // Half the tasks wait for five others; a tenth are held.
+            if n % 2 == 0 {
+                for back in 1..=5.min(n) {
+                    edits.push(Edit::Link {
+                        task: *id,
+                        blocker: ids[n - back],
+                    });
+                }
+            } else if n % 10 == 1 {
+                edits.push(Edit::Status(
+                    *id,
+                    crate::toolsets::planning::domain::Status::InProgress,
+                ));
+                edits.push(Edit::Claim(
+                    *id,
+                    Some(Claim {
+                        holder: holder.clone(),
+                        since: at(0),
+                        until: at(0) + Duration::from_secs(u32::MAX.into()),
+                    }),
+                ));
+            }
+        }
+        let _ = board.edit(at(0), edits).unwrap();
+        let text = digest(&"n".repeat(64), View::new(&board, at(1)));
+        let chars = text.chars().count();
+        assert!(chars <= DIGEST_MAX_CHARS, "{chars}: {text}");
+        for heading in ["Claimed (1000):", "Ready (", "Blocked (4999):"] {
+            assert!(text.contains(heading), "{heading}: {text}");
+        }
+        assert!(text.ends_with("more"), "nothing was cut: {text}");
+    }
+}

@@ -131,12 +131,9 @@ mod tests {
         board
     }
 
-    fn apply(
-        board: &mut Board,
-        f: fn(View<'_>, &str, &[String]) -> Result<(Vec<Edit>, TaskId), TeamError>,
-        task: &str,
-        blockers: &[&str],
-    ) -> Result<(), TeamError> {
+    type Decide = fn(View<'_>, &str, &[String]) -> Result<(Vec<Edit>, TaskId), TeamError>;
+
+    fn apply(board: &mut Board, f: Decide, task: &str, blockers: &[&str]) -> Result<(), TeamError> {
         let blockers: Vec<String> = blockers.iter().map(|t| id(t).to_string()).collect();
         let (edits, _) = f(
             View::new(board, SystemTime::UNIX_EPOCH),

@@ -11,6 +11,8 @@ pub mod claims;
 pub mod digest;
 pub mod error;
 pub mod evidence;
+#[cfg(test)]
+pub(crate) mod fixture;
 pub mod goal;
 pub mod links;
 pub mod render;

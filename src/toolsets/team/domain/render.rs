@@ -259,3 +259,113 @@ pub fn done_when(view: View<'_>, expired: &[Expiry]) -> String {
     let _ = write!(out, "{what}\n\n{}", goal_lines(view));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::planning::domain::Board;
+    use crate::toolsets::team::domain::claims::{self, Target};
+    use crate::toolsets::team::domain::fixture::{apply, at, board, claim, id, link, release};
+    use crate::toolsets::team::domain::{EvidenceInput, goal};
+
+    /// A team's board at minute 20: a goal with a done-when condition, a
+    /// completed task with evidence, a failed one with a failing command,
+    /// a held one, an expired lease, links, and a multi-line title.
+    fn scripted() -> Board {
+        let mut board = board(&[
+            "Write the parser",
+            "Write the tests",
+            "Wire the CLI",
+            "Document it",
+            "Two\nlines",
+            "Benchmark",
+        ]);
+        apply(&mut board, at(0), |v| {
+            Ok((goal::done_when(v.board, "cargo test passes on main")?, ()))
+        })
+        .unwrap();
+        link(
+            &mut board,
+            "Wire the CLI",
+            &["Write the parser", "Write the tests"],
+        );
+        link(&mut board, "Document it", &["Wire the CLI"]);
+        claim(&mut board, 0, "worker-1", "Write the parser");
+        claim(&mut board, 0, "worker-2", "Write the tests");
+        claim(&mut board, 1, "lead", "Benchmark");
+        let evidence = EvidenceInput {
+            command: Some("cargo test parser"),
+            exit_code: Some(0),
+            commit: Some("1a2b3c4"),
+            ..EvidenceInput::default()
+        };
+        release(
+            &mut board,
+            10,
+            "worker-1",
+            "Write the parser",
+            Status::Completed,
+            evidence,
+        );
+        let failing = EvidenceInput {
+            command: Some("cargo bench"),
+            exit_code: Some(101),
+            note: Some("the machine is too busy"),
+            ..EvidenceInput::default()
+        };
+        release(&mut board, 12, "lead", "Benchmark", Status::Failed, failing);
+        claim(&mut board, 12, "worker-2", "Write the tests"); // renewed until 27
+        claim(&mut board, 13, "worker-1", "Two\nlines"); // ends at 28
+        board
+    }
+
+    #[test]
+    fn replies_are_one_line_per_task() {
+        let board = scripted();
+        let view = View::new(&board, at(20));
+        let text = super::board(view, &[]);
+        insta::assert_snapshot!("team_board", text);
+        let tasks = text.lines().filter(|l| l.starts_with("- ")).count();
+        assert_eq!(tasks, board.len(), "one line per task");
+        insta::assert_snapshot!("ready", ready(view, &[], 10));
+    }
+
+    #[test]
+    fn replies_of_changes() {
+        let mut board = scripted();
+        // At minute 30 both leases have ended: the next change records it.
+        let lease = std::time::Duration::from_secs(600);
+        let view = View::new(&board, at(30));
+        let (mut edits, expired) = claims::expiries(view);
+        let (more, claimed) = claims::claim(view, "worker-3", Target::NextReady, lease).unwrap();
+        edits.extend(more);
+        let _ = board.edit(at(30), edits).unwrap();
+        let view = View::new(&board, at(30));
+        let text = super::claimed(view, &expired, &claimed, "worker-3");
+        insta::assert_snapshot!("claimed_after_expiries", text);
+        let task = claimed.id.to_string();
+        let (edits, released) =
+            claims::release(view, "worker-3", &task, "completed", None).unwrap();
+        let _ = board.edit(at(31), edits).unwrap();
+        let view = View::new(&board, at(31));
+        insta::assert_snapshot!("released", super::released(view, &[], &released));
+        insta::assert_snapshot!("linked", linked(view, &[], id("Document it")));
+        insta::assert_snapshot!("done_when", done_when(view, &[]));
+    }
+
+    #[test]
+    fn an_empty_board_and_an_empty_queue() {
+        let board = board(&[]);
+        let view = View::new(&board, at(0));
+        assert_eq!(
+            super::board(view, &[]),
+            "**Goal:** Ship it: the release\nGoal met: no\n\
+             Tasks: 0 (0 pending, 0 in progress, 0 completed, 0 failed, 0 cancelled); \
+             0 of 0 completed with evidence\n\nNo tasks."
+        );
+        assert_eq!(
+            ready(view, &[], 10),
+            "No task is ready: 0 pending tasks wait for others and 0 are held."
+        );
+    }
+}

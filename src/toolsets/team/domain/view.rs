@@ -114,3 +114,103 @@ impl<'a> View<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::planning::domain::NewTask;
+    use crate::toolsets::team::domain::EvidenceInput;
+    use crate::toolsets::team::domain::fixture::{at, board, claim, id, link, release};
+
+    fn ready(board: &Board, minute: u64) -> Vec<String> {
+        let view = View::new(board, at(minute));
+        view.ready().map(|t| t.title.clone()).collect()
+    }
+
+    #[test]
+    fn the_ready_queue_follows_every_kind_of_change() {
+        let mut board = board(&["a", "b", "c", "d"]);
+        assert_eq!(ready(&board, 0), ["a", "b", "c", "d"], "board order");
+
+        link(&mut board, "c", &["a", "b"]);
+        link(&mut board, "d", &["c"]);
+        assert_eq!(ready(&board, 0), ["a", "b"], "after links");
+
+        claim(&mut board, 0, "w1", "a");
+        assert_eq!(ready(&board, 0), ["b"], "after a claim");
+
+        release(
+            &mut board,
+            1,
+            "w1",
+            "a",
+            Status::Completed,
+            EvidenceInput::default(),
+        );
+        assert_eq!(ready(&board, 1), ["b"], "c still waits for b");
+
+        let b = id("b").to_string();
+        let _ = board.update_statuses(&[(&b, "completed")]).unwrap();
+        assert_eq!(ready(&board, 1), ["c"], "after a planning status change");
+
+        let c = id("c").to_string();
+        let (new_c, _) = board.modify_task(&c, Some("C"), None).unwrap();
+        assert_eq!(ready(&board, 1), ["C"], "a reworded task keeps its place");
+        assert!(board.coordination().blockers(id("d")).contains(&new_c));
+
+        claim(&mut board, 2, "w2", "C");
+        assert!(ready(&board, 2).is_empty(), "C held, d waits for C");
+        // The lease ends at minute 17: C is ready again, as the view sees it
+        // before anything is recorded.
+        assert_eq!(ready(&board, 17), ["C"], "after an expiry");
+
+        let _ = board.add_tasks(&[NewTask::new("e", "")]).unwrap();
+        assert_eq!(ready(&board, 17), ["C", "e"], "after an addition");
+
+        let _ = board.delete_tasks(&[&new_c.to_string()]).unwrap();
+        assert_eq!(ready(&board, 17), ["d", "e"], "deleting a blocker frees d");
+
+        link(&mut board, "d", &["e"]);
+        assert_eq!(ready(&board, 17), ["e"]);
+        let (edits, _) = crate::toolsets::team::domain::links::unlink(
+            View::new(&board, at(17)),
+            &id("d").to_string(),
+            &[id("e").to_string()],
+        )
+        .unwrap();
+        let _ = board.edit(at(17), edits).unwrap();
+        assert_eq!(ready(&board, 17), ["d", "e"], "after an unlink");
+
+        let e = id("e").to_string();
+        let _ = board.update_statuses(&[(&e, "failed")]).unwrap();
+        assert_eq!(ready(&board, 17), ["d"], "failed tasks are not ready");
+    }
+
+    #[test]
+    fn a_blocker_must_be_completed_not_just_finished() {
+        let mut board = board(&["a", "b"]);
+        link(&mut board, "b", &["a"]);
+        let a = id("a").to_string();
+        for status in ["failed", "cancelled", "in_progress"] {
+            let _ = board.update_statuses(&[(&a, status)]).unwrap();
+            assert!(ready(&board, 0).is_empty(), "{status}");
+            let view = View::new(&board, at(0));
+            assert_eq!(view.blocked().count(), 1);
+        }
+    }
+
+    #[test]
+    fn the_goal_is_met_when_every_task_is_completed_or_cancelled() {
+        let mut board = board(&["a", "b"]);
+        assert!(!View::new(&board, at(0)).goal_met());
+        let [a, b] = [id("a").to_string(), id("b").to_string()];
+        let _ = board
+            .update_statuses(&[(&a, "completed"), (&b, "failed")])
+            .unwrap();
+        assert!(!View::new(&board, at(0)).goal_met());
+        let _ = board.update_statuses(&[(&b, "cancelled")]).unwrap();
+        assert!(View::new(&board, at(0)).goal_met());
+        assert!(!View::new(&super::super::fixture::board(&[]), at(0)).goal_met());
+        assert_eq!(View::new(&board, at(0)).evidence_count(), (1, 0));
+    }
+}

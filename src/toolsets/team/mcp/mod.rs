@@ -51,7 +51,7 @@ impl TeamTools {
 /// The tools, built once: building them generates every schema.
 fn router() -> &'static ToolRouter<TeamTools> {
     static ROUTER: OnceLock<ToolRouter<TeamTools>> = OnceLock::new();
-    ROUTER.get_or_init(TeamTools::team_tools)
+    ROUTER.get_or_init(TeamTools::tool_router)
 }
 
 impl Tools for TeamTools {

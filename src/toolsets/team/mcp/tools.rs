@@ -154,7 +154,7 @@ impl TeamTools {
     }
 }
 
-#[tool_router(router = team_tools, vis = "pub(crate)")]
+#[tool_router(router = tool_router, vis = "pub(crate)")]
 impl TeamTools {
     /// Claims a task (or the next ready one) for a lease.
     #[tool(
