@@ -30,5 +30,8 @@ mod scenario;
 mod sessions;
 mod shared_http;
 mod stdio;
+mod team;
+mod team_races;
+mod team_summary;
 mod toolsets;
 mod web;

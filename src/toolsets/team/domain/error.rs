@@ -85,8 +85,8 @@ pub enum TeamError {
     },
     /// "The next ready task" when none is.
     #[error(
-        "No task is ready: {pending} pending tasks wait for others and {held} are held; \
-         team_board shows what blocks them."
+        "No task is ready: {}; team_board shows what blocks them.",
+        none_ready(*.pending, *.held)
     )]
     NothingReady {
         /// Pending tasks that wait for others.
@@ -124,6 +124,19 @@ pub enum TeamError {
     /// A done-when condition without a goal.
     #[error("No goal is set yet; use set_goal first.")]
     NoGoal,
+}
+
+/// `2 pending tasks wait for others and 1 is held`.
+pub fn none_ready(pending: usize, held: usize) -> String {
+    let waits = match pending {
+        1 => "1 pending task waits".to_owned(),
+        n => format!("{n} pending tasks wait"),
+    };
+    let held = match held {
+        1 => "1 is held".to_owned(),
+        n => format!("{n} are held"),
+    };
+    format!("{waits} for others and {held}")
 }
 
 /// `[a], [b]`.

@@ -10,6 +10,7 @@
 use std::fmt::Write;
 
 use super::claims::{Claimed, Expiry, Released};
+use super::error::none_ready;
 use super::text::{cut, flat, time};
 use super::view::View;
 use crate::toolsets::planning::domain::render::goal_line;
@@ -228,9 +229,8 @@ pub fn ready(view: View<'_>, expired: &[Expiry], limit: usize) -> String {
     if ready.is_empty() {
         let _ = write!(
             out,
-            "No task is ready: {} pending tasks wait for others and {} are held.",
-            view.blocked().count(),
-            view.claimed().count()
+            "No task is ready: {}.",
+            none_ready(view.blocked().count(), view.claimed().count())
         );
         return out;
     }
