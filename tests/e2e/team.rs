@@ -191,6 +191,17 @@ async fn a_lead_and_two_workers_share_a_board_over_http() {
     assert!(output.status.success(), "{output:?}");
     let digest = String::from_utf8(output.stdout).unwrap();
     insta::assert_snapshot!("lead_and_two_workers_digest", redact_times(&digest));
+    // docs/team.md shows this run with its real times:
+    // PLANNING_TEAM_TRANSCRIPT=FILE cargo test --test e2e team::a_lead
+    if let Some(path) = std::env::var_os("PLANNING_TEAM_TRANSCRIPT") {
+        std::fs::write(
+            path,
+            format!(
+                "{t}### hook: planning-mcp-server summary --board release --url URL\n\n{digest}"
+            ),
+        )
+        .unwrap();
+    }
     for client in [lead, w1, w2] {
         client.cancel().await.unwrap();
     }

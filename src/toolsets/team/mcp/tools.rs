@@ -25,11 +25,11 @@ pub struct ClaimParams {
     /// Your agent name, the same in every call.
     pub agent: String,
     /// The task to claim; omit it for the next ready task.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub task_id: Option<String>,
     /// Minutes the lease lasts; omit it for the default.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
     pub lease_minutes: Option<i64>,
 }
@@ -45,23 +45,23 @@ pub struct ReleaseParams {
     #[schemars(extend("enum" = ["completed", "failed", "pending"]))]
     pub status: String,
     /// Evidence: a command you ran (with exit_code).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub command: Option<String>,
     /// Evidence: the command's exit code.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
     pub exit_code: Option<i64>,
     /// Evidence: a commit or change ID.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub commit: Option<String>,
     /// Evidence: a URL (CI run, pull request).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub url: Option<String>,
     /// Evidence: a one-line note.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub note: Option<String>,
 }
@@ -80,7 +80,7 @@ pub struct LinkParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ReadyParams {
     /// The most tasks listed (1 to 100, default 10).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
     pub limit: Option<i64>,
 }
