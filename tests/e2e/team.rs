@@ -68,12 +68,25 @@ async fn step(
     args: Value,
 ) -> String {
     let (is_error, text) = call(client, tool, args.clone()).await;
-    let _ = write!(transcript, "### {who}: {tool} {args}\n\n");
-    if is_error {
-        transcript.push_str("(error) ");
-    }
-    let _ = write!(transcript, "{text}\n\n");
+    let answer = if is_error { "is refused" } else { "gets" };
+    let _ = write!(
+        transcript,
+        "**{who}** calls `{tool}` `{args}` and {answer}:\n\n```text\n{text}\n```\n\n"
+    );
     text
+}
+
+/// docs/team.md, whose transcript section shows the run of
+/// [`a_lead_and_two_workers_share_a_board_over_http`].
+const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
+const TRANSCRIPT_BEGIN: &str = "<!-- transcript:begin -->\n";
+const TRANSCRIPT_END: &str = "<!-- transcript:end -->";
+
+/// The transcript section of docs/team.md: (before, section, after).
+fn transcript_section(doc: &str) -> (&str, &str, &str) {
+    let (before, rest) = doc.split_once(TRANSCRIPT_BEGIN).unwrap();
+    let (section, after) = rest.split_once(TRANSCRIPT_END).unwrap();
+    (before, section, after)
 }
 
 #[tokio::test]
@@ -191,16 +204,26 @@ async fn a_lead_and_two_workers_share_a_board_over_http() {
     assert!(output.status.success(), "{output:?}");
     let digest = String::from_utf8(output.stdout).unwrap();
     insta::assert_snapshot!("lead_and_two_workers_digest", redact_times(&digest));
-    // docs/team.md shows this run with its real times:
-    // PLANNING_TEAM_TRANSCRIPT=FILE cargo test --test e2e team::a_lead
-    if let Some(path) = std::env::var_os("PLANNING_TEAM_TRANSCRIPT") {
-        std::fs::write(
-            path,
-            format!(
-                "{t}### hook: planning-mcp-server summary --board release --url URL\n\n{digest}"
-            ),
-        )
-        .unwrap();
+    let _ = write!(
+        t,
+        "**hook** runs `planning-mcp-server summary --board release --url URL` and gets:\n\n\
+         ```markdown\n{digest}```\n"
+    );
+
+    // docs/team.md shows this very run, with its real times; rewrite it with
+    // PLANNING_TEAM_TRANSCRIPT=write cargo test --test e2e team::a_lead
+    let doc = std::fs::read_to_string(TEAM_DOC).unwrap();
+    let (before, shown, after) = transcript_section(&doc);
+    if std::env::var_os("PLANNING_TEAM_TRANSCRIPT").is_some_and(|v| v == "write") {
+        let doc = format!("{before}{TRANSCRIPT_BEGIN}{t}{TRANSCRIPT_END}{after}");
+        std::fs::write(TEAM_DOC, doc).unwrap();
+    } else {
+        assert_eq!(
+            redact_times(shown),
+            redact_times(&t),
+            "docs/team.md's transcript is not this run's: rewrite it with \
+             PLANNING_TEAM_TRANSCRIPT=write cargo test --test e2e team::a_lead"
+        );
     }
     for client in [lead, w1, w2] {
         client.cancel().await.unwrap();
