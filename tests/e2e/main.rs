@@ -35,3 +35,4 @@ mod team_races;
 mod team_summary;
 mod toolsets;
 mod web;
+mod worktrees;
