@@ -2,7 +2,9 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! Races, not hopes: many claimants of one task, exactly one wins; four
+//! Races, not hopes: many claimants of one task, exactly one wins; HTTP
+//! sessions draining a linked board through the ready queue, each task
+//! claimed once and only when ready; four
 //! processes on one board file, exactly one winner per task and no lost
 //! update; a lease that ends frees its task for another process, seen
 //! through a shifted clock instead of a wait.
@@ -80,6 +82,95 @@ async fn thirty_two_sessions_claim_one_task_and_exactly_one_wins() {
     lead.cancel().await.unwrap();
 }
 
+/// The ID in the task line of a claim's reply (its second line).
+fn claimed_id(reply: &str) -> String {
+    let line = reply.lines().nth(1).unwrap();
+    let task = line
+        .split_once('[')
+        .and_then(|(_, rest)| rest.split_once(']'));
+    task.unwrap().0.to_owned()
+}
+
+const WORKERS: usize = 8;
+const CHAINED: usize = 40;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn http_workers_drain_a_linked_board_through_the_ready_queue() {
+    let server = HttpServer::start(&TEAM, &[]).await;
+    let lead = server.client().await;
+    let titles: Vec<String> = (0..CHAINED).map(|n| format!("step {n}")).collect();
+    let tasks: Vec<_> = titles.iter().map(|t| json!({"title": t})).collect();
+    ok(
+        &lead,
+        "set_goal",
+        json!({"title": "Drain the board", "description": ""}),
+    )
+    .await;
+    ok(&lead, "add_tasks", json!({"tasks": tasks})).await;
+    // Odd steps wait for the step before them: half the board becomes
+    // ready only as the other half is completed, in the middle of the race.
+    for pair in titles.chunks(2) {
+        let link = json!({"task_id": id(&pair[1]), "blocked_by": [id(&pair[0])]});
+        ok(&lead, "link_tasks", link).await;
+    }
+    let mut clients = Vec::new();
+    for _ in 0..WORKERS {
+        clients.push(server.client().await);
+    }
+    let start = Arc::new(Barrier::new(WORKERS));
+    let mut workers = Vec::new();
+    for (n, client) in clients.into_iter().enumerate() {
+        let start = start.clone();
+        workers.push(tokio::spawn(async move {
+            start.wait().await;
+            let agent = format!("worker-{n}");
+            let mut done = Vec::new();
+            // Claim the next ready task and complete it, until none is ready.
+            loop {
+                let (refused, text) = call(&client, "claim_task", json!({"agent": agent})).await;
+                if refused {
+                    assert!(text.starts_with("No task is ready"), "{text}");
+                    break;
+                }
+                assert!(!text.contains("waits for"), "claimed while blocked: {text}");
+                let task = claimed_id(&text);
+                let release =
+                    json!({"agent": agent, "task_id": task, "status": "completed", "note": "done"});
+                let released = ok(&client, "release_task", release).await;
+                assert!(
+                    released.starts_with(&format!("Released [{task}] as completed")),
+                    "{released}"
+                );
+                done.push(task);
+            }
+            client.cancel().await.unwrap();
+            done
+        }));
+    }
+    let mut completed_by_one = BTreeSet::new();
+    for worker in workers {
+        for task in worker.await.unwrap() {
+            assert!(
+                completed_by_one.insert(task.clone()),
+                "{task} claimed twice"
+            );
+        }
+    }
+    let all: BTreeSet<String> = titles.iter().map(|t| id(t)).collect();
+    assert_eq!(
+        completed_by_one, all,
+        "every task claimed and completed once"
+    );
+    let board = ok(&lead, "team_board", json!({})).await;
+    assert!(
+        board.contains(&format!(
+            "Goal met: yes (every task is completed or cancelled)\nTasks: {CHAINED} (0 pending, 0 in progress, {CHAINED} completed, 0 failed, 0 cancelled); {CHAINED} of {CHAINED} completed with evidence"
+        )),
+        "{board}"
+    );
+    lead.cancel().await.unwrap();
+}
+
 const PROCESSES: usize = 4;
 const TASKS: usize = 24;
 
@@ -123,11 +214,7 @@ async fn four_processes_on_one_file_have_one_winner_per_task() {
                     assert!(text.starts_with("No task is ready"), "{text}");
                     break;
                 }
-                let line = text.lines().nth(1).unwrap();
-                let task = line
-                    .split_once('[')
-                    .and_then(|(_, rest)| rest.split_once(']'));
-                won.push(task.unwrap().0.to_owned());
+                won.push(claimed_id(&text));
             }
             client.cancel().await.unwrap();
             (agent, won)
