@@ -28,7 +28,7 @@ use std::fmt::Write;
 use super::render::{counts_line, met_line};
 use super::text::{cut, flat, time};
 use super::view::View;
-use crate::toolsets::planning::domain::{Task, TaskId};
+use crate::toolsets::planning::domain::{Status, Task, TaskId};
 
 /// The most characters a digest has.
 pub const DIGEST_MAX_CHARS: usize = 1500;
@@ -64,31 +64,46 @@ pub fn digest(name: &str, view: View<'_>) -> String {
         );
     }
     let _ = write!(out, "\n{}\n{}", met_line(view), counts_line(view));
-    let claimed: Vec<(&Task, String)> = view
-        .claimed()
+    let all_claimed: Vec<_> = view.claimed().collect();
+    let claimed_count = all_claimed.len();
+    let claimed: Vec<(&Task, String)> = all_claimed
+        .into_iter()
+        .take(CLAIMED_SHOWN)
         .map(|(task, claim)| {
             let holder = cut(&flat(&claim.holder), HOLDER_CHARS);
             (task, format!("{holder} until {}", time(claim.until)))
         })
         .collect();
-    let ready: Vec<(&Task, String)> = view.ready().map(|task| (task, String::new())).collect();
-    let blocked: Vec<(&Task, String)> = view
-        .blocked()
-        .map(|task| (task, waits_for(view, task.id)))
-        .collect();
+    // One pass over the pending tasks sorts them into ready and blocked;
+    // only the lines shown are written, the rest are counted.
+    let (mut ready, mut blocked) = (Vec::new(), Vec::new());
+    let (mut ready_count, mut blocked_count) = (0, 0);
+    for task in board.tasks().filter(|t| view.status(t) == Status::Pending) {
+        if view.waiting_for(task.id).next().is_none() {
+            ready_count += 1;
+            if ready.len() < READY_SHOWN {
+                ready.push((task, String::new()));
+            }
+        } else {
+            blocked_count += 1;
+            if blocked.len() < BLOCKED_SHOWN {
+                blocked.push((task, waits_for(view, task.id)));
+            }
+        }
+    }
     let sections = [
-        ("Claimed", claimed, CLAIMED_SHOWN),
-        ("Ready", ready, READY_SHOWN),
-        ("Blocked", blocked, BLOCKED_SHOWN),
+        ("Claimed", claimed, claimed_count, CLAIMED_SHOWN),
+        ("Ready", ready, ready_count, READY_SHOWN),
+        ("Blocked", blocked, blocked_count, BLOCKED_SHOWN),
     ];
     let mut first = true;
-    for (heading, tasks, shown) in sections {
-        if tasks.is_empty() {
+    for (heading, tasks, count, shown) in sections {
+        if count == 0 {
             continue;
         }
         out.push_str(if first { "\n\n" } else { "\n" });
         first = false;
-        let _ = write!(out, "{heading} ({}):", tasks.len());
+        let _ = write!(out, "{heading} ({count}):");
         for (task, before_title) in tasks.iter().take(shown) {
             let mut line = format!("- {} [{}] ", view.status(task).glyph(), task.id);
             if !before_title.is_empty() {
@@ -97,8 +112,8 @@ pub fn digest(name: &str, view: View<'_>) -> String {
             line.push_str(&flat(&task.title));
             let _ = write!(out, "\n{}", cut(&line, LINE_CHARS));
         }
-        if tasks.len() > shown {
-            let _ = write!(out, "\n- … and {} more", tasks.len() - shown);
+        if count > shown {
+            let _ = write!(out, "\n- … and {} more", count - shown);
         }
     }
     cut(&out, DIGEST_MAX_CHARS)

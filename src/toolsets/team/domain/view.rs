@@ -39,11 +39,14 @@ impl<'a> View<'a> {
         (claim.until <= self.now).then_some(claim)
     }
 
-    /// Task `task`'s status, pending if its lease ended.
+    /// Task `task`'s status, pending if its lease ended. Only an
+    /// in-progress task can hold a claim (the board ends a claim when the
+    /// status changes, and refuses a stored board with another), so no
+    /// other task needs a look at the claims.
     pub fn status(&self, task: &Task) -> Status {
-        match self.expired(task.id) {
-            Some(_) => Status::Pending,
-            None => task.status,
+        match task.status == Status::InProgress && self.expired(task.id).is_some() {
+            true => Status::Pending,
+            false => task.status,
         }
     }
 
@@ -63,10 +66,9 @@ impl<'a> View<'a> {
     }
 
     /// Whether `task` is ready: pending, unclaimed, every blocker completed.
+    /// (A task that is pending in the view is unclaimed: see [`Self::status`].)
     pub fn is_ready(&self, task: &Task) -> bool {
-        self.status(task) == Status::Pending
-            && self.claim(task.id).is_none()
-            && self.waiting_for(task.id).next().is_none()
+        self.status(task) == Status::Pending && self.waiting_for(task.id).next().is_none()
     }
 
     /// The ready queue: ready tasks in board order.
