@@ -2,14 +2,17 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server`: CLI -> Config -> logging -> serve.
+//! `planning-mcp-server`: CLI -> Config -> logging -> serve; or, with the
+//! `summary` subcommand, the digest of a board (toolset `team`'s) for hooks.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
+use planning_mcp_server::BoardName;
 use planning_mcp_server::config::{self, ConfigFlags, Mode};
 use planning_mcp_server::runtime::{allocator, logging, stack};
+use planning_mcp_server::toolsets::team::cli::{self as team, Source};
 use planning_mcp_server::transport as serve;
 
 #[global_allocator]
@@ -26,6 +29,26 @@ struct Cli {
     /// Write the example config to ./planning-mcp-server.toml (never over an existing file) and exit
     #[arg(long)]
     generate_config: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the digest of a board (at most 1,500 characters: goal, counts,
+    /// claimed tasks, the next ready tasks, what is blocked) from the stored
+    /// board or a running HTTP server, e.g. for a SessionStart hook
+    Summary(SummaryArgs),
+}
+
+#[derive(Debug, Args)]
+struct SummaryArgs {
+    #[command(flatten)]
+    config: ConfigFlags,
+    /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead
+    /// of reading the stored board; its token comes from server.auth_token
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -38,6 +61,9 @@ fn main() -> ExitCode {
     } else {
         Cli::default()
     };
+    if let Some(Command::Summary(args)) = &cli.command {
+        return summary(args);
+    }
     if cli.generate_config {
         return match config::generate(Path::new(".")) {
             Ok(path) => {
@@ -86,6 +112,31 @@ fn serve_with(loaded: config::Loaded) -> ExitCode {
     runtime.shutdown_background();
     match served {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&error),
+    }
+}
+
+/// Prints the digest of the configured board (`--board`).
+fn summary(args: &SummaryArgs) -> ExitCode {
+    let loaded = match config::load(&args.config) {
+        Ok(loaded) => loaded,
+        Err(error) => return fail(&error),
+    };
+    let config = &loaded.config;
+    // The configuration was validated: the name is well-formed.
+    let name = BoardName::parse(&config.server.board).unwrap_or_else(BoardName::default_board);
+    let source = match &args.url {
+        Some(url) => Source::Server {
+            url,
+            token: config.server.auth_token.as_ref().map(|t| t.expose()),
+        },
+        None => Source::Stored,
+    };
+    match team::summary(&config.toolsets, &name, source) {
+        Ok(digest) => {
+            println!("{digest}");
+            ExitCode::SUCCESS
+        }
         Err(error) => fail(&error),
     }
 }

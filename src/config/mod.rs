@@ -13,6 +13,7 @@ mod flags;
 mod server;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
@@ -26,6 +27,7 @@ pub use crate::runtime::logging::{LogFormat, LogLevel, LoggingSettings};
 
 use crate::server::Enabled;
 use crate::server::settings::Settings;
+use crate::server::toolset::Toolset;
 use crate::toolsets::REGISTRY;
 
 /// The config file's name, in every directory searched.
@@ -98,12 +100,38 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
     let logging = keep(&mut problems, settings.table::<LoggingSettings>("logging"));
     let defaults = ServerSettings::default();
     let offered = server.as_ref().unwrap_or(&defaults);
-    let settings = Settings::new(&figment, &all_flags, offered.max_boards);
+    let offers = |name: &str| offered.toolsets.iter().any(|offered| offered == name);
+    let mut configured: Vec<Arc<dyn Toolset>> = Vec::new();
     let mut toolsets = Vec::new();
     for kind in REGISTRY {
-        let configured = keep(&mut problems, kind.configure(&settings));
-        if offered.toolsets.iter().any(|name| name == kind.name()) {
-            toolsets.extend(configured);
+        for required in kind.requires() {
+            if offers(kind.name()) && !offers(required) {
+                problems.push(settings.problem(
+                    "server.toolsets",
+                    &format!(
+                        "toolset '{}' works on toolset '{required}': enable both, e.g. {required},{}",
+                        kind.name(),
+                        kind.name()
+                    ),
+                ));
+            }
+        }
+        // A toolset whose requirements failed to configure is not checked:
+        // their problems are reported already.
+        let ready = kind
+            .requires()
+            .iter()
+            .all(|name| configured.iter().any(|t| t.name() == *name));
+        if !ready {
+            continue;
+        }
+        let settings =
+            Settings::new(&figment, &all_flags, offered.max_boards).with_configured(&configured);
+        if let Some(toolset) = keep(&mut problems, kind.configure(&settings)) {
+            if offers(kind.name()) {
+                toolsets.push(toolset.clone());
+            }
+            configured.push(toolset);
         }
     }
     match (server, logging) {
@@ -428,7 +456,7 @@ mod tests {
                 error,
                 format!(
                     "boards (from the config file {}): unknown table; the tables are \
-                     server, logging, planning, storage, plans",
+                     server, logging, planning, storage, plans, team",
                     file.display()
                 )
             );
@@ -593,7 +621,7 @@ mod tests {
             let error = invalid(load(&ConfigFlags::default()));
             assert_eq!(
                 error,
-                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans"
+                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans, team"
             );
             jail.set_env("PLANNING_SERVER_TOOLSETS", "planning");
             let error = invalid(load(&flags(&["--toolsets", "nope"])));
@@ -612,7 +640,7 @@ mod tests {
     }
 
     #[test]
-    fn the_instructions_of_every_toolset_combination_fit_claude_codes_limit() {
+    fn the_instructions_of_every_toolset_combination_fit_claude_codes_limit_or_need_another() {
         Jail::expect_with(|jail| {
             jail.set_env("HOME", jail.directory().join("home").display());
             let names: Vec<&str> = REGISTRY.iter().map(|kind| kind.name()).collect();
@@ -622,6 +650,25 @@ mod tests {
                     .map(|bit| names[bit])
                     .collect();
                 let list = chosen.join(",");
+                let missing = REGISTRY.iter().find_map(|kind| {
+                    let needed = kind.requires().iter();
+                    let wanted = chosen.contains(&kind.name());
+                    needed
+                        .filter(|name| wanted && !chosen.contains(name))
+                        .map(|name| (kind.name(), *name))
+                        .next()
+                });
+                if let Some((toolset, required)) = missing {
+                    let error = invalid(load(&flags(&["--toolsets", &list])));
+                    assert_eq!(
+                        error,
+                        format!(
+                            "server.toolsets (from the --toolsets flag): toolset '{toolset}' works \
+                             on toolset '{required}': enable both, e.g. {required},{toolset}"
+                        )
+                    );
+                    continue;
+                }
                 let config = load(&flags(&["--toolsets", &list])).unwrap().config;
                 assert_eq!(config.toolsets.names(), list);
                 let instructions = config.toolsets.instructions();

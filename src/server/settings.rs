@@ -7,9 +7,13 @@
 //! say what is wrong with a value, naming the key and where it came from.
 //! A toolset's flags are declared as [`Flag`]s: each sets one key.
 
+use std::sync::Arc;
+
 use figment::{Figment, Metadata, Source};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+
+use super::toolset::Toolset;
 
 /// The name of the figment provider that holds the flags, so that errors
 /// can name the flag.
@@ -49,6 +53,7 @@ pub struct Settings<'a> {
     figment: &'a Figment,
     flags: &'a [&'static Flag],
     max_boards: usize,
+    configured: &'a [Arc<dyn Toolset>],
 }
 
 impl<'a> Settings<'a> {
@@ -59,7 +64,22 @@ impl<'a> Settings<'a> {
             figment,
             flags,
             max_boards,
+            configured: &[],
         }
+    }
+
+    /// These settings, with the toolsets configured so far (earlier in
+    /// the registry), for toolsets that require them.
+    pub fn with_configured(self, configured: &'a [Arc<dyn Toolset>]) -> Self {
+        Self { configured, ..self }
+    }
+
+    /// The configured toolset whose state is a `T`, if it was configured
+    /// before this one (see `ToolsetKind::requires`).
+    pub fn configured<T: 'static>(&self) -> Option<&'a T> {
+        self.configured
+            .iter()
+            .find_map(|toolset| toolset.as_any().downcast_ref::<T>())
     }
 
     /// `[server] max_boards`: the most boards one server holds, for the

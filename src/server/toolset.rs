@@ -39,6 +39,14 @@ pub trait ToolsetKind: Sync {
     /// The config tables it owns; `PLANNING_<TABLE>_<KEY>` reaches them too.
     fn tables(&self) -> &'static [&'static str];
 
+    /// The toolsets it works on top of, by name: enabling it without them
+    /// stops start-up, and its `configure` finds them configured (they come
+    /// earlier in the registry) through `Settings::configured`. None by
+    /// default.
+    fn requires(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Its flags, each setting a key of its tables.
     fn flags(&self) -> &'static [Flag] {
         &[]

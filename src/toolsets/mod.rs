@@ -8,12 +8,13 @@
 
 pub mod planning;
 pub mod plans;
+pub mod team;
 
 use crate::server::toolset::ToolsetKind;
 
 /// Every toolset the server can offer, in the order their instructions,
 /// tables and flags appear.
-pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND];
+pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND, &team::KIND];
 
 /// The names of every toolset the server can offer, in registry order.
 pub fn names() -> impl Iterator<Item = &'static str> {

@@ -4,7 +4,8 @@
 
 //! The web board in a real browser (headless Chromium): cards appear and
 //! move column live, without a reload, when agents change the board over
-//! MCP; user text stays text; the page reconnects after a server restart.
+//! MCP; user text stays text; the page reconnects after a server restart;
+//! with toolset `team`, holders, lease ends, links and evidence show live.
 //! Skipped with a message where Chromium is not installed, unless
 //! `PLANNING_REQUIRE_BROWSER=1`.
 //!
@@ -198,6 +199,134 @@ async fn the_page_reconnects_after_a_server_restart() {
             .run("return window.notReloaded === true;", json!([]))
             .await,
         json!(true)
+    );
+    agent.cancel().await.unwrap();
+}
+
+/// The text of a part (`.claim`, `.blocked`, `.evidence`) of card
+/// `arguments[0]`, or null.
+const CARD_PART: &str = "const card = document.getElementById('task-' + arguments[0]); \
+                         const part = card && card.querySelector(arguments[1]); \
+                         return part ? part.textContent : null;";
+
+#[tokio::test]
+async fn team_fields_show_on_the_cards_live() {
+    let Some(browser) = Browser::start("team_fields_show_live", 1280, 900).await else {
+        return;
+    };
+    let server = HttpServer::start(&["--toolsets", "planning,team"], &[]).await;
+    let agent = server.client().await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Team", "description": ""}),
+    )
+    .await;
+    ok(
+        &agent,
+        "add_tasks",
+        json!({"tasks": [{"title": "First"}, {"title": "Second"}]}),
+    )
+    .await;
+    browser
+        .goto(&format!("{}/boards/default", server.base()))
+        .await;
+    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    browser.run("window.notReloaded = true;", json!([])).await;
+
+    let part = |title: &str, selector: &str, expected: Value| {
+        let (browser, title, selector) = (&browser, id(title), selector.to_owned());
+        async move {
+            browser
+                .wait_for(
+                    &format!("{selector} of {title} shows {expected}"),
+                    LIVE,
+                    CARD_PART,
+                    json!([title, selector]),
+                    expected,
+                )
+                .await;
+        }
+    };
+    ok(
+        &agent,
+        "link_tasks",
+        json!({"task_id": id("Second"), "blocked_by": [id("First")]}),
+    )
+    .await;
+    part(
+        "Second",
+        ".blocked",
+        json!(format!("Waits for ☐{}", id("First"))),
+    )
+    .await;
+    ok(
+        &agent,
+        "claim_task",
+        json!({"agent": "<worker-1>", "lease_minutes": 30}),
+    )
+    .await;
+    card_in(&browser, "First", "in_progress").await;
+    let claim = browser.run(CARD_PART, json!([id("First"), ".claim"])).await;
+    assert!(
+        claim
+            .as_str()
+            .unwrap()
+            .starts_with("Held by <worker-1> until "),
+        "{claim}"
+    );
+    ok(
+        &agent,
+        "set_done_when",
+        json!({"condition": "make check passes"}),
+    )
+    .await;
+    browser
+        .wait_for(
+            "the done-when condition",
+            LIVE,
+            "const p = document.getElementById('done-when'); return p && !p.hidden ? p.textContent : null;",
+            json!([]),
+            json!("Done when: make check passes"),
+        )
+        .await;
+    ok(
+        &agent,
+        "release_task",
+        json!({"agent": "<worker-1>", "task_id": id("First"), "status": "completed",
+               "command": "make check", "exit_code": 0, "url": "https://ci.example/1"}),
+    )
+    .await;
+    card_in(&browser, "First", "completed").await;
+    part(
+        "First",
+        ".evidence",
+        json!("Evidence: make check → exit 0 · https://ci.example/1 (<worker-1>)"),
+    )
+    .await;
+    part(
+        "Second",
+        ".blocked",
+        json!(format!("Waits for ☑{}", id("First"))),
+    )
+    .await;
+    assert_eq!(
+        browser.run(CARD_PART, json!([id("First"), ".claim"])).await,
+        Value::Null,
+        "the claim ended"
+    );
+    let link =
+        "const a = document.querySelector('.evidence a'); return a && a.getAttribute('href');";
+    assert_eq!(
+        browser.run(link, json!([])).await,
+        json!("https://ci.example/1")
+    );
+    assert_eq!(
+        browser
+            .run("return window.notReloaded === true;", json!([]))
+            .await,
+        json!(true),
+        "all of it without a reload"
     );
     agent.cancel().await.unwrap();
 }

@@ -34,6 +34,10 @@ backend = 'memory'
 dir = '.planning-mcp-server'
 # Wait for the disk on each save (fsync), so a change survives a power cut.
 fsync = true
+# Resolve a relative dir against the repository (the main git worktree or
+# jj workspace) instead of the working directory, so that every worktree and
+# workspace of one repository shares its boards.
+share_worktrees = false
 "#;
 
 /// The flags of toolset `planning`.
@@ -112,6 +116,9 @@ pub struct StorageSettings {
     pub dir: PathBuf,
     /// Whether each save waits for the disk (fsync of the file and the directory).
     pub fsync: bool,
+    /// Whether a relative `dir` is resolved against the repository's main
+    /// working copy rather than the working directory (see `store::repository`).
+    pub share_worktrees: bool,
 }
 
 impl Default for StorageSettings {
@@ -120,6 +127,7 @@ impl Default for StorageSettings {
             backend: Backend::Memory,
             dir: PathBuf::from(".planning-mcp-server"),
             fsync: true,
+            share_worktrees: false,
         }
     }
 }

@@ -79,12 +79,35 @@ impl Boards {
         let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
         let storage = &self.settings.storage;
         if storage.backend == Backend::File {
-            let stored = store::file::stored_names(&storage.dir)?;
+            let stored = store::file::stored_names(&store::dir(storage)?)?;
             names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
         }
         names.sort();
         names.dedup();
         Ok(names)
+    }
+}
+
+impl Boards {
+    /// Board `name` as stored, read without opening it (no lock, nothing
+    /// created): `None` when nothing is stored, or when boards live in memory.
+    pub fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
+        let storage = &self.settings.storage;
+        if storage.backend == Backend::Memory {
+            return Ok(None);
+        }
+        let planning = &self.settings.planning;
+        store::file::read(
+            &store::dir(storage)?,
+            name.as_str(),
+            planning.limits(),
+            planning.history_enabled,
+        )
+    }
+
+    /// Where boards are kept.
+    pub fn backend(&self) -> Backend {
+        self.settings.storage.backend
     }
 }
 

@@ -94,20 +94,34 @@ impl SharedBoard {
         change: impl FnOnce(&mut Board) -> Result<(T, Undo), BoardError>,
         reply: impl FnOnce(&Board, T) -> R,
     ) -> Result<R, CallError> {
+        self.mutate_with(change, reply)?.map_err(CallError::Refused)
+    }
+
+    /// [`Self::mutate`] for a change refused with the caller's own error
+    /// type (another toolset's rules): the outer error is the store's, the
+    /// inner one the refusal.
+    pub fn mutate_with<T, E, R>(
+        &self,
+        change: impl FnOnce(&mut Board) -> Result<(T, Undo), E>,
+        reply: impl FnOnce(&Board, T) -> R,
+    ) -> Result<Result<R, E>, CallError> {
         let inner = &*self.inner;
         let mut board = inner.board.write();
         let _lock = inner.store.lock().map_err(CallError::NotSaved)?;
         inner
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
-        let (outcome, undo) = change(&mut board)?;
+        let (outcome, undo) = match change(&mut board) {
+            Ok(changed) => changed,
+            Err(refused) => return Ok(Err(refused)),
+        };
         if let Err(error) = inner.store.save(&board) {
             board.undo(undo);
             tracing::error!(%error, "a change was not saved and was taken back");
             return Err(CallError::NotSaved(error));
         }
         inner.changed();
-        Ok(reply(&board, outcome))
+        Ok(Ok(reply(&board, outcome)))
     }
 
     /// When the board last changed: the time of the last change this process

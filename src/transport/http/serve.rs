@@ -6,6 +6,7 @@
 //! a shutdown signal, then let calls in flight finish.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -16,6 +17,7 @@ use super::mcp::McpEndpoints;
 use crate::config::Config;
 use crate::server::BoardName;
 use crate::toolsets::planning::Planning;
+use crate::toolsets::team::Team;
 use crate::transport::ServeError;
 use crate::transport::web::{self, Web};
 
@@ -41,13 +43,21 @@ pub async fn serve(
     let endpoints = McpEndpoints::new(settings, config.toolsets.clone(), sessions_closed.clone());
     // Open the default board now, so that a bad snapshot stops start-up.
     endpoints.open(&BoardName::default_board())?;
-    // The web board shows toolset `planning`'s boards, when it is on.
+    // The web board shows toolset `planning`'s boards, when it is on, and
+    // toolset `team`'s digest of each, when that is on too.
     let web = config.toolsets.state::<Planning>().map(|planning| {
         let web = Web::new(
             planning.boards().clone(),
             settings.max_sessions,
             sessions_closed.child_token(),
         );
+        let web = match config.toolsets.state::<Team>() {
+            Some(team) => {
+                let team = team.clone();
+                web.with_digest(Arc::new(move |name, board| team.digest(name, board)))
+            }
+            None => web,
+        };
         web::routes(web)
     });
     let in_flight = TaskTracker::new();

@@ -9,6 +9,7 @@
 //! - `GET /boards/{name}`: a board as a page ([`page`]), `.json` ([`view`])
 //!   or `.md` (the `get_tasks` text);
 //! - `GET /boards/{name}/events`: live updates as Server-Sent Events ([`events`]);
+//! - `GET /boards/{name}/digest`: the team's digest, when toolset `team` is on;
 //! - `GET /assets/web.css`, `/assets/web.js`: embedded ([`assets`]).
 //!
 //! Every response carries a strict Content-Security-Policy: the pages run
@@ -33,7 +34,12 @@ use axum::routing::get;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
+use crate::server::BoardName;
+use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::named_boards::Boards;
+
+/// Renders a board's digest (toolset `team`'s, handed in by the caller).
+pub type Digest = Arc<dyn Fn(&BoardName, &Board) -> String + Send + Sync>;
 
 /// The Content-Security-Policy of every web response: only our own script,
 /// stylesheet and event stream; no inline code, no frames, no forms.
@@ -49,6 +55,8 @@ pub struct Web {
     streams: Arc<Semaphore>,
     /// Cancelled at shutdown: ends the event streams.
     closed: CancellationToken,
+    /// The digest of a board, when toolset `team` is on.
+    digest: Option<Digest>,
 }
 
 impl Web {
@@ -59,17 +67,31 @@ impl Web {
             boards,
             streams: Arc::new(Semaphore::new(max_streams)),
             closed,
+            digest: None,
+        }
+    }
+
+    /// Serves `GET /boards/{name}/digest` with `digest`.
+    pub fn with_digest(self, digest: Digest) -> Self {
+        Self {
+            digest: Some(digest),
+            ..self
         }
     }
 }
 
 /// The web routes, each response with the security headers.
 pub fn routes(web: Web) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/", get(routes::list))
         .route("/boards/{name}", get(routes::board))
         .route("/boards/{name}/events", get(routes::board_events))
-        .route("/assets/{name}", get(assets::serve))
+        .route("/assets/{name}", get(assets::serve));
+    let router = match web.digest {
+        Some(_) => router.route("/boards/{name}/digest", get(routes::digest)),
+        None => router,
+    };
+    router
         .layer(middleware::from_fn(security_headers))
         .with_state(web)
 }

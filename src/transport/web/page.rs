@@ -3,15 +3,19 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The board page, `GET /boards/{name}`: the goal and its history, the
-//! progress bar, and a Kanban column per status. It is complete without
-//! JavaScript; `web.js` then keeps the same elements up to date from the
-//! live events (so the element IDs and classes here are its contract).
+//! progress bar, and a Kanban column per status; with toolset `team`, the
+//! goal's done-when condition and, on each card, its holder and lease, the
+//! tasks it waits for and the evidence of its outcome. It is complete
+//! without JavaScript; `web.js` then keeps the same elements up to date
+//! from the live events (so the element IDs and classes here are its
+//! contract).
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::toolsets::planning::domain::Status;
 use crate::transport::web::html::{self, escape};
-use crate::transport::web::view::{BoardView, EntryView, EventView, TaskView};
+use crate::transport::web::view::{BoardView, EntryView, EventView, EvidenceView, TaskView};
 
 /// How many status changes the page lists under "Recent activity".
 pub const ACTIVITY_SHOWN: usize = 20;
@@ -51,8 +55,13 @@ pub fn board_page(view: &BoardView<'_>) -> String {
          <div id=\"columns\" class=\"columns\">\n",
         hidden(!view.tasks.is_empty())
     );
+    let statuses: HashMap<&str, Status> = view
+        .tasks
+        .iter()
+        .map(|t| (t.id.as_str(), t.status))
+        .collect();
     for status in Status::ALL {
-        push_column(&mut body, status, &view.tasks);
+        push_column(&mut body, status, &view.tasks, &statuses);
     }
     body.push_str("</div>\n");
     push_activity(&mut body, view.history.as_deref());
@@ -90,11 +99,31 @@ fn push_goal(out: &mut String, view: &BoardView<'_>) {
         hidden(description.is_empty()),
         escape(description)
     );
+    if let Some(team) = &view.team {
+        let done_when = team.done_when.unwrap_or_default();
+        let met = if team.goal_met { "met" } else { "not met" };
+        let _ = write!(
+            out,
+            "<p id=\"done-when\" class=\"text done-when\"{}>Done when: \
+             <span class=\"condition\">{}</span></p>\n\
+             <p id=\"goal-met\" class=\"met\" data-met=\"{}\">Goal {met} · \
+             <span class=\"n\">{}</span> completed with evidence</p>\n",
+            hidden(done_when.is_empty()),
+            escape(done_when),
+            team.goal_met,
+            team.completed_with_evidence
+        );
+    }
     let goal_changes: Vec<&EntryView<'_>> = view
         .history
         .iter()
         .flatten()
-        .filter(|e| !matches!(e.event, EventView::StatusChanged { .. }))
+        .filter(|e| {
+            matches!(
+                e.event,
+                EventView::GoalSet { .. } | EventView::GoalChanged { .. }
+            )
+        })
         .collect();
     let _ = write!(
         out,
@@ -124,12 +153,17 @@ fn push_goal_entry(out: &mut String, entry: &EntryView<'_>) {
                 escape(reason)
             );
         }
-        EventView::StatusChanged { .. } => {}
+        _ => {}
     }
     out.push_str("</li>");
 }
 
-fn push_column(out: &mut String, status: Status, tasks: &[TaskView<'_>]) {
+fn push_column(
+    out: &mut String,
+    status: Status,
+    tasks: &[TaskView<'_>],
+    statuses: &HashMap<&str, Status>,
+) {
     let cards: Vec<&TaskView<'_>> = tasks.iter().filter(|t| t.status == status).collect();
     let key = status.as_str();
     let _ = write!(
@@ -143,13 +177,13 @@ fn push_column(out: &mut String, status: Status, tasks: &[TaskView<'_>]) {
         cards.len()
     );
     for task in cards {
-        push_card(out, task);
+        push_card(out, task, statuses);
     }
     out.push_str("</ol>\n</section>\n");
 }
 
 /// One card. `web.js` builds the same markup in `card()`.
-fn push_card(out: &mut String, task: &TaskView<'_>) {
+fn push_card(out: &mut String, task: &TaskView<'_>, statuses: &HashMap<&str, Status>) {
     let _ = write!(
         out,
         "\n<li id=\"task-{id}\" class=\"card\" data-task-id=\"{id}\" tabindex=\"0\">\
@@ -162,14 +196,78 @@ fn push_card(out: &mut String, task: &TaskView<'_>) {
     if !task.description.is_empty() {
         let _ = write!(out, "<p class=\"text\">{}</p>", escape(task.description));
     }
+    if let Some(claim) = &task.claim {
+        let _ = write!(
+            out,
+            "<p class=\"claim\">Held by <b class=\"holder\">{}</b> until {}</p>",
+            escape(claim.holder),
+            html::time(&claim.until)
+        );
+    }
+    if !task.blocked_by.is_empty() {
+        out.push_str("<p class=\"blocked\">Waits for");
+        for blocker in &task.blocked_by {
+            let glyph = statuses
+                .get(blocker.as_str())
+                .map_or_else(String::new, |status| html::glyph(*status));
+            let _ = write!(
+                out,
+                " <span class=\"dep\">{glyph}<code class=\"id\">{}</code></span>",
+                escape(blocker)
+            );
+        }
+        out.push_str("</p>");
+    }
+    if let Some(evidence) = &task.evidence {
+        push_evidence(out, evidence);
+    }
     out.push_str("</li>");
+}
+
+/// The evidence line of a card: its parts, separated by `·`. A URL is a
+/// link only when it is http(s); anything else stays text.
+fn push_evidence(out: &mut String, evidence: &EvidenceView<'_>) {
+    let mut parts = Vec::new();
+    if let Some(command) = evidence.command {
+        let exit = evidence
+            .exit_code
+            .map_or_else(String::new, |code| format!(" → exit {code}"));
+        parts.push(format!("<code>{}</code>{exit}", escape(command)));
+    }
+    if let Some(commit) = evidence.commit {
+        parts.push(format!("commit <code>{}</code>", escape(commit)));
+    }
+    if let Some(url) = evidence.url {
+        let link = url.starts_with("https://") || url.starts_with("http://");
+        parts.push(match link {
+            true => format!(
+                "<a href=\"{0}\" rel=\"noopener noreferrer\">{0}</a>",
+                escape(url)
+            ),
+            false => escape(url).into_owned(),
+        });
+    }
+    if let Some(note) = evidence.note {
+        parts.push(escape(note).into_owned());
+    }
+    let _ = write!(
+        out,
+        "<p class=\"evidence\">Evidence: {} <span class=\"by\">({})</span></p>",
+        parts.join(" · "),
+        escape(evidence.by)
+    );
 }
 
 fn push_activity(out: &mut String, history: Option<&[EntryView<'_>]>) {
     let changes: Vec<&EntryView<'_>> = history
         .unwrap_or_default()
         .iter()
-        .filter(|e| matches!(e.event, EventView::StatusChanged { .. }))
+        .filter(|e| {
+            !matches!(
+                e.event,
+                EventView::GoalSet { .. } | EventView::GoalChanged { .. }
+            )
+        })
         .rev()
         .take(ACTIVITY_SHOWN)
         .collect();
@@ -179,24 +277,62 @@ fn push_activity(out: &mut String, history: Option<&[EntryView<'_>]>) {
         hidden(changes.is_empty())
     );
     for entry in changes {
-        if let EventView::StatusChanged {
-            task_id,
-            title,
-            from,
-            to,
-        } = &entry.event
-        {
-            let _ = write!(
+        let at = html::time(&entry.at);
+        let _ = match &entry.event {
+            EventView::StatusChanged {
+                task_id,
+                title,
+                from,
+                to,
+            } => write!(
                 out,
-                "<li>{} {} <code class=\"id\">{}</code> {}: {} → {}</li>",
-                html::time(&entry.at),
+                "<li>{at} {} <code class=\"id\">{}</code> {}: {} → {}</li>",
                 html::glyph(*to),
                 escape(task_id),
                 escape(title),
                 from.label(),
                 to.label()
-            );
-        }
+            ),
+            EventView::Claimed {
+                task_id,
+                title,
+                holder,
+                until,
+            } => write!(
+                out,
+                "<li>{at} <code class=\"id\">{}</code> {}: claimed by {} until {}</li>",
+                escape(task_id),
+                escape(title),
+                escape(holder),
+                html::time(until)
+            ),
+            EventView::ClaimEnded {
+                task_id,
+                title,
+                holder,
+                reason,
+                ..
+            } => write!(
+                out,
+                "<li>{at} <code class=\"id\">{}</code> {}: claim of {} ended ({})</li>",
+                escape(task_id),
+                escape(title),
+                escape(holder),
+                reason.replace('_', " ")
+            ),
+            EventView::LinksRemoved {
+                task_id,
+                title,
+                dependents,
+            } => write!(
+                out,
+                "<li>{at} <code class=\"id\">{}</code> {}: deleted; {} task(s) no longer wait for it</li>",
+                escape(task_id),
+                escape(title),
+                dependents.len()
+            ),
+            EventView::GoalSet { .. } | EventView::GoalChanged { .. } => Ok(()),
+        };
     }
     out.push_str("</ol>\n</details>\n");
 }

@@ -81,6 +81,28 @@ pub async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Respo
     }
 }
 
+/// `GET /boards/{name}/digest`: the team's digest of the board, as text.
+pub async fn digest(State(web): State<Web>, Path(name): Path<String>) -> Response {
+    let Some(name) = BoardName::parse(&name) else {
+        return no_such_board();
+    };
+    let Some(digest) = &web.digest else {
+        return no_such_board();
+    };
+    let board = match web.boards.get(&name) {
+        Ok(board) => board,
+        Err(error) => return not_opened(&name, error),
+    };
+    match board.read(|b| digest(&name, b)) {
+        Ok(text) => (
+            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+            text,
+        )
+            .into_response(),
+        Err(error) => unreadable(&name, &error),
+    }
+}
+
 /// `GET /boards/{name}/events`: the live updates.
 pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> Response {
     let Some(name) = BoardName::parse(&name) else {

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
-use crate::toolsets::planning::domain::{Board, Event, Goal, Status, Task};
+use crate::toolsets::planning::domain::{Board, Claim, Event, Evidence, Goal, Status, Task};
 
 /// The version of the JSON shape.
 pub const VERSION: u32 = 1;
@@ -35,6 +35,56 @@ pub struct BoardView<'a> {
     pub history: Option<Vec<EntryView<'a>>>,
     /// When the board last changed (as this server saw it), or `null`.
     pub changed_at: Option<String>,
+    /// What agents coordinating on the board added (toolset `team`);
+    /// left out when they added nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<TeamView<'a>>,
+}
+
+/// The board-wide coordination facts.
+#[derive(Debug, Serialize)]
+pub struct TeamView<'a> {
+    /// The goal's done-when condition, or `null`.
+    pub done_when: Option<&'a str>,
+    /// Whether every task is completed or cancelled (and there is one).
+    pub goal_met: bool,
+    /// How many completed tasks carry evidence.
+    pub completed_with_evidence: usize,
+}
+
+/// A claim on a task.
+#[derive(Debug, Serialize)]
+pub struct ClaimView<'a> {
+    /// The name the agent gave.
+    pub holder: &'a str,
+    /// When it was claimed or last renewed.
+    pub since: String,
+    /// When the lease ends.
+    pub until: String,
+}
+
+/// The evidence of a task's outcome; absent parts are left out.
+#[derive(Debug, Serialize)]
+pub struct EvidenceView<'a> {
+    /// A command that was run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<&'a str>,
+    /// Its exit code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// A commit or change ID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<&'a str>,
+    /// A URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<&'a str>,
+    /// A note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<&'a str>,
+    /// Who gave it.
+    pub by: &'a str,
+    /// When.
+    pub at: String,
 }
 
 /// The goal.
@@ -122,6 +172,15 @@ pub struct TaskView<'a> {
     pub glyph: char,
     /// When the task was added.
     pub created_at: String,
+    /// Its claim, if an agent holds it (left out otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimView<'a>>,
+    /// The tasks it waits for (left out when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<String>,
+    /// The evidence of its outcome (left out when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<EvidenceView<'a>>,
 }
 
 /// One history entry: when, and what happened.
@@ -163,6 +222,39 @@ pub enum EventView<'a> {
         /// The status after.
         to: Status,
     },
+    /// An agent claimed a task (or renewed its claim).
+    Claimed {
+        /// The task's ID at the time.
+        task_id: String,
+        /// The task's title at the time.
+        title: &'a str,
+        /// Who claimed it.
+        holder: &'a str,
+        /// When the lease ends.
+        until: String,
+    },
+    /// A claim ended.
+    ClaimEnded {
+        /// The task's ID at the time.
+        task_id: String,
+        /// The task's title at the time.
+        title: &'a str,
+        /// Who held it.
+        holder: &'a str,
+        /// When its lease ended or would have ended.
+        until: String,
+        /// `released`, `expired`, `status_changed` or `deleted`.
+        reason: &'static str,
+    },
+    /// A deleted task's links to the tasks that waited for it were removed.
+    LinksRemoved {
+        /// The deleted task's ID.
+        task_id: String,
+        /// Its title.
+        title: &'a str,
+        /// The tasks that waited for it.
+        dependents: Vec<String>,
+    },
 }
 
 impl<'a> BoardView<'a> {
@@ -178,7 +270,10 @@ impl<'a> BoardView<'a> {
                 total: counts.total(),
             },
             counts,
-            tasks: board.tasks().map(TaskView::from).collect(),
+            tasks: board
+                .tasks()
+                .map(|task| TaskView::of(task, board))
+                .collect(),
             history: board.history().map(|history| {
                 history
                     .entries()
@@ -189,6 +284,7 @@ impl<'a> BoardView<'a> {
                     .collect()
             }),
             changed_at: changed_at.map(timestamp),
+            team: TeamView::of(board, &counts),
         }
     }
 
@@ -208,8 +304,30 @@ impl<'a> From<&'a Goal> for GoalView<'a> {
     }
 }
 
-impl<'a> From<&'a Task> for TaskView<'a> {
-    fn from(task: &'a Task) -> Self {
+impl<'a> TeamView<'a> {
+    /// The coordination facts of `board`, or `None` when it has none.
+    fn of(board: &'a Board, counts: &Counts) -> Option<Self> {
+        let coordination = board.coordination();
+        if coordination.is_empty() {
+            return None;
+        }
+        let completed_with_evidence = board
+            .tasks()
+            .filter(|t| t.status == Status::Completed && coordination.evidence(t.id).is_some())
+            .count();
+        Some(Self {
+            done_when: coordination.done_when(),
+            // As docs/team.md defines it: every task completed or cancelled.
+            goal_met: counts.total() > 0 && counts.completed + counts.cancelled == counts.total(),
+            completed_with_evidence,
+        })
+    }
+}
+
+impl<'a> TaskView<'a> {
+    /// Task `task` of `board`, with what agents attached to it.
+    fn of(task: &'a Task, board: &'a Board) -> Self {
+        let coordination = board.coordination();
         Self {
             id: task.id.to_string(),
             title: &task.title,
@@ -217,6 +335,37 @@ impl<'a> From<&'a Task> for TaskView<'a> {
             status: task.status,
             glyph: task.status.glyph(),
             created_at: timestamp(task.created_at),
+            claim: coordination.claim(task.id).map(ClaimView::from),
+            blocked_by: coordination
+                .blockers(task.id)
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            evidence: coordination.evidence(task.id).map(EvidenceView::from),
+        }
+    }
+}
+
+impl<'a> From<&'a Claim> for ClaimView<'a> {
+    fn from(claim: &'a Claim) -> Self {
+        Self {
+            holder: &claim.holder,
+            since: timestamp(claim.since),
+            until: timestamp(claim.until),
+        }
+    }
+}
+
+impl<'a> From<&'a Evidence> for EvidenceView<'a> {
+    fn from(evidence: &'a Evidence) -> Self {
+        Self {
+            command: evidence.command.as_deref(),
+            exit_code: evidence.exit_code,
+            commit: evidence.commit.as_deref(),
+            url: evidence.url.as_deref(),
+            note: evidence.note.as_deref(),
+            by: &evidence.by,
+            at: timestamp(evidence.at),
         }
     }
 }
@@ -240,6 +389,39 @@ impl<'a> From<&'a Event> for EventView<'a> {
                 title,
                 from: *from,
                 to: *to,
+            },
+            Event::Claimed {
+                task_id,
+                title,
+                holder,
+                until,
+            } => Self::Claimed {
+                task_id: task_id.to_string(),
+                title,
+                holder,
+                until: timestamp(*until),
+            },
+            Event::ClaimEnded {
+                task_id,
+                title,
+                holder,
+                until,
+                reason,
+            } => Self::ClaimEnded {
+                task_id: task_id.to_string(),
+                title,
+                holder,
+                until: timestamp(*until),
+                reason: reason.as_str(),
+            },
+            Event::LinksRemoved {
+                task_id,
+                title,
+                dependents,
+            } => Self::LinksRemoved {
+                task_id: task_id.to_string(),
+                title,
+                dependents: dependents.iter().map(ToString::to_string).collect(),
             },
         }
     }

@@ -192,6 +192,13 @@ impl HttpServer {
     }
 }
 
+/// Connects a new MCP client to the endpoint `url`.
+pub async fn client_at(url: &str) -> Client {
+    ().serve(StreamableHttpClientTransport::from_uri(url.to_owned()))
+        .await
+        .expect("initialize over HTTP")
+}
+
 /// Connects a new MCP client to the endpoint `url` with a bearer token.
 pub async fn client_with_token(url: &str, token: &str) -> Client {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);

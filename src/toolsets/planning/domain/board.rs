@@ -10,9 +10,11 @@
 //! whose snapshot could not be saved can put the board back as it was.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::SystemTime;
 
+use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
-use super::history::{Event, Goal, History, Recorded};
+use super::history::{ClaimEnd, Event, Goal, History, Recorded};
 use super::task::{Status, Task, TaskId};
 
 /// The size limits from config `[planning]`, in Unicode characters.
@@ -72,6 +74,9 @@ pub struct Added {
 pub struct Undo {
     step: UndoStep,
     history: Option<Recorded>,
+    /// What takes back the change's effect on the coordination data, in
+    /// the order it was made.
+    journal: Vec<Change>,
 }
 
 #[derive(Debug)]
@@ -95,6 +100,8 @@ pub struct Board {
     next_seq: u64,
     /// `None` when history is disabled.
     history: Option<History>,
+    /// Claims, links, evidence and done-when (toolset `team`).
+    coordination: Coordination,
 }
 
 impl Board {
@@ -107,7 +114,20 @@ impl Board {
             index: HashMap::new(),
             next_seq: 0,
             history: history_enabled.then(History::default),
+            coordination: Coordination::default(),
         }
+    }
+
+    /// This board with the given coordination data, as loaded from a
+    /// snapshot (which checked that it names only tasks of the board).
+    pub fn with_coordination(mut self, coordination: Coordination) -> Self {
+        self.coordination = coordination;
+        self
+    }
+
+    /// Claims, links, evidence and the goal's done-when condition.
+    pub fn coordination(&self) -> &Coordination {
+        &self.coordination
     }
 
     /// A board holding the given state, as loaded from a snapshot. Tasks keep
@@ -152,6 +172,11 @@ impl Board {
         self.index.get(&id).and_then(|seq| self.tasks.get(seq))
     }
 
+    /// Where task `id` stands in creation order (larger is newer).
+    pub fn position(&self, id: TaskId) -> Option<u64> {
+        self.index.get(&id).copied()
+    }
+
     /// How many tasks the board holds.
     pub fn len(&self) -> usize {
         self.tasks.len()
@@ -178,6 +203,7 @@ impl Board {
         Ok(Undo {
             step: UndoStep::Goal(previous),
             history,
+            journal: Vec::new(),
         })
     }
 
@@ -204,6 +230,7 @@ impl Board {
         Ok(Undo {
             step: UndoStep::Goal(previous),
             history,
+            journal: Vec::new(),
         })
     }
 
@@ -249,6 +276,7 @@ impl Board {
                 next_seq,
             },
             history: None,
+            journal: Vec::new(),
         };
         Ok((
             Added {
@@ -273,28 +301,118 @@ impl Board {
         let seqs = self.resolve(updates.iter().map(|(id, _)| *id))?;
         let mut previous = Vec::with_capacity(seqs.len());
         let mut events = Vec::new();
+        let mut journal = Vec::new();
         for (seq, status) in seqs.into_iter().zip(statuses) {
-            #[allow(
-                clippy::expect_used,
-                reason = "resolve() returned only tasks on the board"
-            )]
-            let task = self.tasks.get_mut(&seq).expect("resolved IDs exist");
-            if task.status != status {
-                previous.push((task.id, task.status));
-                events.push(Event::StatusChanged {
-                    task_id: task.id,
-                    title: task.title.clone(),
-                    from: task.status,
-                    to: status,
-                });
-                task.status = status;
-            }
+            self.set_status(seq, status, &mut previous, &mut events, &mut journal);
         }
         let history = self.record(events);
         Ok(Undo {
             step: UndoStep::Statuses(previous),
             history,
+            journal,
         })
+    }
+
+    /// Applies coordination edits (toolset `team`'s decisions) as one
+    /// change, recording history entries at `at`. All or nothing: every
+    /// task named must be on the board.
+    pub fn edit(&mut self, at: SystemTime, edits: Vec<Edit>) -> Result<Undo, BoardError> {
+        let unknown: Vec<String> = edits
+            .iter()
+            .flat_map(Edit::tasks)
+            .filter(|id| !self.index.contains_key(id))
+            .map(|id| id.to_string())
+            .collect();
+        if !unknown.is_empty() {
+            return Err(BoardError::UnknownTasks(unknown));
+        }
+        let (mut previous, mut events, mut journal) = (Vec::new(), Vec::new(), Vec::new());
+        for edit in edits {
+            let change = match edit {
+                Edit::Status(id, status) => {
+                    let seq = self.index[&id];
+                    self.set_status_only(seq, status, &mut previous, &mut events, &mut journal);
+                    continue;
+                }
+                Edit::Record(event) => {
+                    events.push(event);
+                    continue;
+                }
+                Edit::Claim(id, claim) => Change::Claim(id, claim),
+                Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
+                Edit::Link { task, blocker } => Change::Link { task, blocker },
+                Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
+                Edit::DoneWhen(text) => Change::DoneWhen(text),
+            };
+            journal.push(self.coordination.apply(change));
+        }
+        let history = self
+            .history
+            .as_mut()
+            .map(|history| history.record_at(events, at));
+        Ok(Undo {
+            step: UndoStep::Statuses(previous),
+            history,
+            journal,
+        })
+    }
+
+    /// Sets task `seq`'s status as a planning tool does: a claim ends when
+    /// the task leaves `in_progress` (the planning tools are the operator's
+    /// override; see docs/team.md).
+    fn set_status(
+        &mut self,
+        seq: u64,
+        status: Status,
+        previous: &mut Vec<(TaskId, Status)>,
+        events: &mut Vec<Event>,
+        journal: &mut Vec<Change>,
+    ) {
+        let task = &self.tasks[&seq];
+        if status != Status::InProgress
+            && let Some(claim) = self.coordination.claim(task.id)
+        {
+            events.push(Event::ClaimEnded {
+                task_id: task.id,
+                title: task.title.clone(),
+                holder: claim.holder.clone(),
+                until: claim.until,
+                reason: ClaimEnd::StatusChanged,
+            });
+            journal.push(self.coordination.apply(Change::Claim(task.id, None)));
+        }
+        self.set_status_only(seq, status, previous, events, journal);
+    }
+
+    /// Sets task `seq`'s status, recording the change; evidence belongs to
+    /// an outcome, so a change of status drops it.
+    fn set_status_only(
+        &mut self,
+        seq: u64,
+        status: Status,
+        previous: &mut Vec<(TaskId, Status)>,
+        events: &mut Vec<Event>,
+        journal: &mut Vec<Change>,
+    ) {
+        #[allow(
+            clippy::expect_used,
+            reason = "callers pass sequence numbers of tasks on the board"
+        )]
+        let task = self.tasks.get_mut(&seq).expect("the task exists");
+        if task.status == status {
+            return;
+        }
+        previous.push((task.id, task.status));
+        events.push(Event::StatusChanged {
+            task_id: task.id,
+            title: task.title.clone(),
+            from: task.status,
+            to: status,
+        });
+        task.status = status;
+        if self.coordination.evidence(task.id).is_some() {
+            journal.push(self.coordination.apply(Change::Evidence(task.id, None)));
+        }
     }
 
     /// Changes a task's title and/or description (an omitted one is kept).
@@ -340,11 +458,20 @@ impl Board {
         task.description = description;
         self.index.remove(&before.id);
         self.index.insert(new_id, seq);
+        // Claims, links and evidence follow the task to its new ID.
+        let journal = match new_id == before.id {
+            true => Vec::new(),
+            false => vec![self.coordination.apply(Change::Rekey {
+                from: before.id,
+                to: new_id,
+            })],
+        };
         Ok((
             new_id,
             Undo {
                 step: UndoStep::Modified { new_id, before },
                 history: None,
+                journal,
             },
         ))
     }
@@ -356,21 +483,56 @@ impl Board {
         }
         let seqs = self.resolve(task_ids.iter().copied())?;
         let mut removed = Vec::with_capacity(seqs.len());
+        let (mut events, mut journal) = (Vec::new(), Vec::new());
         for seq in seqs {
             if let Some(task) = self.tasks.remove(&seq) {
                 self.index.remove(&task.id);
+                events.extend(self.detach_events(&task));
+                journal.extend(self.coordination.detach(task.id));
                 removed.push((seq, task));
             }
         }
+        let history = match events.is_empty() {
+            true => None,
+            false => self.record(events),
+        };
         Ok(Undo {
             step: UndoStep::Deleted(removed),
-            history: None,
+            history,
+            journal,
         })
+    }
+
+    /// What the history says when `task`, about to be deleted, holds a
+    /// claim or is a blocker of other tasks: no link may dangle.
+    fn detach_events(&self, task: &Task) -> Vec<Event> {
+        let mut events = Vec::new();
+        if let Some(claim) = self.coordination.claim(task.id) {
+            events.push(Event::ClaimEnded {
+                task_id: task.id,
+                title: task.title.clone(),
+                holder: claim.holder.clone(),
+                until: claim.until,
+                reason: ClaimEnd::Deleted,
+            });
+        }
+        let dependents = self.coordination.dependents(task.id);
+        if !dependents.is_empty() {
+            events.push(Event::LinksRemoved {
+                task_id: task.id,
+                title: task.title.clone(),
+                dependents: dependents.iter().copied().collect(),
+            });
+        }
+        events
     }
 
     /// Takes back a mutation. Only valid for the most recent mutation that has
     /// not been undone, which is how the shared board uses it.
     pub fn undo(&mut self, undo: Undo) {
+        for change in undo.journal.into_iter().rev() {
+            let _ = self.coordination.apply(change);
+        }
         match undo.step {
             UndoStep::Goal(previous) => self.goal = previous,
             UndoStep::Added { ids, next_seq } => {
@@ -921,5 +1083,148 @@ mod tests {
         let board = Board::restore(Limits::default(), None, [b.clone(), a.clone(), b], None);
         assert_eq!(titles(&board), ["b", "a"]);
         assert!(board.task(a.id).is_some());
+    }
+
+    /// A board of a, b, c where c waits for b and b for a, b is claimed by
+    /// `worker` and a carries evidence.
+    fn coordinated() -> Board {
+        use crate::toolsets::planning::domain::{Claim, Evidence};
+        let mut board = board_with(&["a", "b", "c"]);
+        let [a, b, c] = ["a", "b", "c"].map(|t| TaskId::from_content(t, ""));
+        let at = SystemTime::UNIX_EPOCH;
+        let edits = vec![
+            Edit::Link {
+                task: b,
+                blocker: a,
+            },
+            Edit::Link {
+                task: c,
+                blocker: b,
+            },
+            Edit::Status(a, Status::Completed),
+            Edit::Evidence(
+                a,
+                Some(Evidence {
+                    command: Some("make".into()),
+                    exit_code: Some(0),
+                    commit: None,
+                    url: None,
+                    note: None,
+                    by: "worker".into(),
+                    at,
+                }),
+            ),
+            Edit::Status(b, Status::InProgress),
+            Edit::Claim(
+                b,
+                Some(Claim {
+                    holder: "worker".into(),
+                    since: at,
+                    until: at,
+                }),
+            ),
+        ];
+        let _ = board.edit(at, edits).unwrap();
+        board
+    }
+
+    fn last_event(board: &Board) -> Event {
+        board
+            .history()
+            .unwrap()
+            .entries()
+            .last()
+            .unwrap()
+            .event
+            .clone()
+    }
+
+    #[test]
+    fn edits_name_only_tasks_on_the_board() {
+        let mut board = board_with(&["a"]);
+        let before = board.clone();
+        let ghost = TaskId::from_content("ghost", "");
+        let error = board
+            .edit(
+                SystemTime::UNIX_EPOCH,
+                vec![Edit::Status(ghost, Status::Completed)],
+            )
+            .unwrap_err();
+        assert_eq!(error, BoardError::UnknownTasks(vec![ghost.to_string()]));
+        assert_eq!(board, before);
+    }
+
+    #[test]
+    fn a_status_change_through_the_planning_tools_ends_a_claim_and_drops_evidence() {
+        let mut board = coordinated();
+        let original = board.clone();
+        let [a, b] = ["a", "b"].map(|t| TaskId::from_content(t, ""));
+        // Staying in progress keeps the claim.
+        let _ = board
+            .update_statuses(&[(&b.to_string(), "in_progress")])
+            .unwrap();
+        assert!(board.coordination().claim(b).is_some());
+        let undo = board
+            .update_statuses(&[(&b.to_string(), "completed"), (&a.to_string(), "pending")])
+            .unwrap();
+        assert!(board.coordination().claim(b).is_none());
+        assert!(board.coordination().evidence(a).is_none());
+        let ended = board.history().unwrap().entries().any(|e| {
+            matches!(&e.event, Event::ClaimEnded { task_id, reason: ClaimEnd::StatusChanged, holder, .. }
+                if *task_id == b && holder == "worker")
+        });
+        assert!(ended);
+        board.undo(undo);
+        assert_eq!(board, original);
+    }
+
+    #[test]
+    fn rewording_carries_claims_links_and_evidence_to_the_new_id() {
+        let mut board = coordinated();
+        let original = board.clone();
+        let [a, b, c] = ["a", "b", "c"].map(|t| TaskId::from_content(t, ""));
+        let (new_b, undo) = board.modify_task(&b.to_string(), Some("B"), None).unwrap();
+        let coordination = board.coordination();
+        assert_eq!(coordination.claim(new_b).unwrap().holder, "worker");
+        assert!(coordination.blockers(new_b).contains(&a));
+        assert!(coordination.blockers(c).contains(&new_b));
+        assert!(!coordination.blockers(c).contains(&b));
+        assert_eq!(coordination.link_count(), 2);
+        let (new_a, _) = board.modify_task(&a.to_string(), None, Some("x")).unwrap();
+        assert!(board.coordination().evidence(new_a).is_some());
+        assert!(board.coordination().dependents(new_a).contains(&new_b));
+        let mut back = original.clone();
+        let (_, undo_b) = back.modify_task(&b.to_string(), Some("B"), None).unwrap();
+        back.undo(undo_b);
+        assert_eq!(back, original);
+        drop(undo);
+    }
+
+    #[test]
+    fn deleting_a_task_removes_its_links_and_claim_and_says_so() {
+        let mut board = coordinated();
+        let original = board.clone();
+        let [a, b, c] = ["a", "b", "c"].map(|t| TaskId::from_content(t, ""));
+        let undo = board.delete_tasks(&[&b.to_string()]).unwrap();
+        let coordination = board.coordination();
+        assert_eq!(coordination.link_count(), 0, "no link dangles");
+        assert!(coordination.blockers(c).is_empty());
+        assert!(coordination.dependents(a).is_empty());
+        assert!(coordination.claim(b).is_none());
+        assert_eq!(
+            last_event(&board),
+            Event::LinksRemoved {
+                task_id: b,
+                title: "b".into(),
+                dependents: vec![c],
+            }
+        );
+        board.undo(undo);
+        assert_eq!(board, original);
+        // A task nobody links to or claims is deleted without a word.
+        let mut plain = board_with(&["x"]);
+        let entries = plain.history().unwrap().entries().len();
+        let _ = plain.delete_tasks(&[&id("x", "")]).unwrap();
+        assert_eq!(plain.history().unwrap().entries().len(), entries);
     }
 }

@@ -50,6 +50,83 @@ pub enum Event {
         /// The status after.
         to: Status,
     },
+    /// An agent claimed a task (or renewed its claim) until a time.
+    Claimed {
+        /// The task's ID at the time.
+        task_id: TaskId,
+        /// The task's title at the time.
+        title: String,
+        /// Who claimed it.
+        holder: String,
+        /// When the lease ends.
+        until: SystemTime,
+    },
+    /// A claim ended.
+    ClaimEnded {
+        /// The task's ID at the time.
+        task_id: TaskId,
+        /// The task's title at the time.
+        title: String,
+        /// Who held it.
+        holder: String,
+        /// When its lease ended or would have ended.
+        until: SystemTime,
+        /// Why it ended.
+        reason: ClaimEnd,
+    },
+    /// A deleted task was a blocker of other tasks: those links are gone.
+    LinksRemoved {
+        /// The deleted task's ID.
+        task_id: TaskId,
+        /// The deleted task's title.
+        title: String,
+        /// The tasks that waited for it and no longer do.
+        dependents: Vec<TaskId>,
+    },
+}
+
+impl Event {
+    /// Whether the event is about team coordination (claims, links), which
+    /// only format version 2 snapshots can hold.
+    pub fn is_coordination(&self) -> bool {
+        matches!(
+            self,
+            Event::Claimed { .. } | Event::ClaimEnded { .. } | Event::LinksRemoved { .. }
+        )
+    }
+}
+
+/// Why a claim ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimEnd {
+    /// Its holder released it.
+    Released,
+    /// Its lease ran out.
+    Expired,
+    /// The task's status was changed away from in progress by a planning tool.
+    StatusChanged,
+    /// The task was deleted.
+    Deleted,
+}
+
+impl ClaimEnd {
+    /// Every reason.
+    pub const ALL: [ClaimEnd; 4] = [
+        ClaimEnd::Released,
+        ClaimEnd::Expired,
+        ClaimEnd::StatusChanged,
+        ClaimEnd::Deleted,
+    ];
+
+    /// The name used in JSON, e.g. `status_changed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimEnd::Released => "released",
+            ClaimEnd::Expired => "expired",
+            ClaimEnd::StatusChanged => "status_changed",
+            ClaimEnd::Deleted => "deleted",
+        }
+    }
 }
 
 /// One history entry.
@@ -90,7 +167,11 @@ impl History {
 
     /// Appends events that happened now, dropping the oldest beyond the cap.
     pub(crate) fn record(&mut self, events: Vec<Event>) -> Recorded {
-        let at = SystemTime::now();
+        self.record_at(events, SystemTime::now())
+    }
+
+    /// Appends events that happened at `at`, dropping the oldest beyond the cap.
+    pub(crate) fn record_at(&mut self, events: Vec<Event>, at: SystemTime) -> Recorded {
         let before = self.entries.len();
         self.entries
             .extend(events.into_iter().map(|event| Entry { at, event }));

@@ -6,12 +6,14 @@
 //! tools reply with, and what can be wrong. No I/O, no MCP.
 
 pub mod board;
+pub mod coordination;
 pub mod error;
 pub mod history;
 pub mod render;
 pub mod task;
 
 pub use board::{Added, Board, Limits, NewTask, Undo};
+pub use coordination::{Claim, Coordination, Edit, Evidence};
 pub use error::BoardError;
-pub use history::{Entry, Event, Goal, History};
+pub use history::{ClaimEnd, Entry, Event, Goal, History};
 pub use task::{Status, Task, TaskId};

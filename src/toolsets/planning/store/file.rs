@@ -219,6 +219,28 @@ pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
     Ok(names)
 }
 
+/// Reads board `name` from `dir` without taking the lock or creating
+/// anything (a save renames a whole new snapshot into place, so a read
+/// never sees half of one): `None` when no snapshot is there.
+pub fn read(
+    dir: &Path,
+    name: &str,
+    limits: Limits,
+    history_enabled: bool,
+) -> Result<Option<Board>, StoreError> {
+    let path = std::path::absolute(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .join(format!("{name}.json"));
+    let json = match fs::read(&path) {
+        Ok(json) => json,
+        Err(error) if error.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(StoreError::Read { path, source }),
+    };
+    snapshot::from_json(&json, limits, history_enabled)
+        .map(Some)
+        .map_err(|problem| StoreError::Invalid { path, problem })
+}
+
 impl SnapshotStore for FileStore {
     fn lock(&self) -> Result<WriteLock<'_>, StoreError> {
         self.lock_file.lock().map_err(|source| StoreError::Lock {

@@ -6,8 +6,10 @@
 //! it has; a new backend (SQLite, Postgres, ...) implements [`SnapshotStore`]
 //! and is chosen in [`open`], without touching `src/board/`.
 
+mod coordination_record;
 pub mod file;
 pub mod memory;
+pub mod repository;
 pub mod snapshot;
 
 use std::path::PathBuf;
@@ -81,6 +83,23 @@ pub enum StoreError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// `storage.share_worktrees` is on, but no repository was found.
+    #[error(
+        "storage.share_worktrees is on, but {0}; run the server inside the repository, or turn the option off"
+    )]
+    NoRepository(String),
+}
+
+/// The directory of the board files: `storage.dir`, resolved against the
+/// repository's main working copy when `storage.share_worktrees` is on
+/// (and `dir` is relative).
+pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+    if !settings.share_worktrees || settings.dir.is_absolute() {
+        return Ok(settings.dir.clone());
+    }
+    let here = std::env::current_dir().map_err(|e| StoreError::NoRepository(e.to_string()))?;
+    let root = repository::shared_root(&here).map_err(StoreError::NoRepository)?;
+    Ok(root.join(&settings.dir))
 }
 
 /// Opens the store of the board `name` as configured.
@@ -93,7 +112,7 @@ pub fn open(
     Ok(match settings.backend {
         Backend::Memory => Box::new(MemoryStore),
         Backend::File => Box::new(FileStore::open(
-            &settings.dir,
+            &dir(settings)?,
             name,
             settings.fsync,
             limits,

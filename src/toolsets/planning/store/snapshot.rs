@@ -19,6 +19,12 @@
 //! Tasks are listed in creation order. `history` is present when history is
 //! enabled. Reading checks everything and names the first problem; nothing is
 //! repaired silently.
+//!
+//! Version 2 adds the coordination fields of toolset `team`
+//! ([`super::coordination_record`]): `done_when`, and on tasks `blocked_by`,
+//! `claim` and `evidence`, with the history events `claimed`, `claim_ended`
+//! and `links_removed`. A board that holds none of them is written as
+//! version 1, exactly as before, so that older builds still read it.
 
 use std::borrow::Cow;
 use std::time::SystemTime;
@@ -26,15 +32,20 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::coordination_record::{self, ClaimRecord, EvidenceRecord, TaskCoordination};
 use crate::toolsets::planning::domain::{
-    Board, Entry, Event, Goal, History, Limits, Status, Task, TaskId,
+    Board, ClaimEnd, Entry, Event, Goal, History, Limits, Status, Task, TaskId,
 };
 
 /// The value of `format` in every snapshot.
 pub const FORMAT: &str = "planning-mcp-server board";
 
 /// The newest format version this build writes and reads.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
+
+/// The format versions this build reads: 1 (the board alone) and 2 (with
+/// the coordination fields).
+pub const SUPPORTED_VERSIONS: [u64; 2] = [1, 2];
 
 /// The two fields read first, to tell a foreign or future file from a corrupt one.
 #[derive(Deserialize)]
@@ -50,6 +61,8 @@ struct SnapshotRecord<'a> {
     version: u64,
     saved_at: String,
     goal: Option<GoalRecord<'a>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    done_when: Option<Cow<'a, str>>,
     tasks: Vec<TaskRecord<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     history: Option<Vec<EntryRecord<'a>>>,
@@ -70,6 +83,12 @@ struct TaskRecord<'a> {
     description: Cow<'a, str>,
     status: Status,
     created_at: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    blocked_by: Vec<TaskId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claim: Option<ClaimRecord<'a>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    evidence: Option<EvidenceRecord<'a>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -96,16 +115,50 @@ enum EventRecord<'a> {
         from: Status,
         to: Status,
     },
+    Claimed {
+        task_id: TaskId,
+        title: Cow<'a, str>,
+        holder: Cow<'a, str>,
+        until: String,
+    },
+    ClaimEnded {
+        task_id: TaskId,
+        title: Cow<'a, str>,
+        holder: Cow<'a, str>,
+        until: String,
+        reason: ClaimEndRecord,
+    },
+    LinksRemoved {
+        task_id: TaskId,
+        title: Cow<'a, str>,
+        dependents: Vec<TaskId>,
+    },
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ClaimEndRecord {
+    Released,
+    Expired,
+    StatusChanged,
+    Deleted,
 }
 
 /// Writes the board as a snapshot (pretty JSON, ending in a newline).
 pub fn to_json(board: &Board) -> Vec<u8> {
     let record = SnapshotRecord {
         format: Cow::Borrowed(FORMAT),
-        version: VERSION,
+        version: match coordination_record::needs_version_2(board) {
+            true => VERSION,
+            false => 1,
+        },
         saved_at: timestamp(SystemTime::now()),
         goal: board.goal().map(GoalRecord::from),
-        tasks: board.tasks().map(TaskRecord::from).collect(),
+        done_when: board.coordination().done_when().map(Cow::Borrowed),
+        tasks: board
+            .tasks()
+            .map(|task| TaskRecord::of(task, coordination_record::of_task(board, task.id)))
+            .collect(),
         history: board
             .history()
             .map(|history| history.entries().map(EntryRecord::from).collect()),
@@ -129,7 +182,14 @@ pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<B
     match (header.format.as_deref(), header.version) {
         (Some(FORMAT), Some(version)) if version > VERSION => {
             return Err(format!(
-                "it has format version {version}, written by a newer planning-mcp-server; this one reads version {VERSION} (upgrade, or point storage.dir elsewhere)"
+                "it has format version {version}, written by a newer planning-mcp-server; this one reads versions {} (upgrade, or point storage.dir elsewhere)",
+                supported()
+            ));
+        }
+        (Some(FORMAT), Some(version)) if !SUPPORTED_VERSIONS.contains(&version) => {
+            return Err(format!(
+                "it has format version {version}, which no planning-mcp-server writes; this one reads versions {}",
+                supported()
             ));
         }
         (Some(FORMAT), Some(_)) => {}
@@ -148,6 +208,12 @@ pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<B
     record.into_board(limits, history_enabled)
 }
 
+/// The supported versions, for messages: `1 and 2`.
+fn supported() -> String {
+    let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(u64::to_string).collect();
+    versions.join(" and ")
+}
+
 fn corrupt(error: &serde_json::Error) -> String {
     match error.classify() {
         serde_json::error::Category::Eof => format!("it is truncated ({error})"),
@@ -159,6 +225,7 @@ fn corrupt(error: &serde_json::Error) -> String {
 impl SnapshotRecord<'_> {
     fn into_board(self, limits: Limits, history_enabled: bool) -> Result<Board, String> {
         let mut tasks = Vec::with_capacity(self.tasks.len());
+        let mut coordination = Vec::with_capacity(self.tasks.len());
         let mut seen = std::collections::HashSet::with_capacity(self.tasks.len());
         for (n, record) in self.tasks.into_iter().enumerate() {
             let derived = TaskId::from_content(&record.title, &record.description);
@@ -172,6 +239,15 @@ impl SnapshotRecord<'_> {
             if !seen.insert(record.id) {
                 return Err(format!("task {} repeats the ID {}", n + 1, record.id));
             }
+            let fields = TaskCoordination {
+                blocked_by: record.blocked_by,
+                claim: record.claim,
+                evidence: record.evidence,
+            };
+            if self.version < 2 && !fields.is_empty() {
+                return Err(version_1_with(&format!("task {}", n + 1)));
+            }
+            coordination.push((record.id, record.status, fields));
             tasks.push(Task {
                 id: record.id,
                 title: record.title.into_owned(),
@@ -180,21 +256,24 @@ impl SnapshotRecord<'_> {
                 created_at: parse_time(&record.created_at, "created_at", n + 1)?,
             });
         }
+        if self.version < 2 && self.done_when.is_some() {
+            return Err(version_1_with("done_when"));
+        }
+        let coordination = coordination_record::read(coordination, self.done_when)?;
         let history = if history_enabled {
             let entries = self.history.unwrap_or_default().into_iter().enumerate();
             let entries = entries
                 .map(|(n, entry)| entry.into_entry(n + 1))
                 .collect::<Result<Vec<_>, _>>()?;
+            if self.version < 2 && entries.iter().any(|e| e.event.is_coordination()) {
+                return Err(version_1_with("the history"));
+            }
             Some(History::from_entries(entries))
         } else {
             None
         };
-        Ok(Board::restore(
-            limits,
-            self.goal.map(Goal::from),
-            tasks,
-            history,
-        ))
+        let board = Board::restore(limits, self.goal.map(Goal::from), tasks, history);
+        Ok(board.with_coordination(coordination))
     }
 }
 
@@ -216,14 +295,24 @@ impl From<GoalRecord<'_>> for Goal {
     }
 }
 
-impl<'a> From<&'a Task> for TaskRecord<'a> {
-    fn from(task: &'a Task) -> Self {
+/// The problem of a version 1 snapshot whose `part` holds version 2 fields.
+fn version_1_with(part: &str) -> String {
+    format!(
+        "{part} holds claims, links, evidence or done_when, which need format version 2, but the file says version 1"
+    )
+}
+
+impl<'a> TaskRecord<'a> {
+    fn of(task: &'a Task, coordination: TaskCoordination<'a>) -> Self {
         Self {
             id: task.id,
             title: Cow::Borrowed(&task.title),
             description: Cow::Borrowed(&task.description),
             status: task.status,
             created_at: timestamp(task.created_at),
+            blocked_by: coordination.blocked_by,
+            claim: coordination.claim,
+            evidence: coordination.evidence,
         }
     }
 }
@@ -247,6 +336,44 @@ impl<'a> From<&'a Entry> for EntryRecord<'a> {
                 title: Cow::Borrowed(title),
                 from: *from,
                 to: *to,
+            },
+            Event::Claimed {
+                task_id,
+                title,
+                holder,
+                until,
+            } => EventRecord::Claimed {
+                task_id: *task_id,
+                title: Cow::Borrowed(title),
+                holder: Cow::Borrowed(holder),
+                until: timestamp(*until),
+            },
+            Event::ClaimEnded {
+                task_id,
+                title,
+                holder,
+                until,
+                reason,
+            } => EventRecord::ClaimEnded {
+                task_id: *task_id,
+                title: Cow::Borrowed(title),
+                holder: Cow::Borrowed(holder),
+                until: timestamp(*until),
+                reason: match reason {
+                    ClaimEnd::Released => ClaimEndRecord::Released,
+                    ClaimEnd::Expired => ClaimEndRecord::Expired,
+                    ClaimEnd::StatusChanged => ClaimEndRecord::StatusChanged,
+                    ClaimEnd::Deleted => ClaimEndRecord::Deleted,
+                },
+            },
+            Event::LinksRemoved {
+                task_id,
+                title,
+                dependents,
+            } => EventRecord::LinksRemoved {
+                task_id: *task_id,
+                title: Cow::Borrowed(title),
+                dependents: dependents.clone(),
             },
         };
         Self {
@@ -276,20 +403,64 @@ impl EntryRecord<'_> {
                 from,
                 to,
             },
+            EventRecord::Claimed {
+                task_id,
+                title,
+                holder,
+                until,
+            } => Event::Claimed {
+                task_id,
+                title: title.into_owned(),
+                holder: holder.into_owned(),
+                until: history_time(&until, "until", n)?,
+            },
+            EventRecord::ClaimEnded {
+                task_id,
+                title,
+                holder,
+                until,
+                reason,
+            } => Event::ClaimEnded {
+                task_id,
+                title: title.into_owned(),
+                holder: holder.into_owned(),
+                until: history_time(&until, "until", n)?,
+                reason: match reason {
+                    ClaimEndRecord::Released => ClaimEnd::Released,
+                    ClaimEndRecord::Expired => ClaimEnd::Expired,
+                    ClaimEndRecord::StatusChanged => ClaimEnd::StatusChanged,
+                    ClaimEndRecord::Deleted => ClaimEnd::Deleted,
+                },
+            },
+            EventRecord::LinksRemoved {
+                task_id,
+                title,
+                dependents,
+            } => Event::LinksRemoved {
+                task_id,
+                title: title.into_owned(),
+                dependents,
+            },
         };
         Ok(Entry {
-            at: parse_time(&self.at, "at", n).map_err(|e| format!("history {e}"))?,
+            at: history_time(&self.at, "at", n)?,
             event,
         })
     }
 }
 
 /// RFC 3339 in UTC with microseconds, e.g. `2026-11-22T10:00:00.123456Z`.
-fn timestamp(time: SystemTime) -> String {
+pub(super) fn timestamp(time: SystemTime) -> String {
     DateTime::<Utc>::from(time).to_rfc3339_opts(SecondsFormat::Micros, true)
 }
 
-fn parse_time(text: &str, field: &str, n: usize) -> Result<SystemTime, String> {
+/// A time of history entry `n`.
+fn history_time(text: &str, field: &str, n: usize) -> Result<SystemTime, String> {
+    parse_time(text, field, n).map_err(|e| format!("history {e}"))
+}
+
+/// A time of entry `n` (a task, or a history entry).
+pub(super) fn parse_time(text: &str, field: &str, n: usize) -> Result<SystemTime, String> {
     DateTime::parse_from_rfc3339(text)
         .map(SystemTime::from)
         .map_err(|e| {
@@ -427,8 +598,18 @@ mod tests {
             "it is not a planning-mcp-server board (its format is \"vscode settings\")"
         );
         assert!(problem("[1, 2]").starts_with("it has an invalid value"));
-        let future = good.replace("\"version\": 1", "\"version\": 2");
-        assert!(problem(&future).starts_with("it has format version 2, written by a newer"));
+        let future = good.replace("\"version\": 1", "\"version\": 3");
+        assert_eq!(
+            problem(&future),
+            "it has format version 3, written by a newer planning-mcp-server; this one reads \
+             versions 1 and 2 (upgrade, or point storage.dir elsewhere)"
+        );
+        let zero = good.replace("\"version\": 1", "\"version\": 0");
+        assert_eq!(
+            problem(&zero),
+            "it has format version 0, which no planning-mcp-server writes; this one reads \
+             versions 1 and 2"
+        );
         let forged = good.replace("\"id\": \"a46f8d35\"", "\"id\": \"00000000\"");
         assert_eq!(
             problem(&forged),
@@ -459,6 +640,134 @@ mod tests {
             problem(&doubled),
             "task 2 repeats the ID 3dc5a9f8"
                 .replace("3dc5a9f8", &TaskId::from_content("a", "").to_string())
+        );
+    }
+
+    /// The snapshot `main` wrote before version 2 existed.
+    const VERSION_1: &str = include_str!("../../../../tests/fixtures/board-v1.json");
+
+    fn without_saved_at(text: &str) -> String {
+        let lines = text.lines().filter(|l| !l.contains("\"saved_at\""));
+        lines.collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn a_version_1_file_loads_and_is_written_back_unchanged() {
+        let board = from_json(VERSION_1.as_bytes(), Limits::default(), true).unwrap();
+        assert_eq!(board.goal().unwrap().title, "Ship the planning server 1.0");
+        let statuses: Vec<Status> = board.tasks().map(|t| t.status).collect();
+        assert_eq!(
+            statuses,
+            [
+                Status::Completed,
+                Status::InProgress,
+                Status::Failed,
+                Status::Cancelled,
+                Status::Pending
+            ]
+        );
+        assert_eq!(board.history().unwrap().entries().len(), 6);
+        assert!(board.coordination().is_empty());
+        let again = String::from_utf8(to_json(&board)).unwrap();
+        assert_eq!(without_saved_at(&again), without_saved_at(VERSION_1));
+    }
+
+    /// The sample with every kind of coordination data.
+    fn coordinated() -> Board {
+        use crate::toolsets::planning::domain::{Claim, Edit, Evidence};
+        let mut board = sample(true);
+        let [a, b] = ["a46f8d35", "21cf99bb"].map(|id| TaskId::parse(id).unwrap());
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
+        let claim = Claim {
+            holder: "worker-1".into(),
+            since: at,
+            until: at + std::time::Duration::from_secs(900),
+        };
+        let evidence = Evidence {
+            command: Some("cargo test".into()),
+            exit_code: Some(0),
+            commit: Some("1a2b3c4".into()),
+            url: Some("https://ci.example/1".into()),
+            note: Some("all green".into()),
+            by: "worker-2".into(),
+            at,
+        };
+        let edits = vec![
+            Edit::Link {
+                task: b,
+                blocker: a,
+            },
+            Edit::Status(b, Status::InProgress),
+            Edit::Claim(b, Some(claim.clone())),
+            Edit::Record(Event::Claimed {
+                task_id: b,
+                title: "Écrire ✓".into(),
+                holder: claim.holder.clone(),
+                until: claim.until,
+            }),
+            Edit::Evidence(a, Some(evidence)),
+            Edit::DoneWhen(Some("cargo test passes".into())),
+        ];
+        let _ = board.edit(at, edits).unwrap();
+        board
+    }
+
+    #[test]
+    fn coordination_round_trips_as_version_2() {
+        let board = coordinated();
+        let text = String::from_utf8(to_json(&board)).unwrap();
+        assert!(text.contains("\"version\": 2"), "{text}");
+        for field in [
+            "blocked_by",
+            "claim",
+            "evidence",
+            "done_when",
+            "\"claimed\"",
+        ] {
+            assert!(text.contains(field), "{field}: {text}");
+        }
+        let back = from_json(text.as_bytes(), Limits::default(), true).unwrap();
+        assert_eq!(back.coordination(), board.coordination());
+        let again = String::from_utf8(to_json(&back)).unwrap();
+        assert_eq!(without_saved_at(&again), without_saved_at(&text));
+    }
+
+    #[test]
+    fn coordination_that_names_no_task_or_makes_a_cycle_is_refused() {
+        let good = String::from_utf8(to_json(&coordinated())).unwrap();
+        let as_version_1 = good.replace("\"version\": 2", "\"version\": 1");
+        assert_eq!(
+            problem(&as_version_1),
+            "task 1 holds claims, links, evidence or done_when, which need format version 2, \
+             but the file says version 1"
+        );
+        let dangling = good.replace(
+            "\"blocked_by\": [\n        \"a46f8d35\"",
+            "\"blocked_by\": [\n        \"00000000\"",
+        );
+        assert_eq!(
+            problem(&dangling),
+            "task 2 is blocked by 00000000, which is not on the board"
+        );
+        let own = good.replace(
+            "\"blocked_by\": [\n        \"a46f8d35\"",
+            "\"blocked_by\": [\n        \"21cf99bb\"",
+        );
+        assert_eq!(problem(&own), "task 2 is blocked by itself");
+        let cycle = good.replacen(
+            "\"status\": \"completed\",",
+            "\"status\": \"completed\",\n      \"blocked_by\": [\"21cf99bb\"],",
+            1,
+        );
+        assert_eq!(
+            problem(&cycle),
+            "its links make a cycle: 21cf99bb -> a46f8d35 -> 21cf99bb (each waits for the next)"
+        );
+        let not_in_progress =
+            good.replace("\"status\": \"in_progress\"", "\"status\": \"pending\"");
+        assert_eq!(
+            problem(&not_in_progress),
+            "task 2 is claimed but pending; only tasks in progress are claimed"
         );
     }
 }

@@ -5,7 +5,10 @@
 // The web board's script: shows times in the reader's zone and, on a board
 // page, keeps the page up to date from the server's events. It builds every
 // element with createElement and textContent, never from markup, so user
-// text is always shown as text. It mirrors the markup of src/web/page.rs.
+// text is always shown as text. It mirrors the markup of
+// src/transport/web/page.rs, including what toolset team adds: the goal's
+// done-when condition, and on cards the holder and lease end, the tasks a
+// card waits for, and the evidence of its outcome.
 
 'use strict';
 
@@ -57,7 +60,34 @@
     return el('q', '', text);
   }
 
-  function card(task) {
+  function evidence(found) {
+    const line = el('p', 'evidence', 'Evidence: ');
+    const parts = [];
+    if (found.command !== undefined) {
+      const exit = found.exit_code !== undefined ? ' → exit ' + found.exit_code : '';
+      parts.push([el('code', '', found.command), exit]);
+    }
+    if (found.commit !== undefined) parts.push(['commit ', el('code', '', found.commit)]);
+    if (found.url !== undefined) {
+      if (/^https?:\/\//.test(found.url)) {
+        const link = el('a', '', found.url);
+        link.href = found.url;
+        link.rel = 'noopener noreferrer';
+        parts.push([link]);
+      } else {
+        parts.push([found.url]);
+      }
+    }
+    if (found.note !== undefined) parts.push([found.note]);
+    parts.forEach((part, n) => {
+      if (n > 0) line.append(' · ');
+      line.append(...part);
+    });
+    line.append(' ', el('span', 'by', '(' + found.by + ')'));
+    return line;
+  }
+
+  function card(task, statuses) {
     const item = el('li', 'card');
     item.id = 'task-' + task.id;
     item.dataset.taskId = task.id;
@@ -66,6 +96,22 @@
     meta.append(glyph(task.status), ' ', el('code', 'id', task.id));
     item.append(meta, el('h3', 'title', task.title));
     if (task.description) item.append(el('p', 'text', task.description));
+    if (task.claim) {
+      const claim = el('p', 'claim', 'Held by ');
+      claim.append(el('b', 'holder', task.claim.holder), ' until ', timeOf(task.claim.until));
+      item.append(claim);
+    }
+    if (task.blocked_by && task.blocked_by.length) {
+      const blocked = el('p', 'blocked', 'Waits for');
+      for (const id of task.blocked_by) {
+        const dep = el('span', 'dep');
+        if (statuses[id]) dep.append(glyph(statuses[id]));
+        dep.append(el('code', 'id', id));
+        blocked.append(' ', dep);
+      }
+      item.append(blocked);
+    }
+    if (task.evidence) item.append(evidence(task.evidence));
     return item;
   }
 
@@ -81,11 +127,57 @@
     return item;
   }
 
+  const GOAL_EVENTS = ['goal_set', 'goal_changed'];
+
   function activityEntry(entry) {
     const item = el('li');
-    item.append(timeOf(entry.at), ' ', glyph(entry.to), ' ', el('code', 'id', entry.task_id));
-    item.append(' ' + entry.title + ': ' + LABELS[entry.from] + ' → ' + LABELS[entry.to]);
+    item.append(timeOf(entry.at), ' ');
+    if (entry.event === 'status_changed') {
+      item.append(glyph(entry.to), ' ', el('code', 'id', entry.task_id));
+      item.append(' ' + entry.title + ': ' + LABELS[entry.from] + ' → ' + LABELS[entry.to]);
+    } else if (entry.event === 'claimed') {
+      item.append(el('code', 'id', entry.task_id), ' ' + entry.title + ': claimed by ');
+      item.append(entry.holder + ' until ', timeOf(entry.until));
+    } else if (entry.event === 'claim_ended') {
+      item.append(el('code', 'id', entry.task_id));
+      item.append(' ' + entry.title + ': claim of ' + entry.holder + ' ended (');
+      item.append(entry.reason.replace('_', ' ') + ')');
+    } else {
+      item.append(el('code', 'id', entry.task_id));
+      const n = (entry.dependents || []).length;
+      item.append(' ' + entry.title + ': deleted; ' + n + ' task(s) no longer wait for it');
+    }
     return item;
+  }
+
+  // The goal's done-when condition and whether it is met: present once
+  // agents coordinate on the board (the JSON then has `team`).
+  function renderTeam(state) {
+    const team = state.team;
+    let doneWhen = byId('done-when');
+    if (!team) {
+      if (doneWhen) doneWhen.hidden = true;
+      const met = byId('goal-met');
+      if (met) met.hidden = true;
+      return;
+    }
+    if (!doneWhen) {
+      doneWhen = el('p', 'text done-when');
+      doneWhen.id = 'done-when';
+      const met = el('p', 'met');
+      met.id = 'goal-met';
+      byId('goal-description').after(doneWhen, met);
+    }
+    doneWhen.replaceChildren('Done when: ', el('span', 'condition', team.done_when || ''));
+    doneWhen.hidden = !team.done_when;
+    const met = byId('goal-met');
+    met.hidden = false;
+    met.dataset.met = String(team.goal_met);
+    met.replaceChildren(
+      'Goal ' + (team.goal_met ? 'met' : 'not met') + ' · ',
+      el('span', 'n', String(team.completed_with_evidence)),
+      ' completed with evidence',
+    );
   }
 
   function renderGoal(state) {
@@ -95,7 +187,7 @@
     const description = byId('goal-description');
     description.textContent = state.goal ? state.goal.description : '';
     description.hidden = !description.textContent;
-    const changes = (state.history || []).filter((e) => e.event !== 'status_changed');
+    const changes = (state.history || []).filter((e) => GOAL_EVENTS.includes(e.event));
     const history = byId('goal-history');
     history.hidden = changes.length === 0;
     history.querySelector('.n').textContent = String(changes.length);
@@ -116,9 +208,10 @@
 
   function renderColumns(state) {
     const focused = document.activeElement && document.activeElement.dataset.taskId;
+    const statuses = Object.fromEntries(state.tasks.map((t) => [t.id, t.status]));
     for (const column of document.querySelectorAll('.column')) {
       const tasks = state.tasks.filter((t) => t.status === column.dataset.status);
-      column.querySelector('.cards').replaceChildren(...tasks.map(card));
+      column.querySelector('.cards').replaceChildren(...tasks.map((t) => card(t, statuses)));
       column.querySelector('h2 .n').textContent = String(tasks.length);
       column.hidden = tasks.length === 0;
     }
@@ -129,7 +222,7 @@
   }
 
   function renderActivity(state) {
-    const changes = (state.history || []).filter((e) => e.event === 'status_changed');
+    const changes = (state.history || []).filter((e) => !GOAL_EVENTS.includes(e.event));
     const activity = byId('activity');
     activity.hidden = changes.length === 0;
     const shown = changes.slice(-ACTIVITY_SHOWN).reverse();
@@ -138,6 +231,7 @@
 
   function render(state) {
     renderGoal(state);
+    renderTeam(state);
     renderProgress(state);
     renderColumns(state);
     renderActivity(state);

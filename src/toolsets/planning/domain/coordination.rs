@@ -1,0 +1,441 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! What agents working as a team attach to a board: claims with leases,
+//! links between tasks ("blocked by"), evidence of an outcome, and the
+//! goal's done-when condition.
+//!
+//! Toolset `team` decides these (its rules live in `toolsets/team/domain`);
+//! the board only stores them, snapshots them, and keeps them consistent
+//! when its own tools reword, delete or re-status tasks, so that no claim,
+//! link or evidence ever names a task that is not on the board. A board
+//! nobody coordinates on holds none of it and behaves exactly as before.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::SystemTime;
+
+use super::history::Event;
+use super::task::{Status, TaskId};
+
+/// An agent's claim on a task, for a lease.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// The name the agent gave.
+    pub holder: String,
+    /// When the claim was taken (or last renewed).
+    pub since: SystemTime,
+    /// When the lease ends; after it, the task is free again.
+    pub until: SystemTime,
+}
+
+/// What shows that a task's outcome is real: any of a command and its exit
+/// code, a commit or change ID, a URL, a note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evidence {
+    /// A command that was run, e.g. `cargo test`.
+    pub command: Option<String>,
+    /// Its exit code.
+    pub exit_code: Option<i64>,
+    /// A commit or change ID.
+    pub commit: Option<String>,
+    /// A URL, e.g. a CI run or a pull request.
+    pub url: Option<String>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Who gave it.
+    pub by: String,
+    /// When.
+    pub at: SystemTime,
+}
+
+/// The team data of one board.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coordination {
+    claims: HashMap<TaskId, Claim>,
+    evidence: HashMap<TaskId, Evidence>,
+    /// Task -> the tasks it waits for, sorted by ID.
+    blocked_by: HashMap<TaskId, BTreeSet<TaskId>>,
+    /// Task -> the tasks that wait for it (the reverse of `blocked_by`).
+    blocking: HashMap<TaskId, BTreeSet<TaskId>>,
+    links: usize,
+    done_when: Option<String>,
+}
+
+/// One change to the coordination data. Applying a change returns the
+/// change that takes it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// Sets or removes a task's claim.
+    Claim(TaskId, Option<Claim>),
+    /// Sets or removes a task's evidence.
+    Evidence(TaskId, Option<Evidence>),
+    /// `task` waits for `blocker`.
+    Link { task: TaskId, blocker: TaskId },
+    /// `task` no longer waits for `blocker`.
+    Unlink { task: TaskId, blocker: TaskId },
+    /// Sets or removes the goal's done-when condition.
+    DoneWhen(Option<String>),
+    /// Moves everything attached to `from` to `to` (a reworded task's new ID).
+    Rekey { from: TaskId, to: TaskId },
+}
+
+/// One step of a coordination change that toolset `team` asks the board
+/// to make ([`super::Board::edit`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Sets a task's status (recorded; it drops the task's evidence).
+    Status(TaskId, Status),
+    /// Sets or removes a task's claim.
+    Claim(TaskId, Option<Claim>),
+    /// Sets or removes a task's evidence.
+    Evidence(TaskId, Option<Evidence>),
+    /// `task` waits for `blocker` from now on.
+    Link {
+        /// The task that waits.
+        task: TaskId,
+        /// The task it waits for.
+        blocker: TaskId,
+    },
+    /// `task` no longer waits for `blocker`.
+    Unlink {
+        /// The task that waited.
+        task: TaskId,
+        /// The task it waited for.
+        blocker: TaskId,
+    },
+    /// Sets or removes the goal's done-when condition.
+    DoneWhen(Option<String>),
+    /// Records an event in the history.
+    Record(Event),
+}
+
+impl Edit {
+    /// The tasks the edit names, which must be on the board.
+    pub(crate) fn tasks(&self) -> Vec<TaskId> {
+        match self {
+            Edit::Status(id, _) | Edit::Claim(id, _) | Edit::Evidence(id, _) => vec![*id],
+            Edit::Link { task, blocker } | Edit::Unlink { task, blocker } => vec![*task, *blocker],
+            Edit::DoneWhen(_) | Edit::Record(_) => Vec::new(),
+        }
+    }
+}
+
+const NO_LINKS: &BTreeSet<TaskId> = &BTreeSet::new();
+
+impl Coordination {
+    /// Whether nothing is attached to the board.
+    pub fn is_empty(&self) -> bool {
+        self.claims.is_empty()
+            && self.evidence.is_empty()
+            && self.links == 0
+            && self.done_when.is_none()
+    }
+
+    /// The claim on task `id`, expired or not.
+    pub fn claim(&self, id: TaskId) -> Option<&Claim> {
+        self.claims.get(&id)
+    }
+
+    /// Every claim, in no particular order.
+    pub fn claims(&self) -> impl Iterator<Item = (TaskId, &Claim)> {
+        self.claims.iter().map(|(id, claim)| (*id, claim))
+    }
+
+    /// The evidence of task `id`'s outcome.
+    pub fn evidence(&self, id: TaskId) -> Option<&Evidence> {
+        self.evidence.get(&id)
+    }
+
+    /// The tasks `id` waits for, sorted by ID.
+    pub fn blockers(&self, id: TaskId) -> &BTreeSet<TaskId> {
+        self.blocked_by.get(&id).unwrap_or(NO_LINKS)
+    }
+
+    /// The tasks that wait for `id`, sorted by ID.
+    pub fn dependents(&self, id: TaskId) -> &BTreeSet<TaskId> {
+        self.blocking.get(&id).unwrap_or(NO_LINKS)
+    }
+
+    /// How many links there are.
+    pub fn link_count(&self) -> usize {
+        self.links
+    }
+
+    /// The goal's done-when condition.
+    pub fn done_when(&self) -> Option<&str> {
+        self.done_when.as_deref()
+    }
+
+    /// A chain of links from `from` to `to`, both included, following
+    /// "waits for": `[from, x, .., to]`, or `None` if `from` does not
+    /// (transitively) wait for `to`. Depth-first, each task visited once.
+    pub fn path(&self, from: TaskId, to: TaskId) -> Option<Vec<TaskId>> {
+        let mut seen = HashSet::from([from]);
+        // Each frame: a task and the blockers still to visit from it.
+        let mut stack = vec![(from, self.blockers(from).iter())];
+        while let Some((_, next)) = stack.last_mut() {
+            match next.next() {
+                Some(&blocker) if blocker == to => {
+                    let mut path: Vec<TaskId> = stack.iter().map(|(id, _)| *id).collect();
+                    path.push(to);
+                    return Some(path);
+                }
+                Some(&blocker) => {
+                    if seen.insert(blocker) {
+                        stack.push((blocker, self.blockers(blocker).iter()));
+                    }
+                }
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+        None
+    }
+
+    /// A cycle of links, as a path that starts and ends at the same task,
+    /// if there is one (a hand-edited snapshot may hold one). One
+    /// depth-first pass over every link.
+    pub fn find_cycle(&self) -> Option<Vec<TaskId>> {
+        let mut starts: Vec<TaskId> = self.blocked_by.keys().copied().collect();
+        starts.sort_unstable();
+        let mut finished: HashSet<TaskId> = HashSet::new();
+        for start in starts {
+            if finished.contains(&start) {
+                continue;
+            }
+            let mut on_path = HashSet::from([start]);
+            let mut stack = vec![(start, self.blockers(start).iter())];
+            while let Some((task, next)) = stack.last_mut() {
+                let task = *task;
+                match next.next() {
+                    Some(&blocker) if on_path.contains(&blocker) => {
+                        let from = stack.iter().position(|(id, _)| *id == blocker)?;
+                        let mut path: Vec<TaskId> =
+                            stack[from..].iter().map(|(id, _)| *id).collect();
+                        path.push(blocker);
+                        return Some(path);
+                    }
+                    Some(&blocker) if !finished.contains(&blocker) => {
+                        on_path.insert(blocker);
+                        stack.push((blocker, self.blockers(blocker).iter()));
+                    }
+                    Some(_) => {}
+                    None => {
+                        on_path.remove(&task);
+                        finished.insert(task);
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Applies `change`; returns the change that takes it back.
+    pub(crate) fn apply(&mut self, change: Change) -> Change {
+        match change {
+            Change::Claim(id, claim) => Change::Claim(id, set(&mut self.claims, id, claim)),
+            Change::Evidence(id, evidence) => {
+                Change::Evidence(id, set(&mut self.evidence, id, evidence))
+            }
+            Change::Link { task, blocker } => {
+                if insert(&mut self.blocked_by, task, blocker) {
+                    insert(&mut self.blocking, blocker, task);
+                    self.links += 1;
+                    Change::Unlink { task, blocker }
+                } else {
+                    // Already linked: taking back a no-op must not unlink.
+                    Change::Link { task, blocker }
+                }
+            }
+            Change::Unlink { task, blocker } => {
+                if remove(&mut self.blocked_by, task, blocker) {
+                    remove(&mut self.blocking, blocker, task);
+                    self.links -= 1;
+                    Change::Link { task, blocker }
+                } else {
+                    Change::Unlink { task, blocker }
+                }
+            }
+            Change::DoneWhen(text) => {
+                Change::DoneWhen(std::mem::replace(&mut self.done_when, text))
+            }
+            Change::Rekey { from, to } => {
+                self.rekey(from, to);
+                Change::Rekey { from: to, to: from }
+            }
+        }
+    }
+
+    /// The changes that detach everything from task `id` (before it is
+    /// deleted), applied; returns what takes them back.
+    pub(crate) fn detach(&mut self, id: TaskId) -> Vec<Change> {
+        let mut changes = vec![Change::Claim(id, None), Change::Evidence(id, None)];
+        changes.extend(
+            self.blockers(id)
+                .iter()
+                .map(|&blocker| Change::Unlink { task: id, blocker }),
+        );
+        changes.extend(
+            self.dependents(id)
+                .iter()
+                .map(|&task| Change::Unlink { task, blocker: id }),
+        );
+        changes
+            .into_iter()
+            .map(|change| self.apply(change))
+            .collect()
+    }
+
+    fn rekey(&mut self, from: TaskId, to: TaskId) {
+        if from == to {
+            return;
+        }
+        if let Some(claim) = self.claims.remove(&from) {
+            self.claims.insert(to, claim);
+        }
+        if let Some(evidence) = self.evidence.remove(&from) {
+            self.evidence.insert(to, evidence);
+        }
+        if let Some(blockers) = self.blocked_by.remove(&from) {
+            for blocker in &blockers {
+                remove(&mut self.blocking, *blocker, from);
+                insert(&mut self.blocking, *blocker, to);
+            }
+            self.blocked_by.insert(to, blockers);
+        }
+        if let Some(dependents) = self.blocking.remove(&from) {
+            for task in &dependents {
+                remove(&mut self.blocked_by, *task, from);
+                insert(&mut self.blocked_by, *task, to);
+            }
+            self.blocking.insert(to, dependents);
+        }
+    }
+}
+
+/// Sets or removes `map[id]`; returns what was there.
+fn set<T>(map: &mut HashMap<TaskId, T>, id: TaskId, value: Option<T>) -> Option<T> {
+    match value {
+        Some(value) => map.insert(id, value),
+        None => map.remove(&id),
+    }
+}
+
+fn insert(map: &mut HashMap<TaskId, BTreeSet<TaskId>>, key: TaskId, value: TaskId) -> bool {
+    map.entry(key).or_default().insert(value)
+}
+
+fn remove(map: &mut HashMap<TaskId, BTreeSet<TaskId>>, key: TaskId, value: TaskId) -> bool {
+    let Some(set) = map.get_mut(&key) else {
+        return false;
+    };
+    let removed = set.remove(&value);
+    if set.is_empty() {
+        map.remove(&key);
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u32) -> TaskId {
+        TaskId::from_content(&n.to_string(), "")
+    }
+
+    fn link(c: &mut Coordination, task: u32, blocker: u32) -> Change {
+        c.apply(Change::Link {
+            task: id(task),
+            blocker: id(blocker),
+        })
+    }
+
+    #[test]
+    fn links_keep_both_directions_and_undo_exactly() {
+        let mut c = Coordination::default();
+        let undo = link(&mut c, 1, 2);
+        assert_eq!(c.blockers(id(1)).iter().collect::<Vec<_>>(), [&id(2)]);
+        assert_eq!(c.dependents(id(2)).iter().collect::<Vec<_>>(), [&id(1)]);
+        assert_eq!(c.link_count(), 1);
+        let again = link(&mut c, 1, 2);
+        assert_eq!(c.link_count(), 1, "a link is there once");
+        let _ = c.apply(again);
+        assert_eq!(c.link_count(), 1, "undoing a no-op keeps the link");
+        let _ = c.apply(undo);
+        assert_eq!(c, Coordination::default());
+    }
+
+    #[test]
+    fn paths_and_cycles_are_found() {
+        let mut c = Coordination::default();
+        for (task, blocker) in [(1, 2), (2, 3), (3, 4), (1, 5)] {
+            let _ = link(&mut c, task, blocker);
+        }
+        assert_eq!(c.path(id(1), id(4)), Some(vec![id(1), id(2), id(3), id(4)]));
+        assert_eq!(c.path(id(4), id(1)), None);
+        assert_eq!(c.path(id(5), id(4)), None);
+        assert_eq!(c.find_cycle(), None);
+        let _ = link(&mut c, 4, 1);
+        let cycle = c.find_cycle().unwrap();
+        assert_eq!(cycle.first(), cycle.last());
+        assert_eq!(cycle.len(), 5, "{cycle:?}");
+    }
+
+    #[test]
+    fn rekey_moves_everything_and_back() {
+        let mut c = Coordination::default();
+        let _ = link(&mut c, 1, 2);
+        let _ = link(&mut c, 3, 1);
+        let at = SystemTime::UNIX_EPOCH;
+        let claim = Claim {
+            holder: "a".into(),
+            since: at,
+            until: at,
+        };
+        let _ = c.apply(Change::Claim(id(1), Some(claim.clone())));
+        let before = c.clone();
+        let undo = c.apply(Change::Rekey {
+            from: id(1),
+            to: id(9),
+        });
+        assert_eq!(c.claim(id(9)), Some(&claim));
+        assert!(c.claim(id(1)).is_none());
+        assert!(c.blockers(id(9)).contains(&id(2)));
+        assert!(c.dependents(id(2)).contains(&id(9)));
+        assert!(c.blockers(id(3)).contains(&id(9)));
+        assert!(!c.blockers(id(3)).contains(&id(1)));
+        let _ = c.apply(undo);
+        assert_eq!(c, before);
+    }
+
+    #[test]
+    fn detach_removes_every_trace_and_can_be_taken_back() {
+        let mut c = Coordination::default();
+        let _ = link(&mut c, 1, 2);
+        let _ = link(&mut c, 3, 1);
+        let evidence = Evidence {
+            command: None,
+            exit_code: None,
+            commit: None,
+            url: None,
+            note: Some("done".into()),
+            by: "a".into(),
+            at: SystemTime::UNIX_EPOCH,
+        };
+        let _ = c.apply(Change::Evidence(id(1), Some(evidence)));
+        let before = c.clone();
+        let undo = c.detach(id(1));
+        assert_eq!(c.link_count(), 0);
+        assert!(c.evidence(id(1)).is_none());
+        assert!(c.dependents(id(2)).is_empty());
+        assert!(c.is_empty());
+        for change in undo.into_iter().rev() {
+            let _ = c.apply(change);
+        }
+        assert_eq!(c, before);
+    }
+}

@@ -1,0 +1,155 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The coordination fields of a format version 2 snapshot: on each task
+//! `blocked_by`, `claim` and `evidence`, at the top `done_when`. Reading
+//! them checks that every link and claim names a task of the board, that
+//! links make no cycle and that only tasks in progress are claimed.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::snapshot::{parse_time, timestamp};
+use crate::toolsets::planning::domain::coordination::{Change, Claim, Coordination, Evidence};
+use crate::toolsets::planning::domain::{Board, Status, TaskId};
+
+/// A task's claim.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ClaimRecord<'a> {
+    holder: Cow<'a, str>,
+    since: String,
+    until: String,
+}
+
+/// The evidence of a task's outcome.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EvidenceRecord<'a> {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    command: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    commit: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    url: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<Cow<'a, str>>,
+    by: Cow<'a, str>,
+    at: String,
+}
+
+/// The coordination fields of one task, as read from its record.
+pub(super) struct TaskCoordination<'a> {
+    pub blocked_by: Vec<TaskId>,
+    pub claim: Option<ClaimRecord<'a>>,
+    pub evidence: Option<EvidenceRecord<'a>>,
+}
+
+impl TaskCoordination<'_> {
+    /// Whether the task carries nothing that format version 1 lacks.
+    pub fn is_empty(&self) -> bool {
+        self.blocked_by.is_empty() && self.claim.is_none() && self.evidence.is_none()
+    }
+}
+
+/// Whether `board` holds anything only format version 2 can hold.
+pub(super) fn needs_version_2(board: &Board) -> bool {
+    !board.coordination().is_empty()
+        || board
+            .history()
+            .is_some_and(|history| history.entries().any(|e| e.event.is_coordination()))
+}
+
+/// Task `id`'s coordination fields for its record.
+pub(super) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
+    let coordination = board.coordination();
+    TaskCoordination {
+        blocked_by: coordination.blockers(id).iter().copied().collect(),
+        claim: coordination.claim(id).map(|claim| ClaimRecord {
+            holder: Cow::Borrowed(&claim.holder),
+            since: timestamp(claim.since),
+            until: timestamp(claim.until),
+        }),
+        evidence: coordination.evidence(id).map(|e| EvidenceRecord {
+            command: e.command.as_deref().map(Cow::Borrowed),
+            exit_code: e.exit_code,
+            commit: e.commit.as_deref().map(Cow::Borrowed),
+            url: e.url.as_deref().map(Cow::Borrowed),
+            note: e.note.as_deref().map(Cow::Borrowed),
+            by: Cow::Borrowed(&e.by),
+            at: timestamp(e.at),
+        }),
+    }
+}
+
+/// Builds the coordination data of a board from its tasks' fields (task
+/// `n`, 1-based, with its ID and status) and its done-when condition.
+pub(super) fn read(
+    tasks: Vec<(TaskId, Status, TaskCoordination<'_>)>,
+    done_when: Option<Cow<'_, str>>,
+) -> Result<Coordination, String> {
+    let positions: HashMap<TaskId, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(n, (id, _, _))| (*id, n + 1))
+        .collect();
+    let mut coordination = Coordination::default();
+    if let Some(text) = done_when {
+        let _ = coordination.apply(Change::DoneWhen(Some(text.into_owned())));
+    }
+    for (n, (id, status, fields)) in tasks.into_iter().enumerate() {
+        let n = n + 1;
+        for blocker in fields.blocked_by {
+            if blocker == id {
+                return Err(format!("task {n} is blocked by itself"));
+            }
+            if !positions.contains_key(&blocker) {
+                return Err(format!(
+                    "task {n} is blocked by {blocker}, which is not on the board"
+                ));
+            }
+            if coordination.blockers(id).contains(&blocker) {
+                return Err(format!("task {n} lists the blocker {blocker} twice"));
+            }
+            let _ = coordination.apply(Change::Link { task: id, blocker });
+        }
+        if let Some(claim) = fields.claim {
+            if status != Status::InProgress {
+                return Err(format!(
+                    "task {n} is claimed but {status}; only tasks in progress are claimed"
+                ));
+            }
+            let claim = Claim {
+                holder: claim.holder.into_owned(),
+                since: parse_time(&claim.since, "claim.since", n)?,
+                until: parse_time(&claim.until, "claim.until", n)?,
+            };
+            let _ = coordination.apply(Change::Claim(id, Some(claim)));
+        }
+        if let Some(e) = fields.evidence {
+            let evidence = Evidence {
+                command: e.command.map(Cow::into_owned),
+                exit_code: e.exit_code,
+                commit: e.commit.map(Cow::into_owned),
+                url: e.url.map(Cow::into_owned),
+                note: e.note.map(Cow::into_owned),
+                by: e.by.into_owned(),
+                at: parse_time(&e.at, "evidence.at", n)?,
+            };
+            let _ = coordination.apply(Change::Evidence(id, Some(evidence)));
+        }
+    }
+    if let Some(cycle) = coordination.find_cycle() {
+        let path: Vec<String> = cycle.iter().map(TaskId::to_string).collect();
+        return Err(format!(
+            "its links make a cycle: {} (each waits for the next)",
+            path.join(" -> ")
+        ));
+    }
+    Ok(coordination)
+}

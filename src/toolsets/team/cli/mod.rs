@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `planning-mcp-server summary [--board NAME] [--url URL]`: prints the
+//! digest of a board (at most 1,500 characters), for client hooks that
+//! re-inject it at session start and before a context compaction. It reads
+//! the stored board (file backend; nothing is locked or created) or asks a
+//! running HTTP server (`GET /boards/{name}/digest`).
+
+mod fetch;
+
+use crate::server::{BoardName, Enabled};
+use crate::toolsets::planning::Planning;
+use crate::toolsets::planning::config::Backend;
+use crate::toolsets::planning::domain::Board;
+
+use super::clock::Clock;
+use super::domain::{View, digest};
+
+/// Where the digest comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source<'a> {
+    /// The board as stored by the configured file backend.
+    Stored,
+    /// A running server in HTTP mode at `url` (its base or its `/mcp`).
+    Server {
+        /// E.g. `http://localhost:8080`.
+        url: &'a str,
+        /// The bearer token, if the server wants one.
+        token: Option<&'a str>,
+    },
+}
+
+/// The digest of board `name`, from `source`, or why it cannot be had.
+pub fn summary(toolsets: &Enabled, name: &BoardName, source: Source<'_>) -> Result<String, String> {
+    match source {
+        Source::Server { url, token } => fetch::digest(url, name, token),
+        Source::Stored => {
+            let Some(planning) = toolsets.state::<Planning>() else {
+                return Err("summary reads toolset planning's boards: enable it \
+                            (server.toolsets), or pass --url of a server"
+                    .into());
+            };
+            let boards = planning.boards();
+            if boards.backend() == Backend::Memory {
+                return Err(format!(
+                    "board {name} lives in the memory of the server that holds it \
+                     (storage.backend = memory): pass --url of that server, or use the file \
+                     backend (--storage file)"
+                ));
+            }
+            let clock = Clock::from_env()?;
+            let stored = boards.stored(name).map_err(|e| e.to_string())?;
+            let empty = Board::new(Default::default(), false);
+            let board = stored.as_ref().unwrap_or(&empty);
+            Ok(digest(name.as_str(), View::new(board, clock.now())))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The table of toolset `team`: `[team]`, the leases of claims.
+
+use serde::{Deserialize, Serialize};
+
+use super::domain::LeasePolicy;
+use crate::server::settings::Settings;
+
+/// The part of the example config file that belongs to toolset `team`.
+pub const EXAMPLE: &str = r#"
+[team]
+# The lease of a claim that names none, in minutes: when it ends without a
+# renewal, the task is free again (recorded in the history).
+lease_minutes = 15
+# The longest lease a claim may ask for, in minutes (at most 1440, a day).
+max_lease_minutes = 120
+"#;
+
+/// The longest `max_lease_minutes`: a day.
+const MAX_LEASE_LIMIT: i64 = 24 * 60;
+
+/// `[team]`: the leases.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TeamSettings {
+    /// The default lease, in minutes.
+    pub lease_minutes: i64,
+    /// The longest lease, in minutes.
+    pub max_lease_minutes: i64,
+}
+
+impl Default for TeamSettings {
+    fn default() -> Self {
+        let policy = LeasePolicy::default();
+        Self {
+            lease_minutes: policy.default_minutes,
+            max_lease_minutes: policy.max_minutes,
+        }
+    }
+}
+
+impl TeamSettings {
+    /// Reads `[team]` and checks what types cannot.
+    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+        let team = settings.table::<Self>("team")?;
+        let mut problems = Vec::new();
+        settings.require(
+            &mut problems,
+            (1..=MAX_LEASE_LIMIT).contains(&team.max_lease_minutes),
+            "team.max_lease_minutes",
+            "must be 1 to 1440 (minutes)",
+        );
+        settings.require(
+            &mut problems,
+            (1..=team.max_lease_minutes).contains(&team.lease_minutes),
+            "team.lease_minutes",
+            "must be at least 1 and at most team.max_lease_minutes",
+        );
+        match problems.is_empty() {
+            true => Ok(team),
+            false => Err(problems),
+        }
+    }
+
+    /// The lease policy these settings set.
+    pub fn policy(&self) -> LeasePolicy {
+        LeasePolicy {
+            default_minutes: self.lease_minutes,
+            max_minutes: self.max_lease_minutes,
+        }
+    }
+}

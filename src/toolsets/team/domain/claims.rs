@@ -1,0 +1,536 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Claims with leases: who may claim, renew and release a task, and what
+//! an ended lease does. Every function decides against a [`View`] (the
+//! board at one moment) and returns the board edits that carry the
+//! decision out; the caller applies them with the expiries first, in one
+//! change, so that exactly one of several racing claimants wins.
+
+use std::time::{Duration, SystemTime};
+
+use super::error::TeamError;
+use super::text;
+use super::view::View;
+use crate::toolsets::planning::domain::{
+    Board, BoardError, Claim, ClaimEnd, Edit, Event, Evidence, Status, Task, TaskId,
+};
+
+/// How long leases are: the default and the longest, in minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeasePolicy {
+    /// The lease when a claim names none.
+    pub default_minutes: i64,
+    /// The longest lease a claim may ask for.
+    pub max_minutes: i64,
+}
+
+impl Default for LeasePolicy {
+    fn default() -> Self {
+        Self {
+            default_minutes: 15,
+            max_minutes: 120,
+        }
+    }
+}
+
+impl LeasePolicy {
+    /// The lease a claim asks for (`None`: the default), checked.
+    pub fn lease(&self, minutes: Option<i64>) -> Result<Duration, TeamError> {
+        let minutes = minutes.unwrap_or(self.default_minutes);
+        if !(1..=self.max_minutes).contains(&minutes) {
+            return Err(TeamError::Lease {
+                minutes,
+                max: self.max_minutes,
+            });
+        }
+        Ok(Duration::from_secs(minutes.unsigned_abs() * 60))
+    }
+}
+
+/// A lease that ended, freed by a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expiry {
+    /// The task, pending again.
+    pub id: TaskId,
+    /// Who held it.
+    pub holder: String,
+    /// When the lease ended.
+    pub until: SystemTime,
+}
+
+/// The edits that record every lease that ended by `view.now`, in board
+/// order: the claim goes (recorded as expired) and the task is pending
+/// again. Every team change starts with them.
+pub fn expiries(view: View<'_>) -> (Vec<Edit>, Vec<Expiry>) {
+    let board = view.board;
+    let mut ended: Vec<(&Task, &Claim)> = board
+        .coordination()
+        .claims()
+        .filter_map(|(id, _)| Some((board.task(id)?, view.expired(id)?)))
+        .collect();
+    ended.sort_by_key(|(task, _)| board.position(task.id));
+    let mut edits = Vec::with_capacity(ended.len() * 3);
+    let mut expired = Vec::with_capacity(ended.len());
+    for (task, claim) in ended {
+        edits.extend(end_claim(task, claim, ClaimEnd::Expired));
+        edits.push(Edit::Status(task.id, Status::Pending));
+        expired.push(Expiry {
+            id: task.id,
+            holder: claim.holder.clone(),
+            until: claim.until,
+        });
+    }
+    (edits, expired)
+}
+
+/// Whether any lease ended by `view.now` is still recorded as a claim.
+pub fn has_expiries(view: View<'_>) -> bool {
+    let claims = view.board.coordination().claims();
+    claims.into_iter().any(|(_, claim)| claim.until <= view.now)
+}
+
+/// Which task a claim is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target<'a> {
+    /// The task with this ID (as the caller wrote it).
+    Task(&'a str),
+    /// The first task of the ready queue.
+    NextReady,
+}
+
+/// What a claim did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimed {
+    /// The task.
+    pub id: TaskId,
+    /// When the lease ends.
+    pub until: SystemTime,
+    /// Whether the agent held it already (a renewal).
+    pub renewed: bool,
+}
+
+/// Claims `target` for `agent` for `lease`: a task that is pending (or in
+/// progress with no holder), whose blockers are all completed, and that no
+/// one else holds. Claiming a task one holds renews the lease.
+pub fn claim(
+    view: View<'_>,
+    agent: &str,
+    target: Target<'_>,
+    lease: Duration,
+) -> Result<(Vec<Edit>, Claimed), TeamError> {
+    let agent = text::agent(agent)?;
+    let task = match target {
+        Target::Task(id) => task(view.board, id)?,
+        Target::NextReady => view.ready().next().ok_or_else(|| nothing_ready(view))?,
+    };
+    let until = view.now + lease;
+    let claimed = |renewed| Claimed {
+        id: task.id,
+        until,
+        renewed,
+    };
+    let record = Edit::Record(Event::Claimed {
+        task_id: task.id,
+        title: task.title.clone(),
+        holder: agent.to_owned(),
+        until,
+    });
+    if let Some(held) = view.claim(task.id) {
+        if held.holder != agent {
+            return Err(TeamError::Held {
+                id: task.id,
+                holder: held.holder.clone(),
+                until: held.until,
+            });
+        }
+        let renewed = Claim {
+            until,
+            ..held.clone()
+        };
+        let edits = vec![Edit::Claim(task.id, Some(renewed)), record];
+        return Ok((edits, claimed(true)));
+    }
+    let status = view.status(task);
+    if !matches!(status, Status::Pending | Status::InProgress) {
+        return Err(TeamError::NotClaimable {
+            id: task.id,
+            status,
+        });
+    }
+    let waiting_for: Vec<(TaskId, Status)> = view
+        .waiting_for(task.id)
+        .filter_map(|id| Some((id, view.status_of(id)?)))
+        .collect();
+    if !waiting_for.is_empty() {
+        return Err(TeamError::Blocked {
+            id: task.id,
+            waiting_for,
+        });
+    }
+    let claim = Claim {
+        holder: agent.to_owned(),
+        since: view.now,
+        until,
+    };
+    let edits = vec![
+        Edit::Status(task.id, Status::InProgress),
+        Edit::Claim(task.id, Some(claim)),
+        record,
+    ];
+    Ok((edits, claimed(false)))
+}
+
+/// What a release did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Released {
+    /// The task.
+    pub id: TaskId,
+    /// Its status now.
+    pub status: Status,
+    /// Tasks that became ready because this one was completed, in board order.
+    pub now_ready: Vec<TaskId>,
+}
+
+/// Ends `agent`'s claim on task `id`, leaving it `to` (pending, completed
+/// or failed) with `evidence` (already checked) if any.
+pub fn release(
+    view: View<'_>,
+    agent: &str,
+    id: &str,
+    to: &str,
+    evidence: Option<Evidence>,
+) -> Result<(Vec<Edit>, Released), TeamError> {
+    let agent = text::agent(agent)?;
+    let to = match to.parse::<Status>() {
+        Ok(status @ (Status::Pending | Status::Completed | Status::Failed)) => status,
+        _ => {
+            return Err(TeamError::Text {
+                field: "status of a release",
+                problem: format!(
+                    "'{}' is not one of pending, completed, failed",
+                    crate::runtime::text::clip(to)
+                ),
+            });
+        }
+    };
+    let task = task(view.board, id)?;
+    let Some(claim) = view.claim(task.id) else {
+        return Err(match view.expired(task.id) {
+            Some(ended) if ended.holder == agent => TeamError::Expired {
+                id: task.id,
+                until: ended.until,
+            },
+            _ => TeamError::NotYours {
+                id: task.id,
+                agent: agent.to_owned(),
+                holder: None,
+            },
+        });
+    };
+    if claim.holder != agent {
+        return Err(TeamError::NotYours {
+            id: task.id,
+            agent: agent.to_owned(),
+            holder: Some((claim.holder.clone(), claim.until)),
+        });
+    }
+    if evidence.is_some() && to == Status::Pending {
+        return Err(TeamError::Evidence(
+            "Evidence shows an outcome: give it with status completed or failed.".into(),
+        ));
+    }
+    let mut edits = end_claim(task, claim, ClaimEnd::Released).to_vec();
+    edits.push(Edit::Status(task.id, to));
+    if let Some(evidence) = evidence {
+        edits.push(Edit::Evidence(task.id, Some(evidence)));
+    }
+    let now_ready = match to {
+        Status::Completed => unblocked_by(view, task.id),
+        _ => Vec::new(),
+    };
+    let released = Released {
+        id: task.id,
+        status: to,
+        now_ready,
+    };
+    Ok((edits, released))
+}
+
+/// The tasks that wait only for `id` (besides completed ones) and are
+/// otherwise ready: completing `id` makes them ready.
+fn unblocked_by(view: View<'_>, id: TaskId) -> Vec<TaskId> {
+    let board = view.board;
+    let mut ready: Vec<&Task> = board
+        .coordination()
+        .dependents(id)
+        .iter()
+        .filter_map(|dependent| board.task(*dependent))
+        .filter(|task| {
+            view.status(task) == Status::Pending
+                && view.claim(task.id).is_none()
+                && view.waiting_for(task.id).all(|blocker| blocker == id)
+        })
+        .collect();
+    ready.sort_by_key(|task| board.position(task.id));
+    ready.into_iter().map(|task| task.id).collect()
+}
+
+/// The edits that end `claim` on `task` for `reason`.
+fn end_claim(task: &Task, claim: &Claim, reason: ClaimEnd) -> [Edit; 2] {
+    [
+        Edit::Claim(task.id, None),
+        Edit::Record(Event::ClaimEnded {
+            task_id: task.id,
+            title: task.title.clone(),
+            holder: claim.holder.clone(),
+            until: claim.until,
+            reason,
+        }),
+    ]
+}
+
+/// The task a request names, or the board's "no task has the ID".
+pub fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError> {
+    TaskId::parse(id)
+        .and_then(|parsed| board.task(parsed))
+        .ok_or_else(|| BoardError::UnknownTasks(vec![id.to_owned()]).into())
+}
+
+/// Why no task is ready.
+fn nothing_ready(view: View<'_>) -> TeamError {
+    TeamError::NothingReady {
+        pending: view.blocked().count(),
+        held: view.claimed().count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::planning::domain::{Limits, NewTask};
+
+    const MINUTE: Duration = Duration::from_secs(60);
+
+    fn at(minutes: u64) -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000) + MINUTE * minutes as u32
+    }
+
+    fn id(title: &str) -> TaskId {
+        TaskId::from_content(title, "")
+    }
+
+    fn board(titles: &[&str]) -> Board {
+        let mut board = Board::new(Limits::default(), true);
+        let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(*t, "")).collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        board
+    }
+
+    /// Claims as the face does: expiries first, then the claim, in one edit.
+    fn do_claim(
+        board: &mut Board,
+        now: SystemTime,
+        agent: &str,
+        target: Target<'_>,
+    ) -> Result<Claimed, TeamError> {
+        let view = View::new(board, now);
+        let (mut edits, _) = expiries(view);
+        let (more, claimed) = claim(view, agent, target, 15 * MINUTE)?;
+        edits.extend(more);
+        let _ = board.edit(now, edits)?;
+        Ok(claimed)
+    }
+
+    fn do_release(
+        board: &mut Board,
+        now: SystemTime,
+        agent: &str,
+        task: TaskId,
+        to: &str,
+    ) -> Result<Released, TeamError> {
+        let view = View::new(board, now);
+        let (mut edits, _) = expiries(view);
+        let (more, released) = release(view, agent, &task.to_string(), to, None)?;
+        edits.extend(more);
+        let _ = board.edit(now, edits)?;
+        Ok(released)
+    }
+
+    #[test]
+    fn exactly_one_claimant_wins_and_the_holder_renews() {
+        let mut board = board(&["a", "b"]);
+        let a = id("a");
+        let first = do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+        assert_eq!((first.id, first.until, first.renewed), (a, at(15), false));
+        assert_eq!(board.task(a).unwrap().status, Status::InProgress);
+        let before = board.clone();
+        let refused = do_claim(&mut board, at(5), "w2", Target::Task(&a.to_string()));
+        assert_eq!(
+            refused.unwrap_err(),
+            TeamError::Held {
+                id: a,
+                holder: "w1".into(),
+                until: at(15)
+            }
+        );
+        assert_eq!(board, before, "a refused claim changes nothing");
+        let renewed = do_claim(&mut board, at(10), "w1", Target::Task(&a.to_string())).unwrap();
+        assert_eq!((renewed.until, renewed.renewed), (at(25), true));
+        let claim = board.coordination().claim(a).unwrap();
+        assert_eq!((claim.since, claim.until), (at(0), at(25)));
+    }
+
+    #[test]
+    fn an_ended_lease_frees_the_task_and_the_history_says_so() {
+        let mut board = board(&["a"]);
+        let a = id("a");
+        do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+        // One second before the end, the lease holds.
+        let almost = at(15) - Duration::from_secs(1);
+        assert!(!has_expiries(View::new(&board, almost)));
+        assert!(do_claim(&mut board, almost, "w2", Target::NextReady).is_err());
+        // At its end, the task is free: the next claimant takes it.
+        assert!(has_expiries(View::new(&board, at(15))));
+        let (_, ended) = expiries(View::new(&board, at(15)));
+        assert_eq!(
+            ended,
+            [Expiry {
+                id: a,
+                holder: "w1".into(),
+                until: at(15)
+            }]
+        );
+        let taken = do_claim(&mut board, at(15), "w2", Target::NextReady).unwrap();
+        assert_eq!(taken.id, a);
+        assert_eq!(board.coordination().claim(a).unwrap().holder, "w2");
+        let events: Vec<&Event> = board
+            .history()
+            .unwrap()
+            .entries()
+            .map(|e| &e.event)
+            .collect();
+        assert!(events.iter().any(|e| matches!(e,
+            Event::ClaimEnded { reason: ClaimEnd::Expired, holder, until, .. } if holder == "w1" && *until == at(15))));
+        // The old holder cannot release what it lost.
+        assert_eq!(
+            do_release(&mut board, at(16), "w1", a, "completed").unwrap_err(),
+            TeamError::NotYours {
+                id: a,
+                agent: "w1".into(),
+                holder: Some(("w2".into(), at(30)))
+            }
+        );
+    }
+
+    #[test]
+    fn a_holder_whose_lease_ended_is_told_so() {
+        let mut board = board(&["a"]);
+        let a = id("a");
+        do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+        assert_eq!(
+            do_release(&mut board, at(20), "w1", a, "completed").unwrap_err(),
+            TeamError::Expired {
+                id: a,
+                until: at(15)
+            }
+        );
+    }
+
+    #[test]
+    fn release_ends_the_claim_and_tells_what_became_ready() {
+        let mut board = board(&["a", "b", "c"]);
+        let [a, b, c] = ["a", "b", "c"].map(id);
+        let links = vec![
+            Edit::Link {
+                task: b,
+                blocker: a,
+            },
+            Edit::Link {
+                task: c,
+                blocker: a,
+            },
+            Edit::Link {
+                task: c,
+                blocker: b,
+            },
+        ];
+        let _ = board.edit(at(0), links).unwrap();
+        let next = do_claim(&mut board, at(0), "w1", Target::NextReady).unwrap();
+        assert_eq!(next.id, a, "only a is ready");
+        assert_eq!(
+            do_claim(&mut board, at(0), "w2", Target::NextReady).unwrap_err(),
+            TeamError::NothingReady {
+                pending: 2,
+                held: 1
+            }
+        );
+        assert!(matches!(
+            do_claim(&mut board, at(0), "w2", Target::Task(&c.to_string())),
+            Err(TeamError::Blocked { waiting_for, .. }) if waiting_for.len() == 2
+        ));
+        assert!(matches!(
+            do_release(&mut board, at(1), "w2", a, "completed"),
+            Err(TeamError::NotYours { .. })
+        ));
+        let released = do_release(&mut board, at(1), "w1", a, "completed").unwrap();
+        assert_eq!(released.now_ready, [b], "c still waits for b");
+        assert!(board.coordination().claim(a).is_none());
+        assert_eq!(board.task(a).unwrap().status, Status::Completed);
+        assert_eq!(
+            do_claim(&mut board, at(1), "w2", Target::Task(&a.to_string())).unwrap_err(),
+            TeamError::NotClaimable {
+                id: a,
+                status: Status::Completed
+            }
+        );
+        do_claim(&mut board, at(1), "w2", Target::Task(&b.to_string())).unwrap();
+        let back = do_release(&mut board, at(2), "w2", b, "pending").unwrap();
+        assert_eq!((back.status, back.now_ready.len()), (Status::Pending, 0));
+        assert!(matches!(
+            do_release(&mut board, at(2), "w2", b, "cancelled"),
+            Err(TeamError::Text { .. })
+        ));
+    }
+
+    #[test]
+    fn an_unclaimed_task_in_progress_can_be_adopted() {
+        let mut board = board(&["a"]);
+        let a = id("a");
+        let _ = board
+            .update_statuses(&[(&a.to_string(), "in_progress")])
+            .unwrap();
+        do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+        assert_eq!(board.coordination().claim(a).unwrap().holder, "w1");
+    }
+
+    #[test]
+    fn leases_are_bounded() {
+        let policy = LeasePolicy::default();
+        assert_eq!(policy.lease(None), Ok(15 * MINUTE));
+        assert_eq!(policy.lease(Some(120)), Ok(120 * MINUTE));
+        for bad in [0, -5, 121] {
+            assert_eq!(
+                policy.lease(Some(bad)),
+                Err(TeamError::Lease {
+                    minutes: bad,
+                    max: 120
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_tasks_and_bad_names_are_refused() {
+        let mut board = board(&["a"]);
+        assert_eq!(
+            do_claim(&mut board, at(0), "w1", Target::Task("nope")).unwrap_err(),
+            TeamError::Board(BoardError::UnknownTasks(vec!["nope".into()]))
+        );
+        assert!(matches!(
+            do_claim(&mut board, at(0), "w\n1", Target::NextReady),
+            Err(TeamError::Text { .. })
+        ));
+    }
+}

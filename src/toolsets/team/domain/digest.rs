@@ -1,0 +1,222 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The digest: what an agent must know of a board after a context reset,
+//! in at most [`DIGEST_MAX_CHARS`] characters whatever the board's size.
+//! Hooks inject it (`planning-mcp-server summary`), so it is deterministic:
+//! the same board at the same moment gives the same text.
+//!
+//! ```text
+//! # Board default
+//!
+//! **Goal:** Ship v1: the release
+//! **Done when:** cargo test passes on main
+//! Goal met: no
+//! Tasks: 12 (7 pending, 2 in progress, 3 completed, 0 failed, 0 cancelled); 2 of 3 completed with evidence
+//!
+//! Claimed (2):
+//! - ⟳ [4e21ad16] worker-1 until 2026-11-22T10:30:00Z: Write tests
+//! Ready (4):
+//! - ☐ [48dd0523] Implement feature X
+//! Blocked (5):
+//! - ☐ [0e4bc2e3] waits for [48dd0523]: Document the tools
+//! ```
+
+use std::fmt::Write;
+
+use super::render::{counts_line, met_line};
+use super::text::{cut, flat, time};
+use super::view::View;
+use crate::toolsets::planning::domain::{Status, Task, TaskId};
+
+/// The most characters a digest has.
+pub const DIGEST_MAX_CHARS: usize = 1500;
+
+const GOAL_CHARS: usize = 120;
+const DONE_WHEN_CHARS: usize = 80;
+const LINE_CHARS: usize = 80;
+const HOLDER_CHARS: usize = 20;
+const CLAIMED_SHOWN: usize = 3;
+const READY_SHOWN: usize = 4;
+const BLOCKED_SHOWN: usize = 3;
+const BLOCKERS_SHOWN: usize = 3;
+
+/// The digest of board `name` as `view` sees it.
+pub fn digest(name: &str, view: View<'_>) -> String {
+    let board = view.board;
+    let mut out = format!("# Board {name}\n\n");
+    match board.goal() {
+        None => out.push_str("**Goal:** not set"),
+        Some(goal) => {
+            let text = match goal.description.is_empty() {
+                true => goal.title.clone(),
+                false => format!("{}: {}", goal.title, goal.description),
+            };
+            let _ = write!(out, "**Goal:** {}", cut(&flat(&text), GOAL_CHARS));
+        }
+    }
+    if let Some(condition) = board.coordination().done_when() {
+        let _ = write!(
+            out,
+            "\n**Done when:** {}",
+            cut(&flat(condition), DONE_WHEN_CHARS)
+        );
+    }
+    let _ = write!(out, "\n{}\n{}", met_line(view), counts_line(view));
+    let all_claimed: Vec<_> = view.claimed().collect();
+    let claimed_count = all_claimed.len();
+    let claimed: Vec<(&Task, String)> = all_claimed
+        .into_iter()
+        .take(CLAIMED_SHOWN)
+        .map(|(task, claim)| {
+            let holder = cut(&flat(&claim.holder), HOLDER_CHARS);
+            (task, format!("{holder} until {}", time(claim.until)))
+        })
+        .collect();
+    // One pass over the pending tasks sorts them into ready and blocked;
+    // only the lines shown are written, the rest are counted.
+    let (mut ready, mut blocked) = (Vec::new(), Vec::new());
+    let (mut ready_count, mut blocked_count) = (0, 0);
+    for task in board.tasks().filter(|t| view.status(t) == Status::Pending) {
+        if view.waiting_for(task.id).next().is_none() {
+            ready_count += 1;
+            if ready.len() < READY_SHOWN {
+                ready.push((task, String::new()));
+            }
+        } else {
+            blocked_count += 1;
+            if blocked.len() < BLOCKED_SHOWN {
+                blocked.push((task, waits_for(view, task.id)));
+            }
+        }
+    }
+    let sections = [
+        ("Claimed", claimed, claimed_count, CLAIMED_SHOWN),
+        ("Ready", ready, ready_count, READY_SHOWN),
+        ("Blocked", blocked, blocked_count, BLOCKED_SHOWN),
+    ];
+    let mut first = true;
+    for (heading, tasks, count, shown) in sections {
+        if count == 0 {
+            continue;
+        }
+        out.push_str(if first { "\n\n" } else { "\n" });
+        first = false;
+        let _ = write!(out, "{heading} ({count}):");
+        for (task, before_title) in tasks.iter().take(shown) {
+            let mut line = format!("- {} [{}] ", view.status(task).glyph(), task.id);
+            if !before_title.is_empty() {
+                let _ = write!(line, "{before_title}: ");
+            }
+            line.push_str(&flat(&task.title));
+            let _ = write!(out, "\n{}", cut(&line, LINE_CHARS));
+        }
+        if count > shown {
+            let _ = write!(out, "\n- … and {} more", count - shown);
+        }
+    }
+    cut(&out, DIGEST_MAX_CHARS)
+}
+
+/// `waits for [a] [b] [c] +2`: the blockers of `id` not completed yet.
+fn waits_for(view: View<'_>, id: TaskId) -> String {
+    let waiting: Vec<TaskId> = view.waiting_for(id).collect();
+    let mut text = String::from("waits for");
+    for blocker in waiting.iter().take(BLOCKERS_SHOWN) {
+        let _ = write!(text, " [{blocker}]");
+    }
+    if waiting.len() > BLOCKERS_SHOWN {
+        let _ = write!(text, " +{}", waiting.len() - BLOCKERS_SHOWN);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::toolsets::planning::domain::{Board, Claim, Edit, Limits, NewTask};
+    use crate::toolsets::team::domain::fixture::{at, board, claim, link};
+
+    #[test]
+    fn a_digest_shows_holders_the_next_ready_tasks_and_what_is_blocked() {
+        let titles: Vec<String> = (1..=12).map(|n| format!("task {n}")).collect();
+        let refs: Vec<&str> = titles.iter().map(String::as_str).collect();
+        let mut board = board(&refs);
+        link(&mut board, "task 9", &["task 1"]);
+        link(
+            &mut board,
+            "task 10",
+            &["task 1", "task 2", "task 3", "task 4", "task 5"],
+        );
+        link(&mut board, "task 11", &["task 9"]);
+        link(&mut board, "task 12", &["task 11"]);
+        for (n, agent) in [
+            (1, "worker-1"),
+            (2, "worker-2"),
+            (3, "a-very-long-agent-name-indeed"),
+        ] {
+            claim(&mut board, 0, agent, &format!("task {n}"));
+        }
+        claim(&mut board, 0, "worker-4", "task 4");
+        let text = digest("default", View::new(&board, at(5)));
+        insta::assert_snapshot!("digest", text);
+        // Twenty minutes on, every lease has ended: the tasks are ready again.
+        let later = digest("default", View::new(&board, at(20)));
+        assert!(later.contains("Ready (8):"), "{later}");
+        assert!(!later.contains("Claimed"), "{later}");
+    }
+
+    #[test]
+    fn a_digest_stays_within_its_bound_at_any_size() {
+        let limits = Limits {
+            max_tasks: 10_000,
+            max_goal_length: 5000,
+            max_task_length: 5000,
+        };
+        let mut board = Board::new(limits, false);
+        let long = "ü\n".repeat(2000);
+        let _ = board.set_goal(&long, &long).unwrap();
+        let tasks: Vec<NewTask> = (0..10_000)
+            .map(|n| NewTask::new(format!("{n} {long}"), ""))
+            .collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        let ids: Vec<_> = board.tasks().map(|t| t.id).collect();
+        let holder = "h".repeat(64);
+        let mut edits = vec![Edit::DoneWhen(Some("d".repeat(5000)))];
+        for (n, id) in ids.iter().enumerate().skip(1) {
+            // Half the tasks wait for five others; a tenth are held.
+            if n % 2 == 0 {
+                for back in 1..=5.min(n) {
+                    edits.push(Edit::Link {
+                        task: *id,
+                        blocker: ids[n - back],
+                    });
+                }
+            } else if n % 10 == 1 {
+                edits.push(Edit::Status(
+                    *id,
+                    crate::toolsets::planning::domain::Status::InProgress,
+                ));
+                edits.push(Edit::Claim(
+                    *id,
+                    Some(Claim {
+                        holder: holder.clone(),
+                        since: at(0),
+                        until: at(0) + Duration::from_secs(u32::MAX.into()),
+                    }),
+                ));
+            }
+        }
+        let _ = board.edit(at(0), edits).unwrap();
+        let text = digest(&"n".repeat(64), View::new(&board, at(1)));
+        let chars = text.chars().count();
+        assert!(chars <= DIGEST_MAX_CHARS, "{chars}: {text}");
+        for heading in ["Claimed (1000):", "Ready (", "Blocked (4999):"] {
+            assert!(text.contains(heading), "{heading}: {text}");
+        }
+        assert!(text.ends_with("more"), "nothing was cut: {text}");
+    }
+}

@@ -1,0 +1,219 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Why the team refused a request, said so that the caller can act on it.
+//! A refused request changed nothing.
+
+use std::time::SystemTime;
+
+use crate::toolsets::planning::domain::{BoardError, Status, TaskId};
+
+use super::text::time;
+
+/// Why a team request was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TeamError {
+    /// What the board itself refuses (unknown IDs, ...).
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// A text field that breaks its rule.
+    #[error("The {field} {problem}.")]
+    Text {
+        /// The field.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A lease outside its bounds.
+    #[error("A lease is 1 to {max} minutes; {minutes} is not.")]
+    Lease {
+        /// The lease asked for.
+        minutes: i64,
+        /// The longest lease (`[team] max_lease_minutes`).
+        max: i64,
+    },
+    /// A claim on a task someone else holds.
+    #[error(
+        "[{id}] is held by {holder} until {}; claim another task (ready_tasks lists them) or wait for the lease to end.",
+        time(*.until)
+    )]
+    Held {
+        /// The task.
+        id: TaskId,
+        /// Who holds it.
+        holder: String,
+        /// When the lease ends.
+        until: SystemTime,
+    },
+    /// A release or renewal by an agent that does not hold the task.
+    #[error("{}", not_yours(.id, .agent, .holder.as_ref()))]
+    NotYours {
+        /// The task.
+        id: TaskId,
+        /// Who asked.
+        agent: String,
+        /// Who holds it and until when, if anyone does.
+        holder: Option<(String, SystemTime)>,
+    },
+    /// The agent's lease ran out before it released the task.
+    #[error(
+        "Your lease on [{id}] ended at {}, so the task was freed; claim it again if it is still free.",
+        time(*.until)
+    )]
+    Expired {
+        /// The task.
+        id: TaskId,
+        /// When the lease ended.
+        until: SystemTime,
+    },
+    /// A claim on a task that is done.
+    #[error("[{id}] is {status}; only pending tasks can be claimed.")]
+    NotClaimable {
+        /// The task.
+        id: TaskId,
+        /// Its status.
+        status: Status,
+    },
+    /// A claim on a task whose blockers are not completed.
+    #[error("{}", blocked(.id, .waiting_for))]
+    Blocked {
+        /// The task.
+        id: TaskId,
+        /// The blockers not completed yet, with their statuses.
+        waiting_for: Vec<(TaskId, Status)>,
+    },
+    /// "The next ready task" when none is.
+    #[error(
+        "No task is ready: {}; team_board shows what blocks them.",
+        none_ready(*.pending, *.held)
+    )]
+    NothingReady {
+        /// Pending tasks that wait for others.
+        pending: usize,
+        /// Tasks held by a claim.
+        held: usize,
+    },
+    /// A link that would close a cycle.
+    #[error("{}", cycle(.0))]
+    Cycle(Vec<TaskId>),
+    /// A task linked to itself.
+    #[error("[{0}] cannot wait for itself.")]
+    SelfLink(TaskId),
+    /// More links on a task than allowed.
+    #[error("[{id}] would wait for {count} tasks; the limit is {max}.")]
+    TooManyLinks {
+        /// The task.
+        id: TaskId,
+        /// How many it would wait for.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// An unlink of links that are not there.
+    #[error("[{id}] does not wait for {}; team_board shows its links.", ids(.missing))]
+    NotLinked {
+        /// The task.
+        id: TaskId,
+        /// The blockers it does not wait for.
+        missing: Vec<TaskId>,
+    },
+    /// Evidence that does not make sense.
+    #[error("{0}")]
+    Evidence(String),
+    /// A done-when condition without a goal.
+    #[error("No goal is set yet; use set_goal first.")]
+    NoGoal,
+}
+
+/// `2 pending tasks wait for others and 1 is held`.
+pub fn none_ready(pending: usize, held: usize) -> String {
+    let waits = match pending {
+        1 => "1 pending task waits".to_owned(),
+        n => format!("{n} pending tasks wait"),
+    };
+    let held = match held {
+        1 => "1 is held".to_owned(),
+        n => format!("{n} are held"),
+    };
+    format!("{waits} for others and {held}")
+}
+
+/// `[a], [b]`.
+fn ids(ids: &[TaskId]) -> String {
+    let listed: Vec<String> = ids.iter().map(|id| format!("[{id}]")).collect();
+    listed.join(", ")
+}
+
+fn not_yours(id: &TaskId, agent: &str, holder: Option<&(String, SystemTime)>) -> String {
+    match holder {
+        Some((holder, until)) => format!(
+            "[{id}] is held by {holder} until {}, not by {agent}; only the holder releases it.",
+            time(*until)
+        ),
+        None => format!("[{id}] is not claimed; claim it first (claim_task)."),
+    }
+}
+
+fn blocked(id: &TaskId, waiting_for: &[(TaskId, Status)]) -> String {
+    let listed: Vec<String> = waiting_for
+        .iter()
+        .map(|(blocker, status)| format!("[{blocker}] ({status})"))
+        .collect();
+    format!(
+        "[{id}] waits for {}; claim a ready task instead (ready_tasks).",
+        listed.join(", ")
+    )
+}
+
+fn cycle(path: &[TaskId]) -> String {
+    let listed: Vec<String> = path.iter().map(|id| format!("[{id}]")).collect();
+    format!(
+        "That link would make a cycle: {}; no task of a cycle could ever start.",
+        listed.join(" waits for ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u32) -> TaskId {
+        TaskId::from_content(&n.to_string(), "")
+    }
+
+    #[test]
+    fn messages_name_what_to_do() {
+        let at = SystemTime::UNIX_EPOCH;
+        let held = TeamError::Held {
+            id: id(1),
+            holder: "w2".into(),
+            until: at,
+        };
+        assert_eq!(
+            held.to_string(),
+            format!(
+                "[{}] is held by w2 until 1970-01-01T00:00:00Z; claim another task (ready_tasks lists them) or wait for the lease to end.",
+                id(1)
+            )
+        );
+        let cycle = TeamError::Cycle(vec![id(1), id(2), id(1)]);
+        assert_eq!(
+            cycle.to_string(),
+            format!(
+                "That link would make a cycle: [{0}] waits for [{1}] waits for [{0}]; no task of a cycle could ever start.",
+                id(1),
+                id(2)
+            )
+        );
+        let blocked = TeamError::Blocked {
+            id: id(1),
+            waiting_for: vec![(id(2), Status::Pending), (id(3), Status::InProgress)],
+        };
+        assert!(blocked.to_string().contains(&format!(
+            "waits for [{}] (pending), [{}] (in_progress);",
+            id(2),
+            id(3)
+        )));
+    }
+}

@@ -1,0 +1,112 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The MCP face of toolset `team` on one board: its tools (`tools`) and the
+//! digest resource (`board://{name}/digest`), offered through [`TeamTools`].
+
+pub mod tools;
+
+use std::sync::OnceLock;
+
+use rmcp::ErrorData;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceContents, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+use tokio::sync::watch;
+
+use super::clock::Clock;
+use super::domain::{LeasePolicy, View, digest};
+use crate::server::BoardName;
+use crate::server::toolset::{ToolFuture, Tools};
+use crate::toolsets::planning::shared_board::SharedBoard;
+
+/// The team's tools and the digest on one board.
+#[derive(Clone)]
+pub struct TeamTools {
+    name: BoardName,
+    board: SharedBoard,
+    policy: LeasePolicy,
+    clock: Clock,
+}
+
+impl TeamTools {
+    /// The face of board `name`.
+    pub fn new(name: BoardName, board: SharedBoard, policy: LeasePolicy, clock: Clock) -> Self {
+        Self {
+            name,
+            board,
+            policy,
+            clock,
+        }
+    }
+
+    /// The URI of the board's digest.
+    fn digest_uri(&self) -> String {
+        format!("board://{}/digest", self.name)
+    }
+}
+
+/// The tools, built once: building them generates every schema.
+fn router() -> &'static ToolRouter<TeamTools> {
+    static ROUTER: OnceLock<ToolRouter<TeamTools>> = OnceLock::new();
+    ROUTER.get_or_init(TeamTools::tool_router)
+}
+
+impl Tools for TeamTools {
+    fn tools(&self) -> Vec<Tool> {
+        router().list_all()
+    }
+
+    fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Option<ToolFuture> {
+        let router = router();
+        if !router.has_route(&request.name) {
+            return None;
+        }
+        let this = self.clone();
+        Some(Box::pin(async move {
+            router
+                .call(ToolCallContext::new(&this, request, context))
+                .await
+        }))
+    }
+
+    fn resources(&self) -> Vec<Resource> {
+        vec![
+            Resource::new(self.digest_uri(), format!("board {} digest", self.name))
+                .with_title(format!("Team digest of board {}", self.name))
+                .with_description(
+                    "Goal, counts, claimed tasks with holders, the next ready tasks and what \
+                     is blocked; at most 1,500 characters. Re-read it after a context reset.",
+                )
+                .with_mime_type("text/markdown"),
+        ]
+    }
+
+    fn read_resource(&self, uri: &str) -> Option<Result<ReadResourceResult, ErrorData>> {
+        if uri != self.digest_uri() {
+            return None;
+        }
+        let now = self.clock.now();
+        let text = self
+            .board
+            .read(|board| digest(self.name.as_str(), View::new(board, now)));
+        Some(
+            text.map(|text| {
+                ReadResourceResult::new(vec![
+                    ResourceContents::text(text, uri).with_mime_type("text/markdown"),
+                ])
+            })
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None)),
+        )
+    }
+
+    fn watch(&self, uri: &str) -> Option<watch::Receiver<u64>> {
+        (uri == self.digest_uri()).then(|| self.board.watch())
+    }
+}

@@ -1,0 +1,23 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `team`: agents coordinating on the planning boards. Claims with
+//! leases, links and a ready queue, evidence of done, and a bounded digest
+//! for hooks.
+//!
+//! It works on toolset `planning`'s boards (the one dependency between
+//! toolsets, declared by `KIND.requires()`): its data lives in the board
+//! (`planning::domain::coordination`), so it is stored, reloaded and shared
+//! across processes with the board. `domain` is pure; `mcp` is the MCP
+//! face; `cli` the `summary` command; `clock` the time leases are measured
+//! by; `config` its table and `toolset` its registry entry.
+
+pub mod cli;
+pub(crate) mod clock;
+pub(crate) mod config;
+pub mod domain;
+pub(crate) mod mcp;
+pub(crate) mod toolset;
+
+pub(crate) use toolset::{KIND, Team};

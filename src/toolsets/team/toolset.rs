@@ -1,0 +1,108 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `team` as the server sees it: its registry entry (it requires
+//! toolset `planning`) and its configured state: planning's boards, the
+//! lease policy and the clock.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::clock::Clock;
+use super::config::{EXAMPLE, TeamSettings};
+use super::domain::{LeasePolicy, View, digest};
+use super::mcp::TeamTools;
+use crate::server::BoardName;
+use crate::server::settings::Settings;
+use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
+use crate::toolsets::planning::Planning;
+use crate::toolsets::planning::domain::Board;
+use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenError};
+
+/// What a model reads first: what must not go wrong first.
+pub const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
+every call) before working on a task and work only on tasks you hold; claim it again to renew \
+before the lease ends. Finish with release_task: completed with evidence (command and \
+exit_code, commit, url or note), or failed, or pending. ready_tasks and team_board show the rest.";
+
+/// The registry entry of toolset `team`.
+pub struct TeamKind;
+
+/// The registry entry of toolset `team`.
+pub static KIND: TeamKind = TeamKind;
+
+impl ToolsetKind for TeamKind {
+    fn name(&self) -> &'static str {
+        "team"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["team"]
+    }
+
+    fn requires(&self) -> &'static [&'static str] {
+        &["planning"]
+    }
+
+    fn example(&self) -> &'static str {
+        EXAMPLE
+    }
+
+    fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+        let team = TeamSettings::read(settings)?;
+        let clock = Clock::from_env().map_err(|problem| vec![problem])?;
+        let Some(planning) = settings.configured::<Planning>() else {
+            return Err(vec![
+                "toolset team works on toolset planning's boards, which are not configured".into(),
+            ]);
+        };
+        Ok(Arc::new(Team {
+            boards: planning.boards().clone(),
+            policy: team.policy(),
+            clock,
+        }))
+    }
+}
+
+/// Toolset `team`, configured (a cheap handle: planning's boards are shared).
+#[derive(Debug, Clone)]
+pub struct Team {
+    boards: Arc<Boards>,
+    policy: LeasePolicy,
+    clock: Clock,
+}
+
+impl Team {
+    /// The digest of board `name` as it is now (see `domain::digest`).
+    pub fn digest(&self, name: &BoardName, board: &Board) -> String {
+        digest(name.as_str(), View::new(board, self.clock.now()))
+    }
+}
+
+impl Toolset for Team {
+    fn name(&self) -> &'static str {
+        KIND.name()
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
+        match self.boards.get(board) {
+            Ok(shared) => Ok(Arc::new(TeamTools::new(
+                board.clone(),
+                shared,
+                self.policy,
+                self.clock,
+            ))),
+            Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
+            Err(BoardOpenError::Store(error)) => Err(OpenError::Failed(error.to_string())),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,121 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `storage.share_worktrees`: servers started in two git worktrees of one
+//! repository share one board file (in the main worktree), the `summary`
+//! command in a worktree reads it too; off (the default) each working
+//! directory keeps its own; outside a repository start-up stops.
+
+use crate::common;
+
+use std::path::Path;
+
+use common::{ok, stdio_client_with_pid};
+use serde_json::json;
+use tempfile::TempDir;
+
+const FLAGS: [&str; 4] = ["--toolsets", "planning,team", "--storage", "file"];
+const SHARE: (&str, &str) = ("PLANNING_STORAGE_SHARE_WORKTREES", "true");
+
+fn git(dir: &Path, args: &[&str]) {
+    let output = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+}
+
+/// A repository `main` with a second worktree `other` (and a subdirectory
+/// `other/src`), in a fresh temporary directory.
+fn repository() -> TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let main = root.path().join("main");
+    std::fs::create_dir_all(&main).unwrap();
+    git(&main, &["init", "-q"]);
+    git(&main, &["commit", "-q", "--allow-empty", "-m", "first"]);
+    git(&main, &["worktree", "add", "-q", "../other"]);
+    std::fs::create_dir_all(root.path().join("other/src")).unwrap();
+    root
+}
+
+/// The tasks of the default board, as a server started in `cwd` sees them.
+async fn tasks_seen_from(root: &TempDir, cwd: &Path, env: &[(&str, &str)]) -> String {
+    let mut command = common::command(root);
+    command.current_dir(cwd);
+    let (client, _) = stdio_client_with_pid(command, &FLAGS, env).await;
+    let tasks = ok(&client, "team_board", json!({})).await;
+    client.cancel().await.unwrap();
+    tasks
+}
+
+#[tokio::test]
+async fn the_worktrees_of_one_repository_share_one_board() {
+    let root = repository();
+    let (main, other) = (root.path().join("main"), root.path().join("other"));
+
+    let mut command = common::command(&root);
+    command.current_dir(&other);
+    let (writer, _) = stdio_client_with_pid(command, &FLAGS, &[SHARE]).await;
+    ok(
+        &writer,
+        "add_tasks",
+        json!({"tasks": [{"title": "written in the other worktree"}]}),
+    )
+    .await;
+    ok(&writer, "claim_task", json!({"agent": "worker-1"})).await;
+    writer.cancel().await.unwrap();
+
+    // The board file lives in the main worktree, and only there.
+    assert!(main.join(".planning-mcp-server/default.json").is_file());
+    assert!(!other.join(".planning-mcp-server").exists());
+
+    for cwd in [&main, &other.join("src")] {
+        let tasks = tasks_seen_from(&root, cwd, &[SHARE]).await;
+        assert!(
+            tasks.contains("] written in the other worktree · held by worker-1 until "),
+            "{}: {tasks}",
+            cwd.display()
+        );
+    }
+
+    // The hook's command in a worktree reads the shared board too.
+    let output = common::command(&root)
+        .current_dir(&other)
+        .args(["summary", "--storage", "file"])
+        .env(SHARE.0, SHARE.1)
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let digest = String::from_utf8(output.stdout).unwrap();
+    assert!(digest.contains("Claimed (1):"), "{digest}");
+
+    // Off (the default), the working directory keeps its own board.
+    let tasks = tasks_seen_from(&root, &other, &[]).await;
+    assert!(tasks.contains("Tasks: 0 "), "{tasks}");
+    assert!(other.join(".planning-mcp-server").is_dir());
+}
+
+#[tokio::test]
+async fn sharing_outside_a_repository_stops_start_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = common::command(&dir)
+        .args(FLAGS)
+        .env(SHARE.0, SHARE.1)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("storage.share_worktrees is on, but ")
+            && stderr.contains(" is not inside a git or jj repository; run the server inside the repository, or turn the option off"),
+        "{stderr}"
+    );
+}
