@@ -818,7 +818,9 @@ fn markdown(names: &[&str], rows: &[Row]) -> String {
             out.push_str(&format!(" {} |", cell(*value)));
             if is_ours(name) {
                 let ratio = match (row.ratio, value, row.values[floor]) {
-                    (true, Some(ours), Some(floor)) if floor > 0.0 => format!("{:.2}", ours / floor),
+                    (true, Some(ours), Some(floor)) if floor > 0.0 => {
+                        format!("{:.2}", ours / floor)
+                    }
                     _ => String::new(),
                 };
                 out.push_str(&format!(" {ratio} |"));

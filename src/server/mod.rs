@@ -12,6 +12,7 @@ pub(crate) mod board_name;
 pub(crate) mod compact_schema;
 pub(crate) mod enabled;
 pub(crate) mod endpoint;
+pub(crate) mod routed_tools;
 pub(crate) mod settings;
 pub(crate) mod toolset;
 pub(crate) mod untyped_request;

@@ -8,18 +8,14 @@
 pub mod resources;
 pub mod tools;
 
-use std::sync::OnceLock;
-
 use rmcp::ErrorData;
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
 use super::shared_board::SharedBoard;
 use crate::server::BoardName;
-use crate::server::compact_schema::compact_tool;
+use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
 
 /// The board's tools and resources on one board.
@@ -41,21 +37,12 @@ impl BoardTools {
     }
 }
 
-/// The seven tools, built once: building them generates every schema.
-fn router() -> &'static ToolRouter<BoardTools> {
-    static ROUTER: OnceLock<ToolRouter<BoardTools>> = OnceLock::new();
-    ROUTER.get_or_init(BoardTools::planning_tools)
-}
-
-/// The seven tools as `tools/list` shows them, with compact schemas.
-fn listed() -> &'static [Tool] {
-    static LISTED: OnceLock<Vec<Tool>> = OnceLock::new();
-    LISTED.get_or_init(|| router().list_all().into_iter().map(compact_tool).collect())
-}
+/// The seven tools.
+static TOOLS: RoutedTools<BoardTools> = RoutedTools::new(BoardTools::planning_tools);
 
 impl Tools for BoardTools {
     fn tools(&self) -> Vec<Tool> {
-        listed().to_vec()
+        TOOLS.list()
     }
 
     fn call(
@@ -63,16 +50,7 @@ impl Tools for BoardTools {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        let router = router();
-        if !router.has_route(&request.name) {
-            return None;
-        }
-        let this = self.clone();
-        Some(Box::pin(async move {
-            router
-                .call(ToolCallContext::new(&this, request, context))
-                .await
-        }))
+        TOOLS.call(self, request, context)
     }
 
     fn resources(&self) -> Vec<Resource> {

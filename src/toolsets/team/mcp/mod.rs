@@ -7,11 +7,7 @@
 
 pub mod tools;
 
-use std::sync::OnceLock;
-
 use rmcp::ErrorData;
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceContents, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
@@ -19,6 +15,7 @@ use tokio::sync::watch;
 use super::clock::Clock;
 use super::domain::{LeasePolicy, View, digest};
 use crate::server::BoardName;
+use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
 use crate::toolsets::planning::shared_board::SharedBoard;
 
@@ -48,15 +45,12 @@ impl TeamTools {
     }
 }
 
-/// The tools, built once: building them generates every schema.
-fn router() -> &'static ToolRouter<TeamTools> {
-    static ROUTER: OnceLock<ToolRouter<TeamTools>> = OnceLock::new();
-    ROUTER.get_or_init(TeamTools::tool_router)
-}
+/// The team's tools.
+static TOOLS: RoutedTools<TeamTools> = RoutedTools::new(TeamTools::tool_router);
 
 impl Tools for TeamTools {
     fn tools(&self) -> Vec<Tool> {
-        router().list_all()
+        TOOLS.list()
     }
 
     fn call(
@@ -64,16 +58,7 @@ impl Tools for TeamTools {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        let router = router();
-        if !router.has_route(&request.name) {
-            return None;
-        }
-        let this = self.clone();
-        Some(Box::pin(async move {
-            router
-                .call(ToolCallContext::new(&this, request, context))
-                .await
-        }))
+        TOOLS.call(self, request, context)
     }
 
     fn resources(&self) -> Vec<Resource> {
