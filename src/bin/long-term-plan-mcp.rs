@@ -45,8 +45,10 @@ fn main() -> ExitCode {
 }
 
 fn serve(server: PlansServer) -> ExitCode {
+    // The blocking threads that run the tools need deep stacks too.
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .thread_stack_size(stack::LARGE_STACK)
         .build()
     {
         Ok(runtime) => runtime,

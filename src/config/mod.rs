@@ -10,6 +10,7 @@
 
 mod example;
 mod flags;
+mod seconds;
 mod server;
 
 use std::path::PathBuf;
@@ -20,6 +21,7 @@ use figment::value::Dict;
 
 pub use example::generate;
 pub use flags::ConfigFlags;
+pub use seconds::Seconds;
 pub use server::{Mode, Secret, ServerSettings};
 
 pub use crate::runtime::logging::{LogFormat, LogLevel, LoggingSettings};
@@ -98,7 +100,8 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
     let logging = keep(&mut problems, settings.table::<LoggingSettings>("logging"));
     let defaults = ServerSettings::default();
     let offered = server.as_ref().unwrap_or(&defaults);
-    let settings = Settings::new(&figment, &all_flags, offered.max_boards);
+    let settings = Settings::new(&figment, &all_flags, offered.max_boards)
+        .with_lock_timeout(offered.lock_timeout.duration());
     let mut toolsets = Vec::new();
     for kind in REGISTRY {
         let configured = keep(&mut problems, kind.configure(&settings));

@@ -7,6 +7,8 @@
 //! say what is wrong with a value, naming the key and where it came from.
 //! A toolset's flags are declared as [`Flag`]s: each sets one key.
 
+use std::time::Duration;
+
 use figment::{Figment, Metadata, Source};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -49,6 +51,7 @@ pub struct Settings<'a> {
     figment: &'a Figment,
     flags: &'a [&'static Flag],
     max_boards: usize,
+    lock_timeout: Duration,
 }
 
 impl<'a> Settings<'a> {
@@ -59,7 +62,22 @@ impl<'a> Settings<'a> {
             figment,
             flags,
             max_boards,
+            lock_timeout: Duration::from_secs(10),
         }
+    }
+
+    /// The same, with `[server] lock_timeout`.
+    pub fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
+        Self {
+            lock_timeout,
+            ..self
+        }
+    }
+
+    /// `[server] lock_timeout`: the longest a call waits for a file lock
+    /// that another process holds, for the toolsets that lock files.
+    pub fn lock_timeout(&self) -> Duration {
+        self.lock_timeout
     }
 
     /// `[server] max_boards`: the most boards one server holds, for the

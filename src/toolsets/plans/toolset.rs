@@ -8,10 +8,12 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::Plans;
+use crate::runtime::blocking;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, ToolFuture, Tools, Toolset, ToolsetKind};
@@ -98,8 +100,22 @@ impl Tools for PlansTools {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        let arguments = request.arguments.as_ref();
-        let result = tools::call(&request.name, &self.plans, arguments, self.legacy_doc_tools)?;
-        Some(Box::pin(std::future::ready(Ok(result.into()))))
+        let legacy = self.legacy_doc_tools;
+        if !tools::tool_names(legacy).contains(&request.name.as_ref()) {
+            return None;
+        }
+        // Plan files are read, locked and written: off the async workers.
+        let plans = self.plans.clone();
+        Some(Box::pin(async move {
+            let result = blocking::run(move || {
+                let arguments = request.arguments.as_ref();
+                tools::call(&request.name, &plans, arguments, legacy)
+            })
+            .await;
+            match result {
+                Some(result) => Ok(result.into()),
+                None => Err(ErrorData::invalid_params("tool not found", None)),
+            }
+        }))
     }
 }

@@ -40,7 +40,7 @@ pub async fn serve(
     let sessions_closed = CancellationToken::new();
     let endpoints = McpEndpoints::new(settings, config.toolsets.clone(), sessions_closed.clone());
     // Open the default board now, so that a bad snapshot stops start-up.
-    endpoints.open(&BoardName::default_board())?;
+    endpoints.open(&BoardName::default_board()).await?;
     // The web board shows toolset `planning`'s boards, when it is on.
     let web = config.toolsets.state::<Planning>().map(|planning| {
         let web = Web::new(

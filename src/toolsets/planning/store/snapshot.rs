@@ -21,6 +21,7 @@
 //! repaired silently.
 
 use std::borrow::Cow;
+use std::ops::RangeInclusive;
 use std::time::SystemTime;
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -33,8 +34,19 @@ use crate::toolsets::planning::domain::{
 /// The value of `format` in every snapshot.
 pub const FORMAT: &str = "planning-mcp-server board";
 
-/// The newest format version this build writes and reads.
+/// The format version this build writes.
 pub const VERSION: u64 = 1;
+
+/// The format versions this build reads; anything else is refused.
+pub const READABLE: RangeInclusive<u64> = 1..=VERSION;
+
+/// The versions this build reads, for messages: `version 1`, `versions 1 to 2`.
+fn readable() -> String {
+    match (READABLE.start(), READABLE.end()) {
+        (first, last) if first == last => format!("version {first}"),
+        (first, last) => format!("versions {first} to {last}"),
+    }
+}
 
 /// The two fields read first, to tell a foreign or future file from a corrupt one.
 #[derive(Deserialize)]
@@ -127,9 +139,16 @@ pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<B
     }
     let header: Header = serde_json::from_slice(json).map_err(|e| corrupt(&e))?;
     match (header.format.as_deref(), header.version) {
-        (Some(FORMAT), Some(version)) if version > VERSION => {
+        (Some(FORMAT), Some(version)) if version > *READABLE.end() => {
             return Err(format!(
-                "it has format version {version}, written by a newer planning-mcp-server; this one reads version {VERSION} (upgrade, or point storage.dir elsewhere)"
+                "it has format version {version}, written by a newer planning-mcp-server; this one reads {} (upgrade, or point storage.dir elsewhere)",
+                readable()
+            ));
+        }
+        (Some(FORMAT), Some(version)) if !READABLE.contains(&version) => {
+            return Err(format!(
+                "it has format version {version}, which no planning-mcp-server writes; this one reads {}",
+                readable()
             ));
         }
         (Some(FORMAT), Some(_)) => {}
@@ -427,8 +446,13 @@ mod tests {
             "it is not a planning-mcp-server board (its format is \"vscode settings\")"
         );
         assert!(problem("[1, 2]").starts_with("it has an invalid value"));
-        let future = good.replace("\"version\": 1", "\"version\": 2");
-        assert!(problem(&future).starts_with("it has format version 2, written by a newer"));
+        let future = good.replace("\"version\": 1", "\"version\": 99");
+        assert!(problem(&future).starts_with("it has format version 99, written by a newer"));
+        let older = good.replace("\"version\": 1", "\"version\": 0");
+        assert_eq!(
+            problem(&older),
+            "it has format version 0, which no planning-mcp-server writes; this one reads version 1"
+        );
         let forged = good.replace("\"id\": \"a46f8d35\"", "\"id\": \"00000000\"");
         assert_eq!(
             problem(&forged),

@@ -151,19 +151,18 @@ impl ServerHandler for PlansServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name = request.name.as_ref();
-        let result = tools::call(
-            name,
-            &self.plans,
-            request.arguments.as_ref(),
-            self.legacy_doc_tools,
-        )
-        .unwrap_or_else(|| {
-            // The reference answers an unknown tool with an error result.
-            CallToolResult::error(vec![ContentBlock::text(format!(
-                "MCP error -32602: Tool {name} not found"
-            ))])
-        });
+        let (plans, legacy) = (self.plans.clone(), self.legacy_doc_tools);
+        // Plan files are read, locked and written: off the async worker.
+        let result = crate::runtime::blocking::run(move || {
+            let name = request.name.as_ref();
+            tools::call(name, &plans, request.arguments.as_ref(), legacy).unwrap_or_else(|| {
+                // The reference answers an unknown tool with an error result.
+                CallToolResult::error(vec![ContentBlock::text(format!(
+                    "MCP error -32602: Tool {name} not found"
+                ))])
+            })
+        })
+        .await;
         Ok(result.into())
     }
 }
