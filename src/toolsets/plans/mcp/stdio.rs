@@ -16,6 +16,7 @@ use rmcp::model::{
     ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use sha2::{Digest, Sha256};
 
@@ -167,10 +168,14 @@ impl ServerHandler for PlansServer {
     }
 }
 
-/// Serves `server` on stdin/stdout until the client leaves.
-pub async fn serve(server: PlansServer) -> std::io::Result<()> {
+/// Serves `server` on `transport` (stdin/stdout) until the client leaves.
+pub async fn serve<T, E, A>(server: PlansServer, transport: T) -> std::io::Result<()>
+where
+    T: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve(transport)
         .await
         .map_err(std::io::Error::other)?;
     let _ = service.waiting().await;
