@@ -21,7 +21,6 @@
 //! repaired silently.
 
 use std::borrow::Cow;
-use std::ops::RangeInclusive;
 use std::time::SystemTime;
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -38,13 +37,14 @@ pub const FORMAT: &str = "planning-mcp-server board";
 pub const VERSION: u64 = 1;
 
 /// The format versions this build reads; anything else is refused.
-pub const READABLE: RangeInclusive<u64> = 1..=VERSION;
+pub const READABLE: &[u64] = &[VERSION];
 
-/// The versions this build reads, for messages: `version 1`, `versions 1 to 2`.
+/// The versions this build reads, for messages: `version 1`, `versions 1, 2`.
 fn readable() -> String {
-    match (READABLE.start(), READABLE.end()) {
-        (first, last) if first == last => format!("version {first}"),
-        (first, last) => format!("versions {first} to {last}"),
+    let listed: Vec<String> = READABLE.iter().map(u64::to_string).collect();
+    match listed.len() {
+        1 => format!("version {}", listed.join("")),
+        _ => format!("versions {}", listed.join(", ")),
     }
 }
 
@@ -139,7 +139,7 @@ pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<B
     }
     let header: Header = serde_json::from_slice(json).map_err(|e| corrupt(&e))?;
     match (header.format.as_deref(), header.version) {
-        (Some(FORMAT), Some(version)) if version > *READABLE.end() => {
+        (Some(FORMAT), Some(version)) if READABLE.iter().all(|&known| version > known) => {
             return Err(format!(
                 "it has format version {version}, written by a newer planning-mcp-server; this one reads {} (upgrade, or point storage.dir elsewhere)",
                 readable()
