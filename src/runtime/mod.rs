@@ -8,6 +8,7 @@
 
 pub mod allocator;
 pub mod blocking;
+pub mod file_lock;
 pub mod logging;
 pub mod regular_file;
 pub mod stack;

@@ -51,9 +51,11 @@ impl ToolsetKind for PlansKind {
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+        let lock_timeout = settings.lock_timeout();
         let settings = PlansSettings::read(settings)?;
+        let plans = Plans::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
         Ok(Arc::new(PlansTools {
-            plans: Arc::new(Plans::new(&settings.root, &settings.dir)),
+            plans: Arc::new(plans),
             legacy_doc_tools: settings.legacy_doc_tools,
         }))
     }

@@ -25,11 +25,12 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use parking_lot::Mutex;
 
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
+use crate::runtime::file_lock::lock_until;
 use crate::runtime::regular_file::{self, ReadRefused};
 use crate::toolsets::planning::domain::{Board, Limits};
 
@@ -102,25 +103,6 @@ impl Drop for Locked {
 fn is_at(file: &File, path: &Path) -> std::io::Result<bool> {
     let (open, now) = (file.metadata()?, fs::metadata(path)?);
     Ok(open.dev() == now.dev() && open.ino() == now.ino())
-}
-
-/// Takes `file`'s exclusive lock, waiting until `until` at most: `false`
-/// if another holder kept it that long. Polls, so that the wait is bounded.
-fn lock_until(file: &File, until: Instant) -> std::io::Result<bool> {
-    let mut pause = Duration::from_millis(1);
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(true),
-            Err(std::fs::TryLockError::WouldBlock) => {}
-            Err(std::fs::TryLockError::Error(error)) => return Err(error),
-        }
-        let now = Instant::now();
-        if now >= until {
-            return Ok(false);
-        }
-        std::thread::sleep(pause.min(until - now));
-        pause = (pause * 2).min(Duration::from_millis(50));
-    }
 }
 
 impl FileStore {
@@ -439,6 +421,7 @@ impl SnapshotStore for FileStore {
 #[cfg(test)]
 mod tests {
     use std::sync::mpsc;
+    use std::time::Duration;
 
     use super::*;
     use crate::toolsets::planning::domain::NewTask;
