@@ -19,6 +19,7 @@ mod common;
 mod browser;
 mod cli;
 mod crash;
+mod hardening;
 mod http;
 mod load;
 mod multiprocess;

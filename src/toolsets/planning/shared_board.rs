@@ -38,13 +38,13 @@ pub enum CallError {
     /// Another process held the board's lock for longer than the lock timeout.
     #[error(
         "Nothing was done: another process holds the lock of board {board} and did not release it within {} s (server.lock_timeout); retry later.",
-        .waited.as_secs_f64()
+        .timeout.as_secs_f64()
     )]
     Busy {
         /// The board.
         board: String,
-        /// How long the call waited.
-        waited: Duration,
+        /// The lock timeout the call waited for.
+        timeout: Duration,
     },
 }
 
@@ -129,28 +129,27 @@ impl SharedBoard {
                     .is_some_and(|board| is_blank(&board)))
     }
 
-    fn busy(&self, started: Instant) -> CallError {
+    fn busy(&self) -> CallError {
         CallError::Busy {
             board: self.inner.name.clone(),
-            waited: started.elapsed(),
+            timeout: self.inner.lock_timeout,
         }
     }
 
     /// Runs `read` on the current board (reloaded first if another process changed it).
     pub fn read<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
         let inner = &*self.inner;
-        let started = Instant::now();
         if !inner.store.may_have_changed() {
             let board = inner
                 .board
                 .try_read_for(inner.lock_timeout)
-                .ok_or_else(|| self.busy(started))?;
+                .ok_or_else(|| self.busy())?;
             return Ok(read(&board));
         }
         let mut board = inner
             .board
             .try_write_for(inner.lock_timeout)
-            .ok_or_else(|| self.busy(started))?;
+            .ok_or_else(|| self.busy())?;
         inner
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
@@ -167,20 +166,19 @@ impl SharedBoard {
         reply: impl FnOnce(&Board, T) -> R,
     ) -> Result<R, CallError> {
         let inner = &*self.inner;
-        let started = Instant::now();
-        let until = started + inner.lock_timeout;
+        let until = Instant::now() + inner.lock_timeout;
         let _writer = inner
             .writer
             .try_lock_until(until)
-            .ok_or_else(|| self.busy(started))?;
+            .ok_or_else(|| self.busy())?;
         let _lock = inner.store.lock(until).map_err(|error| match error {
-            StoreError::Busy { .. } => self.busy(started),
+            StoreError::Busy { .. } => self.busy(),
             other => CallError::NotSaved(other),
         })?;
         let mut board = inner
             .board
             .try_write_until(until)
-            .ok_or_else(|| self.busy(started))?;
+            .ok_or_else(|| self.busy())?;
         inner
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
