@@ -124,6 +124,37 @@ async fn a_lock_held_past_the_timeout_is_a_clear_error_that_changes_nothing() {
     client.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn a_deleted_lock_file_never_lets_two_writers_in() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("store");
+    let flags = common::file_storage(&store);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let env = [("PLANNING_SERVER_LOCK_TIMEOUT", "0")];
+    let client = common::stdio_client(&home, &args, &env).await;
+    // The server has opened (and keeps) its lock file.
+    ok(
+        &client,
+        "set_goal",
+        json!({"title": "Goal", "description": ""}),
+    )
+    .await;
+    let lock = store.join("default.json.lock");
+    std::fs::remove_file(&lock).unwrap();
+    // Another writer locks the new file at the path.
+    let holder = hold_lock(&lock).await;
+    let (is_error, text) = call(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "while another writer holds the lock"}]}),
+    )
+    .await;
+    assert!(is_error, "the stale lock file did not count: {text}");
+    assert!(text.contains("another process holds the lock"), "{text}");
+    drop(holder);
+    client.cancel().await.unwrap();
+}
+
 /// Opens a connection and sends the start of a request, never the rest.
 async fn trickle(address: &str) -> TcpStream {
     let mut tcp = TcpStream::connect(address).await.unwrap();
@@ -328,25 +359,46 @@ async fn unparseable_messages_get_parse_errors() {
     assert_eq!(body["error"]["code"], -32700, "{body}");
 }
 
-#[tokio::test]
-async fn a_fifo_for_a_snapshot_stops_start_up_at_once() {
+/// Starts a stdio server on a store holding `default.json` as `make`
+/// leaves it; returns its exit code and stderr.
+async fn start_on_snapshot(make: impl FnOnce(&std::path::Path)) -> (Option<i32>, String) {
     let home = tempfile::tempdir().unwrap();
     let store = home.path().join("store");
     std::fs::create_dir(&store).unwrap();
-    let made = std::process::Command::new("mkfifo")
-        .arg(store.join("default.json"))
-        .status()
-        .unwrap();
-    assert!(made.success());
+    make(&store.join("default.json"));
     let output = common::command(&home)
         .args(common::file_storage(&store))
         .stdin(Stdio::null())
         .output();
     let output = tokio::time::timeout(HANG, output)
         .await
-        .expect("start-up does not wait for a writer")
+        .expect("start-up does not hang")
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
+#[tokio::test]
+async fn a_fifo_or_an_unknown_version_for_a_snapshot_stops_start_up_at_once() {
+    let (code, stderr) = start_on_snapshot(|path| {
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    })
+    .await;
+    assert_eq!(code, Some(1));
     assert!(stderr.contains("not a regular file but a FIFO"), "{stderr}");
+
+    let (code, stderr) = start_on_snapshot(|path| {
+        let old = r#"{"format": "planning-mcp-server board", "version": 0, "tasks": []}"#;
+        std::fs::write(path, old).unwrap();
+    })
+    .await;
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("it has format version 0, which no planning-mcp-server writes"),
+        "{stderr}"
+    );
 }
