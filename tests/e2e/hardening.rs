@@ -12,6 +12,7 @@
 use std::process::Stdio;
 use std::time::Duration;
 
+use planning_mcp_server::toolsets::planning::domain::TaskId;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -239,6 +240,44 @@ async fn shutdown_drops_half_sent_requests_after_the_grace_period() {
     common::signal(server.pid(), "TERM");
     let status = server.wait().await;
     assert!(status.success(), "{status:?}");
+}
+
+#[tokio::test]
+async fn shutdown_drops_an_event_stream_whose_page_stopped_reading() {
+    let env = [
+        ("PLANNING_SERVER_SHUTDOWN_GRACE_PERIOD", "0.5"),
+        ("PLANNING_PLANNING_MAX_TASK_LENGTH", "1000000"),
+    ];
+    let mut server = HttpServer::start(&[], &env).await;
+    let client = server.client().await;
+    let title = "x".repeat(900_000);
+    ok(&client, "add_tasks", json!({"tasks": [{"title": title}]})).await;
+    let id = TaskId::from_content(&title, "").to_string();
+
+    // A page that reads nothing, with a small receive buffer.
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut page = socket.connect(address.parse().unwrap()).await.unwrap();
+    page.write_all(
+        format!("GET /boards/default/events HTTP/1.1\r\nHost: {address}\r\n\r\n").as_bytes(),
+    )
+    .await
+    .unwrap();
+    // Each change sends the whole board (0.9 MB): far more than both
+    // socket buffers hold, so the stream's write is stuck.
+    for status in ["in_progress", "pending"].repeat(6) {
+        ok(
+            &client,
+            "update_task_statuses",
+            json!({"tasks": [{"task_id": id, "status": status}]}),
+        )
+        .await;
+    }
+    common::signal(server.pid(), "TERM");
+    let status = server.wait().await;
+    assert!(status.success(), "{status:?}");
+    drop(page);
 }
 
 #[tokio::test]
