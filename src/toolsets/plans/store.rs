@@ -133,6 +133,25 @@ pub fn node_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanErr
     PlanError(message)
 }
 
+/// The directory of the plan at `real` (relative to the root) and its
+/// file name; `path` names it in the error.
+fn parent_and_name<'a>(path: &Path, real: &'a Path) -> Result<(&'a Path, &'a Path), PlanError> {
+    match (real.parent(), real.file_name()) {
+        (Some(parent), Some(name)) => Ok((parent, Path::new(name))),
+        _ => Err(escapes(path)),
+    }
+}
+
+/// An error of an open beneath the root: the path left it, or what the
+/// system said.
+fn open_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
+    if beneath::is_escape(error) {
+        escapes(path)
+    } else {
+        node_error(error, syscall, path)
+    }
+}
+
 fn escapes(path: &Path) -> PlanError {
     PlanError(format!("Resolved path escapes rootDir: {}", path.display()))
 }
@@ -228,7 +247,7 @@ impl Store {
         let (dir, real) = self.plans_dir()?;
         let opened = self.open_root().and_then(|root| {
             root.open_dir(&real)
-                .map_err(|e| self.open_error(&e, "scandir", &dir))
+                .map_err(|e| open_error(&e, "scandir", &dir))
         });
         match opened {
             Ok(handle) => handle
@@ -254,23 +273,13 @@ impl Store {
         Ok((path, real))
     }
 
-    /// An error of an open beneath the root: the path left it, or what
-    /// the system said.
-    fn open_error(&self, error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
-        if beneath::is_escape(error) {
-            escapes(path)
-        } else {
-            node_error(error, syscall, path)
-        }
-    }
-
     /// Reads a plan; its etag is computed if asked for.
     pub fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let mut bytes = Vec::new();
         self.open_root()?
             .open_file(&real)
-            .map_err(|e| self.open_error(&e, "open", &path))?
+            .map_err(|e| open_error(&e, "open", &path))?
             .read_to_end(&mut bytes)
             .map_err(|e| node_error(&e, "read", &path))?;
         Ok(Snapshot::new(path, bytes))
@@ -278,13 +287,11 @@ impl Store {
 
     /// The directory a plan is in, opened beneath the root, and its name.
     fn plan_dir(&self, path: &Path, real: &Path) -> Result<(Dir, PathBuf), PlanError> {
-        let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
-            return Err(escapes(path));
-        };
+        let (parent, name) = parent_and_name(path, real)?;
         let dir = self
             .open_root()?
             .open_dir(parent)
-            .map_err(|e| self.open_error(&e, "open", path))?;
+            .map_err(|e| open_error(&e, "open", path))?;
         Ok((dir, PathBuf::from(name)))
     }
 
@@ -334,14 +341,11 @@ impl Store {
     pub fn create(&self, plan_id: &str, text: &str) -> Result<PathBuf, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let (dir, _) = self.plans_dir()?;
-        let (Some(parent), Some(name)) = (real.parent(), real.file_name()) else {
-            return Err(escapes(&path));
-        };
+        let (parent, name) = parent_and_name(&path, &real)?;
         let handle = self
             .open_root()?
             .create_dirs(parent)
-            .map_err(|e| self.open_error(&e, "mkdir", &dir))?;
-        let name = Path::new(name);
+            .map_err(|e| open_error(&e, "mkdir", &dir))?;
         let temp = temp_name(name);
         handle
             .write_new(&temp, text)
