@@ -28,6 +28,15 @@ pub fn shown(c: char) -> char {
     }
 }
 
+/// Whether `text` may hold a line break or a control character: a quick,
+/// conservative test on bytes (a `false` is certain), for the common text
+/// that holds neither.
+pub fn may_need_care(text: &str) -> bool {
+    // C1 controls (NEL among them) start with 0xC2, U+2028/U+2029 with 0xE2.
+    text.bytes()
+        .any(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
+}
+
 /// Quotes a caller's value for an error message, cut short so that a huge
 /// argument does not come back as a huge error.
 pub fn clip(text: &str) -> String {
@@ -55,5 +64,9 @@ mod tests {
             .map(shown)
             .collect();
         assert_eq!(shown, "a␛[2K\t␇␡\u{fffd}é✓");
+        assert!(!may_need_care("plain text, é"));
+        for text in ["a\tb", "a\rb", "a\u{85}b", "a\u{2028}b", "a\u{7f}"] {
+            assert!(may_need_care(text), "{text:?}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use super::board::Board;
 use super::error::BoardError;
 use super::history::Goal;
 use super::task::{Status, Task};
-use crate::runtime::text::{is_line_break, shown};
+use crate::runtime::text::{is_line_break, may_need_care, shown};
 
 /// Guidance that starts the reply of the first `add_tasks` on an empty board.
 pub const FIRST_TASKS_GUIDANCE: &str = "Tasks added. Work through them in order, one at a time: \
@@ -209,7 +209,7 @@ fn push_task_line(out: &mut String, task: &Task) {
 /// Other control characters are made visible; empty lines get no
 /// indentation.
 fn push_indented(out: &mut String, text: &str) {
-    if !text.chars().any(|c| is_line_break(c) || shown(c) != c) {
+    if !may_need_care(text) {
         out.push_str(text);
         return;
     }
