@@ -177,6 +177,33 @@ async fn a_header_that_never_ends_is_dropped_after_the_read_timeout() {
 }
 
 #[tokio::test]
+async fn a_body_that_never_ends_is_answered_408_after_the_read_timeout() {
+    let env = [("PLANNING_SERVER_BODY_READ_TIMEOUT", "0.2")];
+    let server = HttpServer::start(&[], &env).await;
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let mut tcp = TcpStream::connect(&address).await.unwrap();
+    tcp.write_all(half_body_request(&address).as_bytes())
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(HANG, tcp.read_to_end(&mut answer))
+        .await
+        .expect("the server answers and closes")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("server.body_read_timeout"), "{answer}");
+}
+
+/// A POST whose headers promise 1,000 bytes of body, and a few of them.
+fn half_body_request(address: &str) -> String {
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{{\"jsonrpc\""
+    )
+}
+
+#[tokio::test]
 async fn shutdown_drops_half_sent_requests_after_the_grace_period() {
     let env = [
         ("PLANNING_SERVER_SHUTDOWN_GRACE_PERIOD", "0.5"),
@@ -189,13 +216,7 @@ async fn shutdown_drops_half_sent_requests_after_the_grace_period() {
     let _half_header = trickle(&address).await;
     let mut half_body = TcpStream::connect(&address).await.unwrap();
     half_body
-        .write_all(
-            format!(
-                "POST /mcp HTTP/1.1\r\nHost: {address}\r\ncontent-type: application/json\r\n\
-                 accept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{{\"jsonrpc\""
-            )
-            .as_bytes(),
-        )
+        .write_all(half_body_request(&address).as_bytes())
         .await
         .unwrap();
     // And a live page's event stream that nobody reads.
