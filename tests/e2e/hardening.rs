@@ -307,6 +307,31 @@ async fn reads_of_unknown_boards_are_404_and_leave_no_files() {
 }
 
 #[tokio::test]
+async fn a_board_that_cannot_be_opened_is_a_500_without_the_storage_path() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("store");
+    std::fs::create_dir(&store).unwrap();
+    std::fs::write(store.join("broken.json"), "{").unwrap();
+    let flags = common::file_storage(&store);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = HttpServer::start_in(&home, &args, &[]).await;
+    let response = post(&server.board_url("broken"))
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 500);
+    let body = response.text().await.unwrap();
+    assert!(
+        body.contains("broken.json is not a usable board snapshot"),
+        "{body}"
+    );
+    let home_path = home.path().to_str().unwrap();
+    assert!(!body.contains(home_path), "{body}");
+    assert!(!body.contains("/store/"), "{body}");
+}
+
+#[tokio::test]
 async fn colliding_ids_are_refused_and_no_text_forges_a_line() {
     let home = tempfile::tempdir().unwrap();
     let client = common::stdio_client(&home, &[], &[]).await;
