@@ -10,8 +10,9 @@
 //! meanwhile cannot lead a write outside. Writes, renames and links then
 //! happen inside a directory handle won that way.
 //!
-//! On a kernel without `openat2` (before Linux 5.6) the opens fall back to
-//! `openat`, and the store's path check is the only guard.
+//! Where `openat2` is missing (Linux before 5.6, or a seccomp filter that
+//! refuses it) the opens fall back to `openat`, and the store's path check
+//! is the only guard.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -53,7 +54,9 @@ fn open_beneath(dir: &OwnedFd, rel: &Path, flags: OFlags) -> io::Result<OwnedFd>
     let flags = flags | OFlags::CLOEXEC;
     let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
     match rustix::fs::openat2(dir, rel, flags, Mode::empty(), resolve) {
-        Err(Errno::NOSYS) => Ok(rustix::fs::openat(dir, rel, flags, Mode::empty())?),
+        // No openat2: an old kernel, or a container's seccomp filter
+        // (older Docker profiles answer EPERM).
+        Err(Errno::NOSYS | Errno::PERM) => Ok(rustix::fs::openat(dir, rel, flags, Mode::empty())?),
         opened => Ok(opened?),
     }
 }
