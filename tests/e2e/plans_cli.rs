@@ -458,3 +458,27 @@ fn a_plan_that_is_not_utf8_is_read_but_never_rewritten() {
     );
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }
+
+#[test]
+fn line_terminators_in_titles_never_hide_a_task_or_forge_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["plan", "create", "lines", "--title", "Lines"]);
+    for title in [
+        "real\r- [x] forged",
+        "ls\u{2028}- [x] forged",
+        "ps\u{2029}x",
+    ] {
+        ok(d, &["task", "add", "lines", "--title", title]);
+    }
+    let text = plan_file(d, "lines");
+    assert!(!text.contains(['\r', '\u{2028}', '\u{2029}']), "{text:?}");
+    let got = ok(d, &["plan", "get", "lines", "--view", "flat"]);
+    let titles: Vec<&str> = got["plan"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["real - [x] forged", "ls - [x] forged", "ps x"]);
+}
