@@ -14,6 +14,7 @@
 )]
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use planning_mcp_server::runtime::allocator;
@@ -35,7 +36,8 @@ fn limits(size: usize) -> Limits {
 }
 
 fn filled(store: Box<dyn SnapshotStore>, size: usize) -> SharedBoard {
-    let board = SharedBoard::open(store, Board::new(limits(size), true)).unwrap();
+    let empty = Board::new(limits(size), true);
+    let board = SharedBoard::open("default", store, empty, Duration::from_secs(10)).unwrap();
     let tasks: Vec<NewTask> = (0..size)
         .map(|n| NewTask {
             title: format!("Task number {n}"),

@@ -86,15 +86,21 @@ fn main() -> ExitCode {
     let deep_work_on_this_thread =
         loaded.config.server.mode == Mode::Stdio && loaded.config.toolsets.need_large_stack();
     if deep_work_on_this_thread {
-        stack::run_with_large_stack(move || serve_with(loaded))
+        stack::run_with_large_stack(move || serve_with(loaded, true))
     } else {
-        serve_with(loaded)
+        serve_with(loaded, false)
     }
 }
 
-fn serve_with(loaded: config::Loaded) -> ExitCode {
-    // stdio serves one client: a single-threaded runtime starts faster and is smaller.
+fn serve_with(loaded: config::Loaded, deep_work: bool) -> ExitCode {
+    // stdio serves one client: a single-threaded runtime starts faster and
+    // is smaller. Its blocking threads, which run the tools, get large
+    // stacks when the work is deep.
     let runtime = match loaded.config.server.mode {
+        Mode::Stdio if deep_work => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .thread_stack_size(stack::LARGE_STACK)
+            .build(),
         Mode::Stdio => tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build(),

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use planning_mcp_server::runtime::{allocator, stack};
 use planning_mcp_server::toolsets::plans::Plans;
 use planning_mcp_server::toolsets::plans::mcp::stdio::{self, Command, PlansServer};
+use planning_mcp_server::transport::lines::Lines;
 
 #[global_allocator]
 static ALLOCATOR: allocator::Server = allocator::Server;
@@ -46,8 +47,10 @@ fn main() -> ExitCode {
 }
 
 fn serve(server: PlansServer) -> ExitCode {
+    // The blocking threads that run the tools need deep stacks too.
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        .thread_stack_size(stack::LARGE_STACK)
         .build()
     {
         Ok(runtime) => runtime,
@@ -56,7 +59,9 @@ fn serve(server: PlansServer) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let served = runtime.block_on(stdio::serve(server));
+    // Lines that are not JSON-RPC get an error answer instead of silence.
+    let transport = Lines::new(tokio::io::stdin(), tokio::io::stdout());
+    let served = runtime.block_on(stdio::serve(server, transport));
     // Do not wait for the thread that may still be blocked reading stdin.
     runtime.shutdown_background();
     match served {

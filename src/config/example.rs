@@ -43,6 +43,21 @@ max_boards = 64
 max_sessions = 256
 # Seconds after which an idle HTTP session is closed.
 session_idle_timeout = 1800
+# The most HTTP connections open at once (lowered to fit the open-files
+# limit). At the cap a new connection replaces the one that has waited
+# longest for a request; only when all are in requests is it refused (503).
+max_connections = 1024
+# Seconds (fractions allowed) a client may take to send a request line and
+# its headers (also how long an idle keep-alive connection stays open), and
+# to send a request body.
+header_read_timeout = 10
+body_read_timeout = 30
+# Seconds shutdown (SIGTERM, SIGINT, end of stdin) waits for calls in flight
+# before it drops every connection and exits.
+shutdown_grace_period = 5
+# Seconds a call waits for a board or plan file that another process has
+# locked before it gives up with an error (nothing is changed).
+lock_timeout = 10
 # Require 'Authorization: Bearer <token>' on every HTTP request. Set one of
 # auth_token (or PLANNING_SERVER_AUTH_TOKEN) and auth_token_file. A server that
 # listens on a non-loopback address refuses to start without a token unless

@@ -10,6 +10,7 @@
 
 mod example;
 mod flags;
+mod seconds;
 mod server;
 
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ use figment::value::Dict;
 
 pub use example::generate;
 pub use flags::ConfigFlags;
+pub use seconds::Seconds;
 pub use server::{Mode, Secret, ServerSettings};
 
 pub use crate::runtime::logging::{LogFormat, LogLevel, LoggingSettings};
@@ -125,8 +127,9 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
         if !ready {
             continue;
         }
-        let settings =
-            Settings::new(&figment, &all_flags, offered.max_boards).with_configured(&configured);
+        let settings = Settings::new(&figment, &all_flags, offered.max_boards)
+            .with_lock_timeout(offered.lock_timeout.duration())
+            .with_configured(&configured);
         if let Some(toolset) = keep(&mut problems, kind.configure(&settings)) {
             if offers(kind.name()) {
                 toolsets.push(toolset.clone());

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::seconds::Seconds;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option, list};
 
@@ -88,6 +89,19 @@ pub struct ServerSettings {
     pub max_sessions: usize,
     /// Seconds after which an idle HTTP session is closed.
     pub session_idle_timeout: u64,
+    /// The most HTTP connections open at once (lowered to fit the
+    /// open-files limit).
+    pub max_connections: usize,
+    /// How long a client may take to send a request line and its headers,
+    /// and how long an idle keep-alive connection stays open.
+    pub header_read_timeout: Seconds,
+    /// How long a client may take to send a request body.
+    pub body_read_timeout: Seconds,
+    /// How long shutdown waits for calls in flight before it drops every
+    /// connection.
+    pub shutdown_grace_period: Seconds,
+    /// The longest a call waits for a file lock that another process holds.
+    pub lock_timeout: Seconds,
     /// The bearer token every HTTP request must carry.
     #[serde(
         skip_serializing_if = "Option::is_none",
@@ -121,6 +135,11 @@ impl Default for ServerSettings {
             max_boards: 64,
             max_sessions: 256,
             session_idle_timeout: 1800,
+            max_connections: 1024,
+            header_read_timeout: Seconds::new(10),
+            body_read_timeout: Seconds::new(30),
+            shutdown_grace_period: Seconds::new(5),
+            lock_timeout: Seconds::new(10),
             auth_token: None,
             auth_token_file: None,
             allow_unauthenticated: false,
@@ -189,6 +208,17 @@ impl ServerSettings {
             "server.session_idle_timeout",
             "must be at least 1 (seconds)",
         );
+        require(
+            server.max_connections >= 1,
+            "server.max_connections",
+            "must be at least 1",
+        );
+        for (value, key) in [
+            (server.header_read_timeout, "server.header_read_timeout"),
+            (server.body_read_timeout, "server.body_read_timeout"),
+        ] {
+            require(!value.is_zero(), key, "must be more than 0 (seconds)");
+        }
         require(
             server
                 .auth_token

@@ -2,10 +2,14 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The shared runtime under every toolset: the servers' allocator, logging,
-//! large stacks for deep plans, and small text helpers.
+//! The shared runtime under every toolset: the servers' allocator, blocking
+//! work off the async workers, logging, large stacks for deep plans, and
+//! small text helpers.
 
 pub mod allocator;
+pub mod blocking;
+pub mod file_lock;
 pub mod logging;
+pub mod regular_file;
 pub mod stack;
 pub mod text;

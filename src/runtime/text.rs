@@ -4,6 +4,39 @@
 
 //! Small text helpers every layer shares.
 
+/// Whether `c` ends a line somewhere: in Markdown, a terminal, a log
+/// viewer or an editor (`\n`, `\r`, vertical tab, form feed, NEL,
+/// U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR).
+pub fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// How a character of a caller's text is shown on one line: a control
+/// character other than tab (one could move a terminal's cursor, e.g. ESC)
+/// becomes its Unicode control picture (`␛`), or `�` where there is none;
+/// every other character stays.
+pub fn shown(c: char) -> char {
+    match c {
+        '\t' => c,
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '\u{2421}',
+        '\u{80}'..='\u{9f}' => '\u{fffd}',
+        _ => c,
+    }
+}
+
+/// Whether `text` may hold a line break or a control character: a quick,
+/// conservative test on bytes (a `false` is certain), for the common text
+/// that holds neither.
+pub fn may_need_care(text: &str) -> bool {
+    // C1 controls (NEL among them) start with 0xC2, U+2028/U+2029 with 0xE2.
+    text.bytes()
+        .any(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
+}
+
 /// Quotes a caller's value for an error message, cut short so that a huge
 /// argument does not come back as a huge error.
 pub fn clip(text: &str) -> String {
@@ -13,4 +46,27 @@ pub fn clip(text: &str) -> String {
         clipped.push('…');
     }
     clipped.escape_debug().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_breaks_and_control_characters_are_known() {
+        let breaks: Vec<char> = "a\n\r\u{b}\u{c}\u{85}\u{2028}\u{2029}\tb"
+            .chars()
+            .filter(|c| is_line_break(*c))
+            .collect();
+        assert_eq!(breaks.len(), 7);
+        let shown: String = "a\u{1b}[2K\t\u{7}\u{7f}\u{9b}é✓"
+            .chars()
+            .map(shown)
+            .collect();
+        assert_eq!(shown, "a␛[2K\t␇␡\u{fffd}é✓");
+        assert!(!may_need_care("plain text, é"));
+        for text in ["a\tb", "a\rb", "a\u{85}b", "a\u{2028}b", "a\u{7f}"] {
+            assert!(may_need_care(text), "{text:?}");
+        }
+    }
 }

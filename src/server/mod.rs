@@ -191,15 +191,15 @@ impl ServerHandler for SessionServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = &request.uri;
-        let read = self
-            .endpoint
-            .faces()
-            .iter()
-            .find_map(|t| t.read_resource(uri));
+        let (endpoint, uri) = (self.endpoint.clone(), request.uri.clone());
+        // A toolset's read may wait for its files: off the async workers.
+        let read = crate::runtime::blocking::run(move || {
+            endpoint.faces().iter().find_map(|t| t.read_resource(&uri))
+        })
+        .await;
         match read {
             Some(result) => result.map(Into::into),
-            None => Err(self.resource_not_found(uri)),
+            None => Err(self.resource_not_found(&request.uri)),
         }
     }
 

@@ -8,6 +8,7 @@
 //! A toolset's flags are declared as [`Flag`]s: each sets one key.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use figment::{Figment, Metadata, Source};
 use serde::Deserialize;
@@ -54,6 +55,7 @@ pub struct Settings<'a> {
     flags: &'a [&'static Flag],
     max_boards: usize,
     configured: &'a [Arc<dyn Toolset>],
+    lock_timeout: Duration,
 }
 
 impl<'a> Settings<'a> {
@@ -65,6 +67,7 @@ impl<'a> Settings<'a> {
             flags,
             max_boards,
             configured: &[],
+            lock_timeout: Duration::from_secs(10),
         }
     }
 
@@ -80,6 +83,20 @@ impl<'a> Settings<'a> {
         self.configured
             .iter()
             .find_map(|toolset| toolset.as_any().downcast_ref::<T>())
+    }
+
+    /// The same, with `[server] lock_timeout`.
+    pub fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
+        Self {
+            lock_timeout,
+            ..self
+        }
+    }
+
+    /// `[server] lock_timeout`: the longest a call waits for a file lock
+    /// that another process holds, for the toolsets that lock files.
+    pub fn lock_timeout(&self) -> Duration {
+        self.lock_timeout
     }
 
     /// `[server] max_boards`: the most boards one server holds, for the

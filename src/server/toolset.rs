@@ -83,7 +83,7 @@ pub trait Toolset: Send + Sync + Debug + 'static {
     }
 
     /// Its tools and resources on board `board`; an HTTP endpoint opens
-    /// them on first use, the stdio server at start-up.
+    /// them on first use (on a blocking thread), the stdio server at start-up.
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError>;
 
     /// Its process-wide state, for transports that show it other ways (the
@@ -97,6 +97,8 @@ pub trait Tools: Send + Sync + 'static {
     fn tools(&self) -> Vec<Tool>;
 
     /// Calls tool `request.name`, or `None` if it is not one of its tools.
+    /// The future must not block: work that waits for files or locks runs
+    /// through `crate::runtime::blocking::run`.
     fn call(
         &self,
         request: CallToolRequestParams,
@@ -109,6 +111,7 @@ pub trait Tools: Send + Sync + 'static {
     }
 
     /// Reads resource `uri`, or `None` if it is not one of its resources.
+    /// May block: the server calls it on a blocking thread.
     fn read_resource(&self, _uri: &str) -> Option<Result<ReadResourceResult, ErrorData>> {
         None
     }
@@ -127,6 +130,7 @@ pub enum OpenError {
     #[error("{0}")]
     Full(String),
     /// The board's state could not be opened (e.g. a corrupt snapshot).
+    /// The message may be shown to clients: no absolute paths (log those).
     #[error("{0}")]
     Failed(String),
 }

@@ -7,6 +7,7 @@
 //! on SIGINT/SIGTERM that lets calls in flight finish.
 
 pub(crate) mod http;
+pub mod lines;
 pub(crate) mod shutdown;
 pub(crate) mod stdio;
 pub(crate) mod unavailable;

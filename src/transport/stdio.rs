@@ -7,7 +7,9 @@
 use rmcp::ServiceExt;
 
 use super::ServeError;
+use super::lines::Lines;
 use crate::config::Config;
+use crate::runtime::blocking;
 use crate::server::{BoardName, SessionServer};
 
 /// Serves one session on stdio until the client leaves or `shutdown` resolves.
@@ -28,7 +30,7 @@ pub async fn serve(
         env!("CARGO_PKG_VERSION")
     );
     let service = SessionServer::new(endpoint)
-        .serve(rmcp::transport::stdio())
+        .serve(Lines::new(tokio::io::stdin(), tokio::io::stdout()))
         .await
         .map_err(std::io::Error::other)?;
     let stop = service.cancellation_token();
@@ -40,6 +42,10 @@ pub async fn serve(
             tracing::info!("shutting down");
             stop.cancel();
         }
+    }
+    // A call in flight may still be saving: let it end, within the grace period.
+    if !blocking::settle(config.server.shutdown_grace_period.duration()).await {
+        tracing::warn!("work still running after the grace period; exiting anyway");
     }
     Ok(())
 }

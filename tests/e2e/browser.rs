@@ -80,6 +80,8 @@ async fn cards_appear_and_move_live_and_user_text_stays_text() {
     };
     let server = HttpServer::start(&[], &[("PLANNING_SERVER_AUTH_TOKEN", TOKEN)]).await;
     let base = server.base();
+    // An agent's session creates the board (a page never does).
+    let agent = common::client_with_token(&server.board_url("live"), TOKEN).await;
 
     // Sign in once with the token; the page comes back without it.
     browser
@@ -89,7 +91,6 @@ async fn cards_appear_and_move_live_and_user_text_stays_text() {
     wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
     browser.run("window.notReloaded = true;", json!([])).await;
 
-    let agent = common::client_with_token(&server.board_url("live"), TOKEN).await;
     ok(
         &agent,
         "add_tasks",
@@ -167,6 +168,15 @@ async fn the_page_reconnects_after_a_server_restart() {
     let args: Vec<&str> = flags.iter().map(String::as_str).collect();
     let port = common::free_port();
     let mut server = HttpServer::start_on(&home, port, &args, &[]).await;
+    // The board exists once an agent saved something on it.
+    let first = common::client_with_token(&server.board_url("restart"), "unused").await;
+    ok(
+        &first,
+        "set_goal",
+        json!({"title": "Survive a restart", "description": ""}),
+    )
+    .await;
+    first.cancel().await.unwrap();
     let page = format!("{}/boards/restart", server.base());
     browser.goto(&page).await;
     wait_live(&browser, "the page connects", Duration::from_secs(5)).await;

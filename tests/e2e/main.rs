@@ -20,6 +20,7 @@ mod browser;
 mod budget;
 mod cli;
 mod crash;
+mod hardening;
 mod http;
 mod load;
 mod multiprocess;

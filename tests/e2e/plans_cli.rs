@@ -431,3 +431,54 @@ fn deeply_nested_plans_do_not_overflow_the_stack() {
     let out = run_in(d, &["task", "done", "deep", "t1499"]);
     assert!(out.status.success());
 }
+
+#[test]
+fn a_plan_that_is_not_utf8_is_read_but_never_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["plan", "create", "bytes", "--title", "Bytes"]);
+    ok(d, &["task", "add", "bytes", "--title", "Alpha"]);
+    let path = d.join(".long-term-plan/bytes.md");
+    let text = std::fs::read(&path).unwrap();
+    let at = text.windows(5).position(|w| w == b"Alpha").unwrap();
+    let mut bytes = text[..at].to_vec();
+    bytes.extend_from_slice(b"Alph\xe9");
+    bytes.extend_from_slice(&text[at + 5..]);
+    std::fs::write(&path, &bytes).unwrap();
+    // Read: the invalid byte is shown as U+FFFD.
+    let got = ok(d, &["plan", "get", "bytes"]);
+    assert!(got.to_string().contains("Alph\u{fffd}"), "{got}");
+    // Written: refused, the file left byte for byte.
+    let out = run_in(d, &["task", "add", "bytes", "--title", "More"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("Plan bytes is not valid UTF-8 (at byte "),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+#[test]
+fn line_terminators_in_titles_never_hide_a_task_or_forge_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["plan", "create", "lines", "--title", "Lines"]);
+    for title in [
+        "real\r- [x] forged",
+        "ls\u{2028}- [x] forged",
+        "ps\u{2029}x",
+    ] {
+        ok(d, &["task", "add", "lines", "--title", title]);
+    }
+    let text = plan_file(d, "lines");
+    assert!(!text.contains(['\r', '\u{2028}', '\u{2029}']), "{text:?}");
+    let got = ok(d, &["plan", "get", "lines", "--view", "flat"]);
+    let titles: Vec<&str> = got["plan"]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["real - [x] forged", "ls - [x] forged", "ps x"]);
+}

@@ -125,7 +125,9 @@ async fn named_boards_are_isolated() {
 
 #[tokio::test]
 async fn the_board_limit_refuses_new_boards_with_503() {
-    let server = HttpServer::start(&[], &[("PLANNING_SERVER_MAX_BOARDS", "2")]).await;
+    // The default board, open but unused and empty, makes room for "one";
+    // "one", in use, keeps "two" out.
+    let server = HttpServer::start(&[], &[("PLANNING_SERVER_MAX_BOARDS", "1")]).await;
     let one = connect(&server.board_url("one")).await;
     let response = post(&server.board_url("two"))
         .body(INITIALIZE)

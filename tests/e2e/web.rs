@@ -228,9 +228,9 @@ async fn bad_board_names_are_404_and_never_paths() {
         assert_eq!(response.status(), 404, "{path}");
     }
     let stored: Vec<_> = std::fs::read_dir(home.path().join("store"))
-        .unwrap()
+        .into_iter()
+        .flatten()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| !n.starts_with("default."))
         .collect();
     assert!(stored.is_empty(), "no file was made: {stored:?}");
 }
@@ -299,6 +299,8 @@ async fn the_list_shows_open_and_stored_boards_within_max_boards() {
 #[tokio::test]
 async fn events_send_the_state_at_once_then_one_event_per_change() {
     let server = HttpServer::start(&[], &[]).await;
+    // A session creates the board; the page then follows it.
+    let agent = connect(&server.board_url("live")).await;
     let mut stream = get(&format!("{}/boards/live/events", server.base())).await;
     assert_eq!(stream.status(), 200);
     assert_eq!(header(&stream, "content-type"), "text/event-stream");
@@ -310,7 +312,6 @@ async fn events_send_the_state_at_once_then_one_event_per_change() {
     assert_eq!(state["board"], "live");
     assert_eq!(state["tasks"], json!([]));
 
-    let agent = connect(&server.board_url("live")).await;
     ok(
         &agent,
         "add_tasks",
@@ -357,15 +358,15 @@ async fn a_browser_signs_in_with_the_token_once() {
         r#"Bearer realm="planning-mcp-server""#
     );
     assert!(missing.text().await.unwrap().contains("?token="));
-    let wrong = get(&format!("{base}/boards/x?token=guess")).await;
+    let wrong = get(&format!("{base}/boards/default?token=guess")).await;
     assert_eq!(wrong.status(), 401);
     assert!(header(&wrong, "www-authenticate").contains("invalid_token"));
     assert!(wrong.headers().get("set-cookie").is_none());
 
     let encoded = TOKEN.replace(' ', "%20");
-    let signed_in = get(&format!("{base}/boards/x?view=1&token={encoded}")).await;
+    let signed_in = get(&format!("{base}/boards/default?view=1&token={encoded}")).await;
     assert_eq!(signed_in.status(), 303);
-    assert_eq!(header(&signed_in, "location"), "./x?view=1");
+    assert_eq!(header(&signed_in, "location"), "./default?view=1");
     let set_cookie = header(&signed_in, "set-cookie").to_owned();
     for attribute in ["planning_auth=", "Path=/", "HttpOnly", "SameSite=Strict"] {
         assert!(set_cookie.contains(attribute), "{set_cookie}");
@@ -380,15 +381,15 @@ async fn a_browser_signs_in_with_the_token_once() {
     };
     for path in [
         "/",
-        "/boards/x",
-        "/boards/x.json",
-        "/boards/x.md",
+        "/boards/default",
+        "/boards/default.json",
+        "/boards/default.md",
         "/assets/web.js",
     ] {
         let response = with_cookie(path).send().await.unwrap();
         assert_eq!(response.status(), 200, "{path}");
     }
-    let mut events = with_cookie("/boards/x/events").send().await.unwrap();
+    let mut events = with_cookie("/boards/default/events").send().await.unwrap();
     assert_eq!(events.status(), 200);
     next_event(&mut events, &mut String::new()).await;
     drop(events);
@@ -412,7 +413,7 @@ async fn a_browser_signs_in_with_the_token_once() {
     assert_eq!(forged.status(), 401);
     // Scripts use the bearer token.
     let bearer = http()
-        .get(format!("{base}/boards/x.json"))
+        .get(format!("{base}/boards/default.json"))
         .bearer_auth(TOKEN)
         .send()
         .await

@@ -6,6 +6,7 @@
 //! history) and `[storage]` (where boards are kept), with their checks.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -133,7 +134,7 @@ impl Default for StorageSettings {
 }
 
 /// The settings of toolset `planning`, checked.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardSettings {
     /// `[planning]`
     pub planning: PlanningSettings,
@@ -141,6 +142,19 @@ pub struct BoardSettings {
     pub storage: StorageSettings,
     /// `[server] max_boards`: the most boards one server holds.
     pub max_boards: usize,
+    /// `[server] lock_timeout`: the longest a call waits for a board's lock.
+    pub lock_timeout: Duration,
+}
+
+impl Default for BoardSettings {
+    fn default() -> Self {
+        Self {
+            planning: PlanningSettings::default(),
+            storage: StorageSettings::default(),
+            max_boards: 64,
+            lock_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 impl BoardSettings {
@@ -174,6 +188,7 @@ impl BoardSettings {
                 planning,
                 storage,
                 max_boards: settings.max_boards(),
+                lock_timeout: settings.lock_timeout(),
             }),
             false => Err(problems),
         }

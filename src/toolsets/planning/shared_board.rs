@@ -6,10 +6,16 @@
 //! board's store. Each call locks, (re)loads if another process changed the
 //! board, applies, saves, and unlocks, without awaiting: concurrent callers
 //! see one total order of calls, and a reply never claims what is not saved.
+//!
+//! Every wait is bounded by the lock timeout: a writer waits for this
+//! process's other writer and then for the store's lock (another process's
+//! save), and gives up with [`CallError::Busy`]; readers wait only for a
+//! save in progress. Async callers go through [`SharedBoard::run`], which
+//! keeps file I/O and lock waits off the async workers.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use parking_lot::{Mutex, RwLock};
 use tokio::sync::watch;
@@ -24,11 +30,22 @@ pub enum CallError {
     #[error(transparent)]
     Refused(#[from] BoardError),
     /// The change could not be saved, so it was taken back.
-    #[error("Nothing changed: the board could not be saved ({0}).")]
+    #[error("Nothing changed: the board could not be saved ({}).", .0.public())]
     NotSaved(StoreError),
     /// The stored board could not be read.
-    #[error("The board could not be loaded ({0}).")]
+    #[error("The board could not be loaded ({}).", .0.public())]
     NotLoaded(StoreError),
+    /// Another process held the board's lock for longer than the lock timeout.
+    #[error(
+        "Nothing was done: another process holds the lock of board {board} and did not release it within {} s (server.lock_timeout); retry later.",
+        .timeout.as_secs_f64()
+    )]
+    Busy {
+        /// The board.
+        board: String,
+        /// The lock timeout the call waited for.
+        timeout: Duration,
+    },
 }
 
 /// How often a watched board checks its store for other processes' changes.
@@ -42,8 +59,14 @@ pub struct SharedBoard {
 
 #[derive(Debug)]
 struct Inner {
+    /// The board's name, for messages.
+    name: String,
     board: RwLock<Board>,
+    /// Held by the one writer of this process that is changing the board.
+    writer: Mutex<()>,
     store: Box<dyn SnapshotStore>,
+    /// The longest any call waits for a lock.
+    lock_timeout: Duration,
     /// Counts changes; watchers wake on each.
     changes: watch::Sender<u64>,
     /// When the board last changed, as far as this process knows.
@@ -53,14 +76,23 @@ struct Inner {
 }
 
 impl SharedBoard {
-    /// Shares the board stored in `store`, or `empty` when none is stored yet.
-    pub fn open(store: Box<dyn SnapshotStore>, empty: Board) -> Result<Self, StoreError> {
+    /// Shares board `name` as stored in `store`, or `empty` when none is
+    /// stored yet; no call waits longer than `lock_timeout` for a lock.
+    pub fn open(
+        name: &str,
+        store: Box<dyn SnapshotStore>,
+        empty: Board,
+        lock_timeout: Duration,
+    ) -> Result<Self, StoreError> {
         let board = store.load_if_changed()?.unwrap_or(empty);
         Ok(Self {
             inner: Arc::new(Inner {
+                name: name.to_owned(),
                 changed_at: Mutex::new(latest_time(&board)),
                 board: RwLock::new(board),
+                writer: Mutex::new(()),
                 store,
+                lock_timeout,
                 changes: watch::Sender::new(0),
                 polling: AtomicBool::new(false),
             }),
@@ -72,13 +104,52 @@ impl SharedBoard {
         self.inner.store.describe()
     }
 
+    /// Runs `work` on this board where it cannot stall the async workers:
+    /// on a blocking thread when the store does I/O, right here otherwise.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&SharedBoard) -> T + Send + 'static,
+    ) -> T {
+        if !self.inner.store.may_block() {
+            return work(self);
+        }
+        let board = self.clone();
+        crate::runtime::blocking::run(move || work(&board)).await
+    }
+
+    /// Whether dropping this handle loses nothing: no one else holds the
+    /// board, and it is stored, or holds nothing.
+    pub fn is_idle(&self) -> bool {
+        Arc::strong_count(&self.inner) == 1
+            && (self.inner.store.persistent()
+                || self
+                    .inner
+                    .board
+                    .try_read()
+                    .is_some_and(|board| is_blank(&board)))
+    }
+
+    fn busy(&self) -> CallError {
+        CallError::Busy {
+            board: self.inner.name.clone(),
+            timeout: self.inner.lock_timeout,
+        }
+    }
+
     /// Runs `read` on the current board (reloaded first if another process changed it).
     pub fn read<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
         let inner = &*self.inner;
         if !inner.store.may_have_changed() {
-            return Ok(read(&inner.board.read()));
+            let board = inner
+                .board
+                .try_read_for(inner.lock_timeout)
+                .ok_or_else(|| self.busy())?;
+            return Ok(read(&board));
         }
-        let mut board = inner.board.write();
+        let mut board = inner
+            .board
+            .try_write_for(inner.lock_timeout)
+            .ok_or_else(|| self.busy())?;
         inner
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
@@ -106,8 +177,19 @@ impl SharedBoard {
         reply: impl FnOnce(&Board, T) -> R,
     ) -> Result<Result<R, E>, CallError> {
         let inner = &*self.inner;
-        let mut board = inner.board.write();
-        let _lock = inner.store.lock().map_err(CallError::NotSaved)?;
+        let until = Instant::now() + inner.lock_timeout;
+        let _writer = inner
+            .writer
+            .try_lock_until(until)
+            .ok_or_else(|| self.busy())?;
+        let _lock = inner.store.lock(until).map_err(|error| match error {
+            StoreError::Busy { .. } => self.busy(),
+            other => CallError::NotSaved(other),
+        })?;
+        let mut board = inner
+            .board
+            .try_write_until(until)
+            .ok_or_else(|| self.busy())?;
         inner
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
@@ -117,7 +199,7 @@ impl SharedBoard {
         };
         if let Err(error) = inner.store.save(&board) {
             board.undo(undo);
-            tracing::error!(%error, "a change was not saved and was taken back");
+            tracing::error!(board = %inner.name, %error, "a change was not saved and was taken back");
             return Err(CallError::NotSaved(error));
         }
         inner.changed();
@@ -141,6 +223,15 @@ impl SharedBoard {
         }
         receiver
     }
+}
+
+/// Whether a board holds nothing at all: no goal, no task, no history.
+fn is_blank(board: &Board) -> bool {
+    board.goal().is_none()
+        && board.is_empty()
+        && board
+            .history()
+            .is_none_or(|history| history.entries().next().is_none())
 }
 
 impl Inner {
@@ -185,12 +276,23 @@ async fn poll_store(inner: Weak<Inner>) {
                 return;
             }
         }
-        if inner.store.may_have_changed() {
-            let reloaded = inner.reload_if_changed(&mut inner.board.write());
-            if let Err(error) = reloaded {
-                tracing::warn!(%error, "cannot reload a board that another process changed");
-            }
-        }
+        let board = SharedBoard { inner };
+        board.run(reload_for_watchers).await;
+    }
+}
+
+/// Reloads the board if another process changed it; a failure is logged
+/// (the watchers see the board as it was).
+fn reload_for_watchers(board: &SharedBoard) {
+    let inner = &*board.inner;
+    if !inner.store.may_have_changed() {
+        return;
+    }
+    let Some(mut current) = inner.board.try_write_for(inner.lock_timeout) else {
+        return;
+    };
+    if let Err(error) = inner.reload_if_changed(&mut current) {
+        tracing::warn!(board = %inner.name, %error, "cannot reload a board that another process changed");
     }
 }
 
@@ -208,8 +310,14 @@ mod tests {
     }
 
     impl SnapshotStore for Arc<FlakyStore> {
-        fn lock(&self) -> Result<WriteLock<'_>, StoreError> {
+        fn lock(&self, _until: Instant) -> Result<WriteLock<'_>, StoreError> {
             Ok(Box::new(()))
+        }
+        fn may_block(&self) -> bool {
+            false
+        }
+        fn persistent(&self) -> bool {
+            true
         }
         fn may_have_changed(&self) -> bool {
             false
@@ -232,6 +340,11 @@ mod tests {
         }
     }
 
+    fn open(store: Box<dyn SnapshotStore>) -> Result<SharedBoard, StoreError> {
+        let empty = Board::new(Limits::default(), true);
+        SharedBoard::open("default", store, empty, Duration::from_secs(30))
+    }
+
     fn add(board: &SharedBoard, title: &str) -> Result<usize, CallError> {
         let task = NewTask::new(title, "");
         board.mutate(|b| b.add_tasks(&[task]), |b, _| b.len())
@@ -240,8 +353,7 @@ mod tests {
     #[test]
     fn a_failed_save_takes_the_change_back() {
         let store = Arc::new(FlakyStore::default());
-        let board = SharedBoard::open(Box::new(store.clone()), Board::new(Limits::default(), true))
-            .unwrap();
+        let board = open(Box::new(store.clone())).unwrap();
         assert_eq!(add(&board, "kept").unwrap(), 1);
         store
             .failing
@@ -249,7 +361,7 @@ mod tests {
         let error = add(&board, "lost").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "Nothing changed: the board could not be saved (cannot save /full/default.json: No space left on device)."
+            "Nothing changed: the board could not be saved (cannot save default.json: No space left on device)."
         );
         let titles = board
             .read(|b| b.tasks().map(|t| t.title.clone()).collect::<Vec<_>>())
@@ -265,16 +377,14 @@ mod tests {
     #[test]
     fn a_refused_change_is_not_saved() {
         let store = Arc::new(FlakyStore::default());
-        let board = SharedBoard::open(Box::new(store.clone()), Board::new(Limits::default(), true))
-            .unwrap();
+        let board = open(Box::new(store.clone())).unwrap();
         assert!(matches!(add(&board, " "), Err(CallError::Refused(_))));
         assert_eq!(store.saves.load(std::sync::atomic::Ordering::SeqCst), 0);
     }
 
     #[test]
     fn memory_boards_start_empty() {
-        let board =
-            SharedBoard::open(Box::new(MemoryStore), Board::new(Limits::default(), true)).unwrap();
+        let board = open(Box::new(MemoryStore)).unwrap();
         assert_eq!(board.read(Board::len).unwrap(), 0);
         assert_eq!(board.storage(), "memory");
     }

@@ -80,7 +80,11 @@ impl Toolset for Planning {
         match self.boards.get(board) {
             Ok(shared) => Ok(Arc::new(BoardTools::new(board.clone(), shared))),
             Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
-            Err(BoardOpenError::Store(error)) => Err(OpenError::Failed(error.to_string())),
+            Err(BoardOpenError::Store(error)) => {
+                // The log has the whole path; the answer only the file's name.
+                tracing::error!(board = %board, %error, "cannot open a board");
+                Err(OpenError::Failed(error.public()))
+            }
         }
     }
 

@@ -237,6 +237,14 @@ impl Plans {
         }
     }
 
+    /// The same, waiting at most `lock_timeout` for a plan another process
+    /// has locked.
+    pub fn with_lock_timeout(self, lock_timeout: std::time::Duration) -> Self {
+        Self {
+            store: self.store.with_lock_timeout(lock_timeout),
+        }
+    }
+
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
@@ -244,30 +252,14 @@ impl Plans {
 
     /// `plan list`
     pub fn list_plans(&self, query: Option<&str>) -> Result<PlanList, PlanError> {
-        let (dir, real_dir) = self.store.plans_dir()?;
-        if std::fs::metadata(&real_dir).is_err() {
-            return Ok(PlanList { plans: Vec::new() });
-        }
-        let entries =
-            std::fs::read_dir(&real_dir).map_err(|e| store::node_error(&e, "scandir", &dir))?;
+        let (dir, _) = self.store.plans_dir()?;
+        let is_plan = |name: &str| name.strip_suffix(".md").is_some_and(id::is_safe);
+        let files = self.store.read_plan_files(is_plan)?;
         let query = query.and_then(search::normalize_query);
         let mut plans = Vec::new();
-        for entry in entries.flatten() {
-            // Symlinks are not regular files here, as with Node's Dirent.
-            if !entry.file_type().is_ok_and(|t| t.is_file()) {
-                continue;
-            }
-            let name = entry.file_name();
-            let Some(plan_id) = name.to_str().and_then(|n| n.strip_suffix(".md")) else {
-                continue;
-            };
-            if !id::is_safe(plan_id) {
-                continue;
-            }
+        for (name, bytes) in files {
+            let plan_id = name.strip_suffix(".md").unwrap_or(&name);
             let path = dir.join(&name);
-            let Ok(bytes) = store::read_file(&real_dir.join(&name)) else {
-                continue;
-            };
             let text = String::from_utf8_lossy(&bytes);
             let title = list_title(&text).unwrap_or(plan_id).to_owned();
             if let Some(q) = &query

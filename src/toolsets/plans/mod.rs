@@ -11,6 +11,7 @@
 //! `cli` are the faces. `config` is its table and `toolset` its registry entry.
 
 pub mod api;
+pub(crate) mod beneath;
 pub mod cli;
 pub(crate) mod config;
 pub mod document;

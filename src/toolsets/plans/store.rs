@@ -8,15 +8,22 @@
 //! asks for it), written (a temporary file
 //! renamed over the plan, through a symlink rather than over it), created
 //! (exclusively), and how writers in any process take turns (an exclusive
-//! lock on the plan file itself, checked to still be the file at the path).
+//! lock on the plan file itself, checked to still be the file at the path,
+//! waited for at most the lock timeout). Every file is opened beneath the
+//! root through directory handles ([`super::beneath`]), so a directory
+//! swapped for a symlink cannot lead outside. A plan that is not valid
+//! UTF-8 is read (invalid bytes shown as U+FFFD) but never written.
 
 use std::cell::OnceCell;
-use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
+use std::fs::{self, File};
+use std::io::{ErrorKind, Read};
 use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use super::beneath::{self, Dir, Root};
+use crate::runtime::file_lock::lock_until;
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::id;
 use crate::toolsets::plans::syntax::text::json_quote;
@@ -29,6 +36,7 @@ pub const DEFAULT_PLANS_DIR: &str = ".long-term-plan";
 pub struct Store {
     root: PathBuf,
     plans_dir: String,
+    lock_timeout: Duration,
 }
 
 /// A plan file as read: where it is, what it holds, and its etag, computed
@@ -125,6 +133,25 @@ pub fn node_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanErr
     PlanError(message)
 }
 
+/// The directory of the plan at `real` (relative to the root) and its
+/// file name; `path` names it in the error.
+fn parent_and_name<'a>(path: &Path, real: &'a Path) -> Result<(&'a Path, &'a Path), PlanError> {
+    match (real.parent(), real.file_name()) {
+        (Some(parent), Some(name)) => Ok((parent, Path::new(name))),
+        _ => Err(escapes(path)),
+    }
+}
+
+/// An error of an open beneath the root: the path left it, or what the
+/// system said.
+fn open_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
+    if beneath::is_escape(error) {
+        escapes(path)
+    } else {
+        node_error(error, syscall, path)
+    }
+}
+
 fn escapes(path: &Path) -> PlanError {
     PlanError(format!("Resolved path escapes rootDir: {}", path.display()))
 }
@@ -159,6 +186,16 @@ impl Store {
         Self {
             root: resolve(&cwd, root),
             plans_dir: plans_dir.to_owned(),
+            lock_timeout: Duration::from_secs(10),
+        }
+    }
+
+    /// The same, waiting at most `lock_timeout` for a plan another process
+    /// has locked.
+    pub fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
+        Self {
+            lock_timeout,
+            ..self
         }
     }
 
@@ -173,29 +210,56 @@ impl Store {
     }
 
     /// Refuses `path` if it leaves the root, lexically or (our deviation)
-    /// through a symlink; returns the path to operate on, symlinks resolved.
+    /// through a symlink; returns the path to operate on, symlinks resolved,
+    /// relative to the root. The opens beneath the root check again, so a
+    /// symlink swapped in after this check cannot lead outside either.
     fn guard(&self, path: &Path) -> Result<PathBuf, PlanError> {
         let rel = relative(&self.root, path);
         if rel.is_absolute() || rel.components().any(|c| c == Component::ParentDir) {
             return Err(escapes(path));
         }
         let real_root = real_path(&self.root);
-        let real = real_path(path);
-        if !real.starts_with(&real_root) {
-            return Err(escapes(path));
+        match real_path(path).strip_prefix(&real_root) {
+            Ok(real) => Ok(real.to_path_buf()),
+            Err(_) => Err(escapes(path)),
         }
-        Ok(real)
     }
 
-    /// The plans directory (absolute) and its real path, both inside the root.
+    /// The root, opened.
+    fn open_root(&self) -> Result<Root, PlanError> {
+        Root::open(&self.root).map_err(|e| node_error(&e, "open", &self.root))
+    }
+
+    /// The plans directory (absolute) and its real path relative to the
+    /// root, inside it.
     pub fn plans_dir(&self) -> Result<(PathBuf, PathBuf), PlanError> {
         let dir = resolve(&self.root, Path::new(&self.plans_dir));
         let real = self.guard(&dir)?;
         Ok((dir, real))
     }
 
-    /// A plan's path (absolute) and its real path: the id must be safe and
-    /// the path inside the root.
+    /// The regular files of the plans directory whose names `wanted`
+    /// admits, with their contents; none when the directory is missing.
+    pub fn read_plan_files(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<Vec<(String, Vec<u8>)>, PlanError> {
+        let (dir, real) = self.plans_dir()?;
+        let opened = self.open_root().and_then(|root| {
+            root.open_dir(&real)
+                .map_err(|e| open_error(&e, "scandir", &dir))
+        });
+        match opened {
+            Ok(handle) => handle
+                .read_files(wanted)
+                .map_err(|e| node_error(&e, "scandir", &dir)),
+            Err(_) if fs::metadata(&dir).is_err() => Ok(Vec::new()),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// A plan's path (absolute) and its real path relative to the root: the
+    /// id must be safe and the path inside the root.
     pub fn plan_path(&self, plan_id: &str) -> Result<(PathBuf, PathBuf), PlanError> {
         if !id::is_safe(plan_id) {
             return Err(PlanError(format!(
@@ -212,28 +276,62 @@ impl Store {
     /// Reads a plan; its etag is computed if asked for.
     pub fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
-        let bytes = read_file(&real).map_err(|e| node_error(&e, "open", &path))?;
+        let mut bytes = Vec::new();
+        self.open_root()?
+            .open_file(&real)
+            .map_err(|e| open_error(&e, "open", &path))?
+            .read_to_end(&mut bytes)
+            .map_err(|e| node_error(&e, "read", &path))?;
         Ok(Snapshot::new(path, bytes))
+    }
+
+    /// The directory a plan is in, opened beneath the root, and its name.
+    fn plan_dir(&self, path: &Path, real: &Path) -> Result<(Dir, PathBuf), PlanError> {
+        let (parent, name) = parent_and_name(path, real)?;
+        let dir = self
+            .open_root()?
+            .open_dir(parent)
+            .map_err(|e| open_error(&e, "open", path))?;
+        Ok((dir, PathBuf::from(name)))
     }
 
     /// Reads a plan under its lock, lets `change` compute a new text from
     /// it, and writes that text (if any) before the lock is released, so that
-    /// no concurrent writer in any process loses an update.
+    /// no concurrent writer in any process loses an update. A plan that is
+    /// not valid UTF-8 is refused: writing it would replace the invalid
+    /// bytes everywhere, even in lines the change did not touch.
     pub fn update<T>(
         &self,
         plan_id: &str,
         change: impl FnOnce(&Snapshot) -> Result<(T, Option<String>), PlanError>,
     ) -> Result<T, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
+        let (dir, name) = self.plan_dir(&path, &real)?;
         // Held until `file` is dropped, after the write.
-        let mut file = lock_current(&real).map_err(|e| node_error(&e, "open", &path))?;
+        let until = Instant::now() + self.lock_timeout;
+        let mut file = match lock_current(&dir, &name, until) {
+            Ok(Some(file)) => file,
+            Ok(None) => {
+                return Err(PlanError(format!(
+                    "Plan {plan_id} is locked by another process, which did not release it within {} s (server.lock_timeout); nothing was changed, retry later.",
+                    self.lock_timeout.as_secs_f64()
+                )));
+            }
+            Err(e) => return Err(node_error(&e, "open", &path)),
+        };
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| node_error(&e, "read", &path))?;
+        if let Err(invalid) = std::str::from_utf8(&bytes) {
+            return Err(PlanError(format!(
+                "Plan {plan_id} is not valid UTF-8 (at byte {}); it is left as it is. Fix its encoding to edit it.",
+                invalid.valid_up_to()
+            )));
+        }
         let current = Snapshot::new(path, bytes);
         let (out, new_text) = change(&current)?;
         if let Some(text) = new_text {
-            write_atomic(&real, &text).map_err(|e| node_error(&e, "open", &current.path))?;
+            write_atomic(&dir, &name, &text).map_err(|e| node_error(&e, "open", &current.path))?;
         }
         Ok(out)
     }
@@ -242,12 +340,18 @@ impl Store {
     /// Returns the plan's absolute path.
     pub fn create(&self, plan_id: &str, text: &str) -> Result<PathBuf, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
-        let (dir, real_dir) = self.plans_dir()?;
-        fs::create_dir_all(&real_dir).map_err(|e| node_error(&e, "mkdir", &dir))?;
-        let temp = temp_path(&real);
-        write_new(&temp, text).map_err(|e| node_error(&e, "open", &temp))?;
-        let linked = fs::hard_link(&temp, &real);
-        let _ = fs::remove_file(&temp);
+        let (dir, _) = self.plans_dir()?;
+        let (parent, name) = parent_and_name(&path, &real)?;
+        let handle = self
+            .open_root()?
+            .create_dirs(parent)
+            .map_err(|e| open_error(&e, "mkdir", &dir))?;
+        let temp = temp_name(name);
+        handle
+            .write_new(&temp, text)
+            .map_err(|e| node_error(&e, "open", &path.with_file_name(&temp)))?;
+        let linked = handle.link(&temp, name);
+        let _ = handle.remove(&temp);
         match linked {
             Ok(()) => Ok(path),
             Err(e) if e.kind() == ErrorKind::AlreadyExists || e.raw_os_error() == Some(21) => {
@@ -266,57 +370,41 @@ pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Opens and exclusively locks the file now at `path`; closing the file
-/// releases the lock. A writer replaces the file by renaming a new one over
-/// it, so a lock won on a file that is no longer at the path is worthless:
-/// then try again on the new one.
-fn lock_current(path: &Path) -> std::io::Result<File> {
+/// Opens and exclusively locks the file now named `name` in `dir`, waiting
+/// until `until` at most (`None` if another process held it that long);
+/// closing the file releases the lock. A writer replaces the file by
+/// renaming a new one over it, so a lock won on a file that is no longer
+/// at the path is worthless: then try again on the new one.
+fn lock_current(dir: &Dir, name: &Path, until: Instant) -> std::io::Result<Option<File>> {
     loop {
-        let file = File::open(path)?;
-        file.lock()?;
-        if same_file(&file, path)? {
-            return Ok(file);
+        let file = dir.open_file(name)?;
+        if !lock_until(&file, until)? {
+            return Ok(None);
+        }
+        if dir.holds(&file, name)? {
+            return Ok(Some(file));
         }
     }
 }
 
-#[cfg(unix)]
-fn same_file(file: &File, path: &Path) -> std::io::Result<bool> {
-    use std::os::unix::fs::MetadataExt;
-    let open = file.metadata()?;
-    let now = fs::metadata(path)?;
-    Ok(open.dev() == now.dev() && open.ino() == now.ino())
-}
-
-#[cfg(not(unix))]
-fn same_file(_file: &File, _path: &Path) -> std::io::Result<bool> {
-    Ok(true)
-}
-
-/// `<path>.tmp.<32 hex>` next to the plan, as the reference names them.
-fn temp_path(path: &Path) -> PathBuf {
+/// `<name>.tmp.<32 hex>` next to the plan, as the reference names them.
+fn temp_name(name: &Path) -> PathBuf {
     let random = id::generate();
-    let mut name = path.as_os_str().to_owned();
-    name.push(".tmp.");
-    name.push(&random[2..]);
-    PathBuf::from(name)
+    let mut temp = name.as_os_str().to_owned();
+    temp.push(".tmp.");
+    temp.push(&random[2..]);
+    PathBuf::from(temp)
 }
 
-fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
-    file.write_all(text.as_bytes())
-}
-
-/// Writes `text` to a temporary file and renames it over `path`: readers
-/// see the old or the new file, never a part.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    let temp = temp_path(path);
-    let written = write_new(&temp, text).and_then(|()| fs::rename(&temp, path));
+/// Writes `text` to a temporary file in `dir` and renames it over `name`:
+/// readers see the old or the new file, never a part.
+fn write_atomic(dir: &Dir, name: &Path, text: &str) -> std::io::Result<()> {
+    let temp = temp_name(name);
+    let written = dir
+        .write_new(&temp, text)
+        .and_then(|()| dir.rename(&temp, name));
     if written.is_err() {
-        let _ = fs::remove_file(&temp);
+        let _ = dir.remove(&temp);
     }
     written
 }
@@ -427,6 +515,109 @@ mod tests {
         let read = store.read("b").unwrap();
         assert_eq!(read.text, "a\u{FFFD}b");
         assert_eq!(read.etag(), etag("a\u{FFFD}b"));
+    }
+
+    #[test]
+    fn a_plan_that_is_not_utf8_is_read_but_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), ".");
+        fs::write(dir.path().join("b.md"), b"# b\n\n- [ ] a\xffb\n").unwrap();
+        let refused = store
+            .update("b", |_| Ok(((), Some("# b\n".into()))))
+            .unwrap_err();
+        assert_eq!(
+            refused.message(),
+            "Plan b is not valid UTF-8 (at byte 12); it is left as it is. Fix its encoding to edit it."
+        );
+        assert_eq!(
+            fs::read(dir.path().join("b.md")).unwrap(),
+            b"# b\n\n- [ ] a\xffb\n"
+        );
+    }
+
+    #[test]
+    fn a_plan_locked_elsewhere_is_waited_for_within_the_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), ".").with_lock_timeout(Duration::ZERO);
+        fs::write(dir.path().join("p.md"), "old\n").unwrap();
+        // Another holder (a lock on another open file counts as another process).
+        let holder = File::open(dir.path().join("p.md")).unwrap();
+        holder.lock().unwrap();
+        let refused = store
+            .update("p", |_| Ok(((), Some("new\n".into()))))
+            .unwrap_err();
+        assert_eq!(
+            refused.message(),
+            "Plan p is locked by another process, which did not release it within 0 s (server.lock_timeout); nothing was changed, retry later."
+        );
+        assert_eq!(
+            fs::read_to_string(dir.path().join("p.md")).unwrap(),
+            "old\n"
+        );
+        holder.unlock().unwrap();
+        store
+            .update("p", |_| Ok(((), Some("new\n".into()))))
+            .unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.path().join("p.md")).unwrap(),
+            "new\n"
+        );
+    }
+
+    /// A directory inside the root is swapped with a symlink to an outside
+    /// directory (`renameat2` with `RENAME_EXCHANGE`) over and over while
+    /// plans are created, written and read in it: nothing is ever written
+    /// outside, whatever the interleaving.
+    #[test]
+    fn a_directory_swapped_for_a_symlink_never_leads_outside() {
+        use std::os::unix::fs::symlink;
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("plans")).unwrap();
+        symlink(outside.path(), dir.path().join("swap")).unwrap();
+        fs::write(dir.path().join("plans/p.md"), "# p\n").unwrap();
+        fs::write(outside.path().join("p.md"), "# outside\n").unwrap();
+        let store = Store::new(dir.path(), "plans");
+        let done = Arc::new(AtomicBool::new(false));
+        let swapper = {
+            let (root, done) = (dir.path().to_path_buf(), done.clone());
+            std::thread::spawn(move || {
+                let mut swaps = 0u64;
+                while !done.load(Ordering::Relaxed) || swaps == 0 {
+                    rustix::fs::renameat_with(
+                        rustix::fs::CWD,
+                        root.join("plans"),
+                        rustix::fs::CWD,
+                        root.join("swap"),
+                        rustix::fs::RenameFlags::EXCHANGE,
+                    )
+                    .unwrap();
+                    swaps += 1;
+                }
+                swaps
+            })
+        };
+        for n in 0..300 {
+            let _ = store.create(&format!("new{n}"), "# new\n");
+            let _ = store.update("p", |_| Ok(((), Some(format!("# p {n}\n")))));
+            if let Ok(read) = store.read("p") {
+                assert!(read.text.starts_with("# p"), "{}", read.text);
+            }
+        }
+        done.store(true, Ordering::Relaxed);
+        assert!(swapper.join().unwrap() > 0);
+        let names: Vec<String> = fs::read_dir(outside.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, ["p.md"], "nothing was created outside");
+        assert_eq!(
+            fs::read_to_string(outside.path().join("p.md")).unwrap(),
+            "# outside\n"
+        );
     }
 
     #[cfg(unix)]

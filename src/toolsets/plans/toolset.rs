@@ -8,10 +8,12 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::Plans;
+use crate::runtime::blocking;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, ToolFuture, Tools, Toolset, ToolsetKind};
@@ -49,9 +51,11 @@ impl ToolsetKind for PlansKind {
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+        let lock_timeout = settings.lock_timeout();
         let settings = PlansSettings::read(settings)?;
+        let plans = Plans::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
         Ok(Arc::new(PlansTools {
-            plans: Arc::new(Plans::new(&settings.root, &settings.dir)),
+            plans: Arc::new(plans),
             legacy_doc_tools: settings.legacy_doc_tools,
         }))
     }
@@ -98,8 +102,22 @@ impl Tools for PlansTools {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        let arguments = request.arguments.as_ref();
-        let result = tools::call(&request.name, &self.plans, arguments, self.legacy_doc_tools)?;
-        Some(Box::pin(std::future::ready(Ok(result.into()))))
+        let legacy = self.legacy_doc_tools;
+        if !tools::tool_names(legacy).contains(&request.name.as_ref()) {
+            return None;
+        }
+        // Plan files are read, locked and written: off the async workers.
+        let plans = self.plans.clone();
+        Some(Box::pin(async move {
+            let result = blocking::run(move || {
+                let arguments = request.arguments.as_ref();
+                tools::call(&request.name, &plans, arguments, legacy)
+            })
+            .await;
+            match result {
+                Some(result) => Ok(result.into()),
+                None => Err(ErrorData::invalid_params("tool not found", None)),
+            }
+        }))
     }
 }

@@ -13,18 +13,20 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use parking_lot::Mutex;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use serde::de::IgnoredAny;
 use tokio_util::sync::CancellationToken;
 use tower_service::Service as _;
 
 use crate::config::ServerSettings;
+use crate::runtime::blocking;
 use crate::server::toolset::OpenError;
-use crate::server::{BoardName, Enabled, SessionServer};
+use crate::server::{BoardName, Enabled, Endpoint, SessionServer};
 use crate::transport::unavailable::unavailable;
 
 /// The largest request body accepted; larger ones get 413.
@@ -41,11 +43,21 @@ pub struct McpEndpoints {
     inner: Arc<Endpoints>,
 }
 
+/// One board's MCP service.
+struct Service {
+    service: McpService,
+    sessions: Arc<LocalSessionManager>,
+    /// Cloned by every request being handed to the service: a service with
+    /// no session and no request may be dropped (and its board with it).
+    in_use: Arc<()>,
+}
+
 struct Endpoints {
     toolsets: Enabled,
-    services: Mutex<HashMap<BoardName, (McpService, Arc<LocalSessionManager>)>>,
+    services: Mutex<HashMap<BoardName, Service>>,
     config: StreamableHttpServerConfig,
     session_idle_timeout: Duration,
+    body_read_timeout: Duration,
     max_sessions: usize,
     /// Held by the one `initialize` request that is opening a session.
     opening: tokio::sync::Mutex<()>,
@@ -69,6 +81,7 @@ impl McpEndpoints {
                 services: Mutex::new(HashMap::new()),
                 config,
                 session_idle_timeout: Duration::from_secs(settings.session_idle_timeout),
+                body_read_timeout: settings.body_read_timeout.duration(),
                 max_sessions: settings.max_sessions,
                 opening: tokio::sync::Mutex::new(()),
             }),
@@ -76,20 +89,34 @@ impl McpEndpoints {
     }
 
     /// Opens the toolsets on board `name` and makes its service, unless
-    /// that is done already.
-    pub fn open(&self, name: &BoardName) -> Result<(), OpenError> {
+    /// that is done already. The toolsets open on a blocking thread (a board
+    /// reads its file), without holding the map of services.
+    pub async fn open(&self, name: &BoardName) -> Result<(), OpenError> {
+        if self.inner.services.lock().contains_key(name) {
+            return Ok(());
+        }
+        // Services no one uses hold their boards: let the boards' cap see them go.
+        self.inner.prune();
+        let toolsets = self.inner.toolsets.clone();
+        let endpoint = blocking::run({
+            let name = name.clone();
+            move || toolsets.open(&name)
+        })
+        .await?;
         let mut services = self.inner.services.lock();
-        self.inner.service(&mut services, name).map(|_| ())
+        if let Entry::Vacant(entry) = services.entry(name.clone()) {
+            entry.insert(self.inner.service(endpoint));
+        }
+        Ok(())
     }
 
-    /// Hands `request` to board `name`'s service, created (and the
-    /// toolsets opened on the board) on first use. The service copies
-    /// itself into the future it returns, so no copy is made here and the
-    /// lock is not held across it.
-    fn call(&self, name: &BoardName, request: Request) -> Result<ServiceFuture, OpenError> {
+    /// Hands `request` to board `name`'s service, if it is open. The
+    /// service copies itself into the future it returns, so the lock is not
+    /// held across it; the guard keeps the service from being dropped.
+    fn call(&self, name: &BoardName, request: Request) -> Option<(ServiceFuture, Arc<()>)> {
         let mut services = self.inner.services.lock();
-        let service = self.inner.service(&mut services, name)?;
-        Ok(service.call(request))
+        let open = services.get_mut(name)?;
+        Some((open.service.call(request), open.in_use.clone()))
     }
 
     /// Sessions open now, over all boards.
@@ -99,7 +126,7 @@ impl McpEndpoints {
             .services
             .lock()
             .values()
-            .map(|(_, m)| m.clone())
+            .map(|open| open.sessions.clone())
             .collect();
         let mut live = 0;
         for manager in managers {
@@ -118,23 +145,29 @@ impl McpEndpoints {
         (self.live_sessions().await < self.inner.max_sessions).then_some(slot)
     }
 
-    /// Hands a request to board `name`'s MCP service. A request that may
-    /// open a session is read whole first, and takes a session slot only if
-    /// it is an `initialize` request: a client that stalls its body holds a
-    /// connection, never a session.
+    /// Hands a request to board `name`'s MCP service. A POST is read whole
+    /// first (within the body timeout) and must be JSON; one that may open
+    /// a session takes a session slot only if it is an `initialize`
+    /// request: a client that stalls its body holds a connection, never a
+    /// session.
     async fn serve(&self, name: BoardName, request: Request) -> Response {
-        let may_open =
-            request.method() == Method::POST && !request.headers().contains_key("mcp-session-id");
-        let (request, _slot) = match may_open {
+        let (request, _slot) = match request.method() == Method::POST {
             false => (request, None),
             true => {
+                let may_open = !request.headers().contains_key("mcp-session-id");
+                let json = is_json(&request);
                 let (parts, body) = request.into_parts();
-                tracing::debug!(board = %name, "reading a request that may open a session");
-                let body = match axum::body::to_bytes(body, MAX_REQUEST_BODY).await {
+                if may_open {
+                    tracing::debug!(board = %name, "reading a request that may open a session");
+                }
+                let body = match read_body(body, self.inner.body_read_timeout).await {
                     Ok(body) => body,
-                    Err(error) => return unread(&error),
+                    Err(refusal) => return refusal,
                 };
-                let slot = match is_initialize(&body) {
+                if json && let Err(error) = serde_json::from_slice::<IgnoredAny>(&body) {
+                    return parse_error(&error);
+                }
+                let slot = match may_open && is_initialize(&body) {
                     true => match self.reserve_session().await {
                         Some(slot) => Some(slot),
                         None => {
@@ -150,14 +183,11 @@ impl McpEndpoints {
                 (Request::from_parts(parts, Body::from(body)), slot)
             }
         };
-        let future = match self.call(&name, request) {
-            Ok(future) => future,
-            Err(OpenError::Full(error)) => return unavailable(&error),
-            Err(OpenError::Failed(error)) => {
-                tracing::error!(board = %name, %error, "cannot open a board");
-                let message = format!("board {name} cannot be opened: {error}\n");
-                return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
-            }
+        if let Err(error) = self.open(&name).await {
+            return not_opened(&name, error);
+        }
+        let Some((future, _in_use)) = self.call(&name, request) else {
+            return unavailable("the board was closed meanwhile; retry");
         };
         match future.await {
             Ok(response) => response.map(Body::new),
@@ -167,29 +197,57 @@ impl McpEndpoints {
 }
 
 impl Endpoints {
-    /// Board `name`'s service in `services`, made on first use.
-    fn service<'s>(
-        &self,
-        services: &'s mut HashMap<BoardName, (McpService, Arc<LocalSessionManager>)>,
-        name: &BoardName,
-    ) -> Result<&'s mut McpService, OpenError> {
-        let entry = match services.entry(name.clone()) {
-            Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => {
-                let endpoint = self.toolsets.open(name)?;
-                let mut sessions = LocalSessionManager::default();
-                sessions.session_config.keep_alive = Some(self.session_idle_timeout);
-                let sessions = Arc::new(sessions);
-                let service = StreamableHttpService::new(
-                    move || Ok(SessionServer::new(endpoint.clone())),
-                    sessions.clone(),
-                    self.config.clone(),
-                );
-                entry.insert((service, sessions))
-            }
-        };
-        Ok(&mut entry.0)
+    /// A service for `endpoint`, the toolsets opened on one board.
+    fn service(&self, endpoint: Arc<Endpoint>) -> Service {
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(self.session_idle_timeout);
+        let sessions = Arc::new(sessions);
+        let service = StreamableHttpService::new(
+            move || Ok(SessionServer::new(endpoint.clone())),
+            sessions.clone(),
+            self.config.clone(),
+        );
+        Service {
+            service,
+            sessions,
+            in_use: Arc::new(()),
+        }
     }
+
+    /// Drops the services that have no session and no request in hand.
+    fn prune(&self) {
+        self.services.lock().retain(|_, open| {
+            let handling = Arc::strong_count(&open.in_use) > 1;
+            let has_sessions = open
+                .sessions
+                .sessions
+                .try_read()
+                .map_or(true, |sessions| !sessions.is_empty());
+            handling || has_sessions
+        });
+    }
+}
+
+/// The answer when board `name` cannot be opened: 503 at a cap, else 500
+/// with the reason (the toolset logged it).
+fn not_opened(name: &BoardName, error: OpenError) -> Response {
+    match error {
+        OpenError::Full(error) => unavailable(&error),
+        OpenError::Failed(error) => {
+            let message = format!("board {name} cannot be opened: {error}\n");
+            (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
+        }
+    }
+}
+
+/// Whether a request says its body is JSON (rmcp answers 415 otherwise).
+fn is_json(request: &Request) -> bool {
+    request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// Whether `body` is a JSON-RPC `initialize` request, the only request
@@ -202,6 +260,39 @@ fn is_initialize(body: &[u8]) -> bool {
     }
     serde_json::from_slice::<Method<'_>>(body)
         .is_ok_and(|request| request.method.as_deref() == Some("initialize"))
+}
+
+/// Reads a whole request body, within `timeout` and [`MAX_REQUEST_BODY`].
+async fn read_body(body: Body, timeout: Duration) -> Result<axum::body::Bytes, Response> {
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_REQUEST_BODY)).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(error)) => Err(unread(&error)),
+        Err(_) => Err((
+            StatusCode::REQUEST_TIMEOUT,
+            [(header::CONNECTION, "close")],
+            format!(
+                "the request body did not arrive within {} s (server.body_read_timeout)\n",
+                timeout.as_secs_f64()
+            ),
+        )
+            .into_response()),
+    }
+}
+
+/// The JSON-RPC answer to a body that is not JSON: 400 with a parse
+/// error (-32700) and `id: null`, as JSON-RPC 2.0 asks.
+fn parse_error(error: &serde_json::Error) -> Response {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": { "code": -32700, "message": format!("Parse error: {error}") },
+    });
+    (
+        StatusCode::BAD_REQUEST,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 /// The answer to a body that could not be read: 413 when it is too

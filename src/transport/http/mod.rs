@@ -8,9 +8,11 @@
 //! behind access control and limits; `serve` runs it.
 
 pub(crate) mod auth;
+pub(crate) mod connections;
 pub(crate) mod guard;
 pub(crate) mod limits;
 pub(crate) mod mcp;
+pub(crate) mod open_files;
 pub(crate) mod serve;
 pub(crate) mod signin;
 pub(crate) mod token;

@@ -77,7 +77,8 @@ pub fn stream(
             changed = state.changes.changed() => {
                 changed.ok()?;
                 state.changes.borrow_and_update();
-                let mut event = board_event(&state.name, &state.board);
+                let name = state.name.clone();
+                let mut event = state.board.run(move |board| board_event(&name, board)).await;
                 if std::mem::take(&mut state.first) {
                     event = event.retry(RETRY);
                 }

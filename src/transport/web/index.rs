@@ -39,7 +39,8 @@ pub struct Summary {
     pub changed_at: Option<SystemTime>,
 }
 
-/// The boards to list, at most [`MAX_LISTED`], and how many more there are.
+/// The boards to list, at most [`MAX_LISTED`], and how many more there
+/// are. Blocks on file I/O.
 pub fn rows(boards: &Boards) -> Result<(Vec<Row>, usize), StoreError> {
     let names = boards.known_names()?;
     let more = names.len().saturating_sub(MAX_LISTED);
@@ -48,8 +49,9 @@ pub fn rows(boards: &Boards) -> Result<(Vec<Row>, usize), StoreError> {
         .take(MAX_LISTED)
         .map(|name| {
             let state = boards
-                .get(&name)
-                .map_err(|error| error.to_string())
+                .get_stored(&name)
+                .map_err(|error| error.public())
+                .and_then(|board| board.ok_or_else(|| "it was removed".to_owned()))
                 .and_then(|board| {
                     let changed_at = board.changed_at();
                     board

@@ -10,6 +10,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::{Web, events, index, not_found, page};
+use crate::runtime::blocking;
 use crate::server::BoardName;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::toolsets::planning::named_boards::OpenError;
@@ -19,11 +20,13 @@ const HTML: &str = "text/html; charset=utf-8";
 
 /// `GET /`: the boards.
 pub async fn list(State(web): State<Web>) -> Response {
-    match index::rows(&web.boards) {
+    // Listing opens the stored boards: off the async workers.
+    let rows = blocking::run(move || index::rows(&web.boards)).await;
+    match rows {
         Ok((rows, more)) => page_response(index::index_page(&rows, more)),
         Err(error) => {
             tracing::error!(%error, "cannot list the stored boards");
-            let message = format!("the boards cannot be listed: {error}\n");
+            let message = format!("the boards cannot be listed: {}\n", error.public());
             (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
         }
     }
@@ -49,68 +52,86 @@ fn split_extension(segment: &str) -> Option<(BoardName, Format)> {
     Some((BoardName::parse(name)?, format))
 }
 
-/// `GET /boards/{name}`, `/boards/{name}.json`, `/boards/{name}.md`.
+/// `GET /boards/{name}`, `/boards/{name}.json`, `/boards/{name}.md`. A
+/// board that does not exist is 404: reading never creates one.
 pub async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Response {
     let Some((name, format)) = split_extension(&segment) else {
         return no_such_board();
     };
-    let board = match web.boards.get(&name) {
-        Ok(board) => board,
-        Err(error) => return not_opened(&name, error),
-    };
-    let shown = board.read(|b| {
-        let view = || BoardView::of(name.as_str(), b, board.changed_at());
+    // Opening a stored board reads its file: off the async workers.
+    blocking::run(move || {
+        let board = match web.boards.get_stored(&name) {
+            Ok(Some(board)) => board,
+            Ok(None) => return no_board(&name),
+            Err(error) => return not_opened(&name, &error),
+        };
+        let shown = board.read(|b| {
+            let view = || BoardView::of(name.as_str(), b, board.changed_at());
+            match format {
+                Format::Page => page::board_page(&view()),
+                Format::Json => view().to_json(),
+                Format::Markdown => render::task_list(b, Filter::All),
+            }
+        });
+        let body = match shown {
+            Ok(body) => body,
+            Err(error) => return unreadable(&name, &error),
+        };
         match format {
-            Format::Page => page::board_page(&view()),
-            Format::Json => view().to_json(),
-            Format::Markdown => render::task_list(b, Filter::All),
+            Format::Page => page_response(body),
+            Format::Json => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+            Format::Markdown => (
+                [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+                body,
+            )
+                .into_response(),
         }
-    });
-    let body = match shown {
-        Ok(body) => body,
-        Err(error) => return unreadable(&name, &error),
-    };
-    match format {
-        Format::Page => page_response(body),
-        Format::Json => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Format::Markdown => (
-            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            body,
-        )
-            .into_response(),
-    }
+    })
+    .await
 }
 
-/// `GET /boards/{name}/digest`: the team's digest of the board, as text.
+/// `GET /boards/{name}/digest`: the team's digest of a board that exists, as text.
 pub async fn digest(State(web): State<Web>, Path(name): Path<String>) -> Response {
     let Some(name) = BoardName::parse(&name) else {
         return no_such_board();
     };
-    let Some(digest) = &web.digest else {
+    let Some(digest) = web.digest.clone() else {
         return no_such_board();
     };
-    let board = match web.boards.get(&name) {
-        Ok(board) => board,
-        Err(error) => return not_opened(&name, error),
-    };
-    match board.read(|b| digest(&name, b)) {
-        Ok(text) => (
-            [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            text,
-        )
-            .into_response(),
-        Err(error) => unreadable(&name, &error),
-    }
+    // Opening a stored board reads its file: off the async workers.
+    blocking::run(move || {
+        let board = match web.boards.get_stored(&name) {
+            Ok(Some(board)) => board,
+            Ok(None) => return no_board(&name),
+            Err(error) => return not_opened(&name, &error),
+        };
+        match board.read(|b| digest(&name, b)) {
+            Ok(text) => (
+                [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+                text,
+            )
+                .into_response(),
+            Err(error) => unreadable(&name, &error),
+        }
+    })
+    .await
 }
 
-/// `GET /boards/{name}/events`: the live updates.
+/// `GET /boards/{name}/events`: the live updates of a board that exists.
 pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> Response {
     let Some(name) = BoardName::parse(&name) else {
         return no_such_board();
     };
-    let board = match web.boards.get(&name) {
-        Ok(board) => board,
-        Err(error) => return not_opened(&name, error),
+    let boards = web.boards.clone();
+    let opened = blocking::run({
+        let name = name.clone();
+        move || boards.get_stored(&name)
+    })
+    .await;
+    let board = match opened {
+        Ok(Some(board)) => board,
+        Ok(None) => return no_board(&name),
+        Err(error) => return not_opened(&name, &error),
     };
     let Ok(slot) = web.streams.clone().try_acquire_owned() else {
         return crate::transport::unavailable::unavailable(
@@ -133,14 +154,21 @@ fn no_such_board() -> Response {
     not_found("no such board: names match ^[a-z0-9][a-z0-9_-]{0,63}$")
 }
 
-/// The answer when board `name` cannot be opened (boards open on first
-/// use, as an MCP endpoint opens them).
-fn not_opened(name: &BoardName, error: OpenError) -> Response {
+/// The answer for a well-formed name that no board has (yet): boards are
+/// created by MCP sessions, never by a read.
+fn no_board(name: &BoardName) -> Response {
+    not_found(&format!(
+        "no board {name} yet: a board is created by an MCP session at /boards/{name}/mcp"
+    ))
+}
+
+/// The answer when board `name` cannot be opened.
+fn not_opened(name: &BoardName, error: &OpenError) -> Response {
     match error {
         OpenError::TooMany(_) => crate::transport::unavailable::unavailable(&error.to_string()),
-        OpenError::Store(error) => {
-            tracing::error!(board = %name, %error, "cannot open a board");
-            let message = format!("board {name} cannot be opened: {error}\n");
+        OpenError::Store(store) => {
+            tracing::error!(board = %name, error = %store, "cannot open a board");
+            let message = format!("board {name} cannot be opened: {}\n", error.public());
             (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
         }
     }

@@ -164,6 +164,15 @@ impl HttpServer {
             .expect("initialize over HTTP")
     }
 
+    /// Connects a new MCP client to board `name` (a new session).
+    pub async fn client_for(&self, name: &str) -> Client {
+        ().serve(StreamableHttpClientTransport::from_uri(
+            self.board_url(name),
+        ))
+        .await
+        .expect("initialize over HTTP")
+    }
+
     /// The URL of board `name`'s MCP endpoint.
     pub fn board_url(&self, name: &str) -> String {
         format!("{}/boards/{name}/mcp", self.base())

@@ -9,7 +9,7 @@
 //! it fails. A mutation that succeeds returns an [`Undo`], so that a caller
 //! whose snapshot could not be saved can put the board back as it was.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
 use super::coordination::{Change, Coordination, Edit};
@@ -62,7 +62,8 @@ impl NewTask {
 pub struct Added {
     /// IDs of the tasks added, in request order.
     pub added: Vec<TaskId>,
-    /// IDs skipped because the board or the batch already had them.
+    /// IDs of the tasks skipped because the board or the batch already had
+    /// the very same task.
     pub skipped: Vec<TaskId>,
     /// Whether the board had no tasks before the call.
     pub was_empty: bool,
@@ -234,8 +235,9 @@ impl Board {
         })
     }
 
-    /// Adds tasks in order, skipping any whose ID the board (or an earlier
-    /// task of the same batch) already has. All or nothing otherwise.
+    /// Adds tasks in order, skipping any task the board (or an earlier task
+    /// of the same batch) already has with the same title and description.
+    /// A different task whose ID is taken is refused. All or nothing.
     pub fn add_tasks(&mut self, new_tasks: &[NewTask]) -> Result<(Added, Undo), BoardError> {
         if new_tasks.is_empty() {
             return Err(BoardError::EmptyRequest("tasks"));
@@ -243,16 +245,37 @@ impl Board {
         let max = self.limits.max_task_length;
         let mut fresh = Vec::with_capacity(new_tasks.len());
         let mut skipped = Vec::new();
-        let mut seen = HashSet::with_capacity(new_tasks.len());
+        let mut seen: HashMap<TaskId, &NewTask> = HashMap::with_capacity(new_tasks.len());
         for (n, new) in new_tasks.iter().enumerate() {
             let position = Position(Some(n + 1));
             check_required(&new.title, Field::TaskTitle, position, max)?;
             check_text(&new.description, Field::TaskDescription, position, max)?;
             let id = TaskId::from_content(&new.title, &new.description);
-            if self.index.contains_key(&id) || !seen.insert(id) {
-                skipped.push(id);
-            } else {
-                fresh.push(new);
+            // Four bytes of a hash collide now and then: only the very same
+            // task is a duplicate; a different one with its ID is refused.
+            let holder = match (self.task(id), seen.get(&id)) {
+                (Some(task), _) => Some((task.title.as_str(), task.description.as_str())),
+                (None, Some(earlier)) => {
+                    Some((earlier.title.as_str(), earlier.description.as_str()))
+                }
+                (None, None) => None,
+            };
+            match holder {
+                None => {
+                    seen.insert(id, new);
+                    fresh.push(new);
+                }
+                Some(same) if same == (new.title.as_str(), new.description.as_str()) => {
+                    skipped.push(id);
+                }
+                Some((title, _)) => {
+                    return Err(BoardError::IdCollision {
+                        id: id.to_string(),
+                        number: n + 1,
+                        title: new.title.clone(),
+                        holder: title.to_owned(),
+                    });
+                }
             }
         }
         let room = self.limits.max_tasks.saturating_sub(self.len());
@@ -852,6 +875,31 @@ mod tests {
             board.add_tasks(&[new("z", "")]),
             Err(BoardError::TooManyTasks { room: 0, .. })
         ));
+    }
+
+    #[test]
+    fn a_different_task_with_a_taken_id_is_refused_naming_both() {
+        // Two titles whose IDs collide (the first four bytes of SHA-256).
+        let (one, other) = ("task 39268", "task 82102");
+        assert_eq!(id(one, ""), "187c9cb2");
+        assert_eq!(id(other, ""), "187c9cb2");
+        let mut full = board_with(&[one]);
+        let before = full.clone();
+        let refused = full
+            .add_tasks(&[new("fresh", ""), new(other, "")])
+            .unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "Task 2 of the request, 'task 82102', gets the ID 187c9cb2, which the different task 'task 39268' already has (the IDs collide); word it a little differently."
+        );
+        assert_eq!(full, before, "nothing was added");
+        // Within one batch too.
+        let mut empty = board();
+        let refused = empty
+            .add_tasks(&[new(other, ""), new(one, "")])
+            .unwrap_err();
+        assert!(matches!(refused, BoardError::IdCollision { number: 2, .. }));
+        assert!(empty.is_empty());
     }
 
     #[test]

@@ -111,6 +111,23 @@ pub enum BoardError {
     /// `modify_task` with neither a title nor a description.
     #[error("Give a new title, a new description, or both.")]
     NothingToModify,
+    /// `add_tasks` with a task whose ID (a hash of its content) another,
+    /// different task already has.
+    #[error(
+        "Task {number} of the request, '{}', gets the ID {id}, which the different task '{}' already has (the IDs collide); word it a little differently.",
+        clip(.title),
+        clip(.holder)
+    )]
+    IdCollision {
+        /// The ID both tasks hash to.
+        id: String,
+        /// Which task of the request, from 1.
+        number: usize,
+        /// The refused task's title.
+        title: String,
+        /// The title of the task that has the ID.
+        holder: String,
+    },
     /// `modify_task` whose new content hashes to another task's ID.
     #[error(
         "The new title and description give the ID {id}, which another task already has; choose different wording."

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::BoardTools;
 use crate::toolsets::planning::domain::NewTask;
 use crate::toolsets::planning::domain::render::{self, Filter};
-use crate::toolsets::planning::shared_board::CallError;
+use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 
 /// Arguments of `set_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -118,6 +118,17 @@ fn reply(result: Result<String, CallError>) -> CallToolResult {
     }
 }
 
+impl BoardTools {
+    /// Runs a call on the board off the async workers (see
+    /// [`SharedBoard::run`]) and turns its outcome into the tool's reply.
+    async fn on_board(
+        &self,
+        call: impl FnOnce(&SharedBoard) -> Result<String, CallError> + Send + 'static,
+    ) -> CallToolResult {
+        reply(self.board().run(call).await)
+    }
+}
+
 #[tool_router(router = planning_tools, vis = "pub(crate)")]
 impl BoardTools {
     /// Sets the goal of the session.
@@ -131,11 +142,14 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn set_goal(&self, Parameters(p): Parameters<SetGoalParams>) -> CallToolResult {
-        reply(self.board().mutate(
-            |board| Ok(((), board.set_goal(&p.title, &p.description)?)),
-            |board, ()| render::goal_reply("Goal set.", board),
-        ))
+    pub async fn set_goal(&self, Parameters(p): Parameters<SetGoalParams>) -> CallToolResult {
+        self.on_board(move |shared| {
+            shared.mutate(
+                |board| Ok(((), board.set_goal(&p.title, &p.description)?)),
+                |board, ()| render::goal_reply("Goal set.", board),
+            )
+        })
+        .await
     }
 
     /// Replaces the goal and records why.
@@ -149,14 +163,17 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn change_goal(&self, Parameters(p): Parameters<ChangeGoalParams>) -> CallToolResult {
-        reply(self.board().mutate(
-            |board| {
-                let undo = board.change_goal(&p.title, &p.description, &p.reason)?;
-                Ok(((), undo))
-            },
-            |board, ()| render::goal_reply("Goal changed.", board),
-        ))
+    pub async fn change_goal(&self, Parameters(p): Parameters<ChangeGoalParams>) -> CallToolResult {
+        self.on_board(move |shared| {
+            shared.mutate(
+                |board| {
+                    let undo = board.change_goal(&p.title, &p.description, &p.reason)?;
+                    Ok(((), undo))
+                },
+                |board, ()| render::goal_reply("Goal changed.", board),
+            )
+        })
+        .await
     }
 
     /// Adds tasks in order, skipping duplicates.
@@ -170,7 +187,7 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn add_tasks(&self, Parameters(p): Parameters<AddTasksParams>) -> CallToolResult {
+    pub async fn add_tasks(&self, Parameters(p): Parameters<AddTasksParams>) -> CallToolResult {
         let new: Vec<NewTask> = p
             .tasks
             .into_iter()
@@ -179,15 +196,18 @@ impl BoardTools {
                 description: t.description,
             })
             .collect();
-        reply(self.board().mutate(
-            |board| board.add_tasks(&new),
-            |board, added| {
-                for id in &added.skipped {
-                    tracing::warn!(task_id = %id, "skipped a duplicate task: the board already has this ID");
-                }
-                render::added_reply(board, added.was_empty)
-            },
-        ))
+        self.on_board(move |shared| {
+            shared.mutate(
+                |board| board.add_tasks(&new),
+                |board, added| {
+                    for id in &added.skipped {
+                        tracing::warn!(task_id = %id, "skipped a duplicate task: the board already has this ID");
+                    }
+                    render::added_reply(board, added.was_empty)
+                },
+            )
+        })
+        .await
     }
 
     /// Shows the goal and the tasks.
@@ -201,13 +221,14 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn get_tasks(&self, Parameters(p): Parameters<GetTasksParams>) -> CallToolResult {
-        let filter = Filter::parse(p.status.as_deref().unwrap_or("all"));
-        reply(
-            filter
-                .map_err(CallError::from)
-                .and_then(|filter| self.board().read(|board| render::task_list(board, filter))),
-        )
+    pub async fn get_tasks(&self, Parameters(p): Parameters<GetTasksParams>) -> CallToolResult {
+        match Filter::parse(p.status.as_deref().unwrap_or("all")) {
+            Ok(filter) => {
+                self.on_board(move |shared| shared.read(|board| render::task_list(board, filter)))
+                    .await
+            }
+            Err(error) => reply(Err(error.into())),
+        }
     }
 
     /// Sets task statuses, all or nothing.
@@ -221,19 +242,22 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn update_task_statuses(
+    pub async fn update_task_statuses(
         &self,
         Parameters(p): Parameters<UpdateTaskStatusesParams>,
     ) -> CallToolResult {
-        let updates: Vec<(&str, &str)> = p
-            .tasks
-            .iter()
-            .map(|u| (u.task_id.as_str(), u.status.as_str()))
-            .collect();
-        reply(self.board().mutate(
-            |board| Ok(((), board.update_statuses(&updates)?)),
-            |board, ()| render::task_list(board, Filter::All),
-        ))
+        self.on_board(move |shared| {
+            let updates: Vec<(&str, &str)> = p
+                .tasks
+                .iter()
+                .map(|u| (u.task_id.as_str(), u.status.as_str()))
+                .collect();
+            shared.mutate(
+                |board| Ok(((), board.update_statuses(&updates)?)),
+                |board, ()| render::task_list(board, Filter::All),
+            )
+        })
+        .await
     }
 
     /// Rewords a task; its ID follows its content.
@@ -247,11 +271,14 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn modify_task(&self, Parameters(p): Parameters<ModifyTaskParams>) -> CallToolResult {
-        reply(self.board().mutate(
-            |board| board.modify_task(&p.task_id, p.title.as_deref(), p.description.as_deref()),
-            |board, _new_id| render::task_list(board, Filter::All),
-        ))
+    pub async fn modify_task(&self, Parameters(p): Parameters<ModifyTaskParams>) -> CallToolResult {
+        self.on_board(move |shared| {
+            shared.mutate(
+                |board| board.modify_task(&p.task_id, p.title.as_deref(), p.description.as_deref()),
+                |board, _new_id| render::task_list(board, Filter::All),
+            )
+        })
+        .await
     }
 
     /// Deletes tasks, all or nothing.
@@ -265,11 +292,17 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub fn delete_tasks(&self, Parameters(p): Parameters<DeleteTasksParams>) -> CallToolResult {
-        let ids: Vec<&str> = p.task_ids.iter().map(String::as_str).collect();
-        reply(self.board().mutate(
-            |board| Ok(((), board.delete_tasks(&ids)?)),
-            |board, ()| render::task_list(board, Filter::All),
-        ))
+    pub async fn delete_tasks(
+        &self,
+        Parameters(p): Parameters<DeleteTasksParams>,
+    ) -> CallToolResult {
+        self.on_board(move |shared| {
+            let ids: Vec<&str> = p.task_ids.iter().map(String::as_str).collect();
+            shared.mutate(
+                |board| Ok(((), board.delete_tasks(&ids)?)),
+                |board, ()| render::task_list(board, Filter::All),
+            )
+        })
+        .await
     }
 }

@@ -4,23 +4,39 @@
 
 //! The `file` backend: one JSON snapshot per board, `{dir}/{name}.json`.
 //!
-//! A save writes a temporary file in the same directory, syncs it, renames it
+//! A save writes a temporary file next to the snapshot, syncs it, renames it
 //! over the snapshot and syncs the directory, so that the snapshot on disk is
 //! always a whole one, old or new. Writers (in this process and in others)
 //! take an exclusive lock on the sidecar `{name}.json.lock` around
 //! reload-change-save, and every process reloads the snapshot when its file
 //! changed since it last saw it, so that no update is lost and no read is stale.
+//!
+//! The lock file is made by the first write (a board that is only read
+//! leaves no file behind), and a lock counts only while the locked file is
+//! still the one at the path: a lock file that someone deleted or replaced
+//! is locked again, and a save whose lock file was replaced meanwhile is
+//! refused. A symlinked snapshot is written through (the link stays), a
+//! snapshot keeps its permissions, and only a regular file of at most
+//! [`MAX_SNAPSHOT_BYTES`] is read.
 
 use std::fs::{self, File, Metadata, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::SystemTime;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Instant, SystemTime};
 
 use parking_lot::Mutex;
 
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
+use crate::runtime::file_lock::lock_until;
+use crate::runtime::regular_file::{self, ReadRefused};
 use crate::toolsets::planning::domain::{Board, Limits};
+
+/// The largest snapshot read: far beyond any board within the limits
+/// (100 tasks and 1,000 history entries take well under a megabyte).
+pub const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
 
 /// Snapshots of one board in a directory.
 #[derive(Debug)]
@@ -29,12 +45,16 @@ pub struct FileStore {
     name: String,
     path: PathBuf,
     lock_path: PathBuf,
-    lock_file: File,
+    /// The lock file as last opened; opened by the first write, and again
+    /// when the file at the path is no longer this one.
+    lock_file: Mutex<Option<Arc<File>>>,
     fsync: bool,
     limits: Limits,
     history_enabled: bool,
     seen: Mutex<Seen>,
     temp_counter: AtomicU64,
+    /// Whether temporary files left by a killed writer were looked for.
+    swept: AtomicBool,
 }
 
 /// What this process last saw at the snapshot's path.
@@ -61,16 +81,9 @@ struct Fingerprint {
 
 impl Fingerprint {
     fn of(metadata: &Metadata) -> Self {
-        #[cfg(unix)]
-        let (device, inode) = {
-            use std::os::unix::fs::MetadataExt;
-            (metadata.dev(), metadata.ino())
-        };
-        #[cfg(not(unix))]
-        let (device, inode) = (0, 0);
         Self {
-            device,
-            inode,
+            device: metadata.dev(),
+            inode: metadata.ino(),
             len: metadata.len(),
             modified: metadata.modified().ok(),
         }
@@ -78,18 +91,23 @@ impl Fingerprint {
 }
 
 /// Releases the lock file's lock when dropped.
-struct Locked<'a>(&'a File);
+struct Locked(Arc<File>);
 
-impl Drop for Locked<'_> {
+impl Drop for Locked {
     fn drop(&mut self) {
         let _ = self.0.unlock();
     }
 }
 
+/// Whether `file` is the file now at `path` (same device and inode).
+fn is_at(file: &File, path: &Path) -> std::io::Result<bool> {
+    let (open, now) = (file.metadata()?, fs::metadata(path)?);
+    Ok(open.dev() == now.dev() && open.ino() == now.ino())
+}
+
 impl FileStore {
-    /// Opens the store of board `name` in `dir` (relative to the working
-    /// directory), creating the directory and the lock file if needed, and
-    /// removing temporary files that a killed writer left behind.
+    /// The store of board `name` in `dir` (relative to the working
+    /// directory). Nothing is created until the first write.
     pub fn open(
         dir: &Path,
         name: &str,
@@ -97,39 +115,23 @@ impl FileStore {
         limits: Limits,
         history_enabled: bool,
     ) -> Result<Self, StoreError> {
-        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
-            path: dir.clone(),
+        let dir = std::path::absolute(dir).map_err(|source| StoreError::Read {
+            path: dir.to_path_buf(),
             source,
         })?;
-        let lock_path = dir.join(format!("{name}.json.lock"));
-        let lock_file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .map_err(|source| StoreError::Lock {
-                path: lock_path.clone(),
-                source,
-            })?;
-        let store = Self {
+        Ok(Self {
             path: dir.join(format!("{name}.json")),
+            lock_path: dir.join(format!("{name}.json.lock")),
             dir,
             name: name.to_owned(),
-            lock_path,
-            lock_file,
+            lock_file: Mutex::new(None),
             fsync,
             limits,
             history_enabled,
             seen: Mutex::new(Seen::Unknown),
             temp_counter: AtomicU64::new(0),
-        };
-        {
-            let _lock = store.lock()?;
-            store.remove_leftover_temp_files();
-        }
-        Ok(store)
+            swept: AtomicBool::new(false),
+        })
     }
 
     /// The snapshot's path.
@@ -137,12 +139,62 @@ impl FileStore {
         &self.path
     }
 
+    /// Whether a snapshot of board `name` is stored in `dir`.
+    pub fn exists(dir: &Path, name: &str) -> bool {
+        dir.join(format!("{name}.json")).exists()
+    }
+
     fn temp_prefix(&self) -> String {
         format!(".{}.json.", self.name)
     }
 
+    fn lock_error(&self, source: std::io::Error) -> StoreError {
+        StoreError::Lock {
+            path: self.lock_path.clone(),
+            source,
+        }
+    }
+
+    /// The lock file, opened (and with its directory, created) if needed.
+    fn lock_file(&self) -> Result<Arc<File>, StoreError> {
+        let mut slot = self.lock_file.lock();
+        if let Some(file) = slot.as_ref() {
+            return Ok(file.clone());
+        }
+        fs::create_dir_all(&self.dir).map_err(|source| StoreError::Write {
+            path: self.dir.clone(),
+            source,
+        })?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .custom_flags(regular_file::nonblocking())
+            .open(&self.lock_path)
+            .map_err(|source| self.lock_error(source))?;
+        regular_file::check_regular(&file).map_err(|refused| match refused {
+            ReadRefused::Io(source) => self.lock_error(source),
+            other => self.lock_error(std::io::Error::other(other.to_string())),
+        })?;
+        let file = Arc::new(file);
+        *slot = Some(file.clone());
+        Ok(file)
+    }
+
+    /// Forgets the lock file, so that the next lock opens the one at the path.
+    fn forget_lock_file(&self, stale: &Arc<File>) {
+        let mut slot = self.lock_file.lock();
+        if slot.as_ref().is_some_and(|file| Arc::ptr_eq(file, stale)) {
+            *slot = None;
+        }
+    }
+
     /// Only called under the lock, when no writer can be midway.
     fn remove_leftover_temp_files(&self) {
+        if self.swept.swap(true, Ordering::Relaxed) {
+            return;
+        }
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return;
         };
@@ -164,20 +216,41 @@ impl FileStore {
         }
     }
 
-    /// Writes `json` to a new temporary file next to the snapshot, synced if asked.
-    fn write_temp(&self, json: &[u8]) -> Result<PathBuf, StoreError> {
+    /// The file a save replaces: the snapshot, or the file its symlink
+    /// points to (written through, so that the link stays).
+    fn target(&self) -> Result<PathBuf, StoreError> {
+        match fs::symlink_metadata(&self.path) {
+            Ok(metadata) if metadata.file_type().is_symlink() => fs::canonicalize(&self.path)
+                .map_err(|source| {
+                    self.write_error(std::io::Error::new(
+                        source.kind(),
+                        format!("it is a symlink to a missing file ({source})"),
+                    ))
+                }),
+            _ => Ok(self.path.clone()),
+        }
+    }
+
+    /// Writes `json` to a new temporary file next to `target`, with the
+    /// permissions `target` has, synced if asked.
+    fn write_temp(&self, target: &Path, json: &[u8]) -> Result<PathBuf, StoreError> {
         let n = self.temp_counter.fetch_add(1, Ordering::Relaxed);
-        let temp = self.dir.join(format!(
+        let dir = target.parent().unwrap_or(&self.dir);
+        let temp = dir.join(format!(
             "{}{}-{n}.tmp",
             self.temp_prefix(),
             std::process::id()
         ));
+        let permissions = fs::metadata(target).ok().map(|m| m.permissions());
         let written = OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temp)
             .and_then(|mut file| {
                 file.write_all(json)?;
+                if let Some(permissions) = permissions {
+                    file.set_permissions(permissions)?;
+                }
                 if self.fsync {
                     file.sync_all()?;
                 }
@@ -189,6 +262,20 @@ impl FileStore {
                 let _ = fs::remove_file(&temp);
                 Err(self.write_error(source))
             }
+        }
+    }
+
+    /// Refuses to save when the lock file at the path is no longer the one
+    /// this process locked (someone deleted or replaced it meanwhile, so
+    /// another writer may hold the new one).
+    fn check_lock_held(&self) -> Result<(), StoreError> {
+        let held = self.lock_file.lock().clone();
+        let still = held.is_some_and(|file| is_at(&file, &self.lock_path).unwrap_or(false));
+        match still {
+            true => Ok(()),
+            false => Err(StoreError::LockLost {
+                path: self.lock_path.clone(),
+            }),
         }
     }
 }
@@ -209,7 +296,7 @@ pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
     };
     let mut names: Vec<String> = entries
         .flatten()
-        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|entry| fs::metadata(entry.path()).is_ok_and(|m| m.is_file()))
         .filter_map(|entry| {
             let file_name = entry.file_name();
             file_name.to_str()?.strip_suffix(".json").map(str::to_owned)
@@ -242,12 +329,38 @@ pub fn read(
 }
 
 impl SnapshotStore for FileStore {
-    fn lock(&self) -> Result<WriteLock<'_>, StoreError> {
-        self.lock_file.lock().map_err(|source| StoreError::Lock {
-            path: self.lock_path.clone(),
-            source,
-        })?;
-        Ok(Box::new(Locked(&self.lock_file)))
+    fn lock(&self, until: Instant) -> Result<WriteLock<'_>, StoreError> {
+        loop {
+            let file = self.lock_file()?;
+            if !lock_until(&file, until).map_err(|source| self.lock_error(source))? {
+                return Err(StoreError::Busy {
+                    board: self.name.clone(),
+                    lock: self.lock_path.clone(),
+                });
+            }
+            let locked = Locked(file);
+            match is_at(&locked.0, &self.lock_path) {
+                Ok(true) => {
+                    self.remove_leftover_temp_files();
+                    return Ok(Box::new(locked));
+                }
+                // Deleted or replaced since it was opened: that lock keeps
+                // no one out. Lock the file at the path instead.
+                Ok(false) => {}
+                Err(error) if error.kind() == ErrorKind::NotFound => {}
+                Err(source) => return Err(self.lock_error(source)),
+            }
+            tracing::warn!(file = %self.lock_path.display(), "the lock file was deleted or replaced; locking the one at the path");
+            self.forget_lock_file(&locked.0);
+        }
+    }
+
+    fn may_block(&self) -> bool {
+        true
+    }
+
+    fn persistent(&self) -> bool {
+        true
     }
 
     fn may_have_changed(&self) -> bool {
@@ -265,7 +378,11 @@ impl SnapshotStore for FileStore {
             path: self.path.clone(),
             source,
         };
-        let mut file = match File::open(&self.path) {
+        let invalid = |problem: String| StoreError::Invalid {
+            path: self.path.clone(),
+            problem,
+        };
+        let mut file = match regular_file::open(&self.path) {
             Ok(file) => file,
             Err(error) if error.kind() == ErrorKind::NotFound => {
                 let before = std::mem::replace(&mut *seen, Seen::Missing);
@@ -278,28 +395,33 @@ impl SnapshotStore for FileStore {
         if *seen == Seen::File(now) {
             return Ok(None);
         }
-        let mut json = Vec::new();
-        file.read_to_end(&mut json).map_err(read_error)?;
+        let json =
+            regular_file::read_all(&mut file, MAX_SNAPSHOT_BYTES).map_err(
+                |refused| match refused {
+                    ReadRefused::Io(source) => read_error(source),
+                    other => invalid(other.to_string()),
+                },
+            )?;
         let board =
-            snapshot::from_json(&json, self.limits, self.history_enabled).map_err(|problem| {
-                StoreError::Invalid {
-                    path: self.path.clone(),
-                    problem,
-                }
-            })?;
+            snapshot::from_json(&json, self.limits, self.history_enabled).map_err(invalid)?;
         *seen = Seen::File(now);
         Ok(Some(board))
     }
 
     fn save(&self, board: &Board) -> Result<(), StoreError> {
-        let temp = self.write_temp(&snapshot::to_json(board))?;
-        if let Err(source) = fs::rename(&temp, &self.path) {
+        let target = self.target()?;
+        let temp = self.write_temp(&target, &snapshot::to_json(board))?;
+        let renamed = self
+            .check_lock_held()
+            .and_then(|()| fs::rename(&temp, &target).map_err(|source| self.write_error(source)));
+        if let Err(error) = renamed {
             let _ = fs::remove_file(&temp);
-            return Err(self.write_error(source));
+            return Err(error);
         }
         let mut seen = self.seen.lock();
+        let dir = target.parent().unwrap_or(&self.dir);
         if self.fsync
-            && let Err(source) = File::open(&self.dir).and_then(|dir| dir.sync_all())
+            && let Err(source) = File::open(dir).and_then(|dir| dir.sync_all())
         {
             // The new snapshot is in place but may not survive a power cut:
             // reload it on the next call rather than trust either version.
@@ -330,6 +452,12 @@ mod tests {
         FileStore::open(dir, "default", false, Limits::default(), true).unwrap()
     }
 
+    /// Saves under the lock, as the shared board does.
+    fn save(store: &FileStore, board: &Board) {
+        let _lock = store.lock(far()).unwrap();
+        store.save(board).unwrap();
+    }
+
     fn board_with(titles: &[&str]) -> Board {
         let mut board = Board::new(Limits::default(), true);
         let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(*t, "")).collect();
@@ -350,7 +478,7 @@ mod tests {
             store.load_if_changed().unwrap().is_none(),
             "no snapshot yet"
         );
-        store.save(&board_with(&["one", "two"])).unwrap();
+        save(&store, &board_with(&["one", "two"]));
         assert!(dir.join("default.json").is_file());
         assert!(
             store.load_if_changed().unwrap().is_none(),
@@ -365,12 +493,12 @@ mod tests {
     fn another_writer_is_noticed() {
         let dir = tempfile::tempdir().unwrap();
         let (mine, theirs) = (open(dir.path()), open(dir.path()));
-        mine.save(&board_with(&["a"])).unwrap();
+        save(&mine, &board_with(&["a"]));
         assert!(theirs.may_have_changed());
         assert_eq!(titles(&theirs.load_if_changed().unwrap().unwrap()), ["a"]);
         assert!(!theirs.may_have_changed());
         assert!(theirs.load_if_changed().unwrap().is_none());
-        theirs.save(&board_with(&["a", "b"])).unwrap();
+        save(&theirs, &board_with(&["a", "b"]));
         assert!(mine.may_have_changed());
         assert_eq!(
             titles(&mine.load_if_changed().unwrap().unwrap()),
@@ -408,7 +536,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("boards");
         let store = open(&dir);
-        store.save(&board_with(&["kept"])).unwrap();
+        save(&store, &board_with(&["kept"]));
         let before = fs::read(dir.join("default.json")).unwrap();
         // The directory vanishes (like a disk going away): saving must fail.
         fs::remove_dir_all(&dir).unwrap();
@@ -426,38 +554,148 @@ mod tests {
         );
     }
 
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_millis(20)
+    }
+
     #[test]
-    fn leftover_temp_files_are_removed_on_open() {
+    fn opening_creates_nothing_and_the_first_lock_sweeps_leftovers() {
         let dir = tempfile::tempdir().unwrap();
-        let leftover = dir.path().join(".default.json.4242-0.tmp");
-        let other = dir.path().join(".other.json.4242-0.tmp");
+        let store = open(&dir.path().join("boards"));
+        assert!(store.load_if_changed().unwrap().is_none());
+        assert!(
+            !dir.path().join("boards").exists(),
+            "a read creates nothing"
+        );
+        fs::create_dir(dir.path().join("boards")).unwrap();
+        let leftover = dir.path().join("boards/.default.json.4242-0.tmp");
+        let other = dir.path().join("boards/.other.json.4242-0.tmp");
         fs::write(&leftover, b"half a snap").unwrap();
         fs::write(&other, b"another board's").unwrap();
-        let _store = open(dir.path());
+        drop(store.lock(far()).unwrap());
         assert!(!leftover.exists());
         assert!(other.exists(), "other boards' files are theirs");
     }
 
     #[test]
-    fn the_lock_excludes_other_holders() {
+    fn the_lock_excludes_other_holders_for_a_bounded_time() {
         let dir = tempfile::tempdir().unwrap();
         let (first, second) = (open(dir.path()), open(dir.path()));
-        let held = first.lock().unwrap();
+        let held = first.lock(far()).unwrap();
+        let error = second.lock(soon()).map(|_| ()).unwrap_err();
+        assert_eq!(
+            error.public(),
+            "another process holds the lock of board default (default.json.lock)"
+        );
         let (sender, receiver) = mpsc::channel();
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                let _lock = second.lock().unwrap();
+                let _lock = second.lock(far()).unwrap();
                 sender.send(()).unwrap();
             });
-            assert!(
-                receiver.recv_timeout(Duration::from_millis(200)).is_err(),
-                "the second writer waits"
-            );
             drop(held);
             receiver
-                .recv_timeout(Duration::from_secs(5))
+                .recv_timeout(Duration::from_secs(30))
                 .expect("then gets the lock");
         });
+    }
+
+    #[test]
+    fn a_deleted_lock_file_is_locked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (open(dir.path()), open(dir.path()));
+        drop(first.lock(far()).unwrap());
+        fs::remove_file(dir.path().join("default.json.lock")).unwrap();
+        let held = second.lock(far()).unwrap();
+        assert!(
+            matches!(first.lock(soon()), Err(StoreError::Busy { .. })),
+            "the first store locks the new lock file, which the second holds"
+        );
+        drop(held);
+        drop(first.lock(far()).unwrap());
+    }
+
+    #[test]
+    fn a_save_whose_lock_file_was_replaced_meanwhile_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second) = (open(dir.path()), open(dir.path()));
+        let held = first.lock(far()).unwrap();
+        fs::remove_file(dir.path().join("default.json.lock")).unwrap();
+        let theirs = second.lock(far()).unwrap();
+        second.save(&board_with(&["theirs"])).unwrap();
+        drop(theirs);
+        let error = first.save(&board_with(&["mine"])).unwrap_err();
+        assert!(matches!(error, StoreError::LockLost { .. }), "{error}");
+        drop(held);
+        let stored = open(dir.path()).load_if_changed().unwrap().unwrap();
+        assert_eq!(titles(&stored), ["theirs"]);
+        let leftovers: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_symlinked_snapshot_is_written_through_and_modes_are_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().join("shared.json");
+        save(&open(elsewhere.path()), &board_with(&["one"]));
+        fs::rename(elsewhere.path().join("default.json"), &target).unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        std::os::unix::fs::symlink(&target, dir.path().join("default.json")).unwrap();
+        let store = open(dir.path());
+        assert_eq!(titles(&store.load_if_changed().unwrap().unwrap()), ["one"]);
+        let _lock = store.lock(far()).unwrap();
+        store.save(&board_with(&["one", "two"])).unwrap();
+        let link = fs::symlink_metadata(dir.path().join("default.json")).unwrap();
+        assert!(link.file_type().is_symlink(), "the link stays");
+        assert_eq!(
+            fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        let again = open(dir.path()).load_if_changed().unwrap().unwrap();
+        assert_eq!(titles(&again), ["one", "two"]);
+    }
+
+    #[test]
+    fn only_regular_files_within_the_cap_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("default.json");
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let error = open(dir.path()).load_if_changed().unwrap_err().to_string();
+        assert!(
+            error.contains("it is not a regular file but a device"),
+            "{error}"
+        );
+        fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let error = open(dir.path()).load_if_changed().unwrap_err().to_string();
+        assert!(
+            error.contains("it is not a regular file but a FIFO"),
+            "{error}"
+        );
+        fs::remove_file(&path).unwrap();
+        File::create(&path)
+            .unwrap()
+            .set_len(MAX_SNAPSHOT_BYTES + 1)
+            .unwrap();
+        let error = open(dir.path()).load_if_changed().unwrap_err().to_string();
+        assert!(
+            error.contains("it is larger than 67108864 bytes"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -469,7 +707,7 @@ mod tests {
                 .is_empty()
         );
         for name in ["b", "a"] {
-            open(dir.path()).save(&board_with(&[name])).unwrap();
+            save(&open(dir.path()), &board_with(&[name]));
             fs::rename(
                 dir.path().join("default.json"),
                 dir.path().join(format!("{name}.json")),
@@ -485,7 +723,7 @@ mod tests {
     fn fsync_saves_work_too() {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path(), "default", true, Limits::default(), false).unwrap();
-        store.save(&board_with(&["synced"])).unwrap();
+        save(&store, &board_with(&["synced"]));
         let loaded = open(dir.path()).load_if_changed().unwrap().unwrap();
         assert_eq!(titles(&loaded), ["synced"]);
         assert_eq!(

@@ -4,6 +4,8 @@
 
 //! The `memory` backend: nothing is stored, as in the Go server.
 
+use std::time::Instant;
+
 use super::{SnapshotStore, StoreError, WriteLock};
 use crate::toolsets::planning::domain::Board;
 
@@ -12,8 +14,16 @@ use crate::toolsets::planning::domain::Board;
 pub struct MemoryStore;
 
 impl SnapshotStore for MemoryStore {
-    fn lock(&self) -> Result<WriteLock<'_>, StoreError> {
+    fn lock(&self, _until: Instant) -> Result<WriteLock<'_>, StoreError> {
         Ok(Box::new(()))
+    }
+
+    fn may_block(&self) -> bool {
+        false
+    }
+
+    fn persistent(&self) -> bool {
+        false
     }
 
     fn may_have_changed(&self) -> bool {

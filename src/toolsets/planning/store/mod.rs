@@ -12,7 +12,8 @@ pub mod memory;
 pub mod repository;
 pub mod snapshot;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
@@ -26,8 +27,17 @@ pub type WriteLock<'a> = Box<dyn Send + 'a>;
 
 /// Where a board's snapshots are kept.
 pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
-    /// Takes the exclusive lock that serialises writers of this board, across processes.
-    fn lock(&self) -> Result<WriteLock<'_>, StoreError>;
+    /// Takes the exclusive lock that serialises writers of this board,
+    /// across processes, waiting until `until` at most ([`StoreError::Busy`]).
+    fn lock(&self, until: Instant) -> Result<WriteLock<'_>, StoreError>;
+
+    /// Whether its calls may block (file I/O, locks): then they run on a
+    /// blocking thread rather than an async worker.
+    fn may_block(&self) -> bool;
+
+    /// Whether the board outlives this process's copy of it: then a board
+    /// no one uses may be dropped from memory and loaded again later.
+    fn persistent(&self) -> bool;
 
     /// Whether the stored board may differ from the one this process last
     /// loaded or saved (cheap: no read of the snapshot).
@@ -88,6 +98,49 @@ pub enum StoreError {
         "storage.share_worktrees is on, but {0}; run the server inside the repository, or turn the option off"
     )]
     NoRepository(String),
+    /// Another process held the board's lock for longer than the wait allows.
+    #[error("another process holds the lock of board {board} ({lock})")]
+    Busy {
+        /// The board.
+        board: String,
+        /// Its lock file.
+        lock: PathBuf,
+    },
+    /// The lock file was deleted or replaced while this process held it,
+    /// so another writer may hold the new one: the save was refused.
+    #[error("the lock file {path} was deleted or replaced during the save")]
+    LockLost {
+        /// The lock file.
+        path: PathBuf,
+    },
+}
+
+impl StoreError {
+    /// The file this error is about, if it is about one.
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Self::Read { path, .. }
+            | Self::Invalid { path, .. }
+            | Self::Write { path, .. }
+            | Self::Lock { path, .. }
+            | Self::LockLost { path }
+            | Self::Busy { lock: path, .. } => Some(path),
+            Self::NoRepository(_) => None,
+        }
+    }
+
+    /// The message with the file named without its directories, for
+    /// answers that leave the server (HTTP bodies, tool results); the log
+    /// keeps the whole path.
+    pub fn public(&self) -> String {
+        let Some(path) = self.path() else {
+            return self.to_string();
+        };
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |name| name.to_string_lossy().into_owned());
+        self.to_string().replace(&path.display().to_string(), &name)
+    }
 }
 
 /// The directory of the board files: `storage.dir`, resolved against the

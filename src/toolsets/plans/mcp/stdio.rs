@@ -16,6 +16,7 @@ use rmcp::model::{
     ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use sha2::{Digest, Sha256};
 
@@ -151,27 +152,30 @@ impl ServerHandler for PlansServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let name = request.name.as_ref();
-        let result = tools::call(
-            name,
-            &self.plans,
-            request.arguments.as_ref(),
-            self.legacy_doc_tools,
-        )
-        .unwrap_or_else(|| {
-            // The reference answers an unknown tool with an error result.
-            CallToolResult::error(vec![ContentBlock::text(format!(
-                "MCP error -32602: Tool {name} not found"
-            ))])
-        });
+        let (plans, legacy) = (self.plans.clone(), self.legacy_doc_tools);
+        // Plan files are read, locked and written: off the async worker.
+        let result = crate::runtime::blocking::run(move || {
+            let name = request.name.as_ref();
+            tools::call(name, &plans, request.arguments.as_ref(), legacy).unwrap_or_else(|| {
+                // The reference answers an unknown tool with an error result.
+                CallToolResult::error(vec![ContentBlock::text(format!(
+                    "MCP error -32602: Tool {name} not found"
+                ))])
+            })
+        })
+        .await;
         Ok(result.into())
     }
 }
 
-/// Serves `server` on stdin/stdout until the client leaves.
-pub async fn serve(server: PlansServer) -> std::io::Result<()> {
+/// Serves `server` on `transport` (stdin/stdout) until the client leaves.
+pub async fn serve<T, E, A>(server: PlansServer, transport: T) -> std::io::Result<()>
+where
+    T: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve(transport)
         .await
         .map_err(std::io::Error::other)?;
     let _ = service.waiting().await;

@@ -248,12 +248,15 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// `s.replace(/\r?\n/g, ' ')`, as the title sanitisers do.
+/// `s.replace(/\r?\n/g, ' ')`, as the title sanitisers do, and (our
+/// deviation) every other line terminator too: a lone `\r`, U+2028 or
+/// U+2029 left in a title would make its line unreadable to the parser
+/// (the task would vanish) and would start a new line in a terminal.
 pub fn newlines_to_spaces(s: &str) -> Cow<'_, str> {
-    if !s.contains('\n') {
+    if !has_line_terminator(s) {
         return Cow::Borrowed(s);
     }
-    Cow::Owned(s.replace("\r\n", " ").replace('\n', " "))
+    Cow::Owned(s.replace("\r\n", " ").replace(is_line_terminator, " "))
 }
 
 #[cfg(test)]
@@ -319,7 +322,10 @@ mod tests {
 
     #[test]
     fn title_newlines_become_spaces() {
-        assert_eq!(newlines_to_spaces("a\r\nb\nc\rd"), "a b c\rd");
+        assert_eq!(
+            newlines_to_spaces("a\r\nb\nc\rd\u{2028}e\u{2029}f"),
+            "a b c d e f"
+        );
     }
 
     proptest::proptest! {

@@ -1,0 +1,286 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! MCP's stdio framing, one JSON-RPC message per line, with an answer for
+//! every line that is not one. rmcp's own stdio transport drops a line it
+//! cannot parse without a word, so a client waits for its own timeout;
+//! here, as JSON-RPC 2.0 asks, a line that is not JSON (truncated, invalid
+//! UTF-8 or escapes, nested too deeply, longer than [`MAX_LINE`]) gets a
+//! parse error (-32700) with `id: null`, JSON that is not a message gets an
+//! invalid-request error (-32600, with the request's id when it has one),
+//! and reading goes on.
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Mutex;
+
+/// The longest line read, as rmcp's limit: a longer one is answered with a
+/// parse error and skipped, never buffered whole.
+pub const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// A pending write of one answer, kept across cancelled receives.
+type Answer = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;
+
+/// The transport over a reader and a writer (stdin and stdout).
+pub struct Lines<R, W> {
+    read: BufReader<R>,
+    /// The line read so far (a receive may be cancelled midway).
+    line: Vec<u8>,
+    /// Skipping the rest of a line that was too long.
+    skipping: bool,
+    write: Arc<Mutex<W>>,
+    answer: Option<Answer>,
+}
+
+/// What one line holds.
+enum Line {
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// Nothing to do (a blank line, a notification nobody handles).
+    Nothing,
+    /// An error to send back.
+    Answer(String),
+}
+
+impl<R, W> Lines<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    /// Reads messages from `read`, writes them to `write`.
+    pub fn new(read: R, write: W) -> Self {
+        Self {
+            read: BufReader::new(read),
+            line: Vec::new(),
+            skipping: false,
+            write: Arc::new(Mutex::new(write)),
+            answer: None,
+        }
+    }
+
+    /// Writes one line, whole, between other messages.
+    fn write_line(&self, mut text: Vec<u8>) -> impl Future<Output = std::io::Result<()>> + 'static {
+        let write = self.write.clone();
+        text.push(b'\n');
+        async move {
+            let mut write = write.lock().await;
+            write.write_all(&text).await?;
+            write.flush().await
+        }
+    }
+
+    /// Reads up to the end of the next line into `self.line`: `Ok(false)`
+    /// at the end of the input, `Err(())` when the line is too long (the
+    /// rest of it is skipped on later reads).
+    async fn read_line(&mut self) -> std::io::Result<Result<bool, ()>> {
+        loop {
+            let available = self.read.fill_buf().await?;
+            if available.is_empty() {
+                return Ok(Ok(false));
+            }
+            let end = memchr::memchr(b'\n', available);
+            let take = end.map_or(available.len(), |at| at + 1);
+            let too_long = !self.skipping && self.line.len() + take > MAX_LINE;
+            if !self.skipping && !too_long {
+                self.line.extend_from_slice(&available[..take]);
+            }
+            self.read.consume(take);
+            if too_long {
+                self.line.clear();
+                self.skipping = end.is_none();
+                return Ok(Err(()));
+            }
+            if end.is_some() {
+                if std::mem::take(&mut self.skipping) {
+                    continue;
+                }
+                return Ok(Ok(true));
+            }
+        }
+    }
+}
+
+/// What `line` (without its newline) holds.
+fn parse(line: &[u8]) -> Line {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Line::Nothing;
+    }
+    let error = match serde_json::from_slice(line) {
+        Ok(message) => return Line::Message(Box::new(message)),
+        Err(error) => error,
+    };
+    // Not a message: say why, unless it is a notification (never answered).
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(value) => value,
+        Err(error) => {
+            return Line::Answer(error_line(-32700, &format!("Parse error: {error}"), None));
+        }
+    };
+    if value.get("method").is_some() && value.get("id").is_none() {
+        return Line::Nothing;
+    }
+    let id = value
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number());
+    Line::Answer(error_line(
+        -32600,
+        &format!("Invalid request: {error}"),
+        id.cloned(),
+    ))
+}
+
+/// A JSON-RPC error response with this code, message and id (`null` if none).
+fn error_line(code: i32, message: &str, id: Option<Value>) -> String {
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code, "message": message },
+    })
+    .to_string()
+}
+
+impl<R, W> Transport<RoleServer> for Lines<R, W>
+where
+    R: AsyncRead + Unpin + Send,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let text = serde_json::to_vec(&item).map_err(std::io::Error::other);
+        let write = text.map(|text| self.write_line(text));
+        async move { write?.await }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            if let Some(answer) = self.answer.as_mut() {
+                let written = answer.await;
+                self.answer = None;
+                if let Err(error) = written {
+                    tracing::debug!(%error, "cannot answer a line that is not a message");
+                    return None;
+                }
+            }
+            let line = match self.read_line().await {
+                Ok(Ok(true)) => {
+                    let text = std::mem::take(&mut self.line);
+                    let line = parse(text.strip_suffix(b"\n").unwrap_or(&text));
+                    // Keep the buffer's room for the next line.
+                    self.line = text;
+                    self.line.clear();
+                    line
+                }
+                Ok(Ok(false)) => return None,
+                Ok(Err(())) => Line::Answer(error_line(
+                    -32700,
+                    &format!("Parse error: the line is longer than {MAX_LINE} bytes"),
+                    None,
+                )),
+                Err(error) => {
+                    tracing::debug!(%error, "cannot read the input");
+                    return None;
+                }
+            };
+            match line {
+                Line::Message(message) => return Some(*message),
+                Line::Nothing => {}
+                Line::Answer(text) => {
+                    tracing::debug!(answer = %text, "answered a line that is not a message");
+                    self.answer = Some(Box::pin(self.write_line(text.into_bytes())));
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.write.lock().await.flush().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(line: &str) -> Value {
+        match parse(line.as_bytes()) {
+            Line::Answer(text) => serde_json::from_str(&text).unwrap(),
+            Line::Message(message) => panic!("a message: {message:?}"),
+            Line::Nothing => panic!("nothing"),
+        }
+    }
+
+    #[test]
+    fn lines_that_are_not_json_get_a_parse_error_with_a_null_id() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for line in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping""#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"\ud800"}"#,
+            "\u{1}garbage",
+            deep.as_str(),
+        ] {
+            let error = answer(line);
+            assert_eq!(error["error"]["code"], -32700, "{line:.40}");
+            assert_eq!(error["id"], Value::Null);
+            assert!(error.as_object().unwrap().contains_key("id"));
+        }
+    }
+
+    #[test]
+    fn json_that_is_not_a_message_gets_an_invalid_request_error() {
+        let error = answer(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":1}"#);
+        assert_eq!(error["error"]["code"], -32600);
+        assert_eq!(error["id"], 7);
+        assert_eq!(answer("[1, 2]")["id"], Value::Null);
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","method":"notifications/unknown","params":1}"#),
+            Line::Nothing
+        ));
+        assert!(matches!(parse(b"  \r"), Line::Nothing));
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            Line::Message(_)
+        ));
+    }
+
+    #[tokio::test]
+    async fn reading_goes_on_after_a_bad_line_and_a_too_long_one() {
+        let long = "x".repeat(MAX_LINE + 10);
+        let input = format!(
+            "{{\"broken\n{long}\n{}\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#
+        );
+        let (output, mut read_back) = tokio::io::duplex(1 << 16);
+        let mut lines = Lines::new(input.as_bytes(), output);
+        let message = lines.receive().await.unwrap();
+        assert!(format!("{message:?}").contains("Ping"), "{message:?}");
+        drop(lines);
+        let mut written = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut read_back, &mut written)
+            .await
+            .unwrap();
+        let answers: Vec<Value> = written
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), 2, "{written}");
+        assert!(answers.iter().all(|a| a["error"]["code"] == -32700));
+        assert!(
+            answers[1]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("longer than")
+        );
+    }
+}
