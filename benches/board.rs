@@ -19,9 +19,9 @@ use planning_mcp_server::runtime::allocator;
 use planning_mcp_server::toolsets::planning::domain::render::{self, Filter};
 use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask, TaskId};
 
-/// Server calls run on the servers' allocator.
+/// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 
 const SIZES: [usize; 4] = [10, 100, 1_000, 10_000];
 

@@ -4,8 +4,8 @@
 
 //! End-to-end benchmark: real processes, measured from outside.
 //!
-//! For planning-mcp-server (as released, on mimalloc, and built on the
-//! system allocator), the floor (the smallest rmcp server a user would
+//! For planning-mcp-server (as released, on the system allocator, and built
+//! on mimalloc with feature `mimalloc-sessions`), the floor (the smallest rmcp server a user would
 //! write: one no-op tool, the system allocator; `benches/floor/`) and the peers a user might pick instead
 //! (`@modelcontextprotocol/server-memory` and a FastMCP server,
 //! `benches/peers/`, installed by `scripts/install-peers.sh`), it measures:
@@ -73,14 +73,14 @@ fn main() {
         PathBuf::from,
     );
     let floor = build_floor(root, Path::new(env!("CARGO_BIN_EXE_planning-mcp-server")));
-    // The same server on the system allocator: the allocator choice measured both ways.
-    let system = std::env::var_os("E2E_SYSTEM_BIN")
-        .map_or_else(|| build_on_system_allocator(root), PathBuf::from);
+    // The same server on mimalloc: the allocator choice measured both ways.
+    let on_mimalloc =
+        std::env::var_os("E2E_MIMALLOC_BIN").map_or_else(|| build_on_mimalloc(root), PathBuf::from);
     let work = tempfile::tempdir().expect("temp dir");
     let mut subjects = vec![
         planning("ours", &ours),
         floor_subject(floor),
-        planning(SYSTEM_ALLOCATOR, &system),
+        planning(ON_MIMALLOC, &on_mimalloc),
     ];
     subjects.extend(peers(root, work.path()));
     // E2E_ONLY=cold,stdio,http,memory picks stages, E2E_PEERS=0 skips the peers:
@@ -260,8 +260,8 @@ fn row(
 
 // ---------------------------------------------------------------- subjects
 
-/// The column of our server built without mimalloc.
-const SYSTEM_ALLOCATOR: &str = "ours, system allocator";
+/// The column of our server built on mimalloc.
+const ON_MIMALLOC: &str = "ours on mimalloc";
 
 /// Whether a column is one of our builds (they get a ratio to the floor).
 fn is_ours(name: &str) -> bool {
@@ -406,20 +406,26 @@ fn build_floor(root: &Path, ours: &Path) -> PathBuf {
     ours.parent().expect("target dir").join("examples/floor")
 }
 
-/// Builds our server without the default feature `mimalloc` (the system
-/// allocator), with the release profile, in a target directory of its own
-/// so that it does not replace the binary under test.
-fn build_on_system_allocator(root: &Path) -> PathBuf {
-    let target = root.join("target/system-allocator");
+/// Builds our server on mimalloc (feature `mimalloc-sessions`), with the
+/// release profile, in a target directory of its own so that it does not
+/// replace the binary under test.
+fn build_on_mimalloc(root: &Path) -> PathBuf {
+    let target = root.join("target/mimalloc-sessions");
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--no-default-features", "--bin"])
+        .args([
+            "build",
+            "--release",
+            "--features",
+            "mimalloc-sessions",
+            "--bin",
+        ])
         .arg("planning-mcp-server")
         .arg("--target-dir")
         .arg(&target)
         .current_dir(root)
         .status()
         .expect("run cargo");
-    assert!(status.success(), "cannot build on the system allocator");
+    assert!(status.success(), "cannot build on mimalloc");
     target.join("release/planning-mcp-server")
 }
 

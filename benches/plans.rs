@@ -27,9 +27,9 @@ use planning_mcp_server::toolsets::plans::mcp::tools::call;
 use planning_mcp_server::toolsets::plans::{Plans, document::parse, document::validate};
 use serde_json::{Value, json};
 
-/// Server calls run on the servers' allocator.
+/// Plan calls run on the allocator of `long-term-plan-mcp`.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::LargeResults = allocator::LargeResults;
 
 const TASKS: usize = 2_000;
 

@@ -22,9 +22,9 @@ use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask, Ta
 use planning_mcp_server::toolsets::planning::shared_board::SharedBoard;
 use planning_mcp_server::toolsets::planning::store::{FileStore, MemoryStore, SnapshotStore};
 
-/// Server calls run on the servers' allocator.
+/// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 
 const SIZES: [usize; 3] = [10, 100, 1_000];
 

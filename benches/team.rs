@@ -26,9 +26,9 @@ use planning_mcp_server::toolsets::planning::store::MemoryStore;
 use planning_mcp_server::toolsets::team::domain::claims::{self, Target};
 use planning_mcp_server::toolsets::team::domain::{TeamError, View, digest, links};
 
-/// Server calls run on the servers' allocator.
+/// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 
 const TASKS: usize = 10_000;
 const LEASE: Duration = Duration::from_secs(15 * 60);
@@ -87,6 +87,8 @@ fn board() -> Board {
 }
 
 fn team(c: &mut Criterion) {
+    // As the server does at start-up.
+    allocator::keep_freed_memory();
     let mut board = board();
     let now = SystemTime::now();
     let ready = id(TASKS / 2).to_string();
@@ -137,7 +139,13 @@ fn team(c: &mut Criterion) {
 
     // Through the shared board (memory store), as the MCP face calls it: a
     // claim and its release, two calls.
-    let shared = SharedBoard::open(Box::new(MemoryStore), board.clone()).unwrap();
+    let shared = SharedBoard::open(
+        "default",
+        Box::new(MemoryStore),
+        board.clone(),
+        Duration::from_secs(10),
+    )
+    .unwrap();
     group.bench_function("claim_and_release_shared_board", |b| {
         b.iter(|| {
             for release in [false, true] {

@@ -16,7 +16,7 @@ use planning_mcp_server::toolsets::team::cli::{self as team, Source};
 use planning_mcp_server::transport as serve;
 
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 
 /// A planning board for AI coding agents over MCP: a goal and a task list
 /// with statuses. Configuration: defaults < planning-mcp-server.toml <

@@ -13,7 +13,7 @@ use planning_mcp_server::toolsets::plans::mcp::stdio::{self, Command, PlansServe
 use planning_mcp_server::transport::lines::Lines;
 
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::LargeResults = allocator::LargeResults;
 
 fn main() -> ExitCode {
     allocator::keep_freed_memory();

@@ -2,7 +2,7 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The shared runtime under every toolset: the servers' allocator, blocking
+//! The shared runtime under every toolset: the servers' allocators, blocking
 //! work off the async workers, logging, large stacks for deep plans, and
 //! small text helpers.
 

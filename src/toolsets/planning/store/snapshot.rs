@@ -180,7 +180,9 @@ pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<B
     }
     let header: Header = serde_json::from_slice(json).map_err(|e| corrupt(&e))?;
     match (header.format.as_deref(), header.version) {
-        (Some(FORMAT), Some(version)) if SUPPORTED_VERSIONS.iter().all(|&known| version > known) => {
+        (Some(FORMAT), Some(version))
+            if SUPPORTED_VERSIONS.iter().all(|&known| version > known) =>
+        {
             return Err(format!(
                 "it has format version {version}, written by a newer planning-mcp-server; this one reads versions {} (upgrade, or point storage.dir elsewhere)",
                 supported()
