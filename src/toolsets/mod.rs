@@ -8,9 +8,10 @@
 
 pub mod planning;
 pub mod plans;
+pub mod workflow;
 
 use crate::server::toolset::ToolsetKind;
 
 /// Every toolset the server can offer, in the order their instructions,
 /// tables and flags appear.
-pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND];
+pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND, &workflow::KIND];
