@@ -23,3 +23,6 @@ pub mod mcp;
 pub(crate) mod toolset;
 
 pub(crate) use toolset::KIND;
+
+#[cfg(test)]
+mod tests;

@@ -64,7 +64,14 @@ impl Dir {
                     return Err(CastError::Symlink(self.show(&shown)));
                 }
                 Ok(_) => {}
-                Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    return Ok(());
+                }
                 Err(source) => return Err(CastError::io("inspect", self.show(&shown), source)),
             }
         }
@@ -72,11 +79,19 @@ impl Dir {
     }
 }
 
-/// Whether `path` exists as a directory entry (a dangling symlink does).
+/// Whether `path` exists as a directory entry (a dangling symlink does;
+/// nothing exists below a file).
 pub fn entry_exists(path: &Path) -> io::Result<bool> {
     match std::fs::symlink_metadata(path) {
         Ok(_) => Ok(true),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(false)
+        }
         Err(error) => Err(error),
     }
 }

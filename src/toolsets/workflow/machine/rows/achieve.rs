@@ -99,9 +99,9 @@ pub fn integrate(step: &mut Step<'_>) {
     let ticked = count(ticking.ticked.len(), "acceptance criterion");
     step.say(match remain {
         true => format!(
-            "Archived the task to {archived} and ticked {ticked} in `plan.md`; {} remain. The \
-             agent drafts the next task in {}; type Accio to execute it.",
-            ticking.remaining.len(),
+            "Archived the task to {archived} and ticked {ticked} in `plan.md`; {} still \
+             unchecked. The agent drafts the next task in {}; type Accio to execute it.",
+            count(ticking.remaining.len(), "criterion"),
             step.file(File::Task)
         ),
         false => format!(
@@ -134,11 +134,10 @@ pub fn integrate(step: &mut Step<'_>) {
             ));
             draft_task(step, &ticking.remaining);
         }
-        false => step.tell(format!(
-            "Tell the user the workstream is complete; if an unmatched item above shows a \
-             criterion of {plan} was not met after all, say so. Suggest Finite (add criteria) or \
-             Reparo (PR review)."
-        )),
+        false => step.tell(
+            "Tell the user the workstream is complete and suggest Finite (add criteria) or \
+             Reparo (PR review).",
+        ),
     }
 }
 

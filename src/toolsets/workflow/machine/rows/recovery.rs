@@ -5,7 +5,7 @@
 //! Recovery: the next Accio after a file went missing.
 
 use super::gather::{new_task, resume_task};
-use super::{RELAY, draft_task, gather_comments, help_with_plan};
+use super::{RELAY, draft_task, gather_comments, guidance, help_with_plan};
 use crate::toolsets::workflow::files::archive::Place;
 use crate::toolsets::workflow::files::names::File;
 use crate::toolsets::workflow::files::templates;
@@ -14,8 +14,7 @@ use crate::toolsets::workflow::machine::step::Step;
 
 /// E1r: `task.md` is back.
 pub fn e1r(step: &mut Step<'_>) {
-    let lead = format!("{} is back. ", step.file(File::Task));
-    resume_task(step, &lead);
+    resume_task(step, "The task file is back. ");
 }
 
 /// E1: a new `task.md` for the unchecked criteria.
@@ -48,9 +47,10 @@ pub fn incomplete(step: &mut Step<'_>) {
          execute it.",
         step.file(File::Task)
     ));
-    step.tell(format!(
-        "Tell the user the task without results was archived. Review {plan} with them, then:"
-    ));
+    if dir.is_some() {
+        step.tell("Tell the user the task without results was archived.");
+    }
+    step.tell(format!("Review {plan} with the user, then:"));
     let unchecked = step.unchecked();
     draft_task(step, &unchecked);
 }
@@ -58,9 +58,10 @@ pub fn incomplete(step: &mut Step<'_>) {
 /// E4r: `plan.md` is back: resume where we were.
 pub fn e4r(step: &mut Step<'_>) {
     step.say(format!(
-        "{} is back: resuming in {}. Type Lumos to see what comes next.",
+        "{} is back: resuming in {} — {}.",
         step.file(File::Plan),
-        step.to.name()
+        step.to.name(),
+        guidance(step, step.to)
     ));
     step.tell(RELAY);
 }

@@ -47,7 +47,11 @@ pub fn s1(step: &mut Step<'_>) {
 /// S5: `comments.md` went missing while gathering: recreated empty.
 pub fn s5(step: &mut Step<'_>) {
     step.create(File::Comments, "");
-    let message = gathering(step, "Gathering the review comments again. ");
+    let lead = format!(
+        "{} was missing and is empty again. ",
+        step.file(File::Comments)
+    );
+    let message = gathering(step, &lead);
     step.say(message);
     gather_comments(step);
 }
