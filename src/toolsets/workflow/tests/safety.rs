@@ -34,7 +34,9 @@ fn integrating() -> Project {
 /// Casts `spell` expecting a refusal; the directory must not change.
 fn refused(project: &Project, spell: Spell, note: Option<&str>, fault: Fault) -> String {
     let before = project.tree();
-    let error = project.try_cast(spell, note, fault).err().expect("refused");
+    let Err(error) = project.try_cast(spell, note, fault) else {
+        panic!("{spell:?} was not refused");
+    };
     assert_eq!(project.tree(), before, "{error}");
     error.to_string()
 }
