@@ -55,7 +55,8 @@ allow_unauthenticated = false
 allowed_hosts = []
 allowed_origins = []
 # The toolsets offered, each with its tables below: 'planning' (the board,
-# the default), 'plans' (Markdown plan files), e.g.
+# the default), 'plans' (Markdown plan files), 'workflow' (the spell
+# workflow over .ai/task), e.g.
 # toolsets = ['planning', 'plans'] or PLANNING_SERVER_TOOLSETS=planning,plans.
 toolsets = ['planning']
 

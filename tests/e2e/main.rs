@@ -32,3 +32,4 @@ mod shared_http;
 mod stdio;
 mod toolsets;
 mod web;
+mod workflow;
