@@ -270,6 +270,14 @@ async fn workflow_a_whole_job_over_stdio() {
     let client = stdio_client(&dir, &TOOLSETS, &[]).await;
     let transcript = whole_job(&client, dir.path()).await;
     insta::assert_snapshot!("workflow_whole_job", transcript);
+    let docs = include_str!("../../docs/workflow.md");
+    for reply in transcript.split("\n\n> ") {
+        let reply = reply.trim_start_matches("> ");
+        assert!(
+            docs.contains(reply),
+            "docs/workflow.md shows this reply:\n{reply}"
+        );
+    }
     client.cancel().await.unwrap();
 }
 
