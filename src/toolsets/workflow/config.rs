@@ -207,8 +207,71 @@ fn slashed(path: &Path) -> String {
 }
 
 #[cfg(test)]
+// figment's Jail closures return figment::Error, which is large; fine in tests.
+#[allow(clippy::result_large_err)]
 mod tests {
+    use figment::Jail;
+
     use super::*;
+    use crate::config::{ConfigError, ConfigFlags, load, tiers};
+
+    /// `[workflow]` as the tiers of `args` (and the jail's file and
+    /// environment) set it, or the problems.
+    fn read(args: &[&str]) -> Result<WorkflowSettings, Vec<String>> {
+        let flags = ConfigFlags::parse(args).unwrap();
+        let (figment, _) = tiers(&flags).unwrap();
+        let all = ConfigFlags::all();
+        WorkflowSettings::read(&Settings::new(&figment, &all, 64))
+    }
+
+    #[test]
+    fn every_tier_sets_the_table_and_bad_values_name_key_and_source() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            assert_eq!(read(&[]).unwrap(), WorkflowSettings::default());
+
+            jail.create_file(
+                "planning-mcp-server.toml",
+                "[workflow]\ndir = 'notes'\nmax_history = 3\n\
+                 atlassian_hosts = [' Jira.Example.com ']\n",
+            )?;
+            jail.set_env("PLANNING_WORKFLOW_MAX_HISTORY", "7");
+            let settings = read(&["--workflow-dir", "wf", "--workflow-root", "repo"]).unwrap();
+            assert_eq!(settings.dir, "wf");
+            assert_eq!(settings.root, PathBuf::from("repo"));
+            assert_eq!(settings.max_history, 7);
+            assert_eq!(settings.atlassian_hosts, ["jira.example.com"]);
+
+            jail.set_env("PLANNING_WORKFLOW_LOCK_TIMEOUT_MS", "50");
+            jail.set_env(
+                "PLANNING_WORKFLOW_ATLASSIAN_HOSTS",
+                "[https://jira.example.com]",
+            );
+            assert_eq!(
+                read(&[]).unwrap_err(),
+                [
+                    "workflow.lock_timeout_ms (from the environment variable \
+                     PLANNING_WORKFLOW_LOCK_TIMEOUT_MS): must be between 100 and 600000, not 50",
+                    "workflow.atlassian_hosts (from the environment variable \
+                     PLANNING_WORKFLOW_ATLASSIAN_HOSTS): 'https://jira.example.com' is not a \
+                     host name; give names like jira.example.com (no scheme, path or port)",
+                ]
+            );
+            // Checked at start-up even when the toolset is off.
+            jail.set_env("PLANNING_WORKFLOW_ATLASSIAN_HOSTS", "[]");
+            jail.set_env("PLANNING_WORKFLOW_MAX_FILE_BYTES", "-1");
+            match load(&ConfigFlags::default()) {
+                Err(ConfigError::Invalid(lines)) => assert!(
+                    lines
+                        .iter()
+                        .any(|line| line.starts_with("workflow.max_file_bytes")),
+                    "{lines:?}"
+                ),
+                other => panic!("expected an invalid configuration, got {other:?}"),
+            }
+            Ok(())
+        });
+    }
 
     #[test]
     fn d_is_shown_relative_to_the_root() {
