@@ -291,6 +291,38 @@ async fn workflow_a_whole_job_over_http() {
     client.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn workflow_tools_are_the_six_spells_with_their_annotations() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = stdio_client(&dir, &["--toolsets", "workflow"], &[]).await;
+    let instructions = client.peer_info().unwrap().instructions.clone().unwrap();
+    assert!(instructions.contains("ONLY when the user types that spell"));
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        ["accio", "expecto", "finite", "lumos", "reparo", "reverto"]
+    );
+    for tool in &tools {
+        let hints = tool.annotations.clone().unwrap();
+        let lumos = tool.name == "lumos";
+        assert_eq!(hints.read_only_hint, Some(lumos), "{}", tool.name);
+        assert_eq!(hints.idempotent_hint, Some(lumos), "{}", tool.name);
+        assert_eq!(hints.destructive_hint, Some(false), "{}", tool.name);
+        assert_eq!(hints.open_world_hint, Some(false), "{}", tool.name);
+        let description = tool.description.as_deref().unwrap();
+        assert!(
+            description.contains("only when the user types"),
+            "{description}"
+        );
+        let properties = tool.input_schema.get("properties");
+        let has_note = properties.is_some_and(|p| p.get("note").is_some());
+        assert_eq!(has_note, !lumos, "{}", tool.name);
+    }
+    client.cancel().await.unwrap();
+}
+
 /// A `state.json` as the server writes it, in `state`.
 fn at(root: &Path, state: &str, context: Value) {
     let json = json!({"version": 1, "current_state": state, "context": context, "history": []});
