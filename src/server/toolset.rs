@@ -18,6 +18,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::ErrorData;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
@@ -81,6 +83,29 @@ pub trait Toolset: Send + Sync + Debug + 'static {
     /// Its process-wide state, for transports that show it other ways (the
     /// web board shows toolset `planning`'s boards).
     fn as_any(&self) -> &dyn Any;
+}
+
+/// Calls tool `request.name` of `router` (made by rmcp's `#[tool_router]`)
+/// on `tools`, or `None` if the router has no tool of that name: the
+/// [`Tools::call`] of a toolset whose tools are rmcp `#[tool]` methods.
+pub fn route<T>(
+    router: &'static ToolRouter<T>,
+    tools: &T,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Option<ToolFuture>
+where
+    T: Clone + Send + Sync + 'static,
+{
+    if !router.has_route(&request.name) {
+        return None;
+    }
+    let tools = tools.clone();
+    Some(Box::pin(async move {
+        router
+            .call(ToolCallContext::new(&tools, request, context))
+            .await
+    }))
 }
 
 /// A toolset's MCP face on one board.

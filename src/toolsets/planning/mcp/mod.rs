@@ -12,14 +12,13 @@ use std::sync::OnceLock;
 
 use rmcp::ErrorData;
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
 use super::shared_board::SharedBoard;
 use crate::server::BoardName;
-use crate::server::toolset::{ToolFuture, Tools};
+use crate::server::toolset::{ToolFuture, Tools, route};
 
 /// The board's tools and resources on one board.
 #[derive(Clone)]
@@ -56,16 +55,7 @@ impl Tools for BoardTools {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        let router = router();
-        if !router.has_route(&request.name) {
-            return None;
-        }
-        let this = self.clone();
-        Some(Box::pin(async move {
-            router
-                .call(ToolCallContext::new(&this, request, context))
-                .await
-        }))
+        route(router(), self, request, context)
     }
 
     fn resources(&self) -> Vec<Resource> {

@@ -10,7 +10,6 @@
 use std::sync::{Arc, OnceLock};
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
 use rmcp::service::{RequestContext, RoleServer};
@@ -18,7 +17,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::server::toolset::{ToolFuture, Tools};
+use crate::server::toolset::{ToolFuture, Tools, route};
 use crate::toolsets::workflow::cast::Workflow;
 use crate::toolsets::workflow::machine::spell::Spell;
 
@@ -154,15 +153,6 @@ impl Tools for WorkflowTools {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        let router = router();
-        if !router.has_route(&request.name) {
-            return None;
-        }
-        let this = self.clone();
-        Some(Box::pin(async move {
-            router
-                .call(ToolCallContext::new(&this, request, context))
-                .await
-        }))
+        route(router(), self, request, context)
     }
 }
