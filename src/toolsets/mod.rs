@@ -9,12 +9,14 @@
 pub mod planning;
 pub mod plans;
 pub mod team;
+pub mod workflow;
 
 use crate::server::toolset::ToolsetKind;
 
 /// Every toolset the server can offer, in the order their instructions,
 /// tables and flags appear.
-pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND, &team::KIND];
+pub(crate) static REGISTRY: &[&dyn ToolsetKind] =
+    &[&planning::KIND, &plans::KIND, &team::KIND, &workflow::KIND];
 
 /// The names of every toolset the server can offer, in registry order.
 pub fn names() -> impl Iterator<Item = &'static str> {

@@ -37,4 +37,5 @@ mod team_races;
 mod team_summary;
 mod toolsets;
 mod web;
+mod workflow;
 mod worktrees;

@@ -1,0 +1,185 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! One call at a time per workflow directory: an in-process mutex per D,
+//! then a `flock` on `D/.lock` (exclusive for spells, shared for Lumos),
+//! both within `lock_timeout_ms`. The lock file is created (with D) when a
+//! spell needs it and never removed; Lumos creates nothing.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use parking_lot::{Mutex, MutexGuard};
+
+use super::{CastError, Dir};
+use crate::toolsets::workflow::files::names::LOCK;
+
+/// The in-process mutex of directory `path`, shared by every workflow of
+/// this process on that directory.
+pub fn mutex_for(path: &Path) -> Arc<Mutex<()>> {
+    static MUTEXES: OnceLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = OnceLock::new();
+    let mutexes = MUTEXES.get_or_init(Mutex::default);
+    mutexes
+        .lock()
+        .entry(path.to_path_buf())
+        .or_default()
+        .clone()
+}
+
+/// A held lock: released when dropped.
+pub struct Held<'a> {
+    _mutex: MutexGuard<'a, ()>,
+    file: Option<File>,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            let _ = file.unlock();
+        }
+    }
+}
+
+/// How a call locks D.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A spell: D and `.lock` are created when missing; exclusive.
+    Exclusive,
+    /// Lumos: shared, and only if `.lock` exists; creates nothing.
+    Shared,
+}
+
+/// Takes the in-process mutex and then the file lock of `dir`, giving up
+/// after `timeout`.
+pub fn lock<'a>(
+    mutex: &'a Mutex<()>,
+    dir: &Dir,
+    mode: Mode,
+    timeout: Duration,
+) -> Result<Held<'a>, CastError> {
+    let started = Instant::now();
+    let busy = || CastError::Busy(dir.show(""));
+    let guard = mutex.try_lock_for(timeout).ok_or_else(busy)?;
+    let file = match mode {
+        Mode::Exclusive => Some(open_exclusive(dir)?),
+        Mode::Shared => open_shared(dir)?,
+    };
+    if let Some(file) = &file {
+        let try_lock = || match mode {
+            Mode::Exclusive => file.try_lock(),
+            Mode::Shared => file.try_lock_shared(),
+        };
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) => {
+                    let left = timeout.saturating_sub(started.elapsed());
+                    if left.is_zero() {
+                        return Err(busy());
+                    }
+                    std::thread::sleep(pause.min(left));
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(TryLockError::Error(source)) => {
+                    return Err(CastError::io("lock", dir.show(LOCK), source));
+                }
+            }
+        }
+    }
+    Ok(Held {
+        _mutex: guard,
+        file,
+    })
+}
+
+/// Creates D (and its parents) and `.lock` when missing, and opens the lock.
+fn open_exclusive(dir: &Dir) -> Result<File, CastError> {
+    dir.refuse_symlinks(LOCK)?;
+    std::fs::create_dir_all(&dir.path)
+        .map_err(|source| CastError::io("create", dir.show(""), source))?;
+    dir.refuse_symlinks(LOCK)?;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(LOCK))
+        .map_err(|source| CastError::io("open", dir.show(LOCK), source))
+}
+
+/// Opens `.lock` to read if it exists.
+fn open_shared(dir: &Dir) -> Result<Option<File>, CastError> {
+    match File::open(dir.join(LOCK)) {
+        Ok(file) => Ok(Some(file)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(CastError::io("open", dir.show(LOCK), source)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(root: &Path) -> Dir {
+        Dir {
+            path: root.join(".ai/task"),
+            shown: ".ai/task".into(),
+        }
+    }
+
+    #[test]
+    fn lumos_creates_nothing_and_spells_create_d_and_the_lock() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = dir(root.path());
+        let mutex = Mutex::new(());
+        drop(lock(&mutex, &dir, Mode::Shared, Duration::from_secs(1)).unwrap());
+        assert!(!root.path().join(".ai").exists());
+        drop(lock(&mutex, &dir, Mode::Exclusive, Duration::from_secs(1)).unwrap());
+        assert!(dir.join(LOCK).is_file());
+        drop(lock(&mutex, &dir, Mode::Shared, Duration::from_secs(1)).unwrap());
+    }
+
+    #[test]
+    fn a_held_lock_times_out_the_next_call() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = dir(root.path());
+        let mutex = Mutex::new(());
+        drop(lock(&mutex, &dir, Mode::Exclusive, Duration::from_secs(1)).unwrap());
+        // Another process: its own open file description of `.lock`.
+        let other = File::open(dir.join(LOCK)).unwrap();
+        other.lock().unwrap();
+        let timeout = Duration::from_millis(100);
+        for mode in [Mode::Exclusive, Mode::Shared] {
+            let busy = lock(&mutex, &dir, mode, timeout).err().unwrap();
+            assert_eq!(
+                busy.to_string(),
+                "another process is running a spell on .ai/task; try again"
+            );
+        }
+        other.unlock().unwrap();
+        other.lock_shared().unwrap();
+        drop(lock(&mutex, &dir, Mode::Shared, timeout).unwrap());
+        assert!(lock(&mutex, &dir, Mode::Exclusive, timeout).is_err());
+        other.unlock().unwrap();
+        drop(lock(&mutex, &dir, Mode::Exclusive, timeout).unwrap());
+    }
+
+    #[test]
+    fn a_symlinked_lock_file_is_refused() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = dir(root.path());
+        std::fs::create_dir_all(&dir.path).unwrap();
+        std::os::unix::fs::symlink(root.path().join("elsewhere"), dir.join(LOCK)).unwrap();
+        let mutex = Mutex::new(());
+        let refused = lock(&mutex, &dir, Mode::Exclusive, Duration::from_secs(1))
+            .err()
+            .unwrap();
+        assert!(matches!(refused, CastError::Symlink(_)), "{refused}");
+        assert!(!root.path().join("elsewhere").exists());
+    }
+}

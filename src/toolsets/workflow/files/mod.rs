@@ -1,0 +1,17 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The files of the workflow directory as text, without I/O: their names,
+//! the templates, acceptance criteria and ticking, `task_name`, Atlassian
+//! links, archive names, and `state.json`.
+
+pub mod archive;
+pub mod atlassian;
+pub mod criteria;
+pub mod markdown;
+pub mod names;
+pub mod ordered_json;
+pub mod state_json;
+pub mod task_name;
+pub mod templates;

@@ -1,0 +1,95 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `workflow` as the server sees it: its registry entry and its
+//! configured state, the one workflow directory every session shares.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::cast::Workflow;
+use super::clock::SystemClock;
+use super::config::{EXAMPLE, FLAGS, WorkflowSettings};
+use super::mcp::tools::WorkflowTools;
+use crate::server::BoardName;
+use crate::server::settings::{Flag, Settings};
+use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
+
+/// What a model reads first when toolset `workflow` is on.
+pub const INSTRUCTIONS: &str = "Spell workflow (.ai/task/): call accio, expecto, reparo, \
+reverto, finite or lumos ONLY when the user types that spell (\"Accio: note\" passes note); \
+never on words like \"continue\". Relay message_to_user, follow instructions_to_coding_agent \
+exactly; options are the spells valid now.";
+
+/// The registry entry of toolset `workflow`.
+pub struct WorkflowKind;
+
+/// The registry entry of toolset `workflow`.
+pub static KIND: WorkflowKind = WorkflowKind;
+
+impl ToolsetKind for WorkflowKind {
+    fn name(&self) -> &'static str {
+        "workflow"
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["workflow"]
+    }
+
+    fn flags(&self) -> &'static [Flag] {
+        FLAGS
+    }
+
+    fn example(&self) -> &'static str {
+        EXAMPLE
+    }
+
+    fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+        let settings = WorkflowSettings::read(settings)?;
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let workflow = Workflow::new(settings.setup(&cwd), Arc::new(SystemClock));
+        Ok(Arc::new(WorkflowToolset {
+            workflow: Arc::new(workflow),
+        }))
+    }
+}
+
+/// Toolset `workflow`, configured: one workflow directory, the same on
+/// every board.
+#[derive(Debug)]
+pub struct WorkflowToolset {
+    workflow: Arc<Workflow>,
+}
+
+impl Toolset for WorkflowToolset {
+    fn name(&self) -> &'static str {
+        KIND.name()
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
+        Ok(Arc::new(WorkflowTools::new(self.workflow.clone())))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_instructions_fit_350_characters() {
+        assert!(
+            INSTRUCTIONS.chars().count() <= 350,
+            "{}",
+            INSTRUCTIONS.chars().count()
+        );
+    }
+}
