@@ -27,9 +27,9 @@ use planning_mcp_server::toolsets::workflow::machine::spell::Spell;
 use planning_mcp_server::toolsets::workflow::machine::step::Limits;
 use serde_json::json;
 
-/// Server calls run on the servers' allocator.
+/// Spells run on the allocator of `planning-mcp-server`.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 
 const CRITERIA: usize = 100;
 const HISTORY: usize = 200;
@@ -84,6 +84,8 @@ fn write(dir: &Path, name: &str, text: &str) {
 }
 
 fn spells(c: &mut Criterion) {
+    // As the server does at start-up.
+    allocator::keep_freed_memory();
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join(".ai/task");
     std::fs::create_dir_all(dir.join("atlassian")).unwrap();
