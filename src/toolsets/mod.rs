@@ -6,6 +6,7 @@
 //! one, and its MCP face. Each registers itself with one line in
 //! [`REGISTRY`]; the server and the configuration know of it only from there.
 
+pub mod commit;
 pub mod planning;
 pub mod plans;
 
