@@ -11,3 +11,4 @@
 //! tools; `config` its table and `toolset` its registry entry.
 
 pub mod document;
+pub mod edit;
