@@ -12,3 +12,4 @@
 
 pub mod document;
 pub mod edit;
+pub mod view;
