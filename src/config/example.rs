@@ -55,8 +55,9 @@ allow_unauthenticated = false
 allowed_hosts = []
 allowed_origins = []
 # The toolsets offered, each with its tables below: 'planning' (the board,
-# the default), 'plans' (Markdown plan files), e.g.
-# toolsets = ['planning', 'plans'] or PLANNING_SERVER_TOOLSETS=planning,plans.
+# the default), 'plans' (Markdown plan files), 'commit' (the plan in the
+# commit description, jj or git), e.g. toolsets = ['planning', 'commit'] or
+# PLANNING_SERVER_TOOLSETS=planning,commit.
 toolsets = ['planning']
 
 [logging]

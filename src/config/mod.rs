@@ -428,7 +428,7 @@ mod tests {
                 error,
                 format!(
                     "boards (from the config file {}): unknown table; the tables are \
-                     server, logging, planning, storage, plans",
+                     server, logging, planning, storage, plans, commit",
                     file.display()
                 )
             );
@@ -593,7 +593,7 @@ mod tests {
             let error = invalid(load(&ConfigFlags::default()));
             assert_eq!(
                 error,
-                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans"
+                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans, commit"
             );
             jail.set_env("PLANNING_SERVER_TOOLSETS", "planning");
             let error = invalid(load(&flags(&["--toolsets", "nope"])));

@@ -14,4 +14,4 @@ use crate::server::toolset::ToolsetKind;
 
 /// Every toolset the server can offer, in the order their instructions,
 /// tables and flags appear.
-pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND];
+pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[&planning::KIND, &plans::KIND, &commit::KIND];

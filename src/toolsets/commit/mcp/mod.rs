@@ -1,0 +1,78 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The MCP face of toolset `commit`: the nine tools (`tools`), their
+//! arguments (`params`) and one call's course (`call`).
+
+pub mod call;
+pub mod params;
+pub mod tools;
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+
+use crate::server::toolset::{ToolFuture, Tools};
+use call::{Call, Planner};
+
+/// The nine tools; the same on every board (the plan belongs to the
+/// repository, not to a board).
+#[derive(Debug, Clone)]
+pub struct CommitTools {
+    planner: Arc<Planner>,
+}
+
+impl CommitTools {
+    /// The tools over `planner`.
+    pub fn new(planner: Arc<Planner>) -> Self {
+        Self { planner }
+    }
+
+    /// Runs `call` on its own task, so that a client that goes away
+    /// mid-call never cuts a write short.
+    pub(crate) async fn run(&self, call: Call) -> CallToolResult {
+        let planner = self.planner.clone();
+        match tokio::spawn(async move { planner.call(call).await }).await {
+            Ok(result) => result,
+            Err(error) => {
+                tracing::error!(%error, "a commit tool call failed");
+                CallToolResult::error(vec![ContentBlock::text(format!(
+                    "The call failed inside the server ({error}); nothing more is known. Call gather_requirements to see the plan."
+                ))])
+            }
+        }
+    }
+}
+
+/// The nine tools, built once: building them generates every schema.
+fn router() -> &'static ToolRouter<CommitTools> {
+    static ROUTER: OnceLock<ToolRouter<CommitTools>> = OnceLock::new();
+    ROUTER.get_or_init(CommitTools::commit_tools)
+}
+
+impl Tools for CommitTools {
+    fn tools(&self) -> Vec<Tool> {
+        router().list_all()
+    }
+
+    fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Option<ToolFuture> {
+        let router = router();
+        if !router.has_route(&request.name) {
+            return None;
+        }
+        let this = self.clone();
+        Some(Box::pin(async move {
+            router
+                .call(ToolCallContext::new(&this, request, context))
+                .await
+        }))
+    }
+}
