@@ -18,6 +18,7 @@ mod common;
 
 mod browser;
 mod cli;
+mod commit_concurrency;
 mod commit_critical;
 mod commit_job;
 mod crash;
