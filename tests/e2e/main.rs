@@ -21,6 +21,7 @@ mod cli;
 mod commit_concurrency;
 mod commit_critical;
 mod commit_job;
+mod commit_tools;
 mod crash;
 mod http;
 mod load;

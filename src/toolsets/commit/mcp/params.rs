@@ -55,20 +55,55 @@ impl From<GoalType> for CommitType {
     }
 }
 
+/// Deserialises `T` from a JSON object only: serde also takes a struct
+/// from an array of its fields, which the schema does not allow.
+fn object_only<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<T, D::Error> {
+    let object = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    T::deserialize(serde_json::Value::Object(object)).map_err(serde::de::Error::custom)
+}
+
 /// The header `type(scope)!: title`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 pub struct Goal {
     /// The kind of change.
     #[serde(rename = "type")]
     pub kind: GoalType,
     /// One lowercase noun for the part of the program (a-z, then a-z, 0-9, -); omit or "" for none.
     #[serde(default)]
+    #[schemars(with = "String")]
     pub scope: Option<String>,
     /// Whether the change breaks compatibility (adds `!`).
     #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
     pub breaking: Option<bool>,
     /// What the change does, as an imperative instruction, one line.
     pub title: String,
+}
+
+/// [`Goal`]'s fields, as serde reads them.
+#[derive(Deserialize)]
+struct GoalFields {
+    #[serde(rename = "type")]
+    kind: GoalType,
+    #[serde(default)]
+    scope: Option<String>,
+    #[serde(default)]
+    breaking: Option<bool>,
+    title: String,
+}
+
+impl<'de> Deserialize<'de> for Goal {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f: GoalFields = object_only(d)?;
+        Ok(Goal {
+            kind: f.kind,
+            scope: f.scope,
+            breaking: f.breaking,
+            title: f.title,
+        })
+    }
 }
 
 impl From<Goal> for GoalInput {
@@ -90,6 +125,7 @@ pub struct SetGoalParams {
     /// Start a new plan (jj: a new change) instead of updating this one;
     /// only when the job is finished or the description is not a plan.
     #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
     pub start_new: Option<bool>,
 }
 
@@ -109,16 +145,39 @@ pub struct SetConstraintsParams {
 }
 
 /// One task of `set_plan`.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, JsonSchema)]
 pub struct PlanTask {
     /// What to do, one line ("summary: details").
     pub text: String,
     /// Whether it is already done (recomputed for a task with subtasks).
     #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
     pub done: Option<bool>,
     /// Its subtasks, in order.
     #[serde(default)]
+    #[schemars(with = "Vec<PlanTask>", extend("default" = []))]
     pub subtasks: Option<Vec<PlanTask>>,
+}
+
+/// [`PlanTask`]'s fields, as serde reads them.
+#[derive(Deserialize)]
+struct PlanTaskFields {
+    text: String,
+    #[serde(default)]
+    done: Option<bool>,
+    #[serde(default)]
+    subtasks: Option<Vec<PlanTask>>,
+}
+
+impl<'de> Deserialize<'de> for PlanTask {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f: PlanTaskFields = object_only(d)?;
+        Ok(PlanTask {
+            text: f.text,
+            done: f.done,
+            subtasks: f.subtasks,
+        })
+    }
 }
 
 impl From<PlanTask> for TaskInput {
@@ -151,6 +210,7 @@ pub struct MarkTaskParams {
     pub task_id: String,
     /// true (the default) ticks it, false unticks it.
     #[serde(default)]
+    #[schemars(with = "bool", extend("default" = true))]
     pub completed: Option<bool>,
 }
 
@@ -159,8 +219,10 @@ pub struct MarkTaskParams {
 pub struct VerifyPlanParams {
     /// Rewrite a description that is not a valid plan into the plan format.
     #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
     pub migrate: Option<bool>,
     /// The header for a migration when the old text has none (or replaces a broken one).
     #[serde(default)]
+    #[schemars(with = "Goal")]
     pub goal: Option<Goal>,
 }
