@@ -316,3 +316,154 @@ async fn verify<V: Vcs>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use parking_lot::Mutex;
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::toolsets::commit::document::CommitType;
+    use crate::toolsets::commit::document::format::format;
+    use crate::toolsets::commit::document::props::document;
+
+    /// A VCS in memory that counts its writes.
+    struct Memory {
+        text: Mutex<String>,
+        writes: Mutex<usize>,
+    }
+
+    impl Vcs for Memory {
+        async fn read(&self) -> Result<Snapshot, Failure> {
+            Ok(Snapshot {
+                text: self.text.lock().clone(),
+                place: Place::Git {
+                    branch: "main".into(),
+                },
+                oid: None,
+            })
+        }
+
+        async fn changes(&self) -> Result<Vec<String>, Failure> {
+            Ok(vec!["M src/lib.rs".into()])
+        }
+
+        async fn write(&self, _base: &Snapshot, text: &str, _tool: &str) -> Result<(), Failure> {
+            *self.text.lock() = text.to_owned();
+            *self.writes.lock() += 1;
+            Ok(())
+        }
+
+        async fn start_new(
+            &self,
+            base: &Snapshot,
+            text: &str,
+            tool: &str,
+        ) -> Result<Place, Failure> {
+            self.write(base, text, tool).await?;
+            Ok(base.place.clone())
+        }
+    }
+
+    fn goal() -> impl Strategy<Value = GoalInput> {
+        (
+            prop::sample::select(CommitType::ALL.to_vec()),
+            prop::option::of("[A-Za-z -]{0,6}"),
+            any::<bool>(),
+            "[a-z \n\t]{0,12}",
+        )
+            .prop_map(|(kind, scope, breaking, title)| GoalInput {
+                kind,
+                scope,
+                breaking,
+                title,
+            })
+    }
+
+    fn task() -> impl Strategy<Value = TaskInput> {
+        let leaf = ("[a-z \n]{0,8}", any::<bool>()).prop_map(|(text, done)| TaskInput {
+            text,
+            done,
+            subtasks: vec![],
+        });
+        leaf.prop_recursive(5, 16, 3, |inner| {
+            (
+                "[a-z ]{0,8}",
+                any::<bool>(),
+                prop::collection::vec(inner, 0..3),
+            )
+                .prop_map(|(text, done, subtasks)| TaskInput {
+                    text,
+                    done,
+                    subtasks,
+                })
+        })
+    }
+
+    fn call() -> impl Strategy<Value = Call> {
+        prop_oneof![
+            Just(Call::Gather),
+            (goal(), any::<bool>()).prop_map(|(g, s)| Call::SetGoal(g, s)),
+            "[a-z \n\t~\\[\\]:-]{0,30}".prop_map(Call::SetDescription),
+            prop::collection::vec("(- )?(Never|Do not|Should): ?[a-z]{0,5}", 0..4)
+                .prop_map(Call::SetConstraints),
+            prop::collection::vec(task(), 0..4).prop_map(Call::SetPlan),
+            ("[0-9.a-z ]{0,4}", any::<bool>()).prop_map(|(id, done)| Call::Mark(id, done)),
+            Just(Call::Finish),
+            Just(Call::Unfinish),
+            (any::<bool>(), prop::option::of(goal())).prop_map(|(m, g)| Call::Verify(m, g)),
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            document().prop_map(|d| format(&d)),
+            "[a-zA-Z:() \n\\[\\]x~-]{0,60}",
+        ]
+    }
+
+    fn run_on(text: &str, call: &Call) -> (Reply, String, usize) {
+        let memory = Memory {
+            text: Mutex::new(text.to_owned()),
+            writes: Mutex::new(0),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let reply = runtime.block_on(run(&memory, call, &Limits::default()));
+        let after = memory.text.lock().clone();
+        let writes = *memory.writes.lock();
+        (reply, after, writes)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        /// A refused call leaves the text byte-identical and writes
+        /// nothing; a call that succeeds writes at most once, and only a
+        /// canonical plan that differs from what was there.
+        #[test]
+        fn refused_calls_leave_the_text_byte_identical(text in text(), call in call()) {
+            let (reply, after, writes) = run_on(&text, &call);
+            match reply {
+                Err(_) => {
+                    prop_assert_eq!(&after, &text);
+                    prop_assert_eq!(writes, 0);
+                }
+                Ok(_) => {
+                    prop_assert!(writes <= 1);
+                    if writes == 1 {
+                        prop_assert_ne!(&after, &text);
+                        let Reading::Parsed(document) = read(&after, &Limits::default()) else {
+                            panic!("wrote a text that is not a plan: {after:?}");
+                        };
+                        prop_assert_eq!(format(&document), after);
+                    } else {
+                        prop_assert_eq!(&after, &text);
+                    }
+                }
+            }
+        }
+    }
+}
