@@ -10,12 +10,12 @@
 //! preconditions; `view` the text replies; `vcs` the jj and git backends;
 //! `mcp` the nine tools; `config` its table and `toolset` its registry entry.
 
-pub(crate) mod config;
+pub mod config;
 pub mod document;
 pub mod edit;
-pub(crate) mod mcp;
+pub mod mcp;
 pub(crate) mod toolset;
-pub(crate) mod vcs;
+pub mod vcs;
 pub mod view;
 
 pub(crate) use toolset::KIND;
