@@ -113,24 +113,29 @@ fn which(program: &Path) -> PathBuf {
         .unwrap_or_else(|| panic!("{} not on PATH", program.display()))
 }
 
-/// Runs `program args` in `dir` and answers its stdout.
-fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
+/// Runs `command` with `stdin` on its standard input; answers its output.
+fn fed(command: &mut Command, stdin: &[u8]) -> std::process::Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `program args` in `dir` and answers its stdout.
+fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> String {
+    let out = fed(
+        Command::new(program).args(args).current_dir(dir),
+        stdin.as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -195,18 +200,14 @@ fn recorded(log: &Path) -> Vec<Recorded> {
 /// The floor: runs `processes` with `real` back to back, as they were run.
 fn replay(real: &Path, dir: &Path, processes: &[Recorded]) {
     for process in processes {
-        let mut child = Command::new(real)
-            .args(&process.argv)
-            .env_clear()
-            .envs(process.env.iter().map(|(k, v)| (k, v)))
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(&process.stdin).unwrap();
-        child.wait_with_output().unwrap();
+        fed(
+            Command::new(real)
+                .args(&process.argv)
+                .env_clear()
+                .envs(process.env.iter().map(|(k, v)| (k, v)))
+                .current_dir(dir),
+            &process.stdin,
+        );
     }
 }
 
@@ -275,7 +276,12 @@ fn call(runtime: &tokio::runtime::Runtime, planner: &Planner, c: Call) {
 }
 
 impl Bench {
-    fn new(root: &Path, name: &'static str, real: PathBuf, runtime: &tokio::runtime::Runtime) -> Self {
+    fn new(
+        root: &Path,
+        name: &'static str,
+        real: PathBuf,
+        runtime: &tokio::runtime::Runtime,
+    ) -> Self {
         let dir = root.join(name);
         let repo = dir.join("repo");
         let log = dir.join("log");
@@ -297,12 +303,21 @@ impl Bench {
         let settings = settings(vcs, &repo, &real);
         let planner = Planner::new(settings.clone());
         call(runtime, &planner, Call::SetGoal(goal(), false));
-        call(runtime, &planner, Call::SetDescription("Why: figures.\n\nWhat: a bench.".into()));
+        call(
+            runtime,
+            &planner,
+            Call::SetDescription("Why: figures.\n\nWhat: a bench.".into()),
+        );
         call(runtime, &planner, Call::SetPlan(plan()));
         let restore: Box<dyn Fn()> = match vcs {
             VcsChoice::Jj => {
                 let (repo, real) = (repo.clone(), real.clone());
-                let text = run(&repo, &real, &["log", "-r", "@", "--no-graph", "-T", "description"], "");
+                let text = run(
+                    &repo,
+                    &real,
+                    &["log", "-r", "@", "--no-graph", "-T", "description"],
+                    "",
+                );
                 Box::new(move || {
                     run(&repo, &real, &["describe", "--stdin", "--quiet"], &text);
                 })
@@ -312,7 +327,12 @@ impl Bench {
                 let oid = run(&repo, &git, &["rev-parse", "refs/commit-plan/main"], "");
                 let oid = oid.trim().to_owned();
                 Box::new(move || {
-                    run(&repo, &git, &["update-ref", "refs/commit-plan/main", &oid], "");
+                    run(
+                        &repo,
+                        &git,
+                        &["update-ref", "refs/commit-plan/main", &oid],
+                        "",
+                    );
                 })
             }
         };
@@ -386,7 +406,10 @@ fn processes(_c: &mut Criterion) {
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("JJ_USER", "Bench")
             .env("JJ_EMAIL", "bench@example.com")
-            .env("COMMIT_BENCH_REAL_HOME", std::env::var_os("HOME").unwrap_or_default())
+            .env(
+                "COMMIT_BENCH_REAL_HOME",
+                std::env::var_os("HOME").unwrap_or_default(),
+            )
             .status()
             .unwrap();
         assert!(status.success());
@@ -397,7 +420,12 @@ fn processes(_c: &mut Criterion) {
         .build()
         .unwrap();
     let root = tempfile::tempdir().unwrap();
-    let mut benches = vec![Bench::new(root.path(), "git", which(Path::new("git")), &runtime)];
+    let mut benches = vec![Bench::new(
+        root.path(),
+        "git",
+        which(Path::new("git")),
+        &runtime,
+    )];
     let real_home = std::env::var_os("COMMIT_BENCH_REAL_HOME").unwrap_or_default();
     let jj = jj().or_else(|| {
         let installed = PathBuf::from(real_home).join(".cargo/bin/jj");
