@@ -51,7 +51,7 @@ impl CommitTools {
 /// The nine tools, built once: building them generates every schema.
 fn router() -> &'static ToolRouter<CommitTools> {
     static ROUTER: OnceLock<ToolRouter<CommitTools>> = OnceLock::new();
-    ROUTER.get_or_init(CommitTools::commit_tools)
+    ROUTER.get_or_init(CommitTools::router)
 }
 
 impl Tools for CommitTools {

@@ -16,7 +16,7 @@ use super::params::{
     VerifyPlanParams,
 };
 
-#[tool_router(router = commit_tools, vis = "pub(crate)")]
+#[tool_router(router = router, vis = "pub(crate)")]
 impl CommitTools {
     /// Reads the plan.
     #[tool(
