@@ -170,12 +170,15 @@ fn recorded(log: &Path) -> Vec<Recorded> {
         })
         .collect();
     stamps.sort_by_key(|s| s.parse::<u128>().unwrap());
+    // NUL-terminated items; an empty argument (git update-ref's "") stays.
     let split = |bytes: Vec<u8>| -> Vec<String> {
-        bytes
-            .split(|b| *b == 0)
-            .filter(|s| !s.is_empty())
-            .map(|s| String::from_utf8_lossy(s).into_owned())
-            .collect()
+        match bytes.strip_suffix(&[0]) {
+            Some(items) => items
+                .split(|b| *b == 0)
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect(),
+            None => Vec::new(),
+        }
     };
     let processes = stamps
         .iter()
