@@ -81,7 +81,20 @@ pub fn migrate(text: &str, goal: Option<&Header>, limits: &Limits) -> Result<Str
     fix_direction(&mut lines);
     let candidate: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
     match read(&candidate.join("\n"), limits) {
-        Reading::Parsed(document) => Ok(format::format(&document)),
+        Reading::Parsed(document) => {
+            // The canonical text can be longer than the candidate (an added
+            // direction, empty line or final newline): it must fit too, or
+            // the plan written would not read back.
+            let text = format::format(&document);
+            match text.len() > limits.max_input_bytes {
+                true => Err(Impossible(vec![format!(
+                    "the migrated plan would be {} bytes; the limit is {} ([commit] max_input_bytes)",
+                    text.len(),
+                    limits.max_input_bytes
+                )])),
+                false => Ok(text),
+            }
+        }
         Reading::Empty => Err(Impossible(vec!["nothing is left to migrate".into()])),
         Reading::Unknown(problem) | Reading::Halted(problem) => {
             Err(Impossible(vec![located(&lines, problem).to_string()]))
@@ -412,6 +425,23 @@ mod tests {
         assert_eq!(
             run("fix: a\n\n- [ ]: p\n  - [x]: c\n\n~~~ COMPLETE ~~~\n", None).unwrap(),
             "fix: a\n\n- [x]: p\n  - [x]: c\n\n~~~ COMPLETE ~~~\n"
+        );
+    }
+
+    #[test]
+    fn a_migration_that_would_outgrow_the_limit_is_impossible() {
+        // Found by the fuzzer: the candidate fits, the direction added to it
+        // does not.
+        let text = format!("fix: a\n\n- [ ]: {}\n", "t".repeat(1008));
+        assert_eq!(text.len(), 1_024);
+        let limits = Limits {
+            max_input_bytes: 1_024,
+            max_item_length: 2_000,
+            ..Limits::default()
+        };
+        assert_eq!(
+            migrate(&text, None, &limits).unwrap_err().to_string(),
+            "the migrated plan would be 1041 bytes; the limit is 1024 ([commit] max_input_bytes)"
         );
     }
 
