@@ -36,7 +36,11 @@ fuzz_target!(|data: &[u8]| {
     for limits in [Limits::default(), small] {
         if let Reading::Parsed(document) = read(text, &limits) {
             let canonical = format(&document);
-            assert_eq!(read(&canonical, &limits), Reading::Parsed(document));
+            // A tolerated text (no direction, say) can format longer than the
+            // limit; the tools refuse to write such a text (check_size).
+            if canonical.len() <= limits.max_input_bytes {
+                assert_eq!(read(&canonical, &limits), Reading::Parsed(document));
+            }
         }
         if let Ok(migrated) = migrate(text, None, &limits) {
             assert_canonical(&migrated, &limits);
