@@ -72,7 +72,8 @@ allowed_origins = []
 # The toolsets offered, each with its tables below: 'planning' (the board,
 # the default), 'plans' (Markdown plan files), 'team' (claims, links and
 # evidence for agents sharing the boards; needs 'planning'), 'workflow' (the
-# spell workflow over .ai/task), e.g.
+# spell workflow over .ai/task), 'commit' (the plan in the commit description,
+# jj or git), e.g.
 # toolsets = ['planning', 'plans'] or PLANNING_SERVER_TOOLSETS=planning,plans.
 toolsets = ['planning']
 

@@ -459,7 +459,7 @@ mod tests {
                 error,
                 format!(
                     "boards (from the config file {}): unknown table; the tables are \
-                     server, logging, planning, storage, plans, team, workflow",
+                     server, logging, planning, storage, plans, team, workflow, commit",
                     file.display()
                 )
             );
@@ -624,7 +624,7 @@ mod tests {
             let error = invalid(load(&ConfigFlags::default()));
             assert_eq!(
                 error,
-                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans, team, workflow"
+                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans, team, workflow, commit"
             );
             jail.set_env("PLANNING_SERVER_TOOLSETS", "planning");
             let error = invalid(load(&flags(&["--toolsets", "nope"])));

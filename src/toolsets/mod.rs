@@ -6,6 +6,7 @@
 //! one, and its MCP face. Each registers itself with one line in
 //! [`REGISTRY`]; the server and the configuration know of it only from there.
 
+pub mod commit;
 pub mod planning;
 pub mod plans;
 pub mod team;
@@ -15,8 +16,13 @@ use crate::server::toolset::ToolsetKind;
 
 /// Every toolset the server can offer, in the order their instructions,
 /// tables and flags appear.
-pub(crate) static REGISTRY: &[&dyn ToolsetKind] =
-    &[&planning::KIND, &plans::KIND, &team::KIND, &workflow::KIND];
+pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[
+    &planning::KIND,
+    &plans::KIND,
+    &team::KIND,
+    &workflow::KIND,
+    &commit::KIND,
+];
 
 /// The names of every toolset the server can offer, in registry order.
 pub fn names() -> impl Iterator<Item = &'static str> {

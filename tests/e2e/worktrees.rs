@@ -95,10 +95,11 @@ async fn the_worktrees_of_one_repository_share_one_board() {
     let digest = String::from_utf8(output.stdout).unwrap();
     assert!(digest.contains("Claimed (1):"), "{digest}");
 
-    // Off (the default), the working directory keeps its own board.
+    // Off (the default), the working directory keeps its own board: an
+    // empty one (a board only read is never written, so no file appears).
     let tasks = tasks_seen_from(&root, &other, &[]).await;
     assert!(tasks.contains("Tasks: 0 "), "{tasks}");
-    assert!(other.join(".planning-mcp-server").is_dir());
+    assert!(!other.join(".planning-mcp-server").exists());
 }
 
 #[tokio::test]

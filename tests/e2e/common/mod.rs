@@ -8,6 +8,7 @@
 
 #![allow(dead_code)]
 
+pub mod vcs;
 pub mod webdriver;
 
 use std::process::Stdio;

@@ -1,0 +1,266 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The plan document, pure: its parts (this file), the grammar of its
+//! lines (`grammar`), the limits (`limits`), the tolerant reader (`read`)
+//! and its problems (`problem`), the canonical formatter (`format`), the
+//! task tree (`tasks`), the stages (`stage`) and the migration of old or
+//! damaged descriptions (`migrate`).
+
+pub mod format;
+pub mod grammar;
+pub mod limits;
+pub mod migrate;
+pub mod problem;
+pub mod read;
+pub mod stage;
+pub mod tasks;
+
+#[cfg(test)]
+pub(crate) mod props;
+
+pub use limits::Limits;
+pub use problem::Problem;
+pub use read::{Reading, read};
+
+/// A Conventional-Commits type: the kind of change the plan is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommitType {
+    /// A user-visible feature.
+    Feat,
+    /// A bug fix.
+    Fix,
+    /// Restructuring without changing behaviour.
+    Refactor,
+    /// The build.
+    Build,
+    /// Chores and configuration.
+    Chore,
+    /// Documentation.
+    Docs,
+    /// Formatting.
+    Lint,
+    /// Continuous integration.
+    Ci,
+    /// Infrastructure.
+    Infra,
+    /// Specifications.
+    Spec,
+}
+
+impl CommitType {
+    /// Every type, in the order of the grammar.
+    pub const ALL: [CommitType; 10] = [
+        CommitType::Feat,
+        CommitType::Fix,
+        CommitType::Refactor,
+        CommitType::Build,
+        CommitType::Chore,
+        CommitType::Docs,
+        CommitType::Lint,
+        CommitType::Ci,
+        CommitType::Infra,
+        CommitType::Spec,
+    ];
+
+    /// Its word in a header, e.g. `feat`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CommitType::Feat => "feat",
+            CommitType::Fix => "fix",
+            CommitType::Refactor => "refactor",
+            CommitType::Build => "build",
+            CommitType::Chore => "chore",
+            CommitType::Docs => "docs",
+            CommitType::Lint => "lint",
+            CommitType::Ci => "ci",
+            CommitType::Infra => "infra",
+            CommitType::Spec => "spec",
+        }
+    }
+
+    /// The type whose word is `word`, if any.
+    pub fn parse(word: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == word)
+    }
+
+    /// The types as a list for messages: `feat, fix, ..., spec`.
+    pub fn list() -> String {
+        let words: Vec<&str> = Self::ALL.iter().map(|t| t.as_str()).collect();
+        words.join(", ")
+    }
+}
+
+/// The first line: `type(scope)!: title`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The kind of change.
+    pub kind: CommitType,
+    /// The part of the program, lowercase (`^[a-z][a-z0-9-]*$`), if any.
+    pub scope: Option<String>,
+    /// Whether the change breaks compatibility (`!`).
+    pub breaking: bool,
+    /// What the change does, as an instruction.
+    pub title: String,
+}
+
+impl std::fmt::Display for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind.as_str())?;
+        if let Some(scope) = &self.scope {
+            write!(f, "({scope})")?;
+        }
+        if self.breaking {
+            f.write_str("!")?;
+        }
+        write!(f, ": {}", self.title)
+    }
+}
+
+/// The prefix of a constraint: an absolute prohibition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Prefix {
+    /// `Do not`
+    DoNot,
+    /// `Never`
+    Never,
+    /// `Avoid`
+    Avoid,
+    /// `Decide against`
+    DecideAgainst,
+    /// `Must not`
+    MustNot,
+    /// `Cannot`
+    Cannot,
+    /// `Forbidden`
+    Forbidden,
+}
+
+impl Prefix {
+    /// Every prefix, in the order of the grammar.
+    pub const ALL: [Prefix; 7] = [
+        Prefix::DoNot,
+        Prefix::Never,
+        Prefix::Avoid,
+        Prefix::DecideAgainst,
+        Prefix::MustNot,
+        Prefix::Cannot,
+        Prefix::Forbidden,
+    ];
+
+    /// Its words, e.g. `Do not`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Prefix::DoNot => "Do not",
+            Prefix::Never => "Never",
+            Prefix::Avoid => "Avoid",
+            Prefix::DecideAgainst => "Decide against",
+            Prefix::MustNot => "Must not",
+            Prefix::Cannot => "Cannot",
+            Prefix::Forbidden => "Forbidden",
+        }
+    }
+
+    /// The prefixes as a list for messages: `Do not, Never, ..., Forbidden`.
+    pub fn list() -> String {
+        let words: Vec<&str> = Self::ALL.iter().map(|p| p.as_str()).collect();
+        words.join(", ")
+    }
+}
+
+/// One constraint: `- {prefix}: {text}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Constraint {
+    /// The kind of prohibition.
+    pub prefix: Prefix,
+    /// What is prohibited.
+    pub text: String,
+}
+
+impl std::fmt::Display for Constraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.prefix.as_str(), self.text)
+    }
+}
+
+/// One task; a parent's box follows its subtasks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Task {
+    /// What to do, one line.
+    pub text: String,
+    /// Whether it is done (derived for a parent).
+    pub done: bool,
+    /// Its subtasks, in order.
+    pub subtasks: Vec<Task>,
+}
+
+/// The direction marker after the tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// The work goes on: `~~~ EXECUTE ~~~`.
+    Execute,
+    /// The job is finished: `~~~ COMPLETE ~~~`.
+    Complete,
+}
+
+impl Direction {
+    /// Its word, e.g. `EXECUTE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Execute => "EXECUTE",
+            Direction::Complete => "COMPLETE",
+        }
+    }
+
+    /// Its line, e.g. `~~~ EXECUTE ~~~`.
+    pub fn line(self) -> &'static str {
+        match self {
+            Direction::Execute => "~~~ EXECUTE ~~~",
+            Direction::Complete => "~~~ COMPLETE ~~~",
+        }
+    }
+}
+
+/// A valid plan. A document with tasks always has a direction; one without
+/// tasks never has one ([`Document::direction`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// The header line.
+    pub header: Header,
+    /// The description's lines joined with `\n`, if any.
+    pub description: Option<String>,
+    /// The constraints, in order; empty when the section is absent.
+    pub constraints: Vec<Constraint>,
+    /// The tasks; empty when the section is absent.
+    pub tasks: Vec<Task>,
+    /// Whether the job is finished (only meaningful with tasks).
+    pub complete: bool,
+}
+
+impl Document {
+    /// A document with only a header.
+    pub fn new(header: Header) -> Self {
+        Self {
+            header,
+            description: None,
+            constraints: Vec::new(),
+            tasks: Vec::new(),
+            complete: false,
+        }
+    }
+
+    /// The direction: present exactly when there are tasks.
+    pub fn direction(&self) -> Option<Direction> {
+        match (self.tasks.is_empty(), self.complete) {
+            (true, _) => None,
+            (false, false) => Some(Direction::Execute),
+            (false, true) => Some(Direction::Complete),
+        }
+    }
+
+    /// Whether the job is finished (tasks, all done, marked COMPLETE).
+    pub fn is_finished(&self) -> bool {
+        self.direction() == Some(Direction::Complete)
+    }
+}

@@ -1,0 +1,228 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The tools' arguments, with generated JSON schemas. Unknown properties
+//! are ignored; a wrong JSON type or an unknown `type` fails schema
+//! validation (an `isError` result from rmcp).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::toolsets::commit::document::CommitType;
+use crate::toolsets::commit::edit::{GoalInput, TaskInput};
+
+/// The kind of change (Conventional Commits).
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GoalType {
+    /// A feature users see.
+    Feat,
+    /// Behaviour back to what was promised.
+    Fix,
+    /// New structure, same behaviour.
+    Refactor,
+    /// The build.
+    Build,
+    /// Configuration, upkeep.
+    Chore,
+    /// Documentation.
+    Docs,
+    /// Formatting.
+    Lint,
+    /// CI files.
+    Ci,
+    /// Infrastructure.
+    Infra,
+    /// Specifications.
+    Spec,
+}
+
+impl From<GoalType> for CommitType {
+    fn from(kind: GoalType) -> Self {
+        match kind {
+            GoalType::Feat => CommitType::Feat,
+            GoalType::Fix => CommitType::Fix,
+            GoalType::Refactor => CommitType::Refactor,
+            GoalType::Build => CommitType::Build,
+            GoalType::Chore => CommitType::Chore,
+            GoalType::Docs => CommitType::Docs,
+            GoalType::Lint => CommitType::Lint,
+            GoalType::Ci => CommitType::Ci,
+            GoalType::Infra => CommitType::Infra,
+            GoalType::Spec => CommitType::Spec,
+        }
+    }
+}
+
+/// Deserialises `T` from a JSON object only: serde also takes a struct
+/// from an array of its fields, which the schema does not allow.
+fn object_only<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<T, D::Error> {
+    let object = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    T::deserialize(serde_json::Value::Object(object)).map_err(serde::de::Error::custom)
+}
+
+/// The header `type(scope)!: title`.
+#[derive(Debug, Clone, JsonSchema)]
+pub struct Goal {
+    /// The kind of change.
+    #[serde(rename = "type")]
+    pub kind: GoalType,
+    /// One lowercase noun for the part of the program (a-z, then a-z, 0-9, -); omit or "" for none.
+    #[serde(default)]
+    #[schemars(with = "String")]
+    pub scope: Option<String>,
+    /// Whether the change breaks compatibility (adds `!`).
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
+    pub breaking: Option<bool>,
+    /// What the change does, as an imperative instruction, one line.
+    pub title: String,
+}
+
+/// [`Goal`]'s fields, as serde reads them.
+#[derive(Deserialize)]
+struct GoalFields {
+    #[serde(rename = "type")]
+    kind: GoalType,
+    #[serde(default)]
+    scope: Option<String>,
+    #[serde(default)]
+    breaking: Option<bool>,
+    title: String,
+}
+
+impl<'de> Deserialize<'de> for Goal {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f: GoalFields = object_only(d)?;
+        Ok(Goal {
+            kind: f.kind,
+            scope: f.scope,
+            breaking: f.breaking,
+            title: f.title,
+        })
+    }
+}
+
+impl From<Goal> for GoalInput {
+    fn from(goal: Goal) -> Self {
+        GoalInput {
+            kind: goal.kind.into(),
+            scope: goal.scope,
+            breaking: goal.breaking.unwrap_or(false),
+            title: goal.title,
+        }
+    }
+}
+
+/// Arguments of `set_overarching_goal`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetGoalParams {
+    /// The header.
+    pub goal: Goal,
+    /// Start a new plan (jj: a new change) instead of updating this one;
+    /// only when the job is finished or the description is not a plan.
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
+    pub start_new: Option<bool>,
+}
+
+/// Arguments of `set_detailed_goal`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetDescriptionParams {
+    /// Why, what, how, and context for readers; several lines allowed.
+    pub description: String,
+}
+
+/// Arguments of `set_constraints`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetConstraintsParams {
+    /// Each "Prefix: text", Prefix one of Do not, Never, Avoid, Decide against, Must not, Cannot, Forbidden; [] removes them.
+    #[schemars(length(max = 50))]
+    pub constraints: Vec<String>,
+}
+
+/// One task of `set_plan`.
+#[derive(Debug, Clone, JsonSchema)]
+pub struct PlanTask {
+    /// What to do, one line ("summary: details").
+    pub text: String,
+    /// Whether it is already done (recomputed for a task with subtasks).
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
+    pub done: Option<bool>,
+    /// Its subtasks, in order.
+    #[serde(default)]
+    #[schemars(with = "Vec<PlanTask>", extend("default" = []))]
+    pub subtasks: Option<Vec<PlanTask>>,
+}
+
+/// [`PlanTask`]'s fields, as serde reads them.
+#[derive(Deserialize)]
+struct PlanTaskFields {
+    text: String,
+    #[serde(default)]
+    done: Option<bool>,
+    #[serde(default)]
+    subtasks: Option<Vec<PlanTask>>,
+}
+
+impl<'de> Deserialize<'de> for PlanTask {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f: PlanTaskFields = object_only(d)?;
+        Ok(PlanTask {
+            text: f.text,
+            done: f.done,
+            subtasks: f.subtasks,
+        })
+    }
+}
+
+impl From<PlanTask> for TaskInput {
+    fn from(task: PlanTask) -> Self {
+        TaskInput {
+            text: task.text,
+            done: task.done.unwrap_or(false),
+            subtasks: task
+                .subtasks
+                .unwrap_or_default()
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+        }
+    }
+}
+
+/// Arguments of `set_plan`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetPlanParams {
+    /// The tasks, in the order they are done.
+    #[schemars(length(min = 1))]
+    pub plan: Vec<PlanTask>,
+}
+
+/// Arguments of `mark_task`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MarkTaskParams {
+    /// The task: its path (1.2), its exact text, or a unique part of its text.
+    pub task_id: String,
+    /// true (the default) ticks it, false unticks it.
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = true))]
+    pub completed: Option<bool>,
+}
+
+/// Arguments of `verify_plan`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct VerifyPlanParams {
+    /// Rewrite a description that is not a valid plan into the plan format.
+    #[serde(default)]
+    #[schemars(with = "bool", extend("default" = false))]
+    pub migrate: Option<bool>,
+    /// The header for a migration when the old text has none (or replaces a broken one).
+    #[serde(default)]
+    #[schemars(with = "Goal")]
+    pub goal: Option<Goal>,
+}

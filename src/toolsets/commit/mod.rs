@@ -1,0 +1,21 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Toolset `commit`: the plan of a piece of work kept in the description of
+//! the change that holds it (jj's `@`, or git's `refs/commit-plan/{branch}`).
+//!
+//! `document` is the pure plan (grammar, reader, formatter, task tree,
+//! stages, migration); `edit` the pure tool operations and their
+//! preconditions; `view` the text replies; `vcs` the jj and git backends;
+//! `mcp` the nine tools; `config` its table and `toolset` its registry entry.
+
+pub mod config;
+pub mod document;
+pub mod edit;
+pub mod mcp;
+pub(crate) mod toolset;
+pub mod vcs;
+pub mod view;
+
+pub(crate) use toolset::KIND;

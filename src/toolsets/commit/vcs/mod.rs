@@ -1,0 +1,60 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The VCS backends behind one small trait: jj (the description of `@`)
+//! and git (the message of the commit at `refs/commit-plan/{branch}`),
+//! driven through their CLIs ([`process`]); where the repository is
+//! ([`locate`]); the per-repository locks ([`locks`]); how a call fails
+//! ([`failure`]).
+
+pub mod failure;
+pub mod git;
+pub mod jj;
+pub mod locate;
+pub mod locks;
+pub mod process;
+
+use std::future::Future;
+
+pub use failure::{CONFLICT, Failure};
+
+use super::view::Place;
+
+/// The plan as one call read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The description, as the VCS holds it (empty when none).
+    pub text: String,
+    /// Where it lives.
+    pub place: Place,
+    /// The git plan commit it was read from (`None`: no plan yet; jj: unused).
+    pub oid: Option<String>,
+}
+
+/// A VCS that holds the plan.
+pub trait Vcs: Send + Sync {
+    /// Reads the plan.
+    fn read(&self) -> impl Future<Output = Result<Snapshot, Failure>> + Send;
+
+    /// The files changed in the change, one line each as the VCS prints them.
+    fn changes(&self) -> impl Future<Output = Result<Vec<String>, Failure>> + Send;
+
+    /// Writes `text` as the plan, unless it changed since `base` was read
+    /// ([`Failure::Conflict`], nothing written); `tool` names the writer.
+    fn write(
+        &self,
+        base: &Snapshot,
+        text: &str,
+        tool: &str,
+    ) -> impl Future<Output = Result<(), Failure>> + Send;
+
+    /// Starts a new plan with `text` (a header only), unless the plan
+    /// changed since `base` was read; answers where the new plan lives.
+    fn start_new(
+        &self,
+        base: &Snapshot,
+        text: &str,
+        tool: &str,
+    ) -> impl Future<Output = Result<Place, Failure>> + Send;
+}

@@ -1,0 +1,190 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Golden tests of every view: the full view at every stage on jj and git,
+//! the short views, the `mark_task` view, the answer and the refusal for a
+//! description that is not a valid plan.
+
+use insta::assert_snapshot;
+
+use super::full::{Full, VERIFY_CHECK, full};
+use super::short::{Ending, marked, short};
+use super::{Place, invalid};
+use crate::toolsets::commit::document::{Document, Limits, Reading, read};
+use crate::toolsets::commit::edit::fixtures::*;
+use crate::toolsets::commit::edit::plan::CHECK;
+
+fn jj() -> Place {
+    Place::Jj {
+        change_id: "kxqzvmwnlrpt".into(),
+    }
+}
+
+fn git() -> Place {
+    Place::Git {
+        branch: "main".into(),
+    }
+}
+
+fn document(text: &str) -> Document {
+    match read(text, &Limits::default()) {
+        Reading::Parsed(document) => document,
+        other => panic!("not a plan: {other:?}"),
+    }
+}
+
+fn gather(text: &str, place: &Place, changes: &[&str]) -> String {
+    let changes: Vec<String> = changes.iter().map(|c| (*c).to_owned()).collect();
+    let document = (!text.is_empty()).then(|| document(text));
+    full(
+        &Full {
+            actions: &["Read the plan.".into()],
+            place,
+            changes: &changes,
+            guide: Some(&Limits::default()),
+            check: None,
+        },
+        document.as_ref(),
+    )
+}
+
+#[test]
+fn full_view_at_every_stage_on_jj() {
+    let all = [
+        ("", &["A src/new.rs"][..]),
+        (STAGE_1, &[]),
+        (STAGE_2, &[]),
+        (STAGE_3, &[]),
+        (STAGE_4, &["M src/lib.rs", "A src/new.rs"]),
+        (STAGE_5, &["M src/lib.rs"]),
+    ];
+    let views: Vec<String> = all
+        .iter()
+        .map(|(text, changes)| gather(text, &jj(), changes))
+        .collect();
+    assert_snapshot!(views.join("\n\n=====\n\n"));
+}
+
+#[test]
+fn full_view_at_every_stage_on_git() {
+    let all = ["", STAGE_1, STAGE_4, STAGE_5];
+    let views: Vec<String> = all
+        .iter()
+        .map(|text| gather(text, &git(), &[" M src/lib.rs", "?? notes.txt"]))
+        .collect();
+    assert_snapshot!(views.join("\n\n=====\n\n"));
+}
+
+#[test]
+fn full_view_of_tasks_without_description_and_many_changes() {
+    let changes: Vec<String> = (1..=23).map(|n| format!("M file{n}.rs")).collect();
+    let changes: Vec<&str> = changes.iter().map(String::as_str).collect();
+    assert_snapshot!(gather("fix: a\n\n- [ ]: t\n", &jj(), &changes));
+}
+
+#[test]
+fn verify_view_of_a_valid_plan() {
+    let document = document(STAGE_4);
+    assert_snapshot!(full(
+        &Full {
+            actions: &["Plan verified.".into()],
+            place: &jj(),
+            changes: &["M src/lib.rs".into()],
+            guide: None,
+            check: Some(VERIFY_CHECK),
+        },
+        Some(&document),
+    ));
+}
+
+#[test]
+fn short_views() {
+    let views = [
+        short(
+            &[
+                "Goal set: feat(api): Add x".into(),
+                "Note: scope lowercased to \"api\".".into(),
+            ],
+            &document(STAGE_1),
+            &jj(),
+            Ending::Plain,
+        ),
+        short(
+            &["Description set (1 line).".into()],
+            &document(STAGE_2),
+            &git(),
+            Ending::Plain,
+        ),
+        short(
+            &["Constraints set (1).".into()],
+            &document(STAGE_3),
+            &jj(),
+            Ending::Plain,
+        ),
+        short(
+            &["Plan set: 4 tasks (1 done).".into()],
+            &document(STAGE_4),
+            &jj(),
+            Ending::Line(CHECK),
+        ),
+        short(
+            &["Job finished: all 3 tasks done.".into()],
+            &document(STAGE_5),
+            &git(),
+            Ending::FinalText,
+        ),
+        short(
+            &["Job reopened.".into()],
+            &document(ALL_DONE),
+            &jj(),
+            Ending::Plain,
+        ),
+    ];
+    assert_snapshot!(views.join("\n\n=====\n\n"));
+}
+
+#[test]
+fn mark_view() {
+    assert_snapshot!(marked(
+        &[
+            "Task 2 marked done: Document".into(),
+            "Earlier open tasks: 1.2".into()
+        ],
+        &document(&STAGE_4.replace("- [ ]: Document", "- [x]: Document")),
+        &jj(),
+    ));
+}
+
+#[test]
+fn answers_for_a_description_that_is_not_a_plan() {
+    let unknown = "Some notes\nwith ```code```\n";
+    let halted = "feat(API):  Add x\nbody\n\nConstraints:\n- Never: drop data\n\nTasks [ ]:\n- [x] one\n- [ ] two\n";
+    let views = [
+        invalid::answer(
+            &read(unknown, &Limits::default()),
+            unknown,
+            &jj(),
+            &Err(crate::toolsets::commit::document::migrate::Impossible(
+                vec!["needs goal: the old text has no header".into()],
+            )),
+        ),
+        invalid::answer(
+            &read(halted, &Limits::default()),
+            halted,
+            &git(),
+            &crate::toolsets::commit::document::migrate::migrate(halted, None, &Limits::default()),
+        ),
+    ];
+    assert_snapshot!(views.join("\n\n=====\n\n"));
+}
+
+#[test]
+fn refusal_for_a_description_that_is_not_a_plan() {
+    let text = "notes\n".repeat(2000);
+    let reading = read(&text, &Limits::default());
+    assert_snapshot!(
+        invalid::refusal(reading.problem(), &text, &git())
+            .replace(&"notes\n".repeat(1365), "{notes x 1365}\n")
+    );
+}
