@@ -36,9 +36,9 @@ use planning_mcp_server::toolsets::commit::edit::{GoalInput, TaskInput};
 use planning_mcp_server::toolsets::commit::mcp::call::{Call, Planner};
 use planning_mcp_server::toolsets::commit::vcs::locate::VcsChoice;
 
-/// Server code runs on the servers' allocator.
+/// Server code runs on the allocator of `planning-mcp-server`.
 #[global_allocator]
-static ALLOCATOR: allocator::Server = allocator::Server;
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 
 /// Runs of each tool and of its floor (`COMMIT_BENCH_RUNS` overrides).
 const RUNS: usize = 40;
@@ -74,6 +74,8 @@ fn thousand_tasks() -> String {
 }
 
 fn reader_and_formatter(c: &mut Criterion) {
+    // As the server does at start-up.
+    allocator::keep_freed_memory();
     if std::env::var_os("COMMIT_BENCH_ISOLATED").is_some() {
         return; // measured by the parent process already
     }

@@ -74,8 +74,11 @@ fn main() {
     );
     let floor = build_floor(root, Path::new(env!("CARGO_BIN_EXE_planning-mcp-server")));
     // The same server on mimalloc: the allocator choice measured both ways.
-    let on_mimalloc =
-        std::env::var_os("E2E_MIMALLOC_BIN").map_or_else(|| build_on_mimalloc(root), PathBuf::from);
+    // Absolute: the servers start in a temporary directory.
+    let on_mimalloc = std::env::var_os("E2E_MIMALLOC_BIN").map_or_else(
+        || build_on_mimalloc(root),
+        |bin| std::path::absolute(bin).expect("E2E_MIMALLOC_BIN"),
+    );
     let work = tempfile::tempdir().expect("temp dir");
     let mut subjects = vec![
         planning("ours", &ours),

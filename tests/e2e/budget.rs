@@ -68,17 +68,55 @@ async fn tool_list_sizes_per_toolset() {
 #[tokio::test]
 async fn structured_results_say_what_the_text_says() {
     let dir = tempfile::tempdir().unwrap();
-    let client = stdio_client(&dir, &["--toolsets", "planning,plans"], &[]).await;
+    let workflow = dir.path().display().to_string();
+    let client = stdio_client(
+        &dir,
+        &[
+            "--toolsets",
+            "planning,plans,team,workflow",
+            "--workflow-root",
+            &workflow,
+        ],
+        &[],
+    )
+    .await;
+    let plans_tools: BTreeSet<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .filter(|name| name.starts_with("plan.") || name.starts_with("task."))
+        .collect();
+    let mut called = BTreeSet::new();
+    let mut task_id = String::new();
+    // (tool, arguments); `TASK` in an argument is the ID `task.add` returned.
     let calls = [
         ("plan.create", json!({"planId": "demo", "title": "Demo"})),
         ("task.add", json!({"planId": "demo", "title": "First"})),
+        ("task.add", json!({"planId": "demo", "title": "Second"})),
         ("plan.get", json!({"planId": "demo"})),
         ("plan.list", json!({})),
-        ("task.get", json!({"planId": "demo"})),
+        (
+            "plan.update",
+            json!({"planId": "demo", "title": "Demo plan"}),
+        ),
+        ("task.get", json!({"planId": "demo", "taskId": "TASK"})),
+        ("task.search", json!({"planId": "demo", "query": "Sec"})),
+        (
+            "task.update",
+            json!({"planId": "demo", "taskId": "TASK", "status": "doing"}),
+        ),
+        ("task.delete", json!({"planId": "demo", "taskId": "TASK"})),
         ("add_tasks", json!({"tasks": [{"title": "Write tests"}]})),
         ("get_tasks", json!({})),
+        ("ready_tasks", json!({})),
+        ("lumos", json!({})),
     ];
-    for (tool, arguments) in calls {
+    for (tool, mut arguments) in calls {
+        if arguments["taskId"] == "TASK" {
+            arguments["taskId"] = json!(task_id);
+        }
         let result = client
             .call_tool(
                 CallToolRequestParams::new(tool)
@@ -95,11 +133,24 @@ async fn structured_results_say_what_the_text_says() {
         match &result.structured_content {
             // A client that shows only one of them must get the whole answer.
             Some(structured) => {
+                assert!(plans_tools.contains(tool), "{tool} has structuredContent");
                 let parsed: Value = serde_json::from_str(&text).unwrap();
                 assert_eq!(&parsed, structured, "{tool}");
+                if tool == "task.add" {
+                    task_id = structured["taskId"].as_str().unwrap().to_owned();
+                }
             }
-            None => assert!(!text.is_empty(), "{tool}"),
+            None => {
+                assert!(
+                    !plans_tools.contains(tool),
+                    "{tool} lacks structuredContent"
+                );
+                assert!(!text.is_empty(), "{tool}");
+            }
         }
+        called.insert(tool.to_owned());
     }
+    let missed: Vec<_> = plans_tools.difference(&called).collect();
+    assert!(missed.is_empty(), "plans tools not checked: {missed:?}");
     client.cancel().await.unwrap();
 }
