@@ -6,6 +6,8 @@
 //! keys of `state.json` the server does not know are written back as they
 //! were (serde_json's own map sorts them).
 
+use std::collections::HashMap;
+
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
@@ -108,20 +110,124 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let mut entries: Vec<(String, Json)> = Vec::new();
+        let mut entries = Entries::default();
         while let Some((key, value)) = map.next_entry::<String, Json>()? {
-            match entries.iter_mut().find(|(k, _)| *k == key) {
-                Some(entry) => entry.1 = value,
-                None => entries.push((key, value)),
+            entries.insert(key, value);
+        }
+        Ok(Json::Object(entries.into_vec()))
+    }
+}
+
+/// An object's entries as they are read: a key that comes again keeps its
+/// first place and takes its last value (as serde_json's own map does).
+pub struct Entries<V> {
+    entries: Vec<(String, V)>,
+    /// The place of each key, once the object is too large to search: a
+    /// hostile file of 100,000 keys must not cost 5·10^9 comparisons.
+    places: HashMap<String, usize>,
+}
+
+impl<V> Default for Entries<V> {
+    fn default() -> Self {
+        Self {
+            entries: Vec::new(),
+            places: HashMap::new(),
+        }
+    }
+}
+
+/// Objects up to this many keys are searched; larger ones are indexed.
+const SEARCHED: usize = 16;
+
+impl<V> Entries<V> {
+    /// Adds `key` with `value`, or gives an earlier `key` this value.
+    pub fn insert(&mut self, key: String, value: V) {
+        let place = match self.entries.len() <= SEARCHED {
+            true => self.entries.iter().position(|(k, _)| *k == key),
+            false => {
+                if self.places.is_empty() {
+                    let keys = self.entries.iter().enumerate();
+                    self.places = keys.map(|(n, (k, _))| (k.clone(), n)).collect();
+                }
+                self.places.get(&key).copied()
+            }
+        };
+        match place {
+            Some(n) => self.entries[n].1 = value,
+            None => {
+                if !self.places.is_empty() {
+                    self.places.insert(key.clone(), self.entries.len());
+                }
+                self.entries.push((key, value));
             }
         }
-        Ok(Json::Object(entries))
+    }
+
+    /// The entries in the order of their keys' first appearance.
+    pub fn into_vec(self) -> Vec<(String, V)> {
+        self.entries
     }
 }
 
 impl<'de> Deserialize<'de> for Json {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
         deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+/// A JSON value checked as a parse into [`Json`] checks it (syntax,
+/// escapes, nesting depth) and dropped: nothing of it is kept or allocated.
+/// It lets a reader skip a large part of a file it may need later, knowing
+/// that parsing that part then cannot fail.
+pub struct Checked;
+
+struct CheckedVisitor;
+
+impl<'de> Visitor<'de> for CheckedVisitor {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_entry::<Checked, Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+}
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Checked, D::Error> {
+        deserializer.deserialize_any(CheckedVisitor)
     }
 }
 
@@ -137,5 +243,35 @@ mod tests {
             serde_json::to_string(&json).unwrap(),
             r#"{"z":2,"a":{"y":[true,null,"s",1.5,-2],"b":{}},"m":"x"}"#
         );
+    }
+
+    #[test]
+    fn checked_fails_where_a_parse_fails() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let surrogate = r#"["\ud800"]"#;
+        for text in [deep.as_str(), surrogate, "[1,]", r#"{"a" 1}"#] {
+            assert!(serde_json::from_str::<Json>(text).is_err(), "{text}");
+            assert!(serde_json::from_str::<Checked>(text).is_err(), "{text}");
+        }
+        let fine = r#"{"a":[1,-2.5e3,"\u00e9\n",null,true,{}],"a":"b"}"#;
+        assert!(serde_json::from_str::<Checked>(fine).is_ok());
+    }
+
+    #[test]
+    fn a_large_object_keeps_first_places_and_last_values() {
+        let mut text = String::from("{");
+        for n in 0..40 {
+            text.push_str(&format!("\"k{}\":{n},", n % 30));
+        }
+        text.push_str("\"k0\":\"last\"}");
+        let Json::Object(entries) = serde_json::from_str(&text).unwrap() else {
+            panic!("an object")
+        };
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        let expected: Vec<String> = (0..30).map(|n| format!("k{n}")).collect();
+        assert_eq!(keys, expected);
+        assert_eq!(entries[0].1, Json::String("last".into()));
+        assert_eq!(entries[5].1, Json::Number(35.into()));
+        assert_eq!(entries[29].1, Json::Number(29.into()));
     }
 }

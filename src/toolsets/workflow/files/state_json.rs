@@ -7,7 +7,13 @@
 //! `current_state`, `context`, `history`, then the unknown keys as they
 //! were; two-space indents; a final newline).
 
-use super::ordered_json::Json;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use super::ordered_json::{Checked, Entries, Json};
 use crate::runtime::text::clip;
 use crate::toolsets::workflow::machine::context::Context;
 use crate::toolsets::workflow::machine::state::State;
@@ -36,9 +42,53 @@ pub struct StateDoc {
     /// The context's keys we do not know, in their order.
     context_extra: Vec<(String, Json)>,
     /// The history, oldest first, entries kept as they were.
-    history: Vec<Json>,
+    history: History,
     /// The top-level keys we do not know, in their order.
     extra: Vec<(String, Json)>,
+}
+
+/// The history of a [`StateDoc`]. A read-only spell never needs it, and
+/// building 200 entries was most of its time, so a file's history is only
+/// checked when it is read and built when a change needs it.
+#[derive(Debug, Clone)]
+enum History {
+    /// In the file that was read (checked: parsing it again cannot fail).
+    InFile(Arc<[u8]>),
+    /// The entries, oldest first.
+    Entries(Vec<Json>),
+}
+
+impl History {
+    /// The entries, oldest first.
+    fn entries(&self) -> Cow<'_, [Json]> {
+        match self {
+            History::Entries(entries) => Cow::Borrowed(entries),
+            History::InFile(bytes) => Cow::Owned(history_in(bytes)),
+        }
+    }
+}
+
+/// The history entries of a `state.json` that [`read`] accepted: only
+/// objects count, and a history that is not an array has none.
+fn history_in(bytes: &[u8]) -> Vec<Json> {
+    // `read` parsed these bytes with the same checks, so this cannot fail;
+    // were it to, the history would be dropped (never a panic).
+    let Ok(Json::Object(top)) = serde_json::from_slice(bytes) else {
+        return Vec::new();
+    };
+    match top.into_iter().find(|(key, _)| key == "history") {
+        Some((_, Json::Array(items))) => items
+            .into_iter()
+            .filter(|item| matches!(item, Json::Object(_)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl PartialEq for History {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries() == other.entries()
+    }
 }
 
 /// One history entry.
@@ -76,12 +126,16 @@ const KNOWN: [&str; 4] = ["version", "current_state", "context", "history"];
 
 /// Reads `state.json`'s bytes.
 pub fn read(bytes: &[u8]) -> Read {
-    let json: Json = match serde_json::from_slice(bytes) {
-        Ok(json) => json,
+    let starts_an_object = bytes.iter().find(|b| !b" \t\n\r".contains(b)) == Some(&b'{');
+    if !starts_an_object {
+        return match serde_json::from_slice::<Json>(bytes) {
+            Ok(_) => Read::Corrupt("not a JSON object".into()),
+            Err(error) => Read::Corrupt(format!("not JSON: {error}")),
+        };
+    }
+    let Top { entries, history } = match serde_json::from_slice(bytes) {
+        Ok(top) => top,
         Err(error) => return Read::Corrupt(format!("not JSON: {error}")),
-    };
-    let Json::Object(entries) = json else {
-        return Read::Corrupt("not a JSON object".into());
     };
     let get = |key: &str| entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     if let Some(Json::Number(version)) = get("version")
@@ -101,21 +155,14 @@ pub fn read(bytes: &[u8]) -> Read {
         Some(Json::Object(fields)) => read_context(fields),
         _ => (Context::default(), Vec::new()),
     };
-    // Taken by value: cloning 200 history entries would double the work.
-    let mut history = Vec::new();
-    let mut extra = Vec::new();
-    for (key, value) in entries {
-        match (key.as_str(), value) {
-            ("history", Json::Array(items)) => {
-                history = items
-                    .into_iter()
-                    .filter(|item| matches!(item, Json::Object(_)))
-                    .collect();
-            }
-            (known, _) if KNOWN.contains(&known) => {}
-            (_, value) => extra.push((key, value)),
-        }
-    }
+    let extra = entries
+        .into_iter()
+        .filter(|(key, _)| !KNOWN.contains(&key.as_str()))
+        .collect();
+    let history = match history {
+        true => History::InFile(Arc::from(bytes)),
+        false => History::Entries(Vec::new()),
+    };
     Read::Doc(StateDoc {
         state,
         context,
@@ -123,6 +170,46 @@ pub fn read(bytes: &[u8]) -> Read {
         history,
         extra,
     })
+}
+
+/// The top-level object of `state.json`: every key but `history` with its
+/// value, and whether `history` is there (checked, not built).
+struct Top {
+    entries: Vec<(String, Json)>,
+    history: bool,
+}
+
+impl<'de> Deserialize<'de> for Top {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Top, D::Error> {
+        deserializer.deserialize_map(TopVisitor)
+    }
+}
+
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Top;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+        let mut entries = Entries::default();
+        let mut history = false;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "history" {
+                map.next_value::<Checked>()?;
+                history = true;
+            } else {
+                entries.insert(key, map.next_value::<Json>()?);
+            }
+        }
+        Ok(Top {
+            entries: entries.into_vec(),
+            history,
+        })
+    }
 }
 
 /// The known fields of `context` (wrong ones dropped) and the unknown ones.
@@ -151,14 +238,14 @@ impl StateDoc {
             state,
             context,
             context_extra: Vec::new(),
-            history: Vec::new(),
+            history: History::Entries(Vec::new()),
             extra: Vec::new(),
         }
     }
 
     /// How many history entries it holds.
     pub fn history_len(&self) -> usize {
-        self.history.len()
+        self.history.entries().len()
     }
 
     /// This document moved to `state` with `context`, `entry` appended to
@@ -171,13 +258,17 @@ impl StateDoc {
         entry: &Entry,
         max_history: usize,
     ) -> Self {
-        let mut next = self.clone();
-        next.state = state;
-        next.context = context;
-        next.history.push(entry.to_json());
-        let excess = next.history.len().saturating_sub(max_history);
-        next.history.drain(..excess);
-        next
+        let mut history = self.history.entries().into_owned();
+        history.push(entry.to_json());
+        let excess = history.len().saturating_sub(max_history);
+        history.drain(..excess);
+        Self {
+            state,
+            context,
+            context_extra: self.context_extra.clone(),
+            history: History::Entries(history),
+            extra: self.extra.clone(),
+        }
     }
 
     /// The file's text.
@@ -191,16 +282,36 @@ impl StateDoc {
             context.push(("error_original_state".to_owned(), text(state.name())));
         }
         context.extend(self.context_extra.iter().cloned());
-        let mut top = vec![
-            ("version".to_owned(), Json::Number(VERSION.into())),
-            ("current_state".to_owned(), text(self.state.name())),
-            ("context".to_owned(), Json::Object(context)),
-            ("history".to_owned(), Json::Array(self.history.clone())),
-        ];
-        top.extend(self.extra.iter().cloned());
-        let mut out = serde_json::to_string_pretty(&Json::Object(top)).unwrap_or_default();
+        let top = Rendered {
+            doc: self,
+            context: Json::Object(context),
+            history: &self.history.entries(),
+        };
+        let mut out = serde_json::to_string_pretty(&top).unwrap_or_default();
         out.push('\n');
         out
+    }
+}
+
+/// The top level of the file as it is written, borrowing the history
+/// (200 entries are not copied to be written).
+struct Rendered<'a> {
+    doc: &'a StateDoc,
+    context: Json,
+    history: &'a [Json],
+}
+
+impl Serialize for Rendered<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut top = serializer.serialize_map(Some(KNOWN.len() + self.doc.extra.len()))?;
+        top.serialize_entry("version", &VERSION)?;
+        top.serialize_entry("current_state", self.doc.state.name())?;
+        top.serialize_entry("context", &self.context)?;
+        top.serialize_entry("history", self.history)?;
+        for (key, value) in &self.doc.extra {
+            top.serialize_entry(key, value)?;
+        }
+        top.end()
     }
 }
 
@@ -302,6 +413,69 @@ mod tests {
         );
         let deep = "[".repeat(10_000);
         assert!(corrupt(&deep).starts_with("not JSON"), "no stack overflow");
+    }
+
+    #[test]
+    fn a_history_that_would_not_parse_makes_the_file_corrupt() {
+        let with_history = |history: &str| {
+            format!(r#"{{"current_state": "GATHER_READY", "history": [{history}]}}"#)
+        };
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for history in [deep.as_str(), r#""\ud800""#, "1,", "{\"a\" 1}"] {
+            let read = read(with_history(history).as_bytes());
+            assert!(
+                matches!(&read, Read::Corrupt(reason) if reason.starts_with("not JSON")),
+                "{history}: {read:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_history_read_from_a_file_goes_on_through_a_change() {
+        let text = r#"{"current_state": "GATHER_READY", "history": [{"n": 1}, 2, {"n": 3}], "history": [{"n": 4}, "x", {"n": 5}, {"n": 6}]}"#;
+        let Read::Doc(doc) = read(text.as_bytes()) else {
+            panic!("readable")
+        };
+        assert_eq!(doc.history_len(), 3, "the last history, objects only");
+        let next = doc.advanced(
+            State::GatherEditing,
+            Context::default(),
+            &entry("F0", None),
+            3,
+        );
+        let rendered = next.render();
+        let Read::Doc(again) = read(rendered.as_bytes()) else {
+            panic!("readable")
+        };
+        assert_eq!(again, next);
+        let kept: Vec<&str> = rendered
+            .lines()
+            .filter(|l| l.contains("\"n\"") || l.contains("\"rule\""))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "      \"n\": 5",
+                "      \"n\": 6",
+                "      \"rule\": \"F0\","
+            ]
+        );
+    }
+
+    #[test]
+    fn an_object_of_100000_keys_is_read() {
+        let keys: Vec<String> = (0..100_000).map(|n| format!("\"k{n}\":0")).collect();
+        let text = format!(
+            r#"{{"current_state": "GATHER_READY", "x": {{{}}}}}"#,
+            keys.join(",")
+        );
+        let Read::Doc(doc) = read(text.as_bytes()) else {
+            panic!("readable")
+        };
+        let Some((_, Json::Object(x))) = doc.extra.first() else {
+            panic!("x is kept")
+        };
+        assert_eq!(x.len(), 100_000);
     }
 
     #[test]
