@@ -168,6 +168,47 @@ async fn clients_that_trickle_their_requests_cannot_lock_out_a_real_one() {
     closed(&mut slow[0]).await;
 }
 
+/// Case 1 as it was reported: a server at `ulimit -n 1024`, with default
+/// settings but for a header timeout long enough to keep every slow client
+/// open, and 1,100 clients that never finish their headers.
+#[tokio::test]
+async fn a_real_client_is_served_while_1100_slow_ones_are_open_at_ulimit_1024() {
+    const SLOW: usize = 1_100;
+    // This process needs a descriptor per slow client too.
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
+    let wanted = Some(SLOW as u64 + 256);
+    if limit.current < wanted && limit.current != limit.maximum {
+        let raised = rustix::process::Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        rustix::process::setrlimit(rustix::process::Resource::Nofile, raised).unwrap();
+    }
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    assert!(
+        limit.is_none_or(|limit| limit >= SLOW as u64 + 256),
+        "this test needs {} open files, the hard limit is {limit:?}",
+        SLOW + 256
+    );
+    let env = [("PLANNING_SERVER_HEADER_READ_TIMEOUT", "600")];
+    let server = HttpServer::start_with_open_files(1024, &[], &env).await;
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let mut slow = Vec::with_capacity(SLOW);
+    for _ in 0..SLOW {
+        slow.push(trickle(&address).await);
+    }
+    let response = tokio::time::timeout(HANG, post(&server.url).body(INITIALIZE).send())
+        .await
+        .expect("a whole request is served while 1,100 slow ones are open")
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    // The cap (1,024 less the reserve) made room by closing the oldest.
+    closed(&mut slow[0]).await;
+    let log = server.stderr.lock().join("\n");
+    assert!(log.contains("max_connections=896"), "{log}");
+    assert!(!log.contains("Too many open files"), "{log}");
+}
+
 #[tokio::test]
 async fn a_header_that_never_ends_is_dropped_after_the_read_timeout() {
     let env = [("PLANNING_SERVER_HEADER_READ_TIMEOUT", "0.2")];

@@ -47,7 +47,12 @@ pub fn post(url: &str) -> reqwest::RequestBuilder {
 /// A command for the binary, run in `dir` with a clean `PLANNING_*`
 /// environment and `HOME` in `dir`, so no config file is picked up.
 pub fn command(dir: &TempDir) -> Command {
-    let mut command = Command::new(BIN);
+    prepared(Command::new(BIN), dir)
+}
+
+/// `command` run in `dir` (also its `HOME`), without the caller's
+/// `PLANNING_*` variables, killed when dropped.
+fn prepared(mut command: Command, dir: &TempDir) -> Command {
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("PLANNING_") {
             command.env_remove(key);
@@ -120,7 +125,31 @@ impl HttpServer {
 
     /// Like [`HttpServer::start_in`], on the given port (0: any free one).
     pub async fn start_on(dir: &TempDir, port: u16, args: &[&str], env: &[(&str, &str)]) -> Self {
-        let mut command = command(dir);
+        Self::start_command(command(dir), port, args, env).await
+    }
+
+    /// Like [`HttpServer::start`], the server's open-files limit (soft and
+    /// hard) set to `limit` first, as `ulimit -n` sets it.
+    pub async fn start_with_open_files(limit: u32, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut limited = Command::new("sh");
+        limited.args([
+            "-c",
+            "ulimit -n \"$0\" && exec \"$@\"",
+            &limit.to_string(),
+            BIN,
+        ]);
+        let mut server = Self::start_command(prepared(limited, &dir), 0, args, env).await;
+        server._dir = Some(dir);
+        server
+    }
+
+    async fn start_command(
+        mut command: Command,
+        port: u16,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let port = port.to_string();
         command
             .args(["--mode", "http", "--host", "127.0.0.1", "--port", &port])
