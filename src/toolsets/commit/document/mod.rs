@@ -20,28 +20,34 @@ pub mod tasks;
 #[cfg(test)]
 pub(crate) mod props;
 
+use schemars::JsonSchema;
+use serde::Deserialize;
+
 pub use limits::Limits;
 pub use problem::Problem;
 pub use read::{Reading, read};
 
-/// A Conventional-Commits type: the kind of change the plan is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A Conventional-Commits type: the kind of change the plan is for. The
+/// tools take it as parameter `type`, so the variants' docs are what an
+/// agent reads in the schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum CommitType {
-    /// A user-visible feature.
+    /// A feature users see.
     Feat,
-    /// A bug fix.
+    /// Behaviour back to what was promised.
     Fix,
-    /// Restructuring without changing behaviour.
+    /// New structure, same behaviour.
     Refactor,
     /// The build.
     Build,
-    /// Chores and configuration.
+    /// Configuration, upkeep.
     Chore,
     /// Documentation.
     Docs,
     /// Formatting.
     Lint,
-    /// Continuous integration.
+    /// CI files.
     Ci,
     /// Infrastructure.
     Infra,

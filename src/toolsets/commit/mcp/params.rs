@@ -12,51 +12,7 @@ use serde::Deserialize;
 use crate::toolsets::commit::document::CommitType;
 use crate::toolsets::commit::edit::{GoalInput, TaskInput};
 
-/// The kind of change (Conventional Commits).
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum GoalType {
-    /// A feature users see.
-    Feat,
-    /// Behaviour back to what was promised.
-    Fix,
-    /// New structure, same behaviour.
-    Refactor,
-    /// The build.
-    Build,
-    /// Configuration, upkeep.
-    Chore,
-    /// Documentation.
-    Docs,
-    /// Formatting.
-    Lint,
-    /// CI files.
-    Ci,
-    /// Infrastructure.
-    Infra,
-    /// Specifications.
-    Spec,
-}
-
-impl From<GoalType> for CommitType {
-    fn from(kind: GoalType) -> Self {
-        match kind {
-            GoalType::Feat => CommitType::Feat,
-            GoalType::Fix => CommitType::Fix,
-            GoalType::Refactor => CommitType::Refactor,
-            GoalType::Build => CommitType::Build,
-            GoalType::Chore => CommitType::Chore,
-            GoalType::Docs => CommitType::Docs,
-            GoalType::Lint => CommitType::Lint,
-            GoalType::Ci => CommitType::Ci,
-            GoalType::Infra => CommitType::Infra,
-            GoalType::Spec => CommitType::Spec,
-        }
-    }
-}
-
-/// Deserialises `T` from a JSON object only: serde also takes a struct
-/// from an array of its fields, which the schema does not allow.
+/// `T` read from a JSON object only (serde would also read a struct from an array).
 fn object_only<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
     d: D,
 ) -> Result<T, D::Error> {
@@ -69,7 +25,7 @@ fn object_only<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>
 pub struct Goal {
     /// The kind of change.
     #[serde(rename = "type")]
-    pub kind: GoalType,
+    pub kind: CommitType,
     /// One lowercase noun for the part of the program (a-z, then a-z, 0-9, -); omit or "" for none.
     #[serde(default)]
     #[schemars(with = "String")]
@@ -86,7 +42,7 @@ pub struct Goal {
 #[derive(Deserialize)]
 struct GoalFields {
     #[serde(rename = "type")]
-    kind: GoalType,
+    kind: CommitType,
     #[serde(default)]
     scope: Option<String>,
     #[serde(default)]
@@ -109,7 +65,7 @@ impl<'de> Deserialize<'de> for Goal {
 impl From<Goal> for GoalInput {
     fn from(goal: Goal) -> Self {
         GoalInput {
-            kind: goal.kind.into(),
+            kind: goal.kind,
             scope: goal.scope,
             breaking: goal.breaking.unwrap_or(false),
             title: goal.title,

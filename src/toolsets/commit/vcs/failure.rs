@@ -67,19 +67,33 @@ impl Critical {
         }
     }
 
-    /// A failure of `invocation` that did not run to its end.
-    pub fn not_run(
-        subject: Subject,
-        invocation: &Invocation<'_>,
-        error: &RunError,
-        fix: impl Into<String>,
-    ) -> Self {
+    /// A failure of `invocation` (of jj or git) that did not run to its
+    /// end, with the fix its error suggests.
+    pub fn not_run(subject: Subject, invocation: &Invocation<'_>, error: &RunError) -> Self {
+        let (name, install, blocker) = match subject {
+            Subject::Jj => (
+                "jj",
+                "install jj 0.45 or later (cargo install --locked jj-cli@0.45.1)",
+                "another jj process",
+            ),
+            _ => ("git", "install git", "a lock file"),
+        };
+        let fix = match error {
+            RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => format!(
+                "{install} or set [commit] {name}_bin; \"{}\" was not found.",
+                invocation.program
+            ),
+            RunError::Timeout(_) => format!(
+                "find what blocks {name} ({blocker}, a slow file system) or raise [commit] timeout_secs."
+            ),
+            _ => format!("check that [commit] {name}_bin names a working {name}."),
+        };
         Self {
             subject,
             command: Some(invocation.command_line()),
             status: error.to_string(),
             stderr: Vec::new(),
-            fix: fix.into(),
+            fix,
         }
     }
 }

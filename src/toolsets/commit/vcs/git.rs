@@ -9,7 +9,7 @@
 //! never touched.
 
 use super::failure::{Critical, Failure, Subject};
-use super::process::{Invocation, Output, RunError, Runner};
+use super::process::{Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
 use crate::toolsets::commit::view::Place;
 
@@ -57,20 +57,8 @@ impl Git {
         let output = match self.runner.run(&invocation).await {
             Ok(output) => output,
             Err(error) => {
-                let fix = match &error {
-                    RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => format!(
-                        "install git or set [commit] git_bin; \"{}\" was not found.",
-                        self.program
-                    ),
-                    RunError::Timeout(_) => "find what blocks git (a lock file, a slow file system) or raise [commit] timeout_secs.".into(),
-                    _ => "check that [commit] git_bin names a working git.".into(),
-                };
-                return Err(Failure::Critical(Critical::not_run(
-                    Subject::Git,
-                    &invocation,
-                    &error,
-                    fix,
-                )));
+                let critical = Critical::not_run(Subject::Git, &invocation, &error);
+                return Err(Failure::Critical(critical));
             }
         };
         let ok = match expect {

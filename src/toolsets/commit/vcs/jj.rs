@@ -8,7 +8,7 @@
 //! before `jj describe` and refuses if its change id or description moved.
 
 use super::failure::{Critical, Failure, Subject};
-use super::process::{Invocation, Output, RunError, Runner};
+use super::process::{Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
 use crate::toolsets::commit::view::Place;
 
@@ -44,20 +44,8 @@ impl Jj {
         let output = match self.runner.run(&invocation).await {
             Ok(output) => output,
             Err(error) => {
-                let fix = match &error {
-                    RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => format!(
-                        "install jj 0.45 or later (cargo install --locked jj-cli@0.45.1) or set [commit] jj_bin; \"{}\" was not found.",
-                        self.program
-                    ),
-                    RunError::Timeout(_) => "find what blocks jj (another jj process, a slow file system) or raise [commit] timeout_secs.".into(),
-                    _ => "check that [commit] jj_bin names a working jj.".into(),
-                };
-                return Err(Failure::Critical(Critical::not_run(
-                    Subject::Jj,
-                    &invocation,
-                    &error,
-                    fix,
-                )));
+                let critical = Critical::not_run(Subject::Jj, &invocation, &error);
+                return Err(Failure::Critical(critical));
             }
         };
         if output.success() {
