@@ -16,7 +16,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::webdriver::{Browser, decode_base64};
-use common::{HttpServer, ok};
+use common::{HttpServer, id, ok};
 use planning_mcp_server::toolsets::planning::domain::TaskId;
 use serde_json::{Value, json};
 
@@ -32,10 +32,6 @@ const COLUMN_OF: &str = "const card = document.getElementById('task-' + argument
 
 /// Returns the connection state the page shows.
 const LIVE_STATE: &str = "return document.getElementById('live').dataset.state || null;";
-
-fn id(title: &str) -> String {
-    TaskId::from_content(title, "").to_string()
-}
 
 async fn wait_live(browser: &Browser, what: &str, limit: Duration) {
     browser

@@ -12,7 +12,6 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use planning_mcp_server::toolsets::planning::domain::TaskId;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
@@ -287,7 +286,7 @@ async fn shutdown_drops_an_event_stream_whose_page_stopped_reading() {
     let client = server.client().await;
     let title = "x".repeat(900_000);
     ok(&client, "add_tasks", json!({"tasks": [{"title": title}]})).await;
-    let id = TaskId::from_content(&title, "").to_string();
+    let id = common::id(&title);
 
     // A page that reads nothing, with a small receive buffer.
     let address = server.base().trim_start_matches("http://").to_owned();

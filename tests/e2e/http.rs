@@ -186,7 +186,7 @@ async fn sixteen_concurrent_clients_get_linearizable_results() {
                 ok(&client, "get_tasks", json!({})).await;
                 calls += 2;
             }
-            let id = |title: &str| TaskId::from_content(title, "").to_string();
+            let id = common::id;
             for (t, title) in titles.iter().enumerate() {
                 let status = ["in_progress", "completed", "failed"][t % 3];
                 ok(

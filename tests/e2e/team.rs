@@ -12,8 +12,7 @@ use crate::common;
 
 use std::fmt::Write;
 
-use common::{Client, HttpServer, call, file_storage, ok, stdio_client};
-use planning_mcp_server::toolsets::planning::domain::TaskId;
+use common::{Client, HttpServer, call, file_storage, id, ok, stdio_client};
 use serde_json::{Value, json};
 
 /// `--toolsets planning,team`.
@@ -29,10 +28,6 @@ const TEAM_TOOLS: [&str; 7] = [
     "team_board",
     "unlink_tasks",
 ];
-
-pub fn id(title: &str) -> String {
-    TaskId::from_content(title, "").to_string()
-}
 
 /// `text` with every time (`2026-11-22T10:30:00Z`) replaced by `<time>`,
 /// so that goldens do not depend on the clock.
@@ -361,7 +356,7 @@ async fn planning_tools_on_claimed_and_linked_tasks_leave_nothing_dangling() {
     .await;
 
     // Rewording carries the claim and the links to the new ID.
-    let reworded = TaskId::from_content("A", "").to_string();
+    let reworded = id("A");
     ok(
         &client,
         "modify_task",

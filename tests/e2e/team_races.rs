@@ -10,7 +10,8 @@
 //! through a shifted clock instead of a wait.
 
 use crate::common;
-use crate::team::{TEAM, id, redact_times};
+use crate::common::id;
+use crate::team::{TEAM, redact_times};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -7,7 +7,8 @@
 //! (with its token), and clear errors otherwise.
 
 use crate::common;
-use crate::team::{TEAM, id, redact_times};
+use crate::common::id;
+use crate::team::{TEAM, redact_times};
 
 use std::process::Output;
 

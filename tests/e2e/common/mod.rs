@@ -288,6 +288,11 @@ pub async fn try_call(
     Ok((result.is_error == Some(true), texts[0].to_owned()))
 }
 
+/// The board's ID of a task titled `title` with no description.
+pub fn id(title: &str) -> String {
+    planning_mcp_server::toolsets::planning::domain::TaskId::from_content(title, "").to_string()
+}
+
 /// Calls a tool that must succeed and returns its text.
 pub async fn ok(client: &Client, tool: &str, arguments: Value) -> String {
     let (is_error, text) = call(client, tool, arguments).await;

@@ -244,6 +244,7 @@ impl StateDoc {
     }
 
     /// How many history entries it holds.
+    #[cfg(test)]
     pub fn history_len(&self) -> usize {
         self.history.entries().len()
     }
