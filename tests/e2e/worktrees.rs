@@ -5,12 +5,14 @@
 //! `storage.share_worktrees`: servers started in two git worktrees of one
 //! repository share one board file (in the main worktree), the `summary`
 //! command in a worktree reads it too; off (the default) each working
-//! directory keeps its own; outside a repository start-up stops.
+//! directory keeps its own; two workspaces of a real jj repository share
+//! one board too; outside a repository start-up stops.
 
 use crate::common;
 
 use std::path::Path;
 
+use common::vcs::{Backend, Repo, jj_or_skip};
 use common::{ok, stdio_client_with_pid};
 use serde_json::json;
 use tempfile::TempDir;
@@ -118,5 +120,42 @@ async fn sharing_outside_a_repository_stops_start_up() {
         stderr.contains("storage.share_worktrees is on, but ")
             && stderr.contains(" is not inside a git or jj repository; run the server inside the repository, or turn the option off"),
         "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn the_workspaces_of_one_jj_repository_share_one_board() {
+    let Some(jj) = jj_or_skip("the_workspaces_of_one_jj_repository_share_one_board") else {
+        return;
+    };
+    let repo = Repo::new(Backend::Jj, Some(&jj));
+    repo.jj(&["workspace", "add", "../other"]);
+    let other = repo.dir.path().join("other");
+    assert!(
+        other.join(".jj/repo").is_file(),
+        "jj wrote its workspace as the store expects"
+    );
+
+    let mut command = common::command(&repo.dir);
+    command.current_dir(&other);
+    let (writer, _) = stdio_client_with_pid(command, &FLAGS, &[SHARE]).await;
+    ok(
+        &writer,
+        "add_tasks",
+        json!({"tasks": [{"title": "written in the other workspace"}]}),
+    )
+    .await;
+    writer.cancel().await.unwrap();
+
+    assert!(
+        repo.path
+            .join(".planning-mcp-server/default.json")
+            .is_file()
+    );
+    assert!(!other.join(".planning-mcp-server").exists());
+    let tasks = tasks_seen_from(&repo.dir, &repo.path, &[SHARE]).await;
+    assert!(
+        tasks.contains("] written in the other workspace"),
+        "{tasks}"
     );
 }
