@@ -50,7 +50,14 @@ impl Line {
 }
 
 /// The canonical text a migration of `text` writes, or why there is none.
+/// Plans joined one after another (`jj squash`) merge into one.
 pub fn migrate(text: &str, goal: Option<&Header>, limits: &Limits) -> Result<String, Impossible> {
+    if let Some(mut plans) = super::joined::split(text, limits) {
+        if let (Some(first), Some(goal)) = (plans.first_mut(), goal) {
+            first.header = goal.clone();
+        }
+        return super::joined::merged_text(&plans, limits).map_err(|why| Impossible(vec![why]));
+    }
     let mut lines: Vec<Line> = text
         .split('\n')
         .enumerate()

@@ -5,11 +5,13 @@
 //! The plan document, pure: its parts (this file), the grammar of its
 //! lines (`grammar`), the limits (`limits`), the tolerant reader (`read`)
 //! and its problems (`problem`), the canonical formatter (`format`), the
-//! task tree (`tasks`), the stages (`stage`) and the migration of old or
-//! damaged descriptions (`migrate`).
+//! task tree (`tasks`), the stages (`stage`), the migration of old or
+//! damaged descriptions (`migrate`) and plans joined by `jj squash`
+//! (`joined`).
 
 pub mod format;
 pub mod grammar;
+pub mod joined;
 pub mod limits;
 pub mod migrate;
 pub mod problem;

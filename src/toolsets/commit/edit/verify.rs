@@ -7,6 +7,7 @@
 
 use super::goal::header_of;
 use super::{Edit, GoalInput, Refused, check_size};
+use crate::toolsets::commit::document::joined;
 use crate::toolsets::commit::document::migrate::{Impossible, migrate};
 use crate::toolsets::commit::document::{Document, Limits, Reading, read};
 
@@ -18,9 +19,30 @@ pub enum Verified {
     /// A valid plan, to check against the change.
     Valid(Document),
     /// Not a valid plan: what a migration would write, or why none can.
-    Invalid(Result<String, Impossible>),
+    Invalid(Diagnosis),
     /// Migrated: the edit to write.
     Migrated(Edit),
+}
+
+/// What a description that is not a valid plan allows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnosis {
+    /// The text a migration would write, or why none can.
+    pub migration: Result<String, Impossible>,
+    /// The plans it joins one after another (`feat: a (finished)`), when it
+    /// does (`jj squash`); empty otherwise.
+    pub joined: Vec<String>,
+}
+
+/// The diagnosis of `raw`, the migration with the goal, if any.
+pub fn diagnose(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Diagnosis {
+    let joined = joined::split(raw, limits)
+        .map(|plans| plans.iter().map(joined::summary).collect())
+        .unwrap_or_default();
+    Diagnosis {
+        migration: preview(raw, goal, limits),
+        joined,
+    }
 }
 
 /// The migration of `raw` with the goal, if any, as a preview.
@@ -51,7 +73,7 @@ pub fn verify_plan(
             "Already a valid plan; nothing to migrate. Call verify_plan without migrate to check it.",
         )),
         (Reading::Unknown(_) | Reading::Halted(_), false) => {
-            Ok(Verified::Invalid(preview(raw, goal, limits)))
+            Ok(Verified::Invalid(diagnose(raw, goal, limits)))
         }
         (Reading::Unknown(_) | Reading::Halted(_), true) => {
             let text = preview(raw, goal, limits).map_err(|why| {
@@ -81,6 +103,13 @@ mod tests {
         verify_plan(&reading(text), text, migrate, goal, &limits())
     }
 
+    fn invalid(migration: Result<String, Impossible>) -> Result<Verified, Refused> {
+        Ok(Verified::Invalid(Diagnosis {
+            migration,
+            joined: vec![],
+        }))
+    }
+
     #[test]
     fn each_state_without_migrate_writes_nothing() {
         assert_eq!(verify("", false, None), Ok(Verified::NothingYet));
@@ -90,17 +119,17 @@ mod tests {
         ));
         assert_eq!(
             verify("notes", false, None),
-            Ok(Verified::Invalid(Err(Impossible(vec![
+            invalid(Err(Impossible(vec![
                 "needs goal: the old text has no header".into()
-            ]))))
+            ])))
         );
         assert_eq!(
             verify("notes", false, Some(&goal("", "t"))),
-            Ok(Verified::Invalid(Ok("feat: t\n\nnotes\n".into())))
+            invalid(Ok("feat: t\n\nnotes\n".into()))
         );
         assert_eq!(
             verify("notes", false, Some(&goal("A B", "t"))),
-            Ok(Verified::Invalid(Err(Impossible(vec!["goal.scope \"A B\" must be a lowercase word: a letter a-z, then letters, digits or hyphens, or empty for none. Nothing was changed.".into()]))))
+            invalid(Err(Impossible(vec!["goal.scope \"A B\" must be a lowercase word: a letter a-z, then letters, digits or hyphens, or empty for none. Nothing was changed.".into()])))
         );
     }
 

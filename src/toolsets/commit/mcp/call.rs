@@ -11,7 +11,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use crate::toolsets::commit::config::CommitSettings;
 use crate::toolsets::commit::document::{Document, Limits, Reading, read};
 use crate::toolsets::commit::edit::goal::{GoalEdit, set_goal};
-use crate::toolsets::commit::edit::verify::{Verified, preview, verify_plan};
+use crate::toolsets::commit::edit::verify::{Verified, diagnose, verify_plan};
 use crate::toolsets::commit::edit::{
     Edit, GoalInput, Refused, TaskInput, constraints, description, job, mark, plan,
 };
@@ -127,6 +127,7 @@ impl Planner {
                 let git = Git {
                     program: settings.git_bin.clone(),
                     runner,
+                    top: repository.top.clone(),
                 };
                 run(&git, call, &limits).await
             }
@@ -157,16 +158,27 @@ fn failed(failure: Failure) -> String {
     match failure {
         Failure::Critical(critical) => critical.to_string(),
         Failure::Conflict => CONFLICT.to_owned(),
+        Failure::State(text) => format!("{text} Nothing was changed."),
+        Failure::Unkept(text) => text,
     }
 }
 
 /// A refusal as the text of an error result.
-fn refused(refusal: Refused, reading: &Reading, snapshot: &Snapshot) -> String {
+fn refused(refusal: Refused, reading: &Reading, snapshot: &Snapshot, limits: &Limits) -> String {
     match refusal {
-        Refused::NotAPlan => invalid::refusal(reading.problem(), &snapshot.text, &snapshot.place),
+        Refused::NotAPlan => invalid::refusal(
+            reading.problem(),
+            &snapshot.text,
+            &snapshot.place,
+            &diagnose(&snapshot.text, None, limits),
+        ),
         Refused::Because(why) => why,
     }
 }
+
+/// The refusal of every write while the change holding the plan is
+/// divergent: a write would pick one copy and leave the others.
+const DIVERGENT: &str = "The change holding the plan is divergent: it has several visible commits (jj log -r 'divergent()' shows them), so this call would write to one copy and leave the others. Keep one with jj abandon <commit id> of each other copy, then call gather_requirements. Nothing was changed.";
 
 /// Writes `edit` when its text changed.
 async fn apply<V: Vcs>(
@@ -183,11 +195,20 @@ async fn apply<V: Vcs>(
 
 /// Runs `call` on `vcs`.
 async fn run<V: Vcs>(vcs: &V, call: &Call, limits: &Limits) -> Reply {
-    let snapshot = vcs.read().await.map_err(failed)?;
+    let read_only = matches!(call, Call::Gather | Call::Verify(false, _));
+    let snapshot = match vcs.read(limits).await {
+        // A routine state with no plan (a detached HEAD) is what a read
+        // reports; a write is refused with it.
+        Err(Failure::State(text)) if read_only => return Ok(text),
+        other => other.map_err(failed)?,
+    };
+    if snapshot.around.divergent && !read_only {
+        return Err(DIVERGENT.to_owned());
+    }
     let reading = read(&snapshot.text, limits);
     let place = &snapshot.place;
     let tool = call.name();
-    let refuse = |refusal: Refused| refused(refusal, &reading, &snapshot);
+    let refuse = |refusal: Refused| refused(refusal, &reading, &snapshot, limits);
     let edit = match call {
         Call::Gather => return gather(vcs, &snapshot, &reading, limits).await,
         Call::Verify(migrate, goal) => {
@@ -206,10 +227,10 @@ async fn run<V: Vcs>(vcs: &V, call: &Call, limits: &Limits) -> Reply {
                         .await
                         .map_err(failed)?;
                     let mut actions = vec![match &new_place {
-                        Place::Jj { change_id } => {
+                        Place::Jj { change_id, .. } => {
                             format!("Started a new change {change_id}: {header}")
                         }
-                        Place::Git { branch } => {
+                        Place::Git { branch, .. } => {
                             format!("Started a new plan on branch {branch}: {header}")
                         }
                     }];
@@ -250,19 +271,19 @@ async fn gather<V: Vcs>(vcs: &V, snapshot: &Snapshot, reading: &Reading, limits:
         Reading::Empty => None,
         Reading::Parsed(document) => Some(document),
         Reading::Unknown(_) | Reading::Halted(_) => {
-            let migration = preview(&snapshot.text, None, limits);
             return Ok(invalid::answer(
                 reading,
                 &snapshot.text,
                 &snapshot.place,
-                &migration,
+                &diagnose(&snapshot.text, None, limits),
             ));
         }
     };
-    let changes = vcs.changes().await.map_err(failed)?;
+    let changes = vcs.changes(snapshot).await.map_err(failed)?;
     let view = Full {
         actions: &["Read the plan.".into()],
         place: &snapshot.place,
+        around: &snapshot.around,
         changes: &changes,
         guide: Some(limits),
         check: None,
@@ -280,30 +301,36 @@ async fn verify<V: Vcs>(
     limits: &Limits,
 ) -> Reply {
     let verified = verify_plan(reading, &snapshot.text, migrate, goal, limits)
-        .map_err(|refusal| refused(refusal, reading, snapshot))?;
+        .map_err(|refusal| refused(refusal, reading, snapshot, limits))?;
     match verified {
         Verified::NothingYet => {
             let mut out = "Nothing to verify: no plan yet.\n\n".to_owned();
-            push_status(&mut out, Standing::Plan(None), &snapshot.place);
+            push_status(
+                &mut out,
+                Standing::Plan(None),
+                &snapshot.place,
+                &snapshot.around,
+            );
             out.pop();
             Ok(out)
         }
         Verified::Valid(document) => {
-            let changes = vcs.changes().await.map_err(failed)?;
+            let changes = vcs.changes(snapshot).await.map_err(failed)?;
             let view = Full {
                 actions: &["Plan verified.".into()],
                 place: &snapshot.place,
+                around: &snapshot.around,
                 changes: &changes,
                 guide: None,
                 check: Some(VERIFY_CHECK),
             };
             Ok(full(&view, Some(&document)))
         }
-        Verified::Invalid(migration) => Ok(invalid::answer(
+        Verified::Invalid(diagnosis) => Ok(invalid::answer(
             reading,
             &snapshot.text,
             &snapshot.place,
-            &migration,
+            &diagnosis,
         )),
         Verified::Migrated(edit) => {
             apply(vcs, snapshot, &edit, "verify_plan").await?;
@@ -326,6 +353,7 @@ mod tests {
     use crate::toolsets::commit::document::CommitType;
     use crate::toolsets::commit::document::format::format;
     use crate::toolsets::commit::document::props::document;
+    use crate::toolsets::commit::view::Around;
 
     /// A VCS in memory that counts its writes.
     struct Memory {
@@ -334,17 +362,19 @@ mod tests {
     }
 
     impl Vcs for Memory {
-        async fn read(&self) -> Result<Snapshot, Failure> {
+        async fn read(&self, _limits: &Limits) -> Result<Snapshot, Failure> {
             Ok(Snapshot {
                 text: self.text.lock().clone(),
                 place: Place::Git {
                     branch: "main".into(),
                 },
-                oid: None,
+                base: None,
+                legacy: false,
+                around: Around::default(),
             })
         }
 
-        async fn changes(&self) -> Result<Vec<String>, Failure> {
+        async fn changes(&self, _base: &Snapshot) -> Result<Vec<String>, Failure> {
             Ok(vec!["M src/lib.rs".into()])
         }
 

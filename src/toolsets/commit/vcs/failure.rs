@@ -3,7 +3,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! How a VCS call fails: a CRITICAL failure that halts the work (the VCS is
-//! missing, fails or times out, no repository), or a lost race.
+//! missing, fails or times out, no repository); a lost race; a routine
+//! state of the repository that leaves no plan to work on; or a write that
+//! another writer did not leave whole.
 
 use std::path::PathBuf;
 
@@ -20,8 +22,17 @@ const STDERR_LINES: usize = 20;
 pub enum Failure {
     /// The VCS or the repository is unusable: stop all work.
     Critical(Critical),
-    /// Someone else changed the plan since this call read it.
+    /// Someone else changed the plan since this call read it; nothing was
+    /// written.
     Conflict,
+    /// A routine state that leaves no plan to work on or blocks writes
+    /// (a detached HEAD, a divergent `@`): not CRITICAL; the text says the
+    /// way out.
+    State(String),
+    /// The write happened, but another writer changed the plan at the same
+    /// time: the text says what was written, what happened and how to
+    /// recover.
+    Unkept(String),
 }
 
 /// What cannot be used.

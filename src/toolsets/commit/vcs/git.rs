@@ -2,16 +2,23 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! git: the plan of branch `{b}` is the message of the commit at
-//! `refs/commit-plan/{b}`. Each write adds a commit (the empty tree, the
-//! previous version as parent) and moves the ref with compare-and-swap.
-//! The branch, HEAD, the index, the working tree, hooks and signing are
-//! never touched.
+//! git: the plan of branch `{b}` is the file `plan` of the tree at
+//! `refs/commit-plan/{b}` ([`git_plan`](super::git_plan)); each write adds
+//! a version to its `history/` and moves the ref with compare-and-swap. The
+//! branch, HEAD, the index, the working tree, hooks and signing are never
+//! touched. During a rebase or a bisect the plan is that of the branch it
+//! started from; a detached HEAD with no such branch has no plan (a
+//! routine state, not CRITICAL).
+
+use std::path::PathBuf;
 
 use super::failure::{Critical, Failure, Subject};
+use super::git_plan::{self, Stored};
+use super::git_state::{self, GitState};
 use super::process::{Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
-use crate::toolsets::commit::view::Place;
+use crate::toolsets::commit::document::{Limits, Reading, read};
+use crate::toolsets::commit::view::{Around, Committed, Place};
 
 /// The author and committer of plan commits.
 const IDENTITY: [(&str, &str); 5] = [
@@ -22,6 +29,10 @@ const IDENTITY: [(&str, &str); 5] = [
     ("GIT_COMMITTER_EMAIL", "planning-mcp-server@localhost"),
 ];
 
+/// How many of the branch's newest commits are searched for a finished
+/// plan that was committed.
+const COMMITTED_SEARCH: usize = 20;
+
 /// git through its CLI.
 #[derive(Debug, Clone)]
 pub struct Git {
@@ -29,14 +40,19 @@ pub struct Git {
     pub program: String,
     /// Where and for how long commands run.
     pub runner: Runner,
+    /// The working tree's top directory (where `.git` is), when found.
+    pub top: Option<PathBuf>,
 }
 
 /// What an exit status other than 0 means to a caller.
+#[derive(Clone, Copy)]
 enum Expect {
     /// Only 0 is success.
     Success,
     /// 0 or 1 (`--quiet` queries answer 1 for "no").
     ZeroOrOne,
+    /// Any status: the caller reads it.
+    Any,
 }
 
 impl Git {
@@ -64,6 +80,7 @@ impl Git {
         let ok = match expect {
             Expect::Success => output.success(),
             Expect::ZeroOrOne => matches!(output.code, Some(0 | 1)),
+            Expect::Any => true,
         };
         if ok {
             return Ok(output);
@@ -82,151 +99,310 @@ impl Git {
         )))
     }
 
-    /// The branch HEAD is on; CRITICAL when HEAD is detached.
-    async fn branch(&self) -> Result<String, Failure> {
-        let args = ["symbolic-ref", "--quiet", "--short", "HEAD"];
-        let output = self
-            .run(&args, &IDENTITY[..1], None, Expect::ZeroOrOne)
-            .await?;
-        let branch = output.stdout.trim();
-        if output.code == Some(1) || branch.is_empty() {
-            let invocation = Invocation {
-                program: &self.program,
-                args: args.map(String::from).to_vec(),
-                env: &[],
-                stdin: None,
-            };
-            return Err(Failure::Critical(Critical::failed(
-                Subject::Git,
-                &invocation,
-                &output,
-                "HEAD is detached: check out a branch (`git switch <branch>`); each branch has its own plan.",
-            )));
-        }
-        Ok(branch.to_owned())
+    /// Runs a query that reads the repository.
+    async fn query(
+        &self,
+        args: &[&str],
+        stdin: Option<&str>,
+        expect: Expect,
+    ) -> Result<Output, Failure> {
+        self.run(args, &IDENTITY[..1], stdin, expect).await
     }
 
-    /// The commit `refs/commit-plan/{branch}` points at, if any; CRITICAL
-    /// when the ref points at something else.
-    async fn plan_commit(&self, branch: &str) -> Result<Option<String>, Failure> {
-        let name = Place::git_ref(branch);
-        let peeled = format!("{name}^{{commit}}");
-        let output = self
-            .run(
-                &["rev-parse", "--verify", "--quiet", &peeled],
-                &IDENTITY[..1],
+    /// The branch whose plan this call works on, and what git is in the
+    /// middle of; a detached HEAD that no rebase or bisect explains is a
+    /// [`Failure::State`].
+    async fn branch(&self) -> Result<(String, GitState), Failure> {
+        self.refuse_bare()?;
+        let head = self
+            .query(
+                &["symbolic-ref", "--quiet", "HEAD"],
                 None,
                 Expect::ZeroOrOne,
             )
             .await?;
-        if output.code == Some(0) {
-            return Ok(Some(output.stdout.trim().to_owned()));
+        let state = self
+            .top
+            .as_deref()
+            .and_then(git_state::git_dir)
+            .map(|dir| git_state::read_state(&dir))
+            .unwrap_or_default();
+        // The full name: `--short` answers `heads/main` when a tag is also
+        // called `main`.
+        if let Some(branch) = head.stdout.trim().strip_prefix("refs/heads/")
+            && head.code == Some(0)
+        {
+            return Ok((branch.to_owned(), state));
         }
-        // No commit: no ref at all (no plan yet), or a ref to something else.
-        let args = ["rev-parse", "--verify", "--quiet", name.as_str()];
-        let exists = self
-            .run(&args, &IDENTITY[..1], None, Expect::ZeroOrOne)
-            .await?;
-        if exists.code == Some(1) {
-            return Ok(None);
+        match state.branch.clone() {
+            Some(branch) => Ok((branch, state)),
+            None => Err(Failure::State(self.detached(&state).await?)),
         }
-        let invocation = Invocation {
-            program: &self.program,
-            args: vec![
-                "rev-parse".into(),
-                "--verify".into(),
-                "--quiet".into(),
-                peeled,
-            ],
-            env: &[],
-            stdin: None,
-        };
-        Err(Failure::Critical(Critical::failed(
-            Subject::Git,
-            &invocation,
-            &output,
-            format!(
-                "{name} is not a commit (it points at {}); move it away (git update-ref -d {name}) after saving what it holds.",
-                exists.stdout.trim()
-            ),
-        )))
     }
 
-    /// The message of commit `oid`: everything after the first empty line.
-    async fn message(&self, oid: &str) -> Result<String, Failure> {
-        let output = self
-            .run(
-                &["cat-file", "commit", oid],
-                &IDENTITY[..1],
+    /// A bare repository has no work to plan: CRITICAL, before git is run.
+    fn refuse_bare(&self) -> Result<(), Failure> {
+        if self.top.is_some() {
+            return Ok(());
+        }
+        match git_state::bare_repository(&self.runner.dir) {
+            None => Ok(()),
+            Some(bare) => Err(Failure::Critical(Critical {
+                subject: Subject::Repository(bare.clone()),
+                command: None,
+                status: format!("{} is a bare repository: it has no working tree", bare.display()),
+                stderr: Vec::new(),
+                fix: "set [commit] root to a clone with a working tree (git clone or git worktree add); the plan belongs to the work done there.".into(),
+            })),
+        }
+    }
+
+    /// What a reply says about a detached HEAD: where it is and the ways on.
+    async fn detached(&self, state: &GitState) -> Result<String, Failure> {
+        let at = self
+            .query(
+                &["log", "-1", "--no-show-signature", "--format=%h%d", "HEAD"],
                 None,
+                Expect::Any,
+            )
+            .await?;
+        let at = at.stdout.trim();
+        let mut text = match at.is_empty() {
+            true => "HEAD is detached".to_owned(),
+            false => format!("HEAD is detached at {at}"),
+        };
+        text.push_str(": no branch is checked out, and the commit planner keeps one plan per branch (refs/commit-plan/<branch>), so there is no plan here.");
+        match state.operation {
+            Some(operation) => text.push_str(&format!(
+                " git is in the middle of {} that started detached; {}, then check out a branch.",
+                operation.name(),
+                operation.way_out()
+            )),
+            None => text.push_str(" To plan work, check out a branch (git switch <branch>) or start one here (git switch -c <new-branch>)."),
+        }
+        text.push_str(" Then call gather_requirements.");
+        Ok(text)
+    }
+
+    /// What `refs/commit-plan/{branch}` holds, in one process.
+    async fn stored(&self, branch: &str) -> Result<Stored, Failure> {
+        let name = Place::git_ref(branch);
+        let commands = git_plan::read_commands(&name);
+        let output = self
+            .query(
+                &["cat-file", "--batch-command"],
+                Some(&commands),
                 Expect::Success,
             )
             .await?;
-        Ok(output
-            .stdout
-            .split_once("\n\n")
-            .map_or_else(String::new, |(_, message)| message.to_owned()))
+        git_plan::parse_read(&output.stdout).ok_or_else(|| {
+            self.unreadable(
+                &name,
+                "git cat-file --batch-command printed what it never prints",
+            )
+        })
     }
 
-    /// Adds a plan commit with `text` on `base` and moves the ref to it with
-    /// compare-and-swap.
+    /// CRITICAL: the plan ref cannot be used as it is.
+    fn unreadable(&self, name: &str, status: &str) -> Failure {
+        Failure::Critical(Critical {
+            subject: Subject::Git,
+            command: Some(format!(
+                "{} cat-file --batch-command ({name})",
+                self.program
+            )),
+            status: status.to_owned(),
+            stderr: Vec::new(),
+            fix: format!(
+                "{name} is not a plan; move it away (git update-ref -d {name}) after saving what it holds."
+            ),
+        })
+    }
+
+    /// The commit among the branch's newest whose message is `text`, as
+    /// `1a2b3c4 (HEAD)` or `1a2b3c4 (HEAD~2)`.
+    async fn committed_as(&self, branch: &str, text: &str) -> Result<Option<String>, Failure> {
+        let count = COMMITTED_SEARCH.to_string();
+        let head = format!("refs/heads/{branch}");
+        let args = [
+            "log",
+            "-z",
+            "--no-show-signature",
+            "--format=%h%x00%B",
+            "-n",
+            &count,
+            &head,
+        ];
+        let output = self.query(&args, None, Expect::Any).await?;
+        if !output.success() {
+            return Ok(None); // an unborn branch has no commits
+        }
+        let wanted = text.trim_end();
+        let mut fields = output.stdout.split('\0');
+        let mut back = 0;
+        while let (Some(hash), Some(message)) = (fields.next(), fields.next()) {
+            if message.trim_end() == wanted {
+                let at = match back {
+                    0 => "HEAD".to_owned(),
+                    n => format!("HEAD~{n}"),
+                };
+                return Ok(Some(format!("{} ({at})", hash.trim())));
+            }
+            back += 1;
+        }
+        Ok(None)
+    }
+
+    /// Writes `text` as the next version of the plan on `base`'s branch and
+    /// moves the ref to it with compare-and-swap; the first write on a ref
+    /// of the earlier layout carries its versions over.
     async fn commit(&self, base: &Snapshot, text: &str, tool: &str) -> Result<(), Failure> {
         let Place::Git { branch } = &base.place else {
             return Err(Failure::Conflict);
         };
-        let tree = self
-            .run(&["mktree"], &IDENTITY[..1], Some(""), Expect::Success)
-            .await?;
-        let tree = tree.stdout.trim().to_owned();
-        let mut args = vec!["commit-tree", "--no-gpg-sign", tree.as_str()];
-        if let Some(old) = &base.oid {
-            args.extend(["-p", old.as_str()]);
-        }
-        let created = self
-            .run(&args, &IDENTITY, Some(text), Expect::Success)
-            .await?;
-        let new = created.stdout.trim().to_owned();
         let name = Place::git_ref(branch);
+        let mut history = match (&base.base, base.legacy) {
+            (None, _) => String::new(),
+            (Some(tree), false) => self.history_of(tree).await?,
+            (Some(commit), true) => self.legacy_history(commit).await?,
+        };
+        let number = history.lines().count() + 1;
+        let blob = self
+            .query(
+                &["hash-object", "-w", "--stdin"],
+                Some(text),
+                Expect::Success,
+            )
+            .await?;
+        let blob = blob.stdout.trim().to_owned();
+        history.push_str(&git_plan::history_line(
+            &blob,
+            &git_plan::version_name(number, tool),
+        ));
+        let history_tree = self.mktree(&history).await?;
+        let root = self
+            .mktree(&git_plan::root_tree(&blob, &history_tree))
+            .await?;
         let reason = format!("planning-mcp-server: {tool}");
-        let old = base.oid.clone().unwrap_or_default();
+        let old = base.base.clone().unwrap_or_default();
         let args = [
             "update-ref",
             "-m",
             reason.as_str(),
             name.as_str(),
-            new.as_str(),
+            root.as_str(),
             old.as_str(),
         ];
-        match self.run(&args, &IDENTITY[..1], None, Expect::Success).await {
+        match self.query(&args, None, Expect::Success).await {
             Ok(_) => Ok(()),
             Err(failure) => {
                 // Compare-and-swap lost: the ref moved since it was read.
-                let now = self.plan_commit(branch).await.ok().flatten();
-                match now == base.oid {
+                let now = self
+                    .query(
+                        &["rev-parse", "--verify", "--quiet", &name],
+                        None,
+                        Expect::ZeroOrOne,
+                    )
+                    .await?;
+                let now = (now.code == Some(0)).then(|| now.stdout.trim().to_owned());
+                match now == base.base {
                     true => Err(failure),
                     false => Err(Failure::Conflict),
                 }
             }
         }
     }
+
+    /// `git mktree` of `entries`: the new tree.
+    async fn mktree(&self, entries: &str) -> Result<String, Failure> {
+        let tree = self
+            .query(&["mktree"], Some(entries), Expect::Success)
+            .await?;
+        Ok(tree.stdout.trim().to_owned())
+    }
+
+    /// The `git mktree` lines of the versions in tree `root`'s `history/`.
+    async fn history_of(&self, root: &str) -> Result<String, Failure> {
+        let listing = format!("{root}:history");
+        let output = self
+            .query(&["ls-tree", &listing], None, Expect::Any)
+            .await?;
+        // A tree without history (made by hand) starts one.
+        Ok(match output.success() {
+            true => output.stdout,
+            false => String::new(),
+        })
+    }
+
+    /// The versions of a commit chain of the earlier layout, as `history/`
+    /// lines: each message written as a blob.
+    async fn legacy_history(&self, commit: &str) -> Result<String, Failure> {
+        let chain = self
+            .query(&["rev-list", "--reverse", commit], None, Expect::Success)
+            .await?;
+        let commits: Vec<&str> = chain.stdout.lines().collect();
+        let commands: String = commits.iter().map(|c| format!("contents {c}\n")).collect();
+        let objects = self
+            .query(
+                &["cat-file", "--batch-command"],
+                Some(&commands),
+                Expect::Success,
+            )
+            .await?;
+        let messages =
+            git_plan::legacy_versions(&objects.stdout, commits.len()).ok_or_else(|| {
+                self.unreadable(
+                    commit,
+                    "a plan version of the earlier layout is not a commit",
+                )
+            })?;
+        let mut history = String::new();
+        for (index, message) in messages.iter().enumerate() {
+            let blob = self
+                .query(
+                    &["hash-object", "-w", "--stdin"],
+                    Some(message),
+                    Expect::Success,
+                )
+                .await?;
+            let name = git_plan::version_name(index + 1, "from-commit");
+            history.push_str(&git_plan::history_line(blob.stdout.trim(), &name));
+        }
+        Ok(history)
+    }
 }
 
 impl Vcs for Git {
-    async fn read(&self) -> Result<Snapshot, Failure> {
-        let branch = self.branch().await?;
-        let oid = self.plan_commit(&branch).await?;
-        let text = match &oid {
-            Some(oid) => self.message(oid).await?,
-            None => String::new(),
+    async fn read(&self, limits: &Limits) -> Result<Snapshot, Failure> {
+        let (branch, state) = self.branch().await?;
+        let (text, base, legacy) = match self.stored(&branch).await? {
+            Stored::Nothing => (String::new(), None, false),
+            Stored::Tree { oid, text } => (text, Some(oid), false),
+            Stored::Legacy { oid, text } => (text, Some(oid), true),
+            Stored::Other { oid, kind } => {
+                let name = Place::git_ref(&branch);
+                return Err(self.unreadable(&name, &format!("{name} points at a {kind} ({oid})")));
+            }
+        };
+        let finished = matches!(read(&text, limits), Reading::Parsed(d) if d.is_finished());
+        let committed = match finished {
+            true => self.committed_as(&branch, &text).await?.map(Committed::Git),
+            false => None,
         };
         Ok(Snapshot {
             text,
             place: Place::Git { branch },
-            oid,
+            base,
+            legacy,
+            around: Around {
+                operation: state.operation,
+                committed,
+                ..Around::default()
+            },
         })
     }
 
-    async fn changes(&self) -> Result<Vec<String>, Failure> {
+    async fn changes(&self, _base: &Snapshot) -> Result<Vec<String>, Failure> {
         let env = [("GIT_TERMINAL_PROMPT", "0"), ("GIT_OPTIONAL_LOCKS", "0")];
         let args = ["status", "--porcelain=v1", "--untracked-files=all"];
         let output = self.run(&args, &env, None, Expect::Success).await?;

@@ -10,6 +10,8 @@
 
 pub mod failure;
 pub mod git;
+pub mod git_plan;
+pub mod git_state;
 pub mod jj;
 pub mod locate;
 pub mod locks;
@@ -19,7 +21,8 @@ use std::future::Future;
 
 pub use failure::{CONFLICT, Failure};
 
-use super::view::Place;
+use super::document::Limits;
+use super::view::{Around, Place};
 
 /// The plan as one call read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,17 +31,26 @@ pub struct Snapshot {
     pub text: String,
     /// Where it lives.
     pub place: Place,
-    /// The git plan commit it was read from (`None`: no plan yet; jj: unused).
-    pub oid: Option<String>,
+    /// What a write replaces: jj, the commit the description was read
+    /// from; git, the object `refs/commit-plan/{branch}` pointed at
+    /// (`None`: no plan yet).
+    pub base: Option<String>,
+    /// git: `base` is a commit of the earlier layout, migrated by the next
+    /// write.
+    pub legacy: bool,
+    /// What the replies say about the repository around the plan.
+    pub around: Around,
 }
 
 /// A VCS that holds the plan.
 pub trait Vcs: Send + Sync {
-    /// Reads the plan.
-    fn read(&self) -> impl Future<Output = Result<Snapshot, Failure>> + Send;
+    /// Reads the plan (`limits` tell a finished plan from an open one).
+    fn read(&self, limits: &Limits) -> impl Future<Output = Result<Snapshot, Failure>> + Send;
 
-    /// The files changed in the change, one line each as the VCS prints them.
-    fn changes(&self) -> impl Future<Output = Result<Vec<String>, Failure>> + Send;
+    /// The files changed in the work of the plan `base` was read from, one
+    /// line each, a path with a line break or a control character quoted.
+    fn changes(&self, base: &Snapshot)
+    -> impl Future<Output = Result<Vec<String>, Failure>> + Send;
 
     /// Writes `text` as the plan, unless it changed since `base` was read
     /// ([`Failure::Conflict`], nothing written); `tool` names the writer.

@@ -12,6 +12,30 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+/// The variables that point git at another repository, index or object
+/// store (those `git rev-parse --local-env-vars` lists). The repository is
+/// the one found from `[commit] root`; a `GIT_DIR` left in the server's
+/// environment by a git hook or a shell would otherwise silently make every
+/// call read and write another repository's plan. jj reads none of them
+/// but its colocated git does, so neither program gets them.
+const REPOSITORY_VARIABLES: [&str; 15] = [
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_PREFIX",
+    "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR",
+];
+
 /// How a program is run: where and for how long.
 #[derive(Debug, Clone)]
 pub struct Runner {
@@ -110,9 +134,11 @@ impl Runner {
     /// Runs `invocation` to its end, or until the timeout.
     pub async fn run(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
         let mut command = Command::new(invocation.program);
+        command.args(&invocation.args).current_dir(&self.dir);
+        for variable in REPOSITORY_VARIABLES {
+            command.env_remove(variable);
+        }
         command
-            .args(&invocation.args)
-            .current_dir(&self.dir)
             .envs(invocation.env.iter().copied())
             .stdin(match invocation.stdin {
                 Some(_) => Stdio::piped(),

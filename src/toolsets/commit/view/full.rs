@@ -5,8 +5,11 @@
 //! The full view: the whole plan, the files changed, and for
 //! `gather_requirements` the stage guidance.
 
+use super::place::relative;
 use super::status::{Standing, push_status};
-use super::{Place, actions, direction_line, goal_line, task_listing, tasks_line};
+use super::{
+    Around, Committed, Place, actions, direction_line, goal_line, task_listing, tasks_line,
+};
 use crate::toolsets::commit::document::stage::Stage;
 use crate::toolsets::commit::document::{Document, Limits};
 
@@ -22,6 +25,8 @@ pub struct Full<'a> {
     pub actions: &'a [String],
     /// Where the plan lives.
     pub place: &'a Place,
+    /// What else to say about the repository.
+    pub around: &'a Around,
     /// The changed paths, as the VCS prints them.
     pub changes: &'a [String],
     /// The stage guidance (`gather_requirements` only).
@@ -36,6 +41,7 @@ pub fn full(view: &Full<'_>, document: Option<&Document>) -> String {
     actions(&mut out, view.actions);
     let stage = Stage::of(document);
     out.push_str(&format!("Commit: {}\n", view.place.commit()));
+    push_around(&mut out, view.place, view.around);
     out.push_str(&format!("Stage: {}/5 {}\n", stage.number(), stage.name()));
     goal_line(&mut out, document);
     match document.and_then(|d| d.description.as_deref()) {
@@ -69,18 +75,51 @@ pub fn full(view: &Full<'_>, document: Option<&Document>) -> String {
     if let Some(limits) = view.guide {
         out.push_str("Guide:\n");
         let changed = !view.changes.is_empty();
-        for line in super::guide::guide(document, view.place, limits, changed) {
+        for line in super::guide::guide(document, view.place, view.around, limits, changed) {
             out.push_str(&format!("  {line}\n"));
         }
     }
     out.push('\n');
-    push_status(&mut out, Standing::Plan(document), view.place);
+    push_status(&mut out, Standing::Plan(document), view.place, view.around);
     if let Some(check) = view.check {
         out.push_str(check);
         out.push('\n');
     }
     out.pop();
     out
+}
+
+/// Pushes what a reply says about the repository around the plan: an
+/// operation git is in the middle of, a plan already committed, a
+/// divergent or conflicted change.
+fn push_around(out: &mut String, place: &Place, around: &Around) {
+    if let (Some(operation), Place::Git { branch }) = (around.operation, place) {
+        out.push_str(&format!(
+            "In progress: {} (branch {branch}); {}.\n",
+            operation.name(),
+            operation.way_out()
+        ));
+    }
+    match &around.committed {
+        Some(Committed::Git(commit)) => {
+            out.push_str(&format!("Committed: as {commit}, with the plan as message.\n"));
+        }
+        Some(Committed::Jj {
+            change_id,
+            distance,
+            header,
+        }) => out.push_str(&format!(
+            "Committed: the finished plan {header} is on jj change {change_id} ({}); @ starts the next piece of work.\n",
+            relative(*distance)
+        )),
+        None => {}
+    }
+    if around.divergent {
+        out.push_str("Divergent: the change holding the plan has several visible commits (jj log -r 'divergent()' shows them); keep one with jj abandon <commit id> of each other, then call gather_requirements. The commit tools write nothing until then.\n");
+    }
+    if around.conflicted {
+        out.push_str("Conflicts: @ holds unresolved conflicts (jj resolve --list names the files); resolve them before the job is finished.\n");
+    }
 }
 
 /// Pushes `Changes: {n} files` and at most 20 paths, or `Changes: none`.
@@ -91,7 +130,16 @@ fn push_changes(out: &mut String, changes: &[String]) {
         n => out.push_str(&format!("Changes: {n} files\n")),
     }
     for path in changes.iter().take(MAX_CHANGES) {
-        out.push_str(&format!("  {path}\n"));
+        // Each line as the VCS printed it, with any control character or
+        // line break shown as a picture: no file name can forge a line.
+        let shown: String = path
+            .chars()
+            .map(|c| match crate::runtime::text::is_line_break(c) {
+                true => '\u{fffd}',
+                false => crate::runtime::text::shown(c),
+            })
+            .collect();
+        out.push_str(&format!("  {shown}\n"));
     }
     if changes.len() > MAX_CHANGES {
         out.push_str(&format!("  ... and {} more\n", changes.len() - MAX_CHANGES));

@@ -5,7 +5,8 @@
 //! The stage guidance `gather_requirements` gives: how to write the part
 //! that comes next.
 
-use super::Place;
+use super::place::relative;
+use super::{Around, Place};
 use crate::toolsets::commit::document::stage::Stage;
 use crate::toolsets::commit::document::{Document, Limits, Prefix};
 
@@ -14,10 +15,22 @@ use crate::toolsets::commit::document::{Document, Limits, Prefix};
 pub fn guide(
     document: Option<&Document>,
     place: &Place,
+    around: &Around,
     limits: &Limits,
     changed: bool,
 ) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
+    if let Place::Jj {
+        change_id,
+        below: Some(below),
+    } = place
+    {
+        lines.push(format!(
+            "The plan is on jj change {change_id} ({}), below @ ({}), which has no description: work done now lands in @. Bring it into the plan's change with jj squash --into {change_id}, or continue on that change with jj edit {change_id}; the commit tools update the plan on {change_id} either way.",
+            relative(below.distance),
+            below.working_copy
+        ));
+    }
     match Stage::of(document) {
         Stage::Empty => {
             lines.extend([
@@ -57,6 +70,7 @@ pub fn guide(
         Stage::Plan => {
             lines.push("Work on one leaf task at a time, in order; tick it with mark_task only when its work is really done.".into());
             lines.push(match place {
+                Place::Jj { below: Some(_), .. } => "Before the job is finished, the work must be in the plan's change (jj squash).".into(),
                 Place::Jj { .. } => "The work accumulates in @: do not run jj new before the job is finished.".into(),
                 Place::Git { branch } => format!(
                     "Commit as usual; the plan stays on {} and no commit of yours changes it.",
@@ -67,7 +81,7 @@ pub fn guide(
                 lines.push("The plan has no description: add why, what and how with set_detailed_goal.".into());
             }
         }
-        Stage::Complete => lines.push(format!("The job is finished; {}", place.complete_next())),
+        Stage::Complete => lines.push(format!("The job is finished; {}", place.complete_next(around))),
     }
     lines
 }

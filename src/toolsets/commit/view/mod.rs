@@ -20,7 +20,7 @@ pub mod status;
 #[cfg(test)]
 mod tests;
 
-pub use place::Place;
+pub use place::{Around, Below, Committed, Operation, Place};
 
 use super::document::Document;
 use super::document::tasks::counts;

@@ -6,7 +6,7 @@
 //! and the `mark_task` view.
 
 use super::status::{Standing, push_status};
-use super::{Place, actions, direction_line, goal_line, task_listing, tasks_line};
+use super::{Around, Place, actions, direction_line, goal_line, task_listing, tasks_line};
 use crate::toolsets::commit::document::Document;
 use crate::toolsets::commit::document::format::format;
 use crate::toolsets::commit::document::stage::Stage;
@@ -56,7 +56,12 @@ pub fn short(
         super::fence::push_fenced(&mut out, &format(document));
     }
     out.push('\n');
-    push_status(&mut out, Standing::Plan(Some(document)), place);
+    push_status(
+        &mut out,
+        Standing::Plan(Some(document)),
+        place,
+        &Around::default(),
+    );
     if let Ending::Line(line) = ending {
         out.push_str(line);
         out.push('\n');
@@ -73,7 +78,12 @@ pub fn marked(action_lines: &[String], document: &Document, place: &Place) -> St
     out.push_str(&format!("Stage: {}/5 {}\n", stage.number(), stage.name()));
     tasks_line(&mut out, Some(document));
     out.push('\n');
-    push_status(&mut out, Standing::Plan(Some(document)), place);
+    push_status(
+        &mut out,
+        Standing::Plan(Some(document)),
+        place,
+        &Around::default(),
+    );
     out.pop();
     out
 }

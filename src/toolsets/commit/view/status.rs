@@ -4,7 +4,7 @@
 
 //! The lines every reply ends with: `Next:`, `Available:` and `Blocked:`.
 
-use super::Place;
+use super::{Around, Place};
 use crate::toolsets::commit::document::stage::Stage;
 use crate::toolsets::commit::document::tasks::{counts, open_leaves};
 use crate::toolsets::commit::document::{Document, Reading};
@@ -27,8 +27,9 @@ pub const TOOLS: [&str; 9] = [
 pub enum Standing<'a> {
     /// An empty description (`None`) or a valid plan.
     Plan(Option<&'a Document>),
-    /// Not a valid plan.
-    Invalid,
+    /// Not a valid plan, with the letters of the choices that work
+    /// (`A, B or C`).
+    Invalid(&'a str),
 }
 
 impl<'a> Standing<'a> {
@@ -37,15 +38,16 @@ impl<'a> Standing<'a> {
         match reading {
             Reading::Empty => Standing::Plan(None),
             Reading::Parsed(document) => Standing::Plan(Some(document)),
-            Reading::Unknown(_) | Reading::Halted(_) => Standing::Invalid,
+            Reading::Unknown(_) | Reading::Halted(_) => Standing::Invalid("A, B or C"),
         }
     }
 }
 
 /// The `Next:` text.
-pub fn next(standing: Standing<'_>, place: &Place) -> String {
-    let Standing::Plan(document) = standing else {
-        return "ask the user to choose A, B or C.".into();
+pub fn next(standing: Standing<'_>, place: &Place, around: &Around) -> String {
+    let document = match standing {
+        Standing::Invalid(letters) => return format!("ask the user to choose {letters}."),
+        Standing::Plan(document) => document,
     };
     match Stage::of(document) {
         Stage::Empty => "set the goal with set_overarching_goal (type, scope, title).".into(),
@@ -64,7 +66,7 @@ pub fn next(standing: Standing<'_>, place: &Place) -> String {
                 None => "all tasks are done: call finish_job.".into(),
             }
         }
-        Stage::Complete => place.complete_next(),
+        Stage::Complete => place.complete_next(around),
     }
 }
 
@@ -98,14 +100,14 @@ fn blocked(tool: &str, standing: Standing<'_>) -> Option<String> {
 /// Pushes the `Next:`, `Available:` and `Blocked:` lines (the last only
 /// when something is blocked); tools blocked for the same reason in a row
 /// share it.
-pub fn push_status(out: &mut String, standing: Standing<'_>, place: &Place) {
-    out.push_str(&format!("Next: {}\n", next(standing, place)));
+pub fn push_status(out: &mut String, standing: Standing<'_>, place: &Place, around: &Around) {
+    out.push_str(&format!("Next: {}\n", next(standing, place, around)));
     let new_change_only = match standing {
-        Standing::Invalid => true,
+        Standing::Invalid(_) => true,
         Standing::Plan(document) => Stage::of(document) == Stage::Complete,
     };
     let mut order: Vec<&str> = TOOLS.to_vec();
-    if matches!(standing, Standing::Invalid) {
+    if matches!(standing, Standing::Invalid(_)) {
         order = vec!["gather_requirements", "verify_plan", "set_overarching_goal"];
         order.extend(
             TOOLS
@@ -156,7 +158,7 @@ mod tests {
     fn status(text: &str, place: &Place) -> String {
         let reading = reading(text);
         let mut out = String::new();
-        push_status(&mut out, Standing::of(&reading), place);
+        push_status(&mut out, Standing::of(&reading), place, &Around::default());
         out
     }
 
@@ -164,6 +166,7 @@ mod tests {
     fn every_stage_and_the_invalid_state() {
         let jj = Place::Jj {
             change_id: "kxqzvmwnlrpt".into(),
+            below: None,
         };
         let git = Place::Git {
             branch: "main".into(),
@@ -205,7 +208,7 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(status(text, &jj), expected, "{text:?}");
         }
-        assert!(status(STAGE_5, &git).starts_with("Next: commit with the plan as message: git log -1 --format=%B refs/commit-plan/main | git commit --file=-; then start the next plan with set_overarching_goal and start_new: true.\n"));
+        assert!(status(STAGE_5, &git).starts_with("Next: stage the work (git add -A, or git add each path under Changes), then commit with the plan as message: git cat-file blob refs/commit-plan/main:plan | git commit --cleanup=verbatim --file=-; then start the next plan with set_overarching_goal and start_new: true.\n"));
         let one_open = "fix: a\n\n- [ ]: t\n\n~~~ EXECUTE ~~~\n";
         assert!(status(one_open, &jj).contains("Blocked: finish_job (1 task open), "));
     }
