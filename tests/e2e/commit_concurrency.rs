@@ -109,17 +109,14 @@ async fn commit_git_two_processes_lose_no_update() {
     let repo = Repo::new(Backend::Git, None);
     let conflicts = two_processes(&repo).await;
     assert_eq!(repo.git_plan("main"), all_ticked());
-    // One linear history: every version has one parent but the first.
-    let parents = repo.git(&["log", "--format=%P", "refs/commit-plan/main"]);
-    let counts: Vec<usize> = parents
-        .lines()
-        .map(|l| l.split_whitespace().count())
+    // One version per write, numbered in order with no gap or repeat.
+    let versions = repo.git_plan_versions("main");
+    let numbers: Vec<usize> = versions
+        .iter()
+        .map(|v| v[..6].parse().unwrap())
         .collect();
-    assert_eq!(counts.last(), Some(&0));
-    assert!(
-        counts[..counts.len() - 1].iter().all(|c| *c == 1),
-        "{parents}"
-    );
+    assert_eq!(numbers, (1..=versions.len()).collect::<Vec<_>>(), "{versions:?}");
+    let counts = versions;
     // Two writes (goal, plan) and one per task; a lost race writes nothing.
     assert_eq!(counts.len(), 2 + TASKS, "{conflicts} conflicts");
     eprintln!("two git servers: {conflicts} lost races, each retried");

@@ -16,7 +16,7 @@ use crate::common::vcs::{Backend, Repo, jj_or_skip, pairs};
 use crate::common::{Client, HttpServer, call, stdio_client};
 
 const HALT: &str = "Stop all work and tell the user; do not continue until this is fixed.";
-const READ_TEMPLATE: &str = r#"'change_id.short(12) ++ "\n" ++ description'"#;
+const READ_TEMPLATE: &str = r#"'self.change_id() ++ " " ++ self.commit_id() ++ " " ++ self.divergent() ++ " " ++ self.conflict() ++ "\n" ++ self.description()'"#;
 
 /// Both a read and a write answer `expected`, as errors.
 async fn both_critical(client: &Client, expected: &str) {
@@ -113,7 +113,7 @@ async fn commit_critical_jj_or_git_missing() {
         &git,
         &format!(
             "CRITICAL: the commit planner cannot use git. {HALT}\n\
-         Command: /nonexistent/git symbolic-ref --quiet --short HEAD\n\
+         Command: /nonexistent/git symbolic-ref --quiet HEAD\n\
          Status: could not start: No such file or directory (os error 2)\n\
          Stderr: (empty)\n\
          Fix: install git or set [commit] git_bin; \"/nonexistent/git\" was not found."
@@ -130,7 +130,7 @@ async fn commit_critical_forced_vcs_without_its_repository() {
     let (_, text) = call(&git, "gather_requirements", json!({})).await;
     let expected_start = format!(
         "CRITICAL: the commit planner cannot use git. {HALT}\n\
-         Command: git symbolic-ref --quiet --short HEAD\n\
+         Command: git symbolic-ref --quiet HEAD\n\
          Status: exit status 128\n\
          Stderr:\n  fatal: not a git repository"
     );
@@ -169,23 +169,7 @@ async fn commit_critical_forced_vcs_without_its_repository() {
 }
 
 #[tokio::test]
-async fn commit_critical_detached_head() {
-    let repo = Repo::new(Backend::Git, None);
-    repo.git(&["commit", "-q", "--allow-empty", "-m", "first"]);
-    repo.git(&["checkout", "-q", "--detach"]);
-    let client = start(&repo, &[]).await;
-    both_critical(&client, &format!(
-        "CRITICAL: the commit planner cannot use git. {HALT}\n\
-         Command: git symbolic-ref --quiet --short HEAD\n\
-         Status: exit status 1\n\
-         Stderr: (empty)\n\
-         Fix: HEAD is detached: check out a branch (`git switch <branch>`); each branch has its own plan."
-    )).await;
-    client.cancel().await.unwrap();
-}
-
-#[tokio::test]
-async fn commit_critical_a_plan_ref_that_is_not_a_commit() {
+async fn commit_critical_a_plan_ref_that_is_not_a_plan() {
     let repo = Repo::new(Backend::Git, None);
     let blob = repo.run_in(
         &repo.path,
@@ -198,10 +182,10 @@ async fn commit_critical_a_plan_ref_that_is_not_a_commit() {
     let client = start(&repo, &[]).await;
     both_critical(&client, &format!(
         "CRITICAL: the commit planner cannot use git. {HALT}\n\
-         Command: git rev-parse --verify --quiet refs/commit-plan/main^{{commit}}\n\
-         Status: exit status 1\n\
-         Stderr:\n  error: refs/commit-plan/main^{{commit}}: expected commit type, but the object dereferences to blob type\n\
-         Fix: refs/commit-plan/main is not a commit (it points at {blob}); move it away (git update-ref -d refs/commit-plan/main) after saving what it holds."
+         Command: git cat-file --batch-command (refs/commit-plan/main)\n\
+         Status: refs/commit-plan/main points at a blob ({blob})\n\
+         Stderr: (empty)\n\
+         Fix: refs/commit-plan/main is not a plan; move it away (git update-ref -d refs/commit-plan/main) after saving what it holds."
     )).await;
     client.cancel().await.unwrap();
 }
@@ -245,7 +229,7 @@ async fn commit_critical_timeout_and_a_failing_command() {
         &client,
         &format!(
             "CRITICAL: the commit planner cannot use git. {HALT}\n\
-         Command: {failing} symbolic-ref --quiet --short HEAD\n\
+         Command: {failing} symbolic-ref --quiet HEAD\n\
          Status: exit status 2\n\
          Stderr:\n{stderr}\
          Fix: read the error above; repair the repository or git's configuration, then retry."

@@ -85,31 +85,43 @@ async fn whole_job(client: &Client, repo: &Repo, backend: Backend) -> String {
         Backend::Jj => assert_eq!(repo.jj_description("@"), FINAL_TEXT),
         Backend::Git => {
             assert_eq!(repo.git_plan("main"), FINAL_TEXT);
-            // The plan's history: one commit per write, empty trees.
-            let versions = repo.git(&["log", "--format=%T %P", "refs/commit-plan/main"]);
-            assert_eq!(versions.lines().count(), 8, "{versions}");
-            assert!(
-                versions
-                    .lines()
-                    .all(|l| l.starts_with("4b825dc642cb6eb9a060e54bf8d69288fbee4904"))
-            );
-            // The user puts the plan into history.
-            repo.git(&["add", "greet.txt"]);
-            let piped = repo.run_in(
-                &repo.path,
-                std::path::Path::new("sh"),
-                &[
-                    "-c",
-                    "git log -1 --format=%B refs/commit-plan/main | git commit --quiet --file=-",
-                ],
-                None,
-            );
-            assert!(
-                piped.status.success(),
-                "{}",
-                String::from_utf8_lossy(&piped.stderr)
-            );
+            // The plan's history: one version per write, and no commit
+            // that git log --all (or gitk, tig, an IDE graph) would show.
+            let versions = repo.git_plan_versions("main");
+            assert_eq!(versions.len(), 8, "{versions:?}");
+            assert_eq!(versions[0], "000001-set_overarching_goal");
+            assert_eq!(versions[7], "000008-finish_job");
+            assert_eq!(repo.git(&["log", "--all", "--oneline"]), "");
+            // The user puts the plan into history exactly as the reply's
+            // Next line says: stage, then the command it names.
+            let (_, reply) = call(client, "gather_requirements", json!({})).await;
+            let command = reply
+                .split_once("commit with the plan as message: ")
+                .and_then(|(_, rest)| rest.split_once("; then"))
+                .map(|(command, _)| command)
+                .unwrap_or_else(|| panic!("no commit command in: {reply}"));
+            assert!(reply.contains("Next: stage the work (git add -A, "), "{reply}");
+            for step in ["git add -A", command] {
+                let done = repo.run_in(&repo.path, std::path::Path::new("sh"), &["-c", step], None);
+                assert!(
+                    done.status.success(),
+                    "{step}: {}",
+                    String::from_utf8_lossy(&done.stderr)
+                );
+            }
             assert_eq!(repo.git_message("HEAD"), FINAL_TEXT, "byte for byte");
+            // Read again, the plan is known to be committed: never twice.
+            let (_, reply) = call(client, "gather_requirements", json!({})).await;
+            let head = repo.git(&["rev-parse", "--short", "HEAD"]);
+            assert!(
+                reply.contains(&format!("\nCommitted: as {} (HEAD), with the plan as message.\n", head.trim())),
+                "{reply}"
+            );
+            assert!(
+                reply.contains("\nNext: the plan is committed: start the next plan with set_overarching_goal and start_new: true.\n"),
+                "{reply}"
+            );
+            assert!(!reply.contains("git commit"), "{reply}");
         }
     }
     let next =
@@ -140,7 +152,10 @@ async fn whole_job(client: &Client, repo: &Repo, backend: Backend) -> String {
         }
         Backend::Git => {
             assert_eq!(repo.git_plan("main"), "fix!: follow up\n");
-            assert_eq!(repo.git_message("refs/commit-plan/main~1"), FINAL_TEXT);
+            let versions = repo.git_plan_versions("main");
+            assert_eq!(versions.len(), 9, "{versions:?}");
+            let previous = format!("refs/commit-plan/main:history/{}", versions[7]);
+            assert_eq!(repo.git(&["cat-file", "blob", &previous]), FINAL_TEXT);
         }
     }
     transcript

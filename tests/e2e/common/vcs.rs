@@ -213,7 +213,23 @@ impl Repo {
 
     /// The plan of `branch` as git holds it (`""` when none).
     pub fn git_plan(&self, branch: &str) -> String {
-        self.git_message(&format!("refs/commit-plan/{branch}"))
+        let output = self.run_in(
+            &self.path,
+            Path::new("git"),
+            &["cat-file", "blob", &format!("refs/commit-plan/{branch}:plan")],
+            None,
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// The names of the versions in the history of `branch`'s plan, oldest
+    /// first (`000001-set_overarching_goal`).
+    pub fn git_plan_versions(&self, branch: &str) -> Vec<String> {
+        let listing = format!("refs/commit-plan/{branch}:history");
+        self.git(&["ls-tree", "--name-only", &listing])
+            .lines()
+            .map(str::to_owned)
+            .collect()
     }
 
     /// Everything a plan write must not touch on git: HEAD, the index file
