@@ -111,11 +111,12 @@ async fn commit_git_two_processes_lose_no_update() {
     assert_eq!(repo.git_plan("main"), all_ticked());
     // One version per write, numbered in order with no gap or repeat.
     let versions = repo.git_plan_versions("main");
-    let numbers: Vec<usize> = versions
-        .iter()
-        .map(|v| v[..6].parse().unwrap())
-        .collect();
-    assert_eq!(numbers, (1..=versions.len()).collect::<Vec<_>>(), "{versions:?}");
+    let numbers: Vec<usize> = versions.iter().map(|v| v[..6].parse().unwrap()).collect();
+    assert_eq!(
+        numbers,
+        (1..=versions.len()).collect::<Vec<_>>(),
+        "{versions:?}"
+    );
     let counts = versions;
     // Two writes (goal, plan) and one per task; a lost race writes nothing.
     assert_eq!(counts.len(), 2 + TASKS, "{conflicts} conflicts");

@@ -100,7 +100,10 @@ async fn whole_job(client: &Client, repo: &Repo, backend: Backend) -> String {
                 .and_then(|(_, rest)| rest.split_once("; then"))
                 .map(|(command, _)| command)
                 .unwrap_or_else(|| panic!("no commit command in: {reply}"));
-            assert!(reply.contains("Next: stage the work (git add -A, "), "{reply}");
+            assert!(
+                reply.contains("Next: stage the work (git add -A, "),
+                "{reply}"
+            );
             for step in ["git add -A", command] {
                 let done = repo.run_in(&repo.path, std::path::Path::new("sh"), &["-c", step], None);
                 assert!(
@@ -114,7 +117,10 @@ async fn whole_job(client: &Client, repo: &Repo, backend: Backend) -> String {
             let (_, reply) = call(client, "gather_requirements", json!({})).await;
             let head = repo.git(&["rev-parse", "--short", "HEAD"]);
             assert!(
-                reply.contains(&format!("\nCommitted: as {} (HEAD), with the plan as message.\n", head.trim())),
+                reply.contains(&format!(
+                    "\nCommitted: as {} (HEAD), with the plan as message.\n",
+                    head.trim()
+                )),
                 "{reply}"
             );
             assert!(

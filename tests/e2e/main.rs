@@ -21,6 +21,8 @@ mod budget;
 mod cli;
 mod commit_concurrency;
 mod commit_critical;
+mod commit_git_habits;
+mod commit_jj_habits;
 mod commit_job;
 mod commit_tools;
 mod crash;

@@ -216,7 +216,11 @@ impl Repo {
         let output = self.run_in(
             &self.path,
             Path::new("git"),
-            &["cat-file", "blob", &format!("refs/commit-plan/{branch}:plan")],
+            &[
+                "cat-file",
+                "blob",
+                &format!("refs/commit-plan/{branch}:plan"),
+            ],
             None,
         );
         String::from_utf8(output.stdout).unwrap()

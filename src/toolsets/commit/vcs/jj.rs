@@ -150,9 +150,10 @@ impl Jj {
         parsed.ok_or_else(|| self.unreadable(&args))
     }
 
-    /// The nearest ancestor of `@` with a description, if it holds a plan,
-    /// and how far down it is: the search passes over changes without a
-    /// description and stops at an immutable one.
+    /// The nearest ancestor of `@` with a description, if it holds a plan
+    /// (valid or damaged: its first line is a header), and how far down it
+    /// is: the search passes over changes without a description and stops
+    /// at an immutable one or at free text (someone's own change).
     async fn nearest_plan(&self, limits: &Limits) -> Result<Option<(Change, usize)>, Failure> {
         let search = ANCESTOR_SEARCH.to_string();
         let args = [
@@ -175,18 +176,28 @@ impl Jj {
                 continue;
             }
             return Ok(match read(&change.description, limits) {
-                Reading::Parsed(_) => Some((change, index + 1)),
-                _ => None,
+                Reading::Parsed(_) | Reading::Halted(_) => Some((change, index + 1)),
+                Reading::Empty | Reading::Unknown(_) => None,
             });
         }
         Ok(None)
     }
 
-    /// Reads `@` again and refuses if it moved since `base`.
+    /// Reads `@` again and refuses if it moved since `base`: the same
+    /// change, and the same description (none, when the plan is below it).
     async fn unchanged_since(&self, base: &Snapshot) -> Result<(), Failure> {
         let (at, _) = self.at().await?;
-        let same_change = matches!(&base.place, Place::Jj { change_id, below: None } if *change_id == short(&at.change_id));
-        match same_change && at.description == base.text {
+        let unchanged = match &base.place {
+            Place::Jj {
+                change_id,
+                below: None,
+            } => *change_id == short(&at.change_id) && at.description == base.text,
+            Place::Jj {
+                below: Some(below), ..
+            } => below.working_copy == short(&at.change_id) && at.description.is_empty(),
+            Place::Git { .. } => false,
+        };
+        match unchanged {
             true => Ok(()),
             false => Err(Failure::Conflict),
         }
@@ -402,8 +413,23 @@ impl Vcs for Jj {
         self.check_written(&base.place, text, tool).await
     }
 
-    async fn start_new(&self, base: &Snapshot, text: &str, _tool: &str) -> Result<Place, Failure> {
+    async fn start_new(&self, base: &Snapshot, text: &str, tool: &str) -> Result<Place, Failure> {
         self.unchanged_since(base).await?;
+        if let Place::Jj {
+            below: Some(below), ..
+        } = &base.place
+        {
+            // `@` has no description and is what the new work goes on: it
+            // becomes the new plan's change; the plan below stays as it is.
+            self.run(&["describe", "--stdin", "--quiet"], Some(text))
+                .await?;
+            let place = Place::Jj {
+                change_id: below.working_copy.clone(),
+                below: None,
+            };
+            self.check_written(&place, text, tool).await?;
+            return Ok(place);
+        }
         let header = text.trim_end_matches('\n');
         self.run(&["new", "-m", header, "--quiet"], None).await?;
         let (at, _) = self.at().await?;
