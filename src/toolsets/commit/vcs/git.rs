@@ -266,7 +266,7 @@ impl Git {
             (Some(tree), false) => self.history_of(tree).await?,
             (Some(commit), true) => self.legacy_history(commit).await?,
         };
-        let number = history.lines().count() + 1;
+        let number = history.split('\0').filter(|e| !e.is_empty()).count() + 1;
         let blob = self
             .query(
                 &["hash-object", "-w", "--stdin"],
@@ -313,19 +313,20 @@ impl Git {
         }
     }
 
-    /// `git mktree` of `entries`: the new tree.
+    /// `git mktree -z` of `entries` (each ended by a NUL): the new tree.
     async fn mktree(&self, entries: &str) -> Result<String, Failure> {
         let tree = self
-            .query(&["mktree"], Some(entries), Expect::Success)
+            .query(&["mktree", "-z"], Some(entries), Expect::Success)
             .await?;
         Ok(tree.stdout.trim().to_owned())
     }
 
-    /// The `git mktree` lines of the versions in tree `root`'s `history/`.
+    /// The `git mktree -z` entries of the versions in tree `root`'s
+    /// `history/` (NUL-ended, so that no name is quoted).
     async fn history_of(&self, root: &str) -> Result<String, Failure> {
         let listing = format!("{root}:history");
         let output = self
-            .query(&["ls-tree", &listing], None, Expect::Any)
+            .query(&["ls-tree", "-z", &listing], None, Expect::Any)
             .await?;
         // A tree without history (made by hand) starts one.
         Ok(match output.success() {

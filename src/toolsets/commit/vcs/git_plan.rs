@@ -146,14 +146,14 @@ pub fn version_name(number: usize, tool: &str) -> String {
     format!("{number:06}-{tool}")
 }
 
-/// The `git mktree` input of the root tree: the plan and the history.
+/// The `git mktree -z` input of the root tree: the plan and the history.
 pub fn root_tree(plan_blob: &str, history_tree: &str) -> String {
-    format!("100644 blob {plan_blob}\tplan\n040000 tree {history_tree}\thistory\n")
+    format!("100644 blob {plan_blob}\tplan\x00040000 tree {history_tree}\thistory\x00")
 }
 
-/// The `git mktree` line of one version in `history/`.
+/// The `git mktree -z` entry of one version in `history/`.
 pub fn history_line(blob: &str, name: &str) -> String {
-    format!("100644 blob {blob}\t{name}\n")
+    format!("100644 blob {blob}\t{name}\x00")
 }
 
 /// The versions a commit chain of the earlier layout holds, oldest first,
@@ -229,7 +229,7 @@ mod tests {
         assert!(version_name(10, "a") > version_name(9, "z"));
         assert_eq!(
             root_tree(BLOB, TREE),
-            format!("100644 blob {BLOB}\tplan\n040000 tree {TREE}\thistory\n")
+            format!("100644 blob {BLOB}\tplan\x00040000 tree {TREE}\thistory\x00")
         );
     }
 }
