@@ -369,6 +369,19 @@ async fn workflow_a_corrupt_state_file_is_moved_aside_and_rebuilt() {
         text,
         "state.json was written by a newer planning-mcp-server"
     );
+    // A version no release wrote is refused the same way (boards refuse it
+    // too), and the file stays byte for byte.
+    let zero = "{\"version\": 0, \"current_state\": \"GATHER_EDITING\"}";
+    write(root, "state.json", zero);
+    for spell in ["lumos", "accio"] {
+        let (is_error, text) = call(&client, spell, json!({})).await;
+        assert!(is_error, "{spell}: {text}");
+        assert!(
+            text.starts_with("state.json has version 0, which no planning-mcp-server writes"),
+            "{text}"
+        );
+    }
+    assert_eq!(read(root, "state.json"), zero);
     client.cancel().await.unwrap();
 }
 

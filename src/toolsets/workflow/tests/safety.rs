@@ -140,6 +140,28 @@ fn a_newer_state_file_is_left_alone() {
     }
 }
 
+/// Boards refuse a version no release wrote; so does the workflow, on
+/// every spell, Lumos included, and the file stays as it is.
+#[test]
+fn a_state_file_of_version_0_or_below_is_left_alone() {
+    for version in ["0", "-1", "0.5"] {
+        let project = Project::new();
+        project.write(
+            STATE,
+            &format!("{{\"version\": {version}, \"current_state\": \"GATHER_EDITING\"}}"),
+        );
+        for spell in Spell::ALL {
+            let error = refused(&project, spell, None, Fault::None);
+            assert_eq!(
+                error,
+                format!(
+                    "state.json has version {version}, which no planning-mcp-server writes (this one reads version 1); it is left as it is, so nothing was changed (fix the version, or move the file away to rebuild the state from the files)"
+                )
+            );
+        }
+    }
+}
+
 #[test]
 fn a_long_note_is_refused() {
     let project = Project::new();
