@@ -41,6 +41,9 @@ pub struct Workflow {
 pub struct Setup {
     /// D on disk.
     pub path: std::path::PathBuf,
+    /// The project root on disk: writes never go through a symbolic link
+    /// between it and D.
+    pub root: std::path::PathBuf,
     /// The limits of a transition (with D as replies show it).
     pub limits: Limits,
     /// The largest file read.
@@ -57,6 +60,7 @@ impl Workflow {
             dir: Dir {
                 path: setup.path,
                 shown: setup.limits.dir.clone(),
+                root: setup.root,
             },
             limits: setup.limits,
             max_file_bytes: setup.max_file_bytes,

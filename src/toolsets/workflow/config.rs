@@ -170,6 +170,7 @@ impl WorkflowSettings {
         };
         Setup {
             path,
+            root,
             limits: Limits {
                 dir: shown,
                 max_inline_bytes: self.max_inline_bytes as usize,

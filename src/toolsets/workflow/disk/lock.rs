@@ -129,6 +129,7 @@ mod tests {
         Dir {
             path: root.join(".ai/task"),
             shown: ".ai/task".into(),
+            root: root.to_path_buf(),
         }
     }
 

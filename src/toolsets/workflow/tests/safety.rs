@@ -7,8 +7,11 @@
 
 use std::fs::File;
 use std::os::unix::fs::symlink;
+use std::sync::Arc;
 
 use super::fixtures::*;
+use crate::toolsets::workflow::cast::Workflow;
+use crate::toolsets::workflow::clock::FixedClock;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::apply::Fault;
 use crate::toolsets::workflow::files::names::STATE;
@@ -90,6 +93,41 @@ fn symlinks_are_never_written_through() {
         error.starts_with(".ai/task/tasks is a symbolic link"),
         "{error}"
     );
+}
+
+/// `.ai` a symbolic link to a folder outside the project: every spell that
+/// writes is refused before it creates anything, there or here; Lumos
+/// still reads through it.
+#[test]
+fn a_symlinked_ai_folder_leads_no_write_outside_the_project() {
+    let project = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    symlink(outside.path(), project.path().join(".ai")).unwrap();
+    let workflow = Workflow::new(
+        WorkflowSettings::default().setup(project.path()),
+        Arc::new(FixedClock(now())),
+    );
+    for spell in [Spell::Accio, Spell::Reparo, Spell::Finite, Spell::Reverto] {
+        let error = workflow.cast(spell, None).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            ".ai is a symbolic link; the workflow never writes through one, so nothing was changed"
+        );
+    }
+    let outside_entries = std::fs::read_dir(outside.path()).unwrap().count();
+    assert_eq!(outside_entries, 0, "nothing was created outside");
+    // With the workflow's files already there, Lumos reads them; a spell
+    // still writes nothing.
+    std::fs::create_dir(outside.path().join("task")).unwrap();
+    std::fs::write(outside.path().join("task/plan.md"), PLAN_OPEN).unwrap();
+    let lumos = workflow.cast(Spell::Lumos, None).unwrap();
+    assert!(lumos.starts_with("state: GATHER_READY\n"), "{lumos}");
+    assert!(workflow.cast(Spell::Accio, None).is_err());
+    let names: Vec<_> = std::fs::read_dir(outside.path().join("task"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["plan.md"]);
 }
 
 #[test]
