@@ -77,6 +77,7 @@ fn workflow(dir: &Path) -> Workflow {
         },
         max_file_bytes: 1_048_576,
         lock_timeout: Duration::from_secs(10),
+        gitignore: true,
     };
     Workflow::new(setup, Arc::new(SystemClock))
 }

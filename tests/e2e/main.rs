@@ -28,6 +28,7 @@ mod hardening;
 mod http;
 mod load;
 mod multiprocess;
+mod own_files;
 mod persistence;
 mod plans_cli;
 mod plans_mcp;

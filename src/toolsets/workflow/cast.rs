@@ -50,6 +50,8 @@ pub struct Setup {
     pub max_file_bytes: u64,
     /// The longest wait for the lock.
     pub lock_timeout: Duration,
+    /// Whether D, when a spell makes it, is born with a `.gitignore`.
+    pub gitignore: bool,
 }
 
 impl Workflow {
@@ -61,6 +63,7 @@ impl Workflow {
                 path: setup.path,
                 shown: setup.limits.dir.clone(),
                 root: setup.root,
+                gitignore: setup.gitignore,
             },
             limits: setup.limits,
             max_file_bytes: setup.max_file_bytes,

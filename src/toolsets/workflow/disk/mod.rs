@@ -28,6 +28,9 @@ pub struct Dir {
     /// The project root (`workflow.root`), the boundary writes stay
     /// beneath when D lies beneath it.
     pub root: PathBuf,
+    /// Whether D, when a spell makes it, is born with a `.gitignore` that
+    /// keeps the server's own files out of the user's commits.
+    pub gitignore: bool,
 }
 
 /// What is at a path on the way to a write.
@@ -139,6 +142,7 @@ mod tests {
             path: PathBuf::from("/p/.ai/task"),
             shown: ".ai/task".into(),
             root: PathBuf::from("/p"),
+            gitignore: true,
         };
         assert_eq!(dir.show("plan.md"), ".ai/task/plan.md");
         assert_eq!(dir.show(""), ".ai/task");
@@ -147,6 +151,7 @@ mod tests {
             path: PathBuf::from("/p"),
             shown: ".".into(),
             root: PathBuf::from("/p"),
+            gitignore: true,
         };
         assert_eq!(here.show("plan.md"), "plan.md");
     }
@@ -161,6 +166,7 @@ mod tests {
             path: d.clone(),
             shown: "d".into(),
             root: root.path().to_path_buf(),
+            gitignore: true,
         };
         assert!(dir.refuse_symlinks("plan.md").is_ok());
         assert!(dir.refuse_symlinks("pr-reviews/x/comments.md").is_ok());
@@ -173,6 +179,7 @@ mod tests {
             path: root.path().join("link"),
             shown: "link".into(),
             root: root.path().to_path_buf(),
+            gitignore: true,
         };
         std::os::unix::fs::symlink(&d, &linked.path).unwrap();
         assert!(linked.refuse_symlinks("plan.md").is_err(), "D itself");
@@ -188,6 +195,7 @@ mod tests {
             path: project.path().join(".ai/task"),
             shown: ".ai/task".into(),
             root: project.path().to_path_buf(),
+            gitignore: true,
         };
         for rel in ["", ".lock", "plan.md", "tasks/task-x/task.md"] {
             let refused = dir.refuse_symlinks(rel).unwrap_err();
@@ -203,6 +211,7 @@ mod tests {
             path: project.path().join("a/b/task"),
             shown: "a/b/task".into(),
             root: project.path().to_path_buf(),
+            gitignore: true,
         };
         let refused = deeper.refuse_symlinks("plan.md").unwrap_err();
         assert!(
@@ -218,12 +227,14 @@ mod tests {
             path: link_root.join(".ai/task"),
             shown: ".ai/task".into(),
             root: link_root.clone(),
+            gitignore: true,
         };
         assert!(through_root.refuse_symlinks("plan.md").is_ok());
         let elsewhere = Dir {
             path: outside.path().join("task"),
             shown: outside.path().join("task").display().to_string(),
             root: project.path().to_path_buf(),
+            gitignore: true,
         };
         assert!(elsewhere.refuse_symlinks("plan.md").is_ok());
     }

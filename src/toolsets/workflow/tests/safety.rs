@@ -245,14 +245,15 @@ fn lumos_creates_nothing() {
     assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 0);
     let reply = workflow.cast(Spell::Reverto, None).unwrap();
     assert!(reply.contains("transition: blocked (V0)"), "{reply}");
-    let made: Vec<String> = std::fs::read_dir(workflow.path())
+    let mut made: Vec<String> = std::fs::read_dir(workflow.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
+    made.sort();
     assert_eq!(
         made,
-        [".lock"],
-        "a blocked spell creates only D and its lock"
+        [".gitignore", ".lock"],
+        "a blocked spell creates only D (born with its ignore rule) and its lock"
     );
 }
 
