@@ -24,6 +24,7 @@ mod commit_critical;
 mod commit_job;
 mod commit_tools;
 mod crash;
+mod doc_blocks;
 mod hardening;
 mod http;
 mod load;
