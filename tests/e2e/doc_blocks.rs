@@ -212,11 +212,13 @@ fn strip_comment(line: &str) -> &str {
 }
 
 /// The commands of a `sh` block: continuations joined, comments and blank
-/// lines dropped.
+/// lines dropped, but for a comment `# or: COMMAND`, an alternative the
+/// reader copies as well.
 fn commands(body: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     for line in body.lines() {
+        let line = line.trim_start().strip_prefix("# or: ").unwrap_or(line);
         let line = strip_comment(line);
         match line.strip_suffix('\\') {
             Some(head) => {
@@ -686,7 +688,7 @@ async fn every_block_a_user_would_copy_runs_as_written() {
 #[test]
 fn blocks_and_commands_are_read_as_a_user_reads_them() {
     let text = "Intro\n\n```sh\nplanning-mcp-server --mode http   # a comment\n# only a comment\n\
-                claude mcp add x \\\n  --header \"a # b\"\n```\n\n  ````json\n  {\"a\": 1}\n  ```\n  ````\n~~~text\nout\n~~~\n";
+                # or: long-term-plan plan list\nclaude mcp add x \\\n  --header \"a # b\"\n```\n\n  ````json\n  {\"a\": 1}\n  ```\n  ````\n~~~text\nout\n~~~\n";
     let found = blocks("p.md", text);
     assert_eq!(found.len(), 3);
     assert_eq!((found[0].line, found[0].lang.as_str()), (3, "sh"));
@@ -694,6 +696,7 @@ fn blocks_and_commands_are_read_as_a_user_reads_them() {
         commands(&found[0].body),
         [
             "planning-mcp-server --mode http",
+            "long-term-plan plan list",
             "claude mcp add x --header \"a # b\""
         ]
     );
