@@ -253,6 +253,9 @@ fn cases() -> Vec<Case> {
         case("F1", E_RM, Finite, G_NP)
             .named("F1-no-plan")
             .with_context(None, Some(A_EX)),
+        // docs/workflow.md: a new piece of work after ACHIEVE_COMPLETE, the
+        // finished plan moved out of the directory.
+        case("F1", A_CO, Finite, G_NP).named("F1-complete-plan-moved-away"),
         case("F1", P_GC, Finite, G_ED)
             .named("F1-review-paused")
             .files(&[PLAN_MD, COMMENTS_MD])
