@@ -67,6 +67,8 @@ fn state(state: &str) -> String {
 fn workflow(dir: &Path) -> Workflow {
     let setup = Setup {
         path: dir.to_path_buf(),
+        // D is {root}/.ai/task.
+        root: dir.ancestors().nth(2).unwrap_or(dir).to_path_buf(),
         limits: Limits {
             dir: ".ai/task".into(),
             max_inline_bytes: 65_536,
@@ -75,6 +77,7 @@ fn workflow(dir: &Path) -> Workflow {
         },
         max_file_bytes: 1_048_576,
         lock_timeout: Duration::from_secs(10),
+        gitignore: true,
     };
     Workflow::new(setup, Arc::new(SystemClock))
 }

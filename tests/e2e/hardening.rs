@@ -342,7 +342,8 @@ async fn reads_of_unknown_boards_are_404_and_leave_no_files() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     stored.sort();
-    assert_eq!(stored, ["real.json", "real.json.lock"]);
+    // The directory the server made carries its ignore rule.
+    assert_eq!(stored, [".gitignore", "real.json", "real.json.lock"]);
     client.cancel().await.unwrap();
 }
 

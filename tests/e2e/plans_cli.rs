@@ -482,3 +482,41 @@ fn line_terminators_in_titles_never_hide_a_task_or_forge_a_line() {
         .collect();
     assert_eq!(titles, ["real - [x] forged", "ls - [x] forged", "ps x"]);
 }
+
+/// `--root` naming a directory that does not exist yet: `plan create`
+/// makes it and the plans directory (as the reference does), and the plan
+/// is where `--root` says.
+#[test]
+fn a_missing_root_is_created_by_plan_create() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let listed = ok(d, &["--root", "sub", "plan", "list"]);
+    assert_eq!(listed["plans"], serde_json::json!([]));
+    assert!(!d.join("sub").exists(), "a read creates nothing");
+    let created = ok(
+        d,
+        &[
+            "--root", "sub", "plan", "create", "inner", "--title", "Inner",
+        ],
+    );
+    assert_eq!(created["path"], ".long-term-plan/inner.md");
+    let text = std::fs::read_to_string(d.join("sub/.long-term-plan/inner.md")).unwrap();
+    assert!(text.starts_with(&format!("{H}\n\n# Inner\n")), "{text}");
+    let got = ok(d, &["--root", "sub", "plan", "get", "inner"]);
+    assert_eq!(got["plan"]["title"], "Inner");
+    // Still beneath the root: a plans directory that leaves it is refused
+    // before anything is made.
+    let escape = run_in(
+        d,
+        &[
+            "--root", "other", "--plans", "../out", "plan", "create", "x", "--title", "X",
+        ],
+    );
+    assert_eq!(escape.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&escape.stderr).starts_with("Resolved path escapes rootDir: "),
+        "{}",
+        String::from_utf8_lossy(&escape.stderr)
+    );
+    assert!(!d.join("other").exists() && !d.join("out").exists());
+}

@@ -450,3 +450,33 @@ async fn deeply_nested_plans_do_not_overflow_the_stack_on_either_transport() {
     }
     check_deep_replies(&replies[0], &replies[1]);
 }
+
+/// A relative plans root that does not exist yet, on both servers:
+/// `plan.create` makes it and the plans directory.
+#[tokio::test]
+async fn a_missing_relative_root_is_created_by_plan_create() {
+    let dir = tempfile::tempdir().unwrap();
+    let drop_in_client = drop_in(&dir, &["--root", "sub"]).await;
+    let ours = stdio_client(
+        &dir,
+        &["--toolsets", "plans", "--plans-root", "deep/er"],
+        &[],
+    )
+    .await;
+    for (client, root) in [(&drop_in_client, "sub"), (&ours, "deep/er")] {
+        let listed = ok(client, "plan.list", json!({})).await;
+        assert_eq!(listed["plans"], json!([]));
+        assert!(!dir.path().join(root).exists(), "a read creates nothing");
+        let created = ok(
+            client,
+            "plan.create",
+            json!({"planId": "inner", "title": "Inner"}),
+        )
+        .await;
+        assert_eq!(created["path"], ".long-term-plan/inner.md");
+        let text = plan_file(&dir.path().join(root), "inner");
+        assert!(text.starts_with(&format!("{H}\n\n# Inner\n")), "{text}");
+    }
+    drop_in_client.cancel().await.unwrap();
+    ours.cancel().await.unwrap();
+}

@@ -369,6 +369,19 @@ async fn workflow_a_corrupt_state_file_is_moved_aside_and_rebuilt() {
         text,
         "state.json was written by a newer planning-mcp-server"
     );
+    // A version no release wrote is refused the same way (boards refuse it
+    // too), and the file stays byte for byte.
+    let zero = "{\"version\": 0, \"current_state\": \"GATHER_EDITING\"}";
+    write(root, "state.json", zero);
+    for spell in ["lumos", "accio"] {
+        let (is_error, text) = call(&client, spell, json!({})).await;
+        assert!(is_error, "{spell}: {text}");
+        assert!(
+            text.starts_with("state.json has version 0, which no planning-mcp-server writes"),
+            "{text}"
+        );
+    }
+    assert_eq!(read(root, "state.json"), zero);
     client.cancel().await.unwrap();
 }
 
@@ -520,4 +533,71 @@ async fn workflow_two_processes_on_one_directory_lose_nothing() {
     let seen = spell(&over_stdio, "lumos", None).await;
     assert!(seen.starts_with("state: GATHER_READY\n"), "{seen}");
     over_stdio.cancel().await.unwrap();
+}
+
+/// The recipe of docs/workflow.md for a new piece of work after
+/// `ACHIEVE_COMPLETE`, run as written (`sh -c`, in the project root): the
+/// finished job goes aside whole, and the next Accio starts a new plan.
+#[tokio::test]
+async fn workflow_new_work_after_achieve_complete() {
+    let docs = include_str!("../../docs/workflow.md");
+    let section = docs
+        .split_once("## Starting new work after ACHIEVE_COMPLETE")
+        .expect("the section")
+        .1;
+    let block = section
+        .split_once("```sh\n")
+        .and_then(|(_, rest)| rest.split_once("```"))
+        .expect("its sh block")
+        .0;
+    let recipe: Vec<&str> = block
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect();
+    assert_eq!(recipe.len(), 1, "one command: {recipe:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let client = stdio_client(&dir, &TOOLSETS, &[]).await;
+    whole_job(&client, root).await;
+    let done = ok(&client, "lumos", json!({})).await;
+    assert!(done.starts_with("state: ACHIEVE_COMPLETE\n"), "{done}");
+    let finished_plan = read(root, "plan.md");
+
+    let ran = std::process::Command::new("sh")
+        .args(["-c", recipe[0]])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{ran:?}");
+    let aside: Vec<PathBuf> = std::fs::read_dir(root.join(".ai"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert_eq!(
+        std::fs::read_to_string(aside[0].join("plan.md")).unwrap(),
+        finished_plan
+    );
+
+    let fresh = ok(&client, "lumos", json!({})).await;
+    assert!(fresh.starts_with("state: GATHER_NEEDS_PLAN\n"), "{fresh}");
+    let started = ok(&client, "accio", json!({})).await;
+    assert!(
+        started.starts_with(
+            "state: GATHER_EDITING\ntransition: G1 GATHER_NEEDS_PLAN → GATHER_EDITING\n"
+        ),
+        "{started}"
+    );
+    assert!(read(root, "plan.md").starts_with("# Plan\n"));
+    assert!(!read(root, "plan.md").contains("- [x]"), "a fresh template");
+    let state: Value = serde_json::from_str(&read(root, "state.json")).unwrap();
+    assert_eq!(
+        state["history"].as_array().unwrap().len(),
+        1,
+        "a new history"
+    );
+    assert!(exists(root, ".gitignore"), "the new directory's rule");
+    client.cancel().await.unwrap();
 }

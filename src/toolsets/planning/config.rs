@@ -39,6 +39,9 @@ fsync = true
 # jj workspace) instead of the working directory, so that every worktree and
 # workspace of one repository shares its boards.
 share_worktrees = false
+# When the server makes dir, put a .gitignore ('*') in it, so that git and
+# jj keep the boards out of your commits. false: to commit them on purpose.
+gitignore = true
 "#;
 
 /// The flags of toolset `planning`.
@@ -120,6 +123,9 @@ pub struct StorageSettings {
     /// Whether a relative `dir` is resolved against the repository's main
     /// working copy rather than the working directory (see `store::repository`).
     pub share_worktrees: bool,
+    /// Whether a `dir` the server makes is born with a `.gitignore` that
+    /// keeps the board files out of the user's commits.
+    pub gitignore: bool,
 }
 
 impl Default for StorageSettings {
@@ -129,6 +135,7 @@ impl Default for StorageSettings {
             dir: PathBuf::from(".planning-mcp-server"),
             fsync: true,
             share_worktrees: false,
+            gitignore: true,
         }
     }
 }

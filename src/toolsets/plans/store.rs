@@ -230,6 +230,20 @@ impl Store {
         Root::open(&self.root).map_err(|e| node_error(&e, "open", &self.root))
     }
 
+    /// The root, opened, and created first (with its missing parents) when
+    /// it does not exist yet, as the reference's `mkdir -p` does on create.
+    /// The root is the trust boundary itself, so making it leads nowhere
+    /// outside; everything below it is still made beneath its handle.
+    fn open_or_create_root(&self) -> Result<Root, PlanError> {
+        match Root::open(&self.root) {
+            Err(error) if error.kind() == ErrorKind::NotFound => {
+                fs::create_dir_all(&self.root).map_err(|e| node_error(&e, "mkdir", &self.root))?;
+                self.open_root()
+            }
+            opened => opened.map_err(|e| node_error(&e, "open", &self.root)),
+        }
+    }
+
     /// The plans directory (absolute) and its real path relative to the
     /// root, inside it.
     pub fn plans_dir(&self) -> Result<(PathBuf, PathBuf), PlanError> {
@@ -343,7 +357,7 @@ impl Store {
         let (dir, _) = self.plans_dir()?;
         let (parent, name) = parent_and_name(&path, &real)?;
         let handle = self
-            .open_root()?
+            .open_or_create_root()?
             .create_dirs(parent)
             .map_err(|e| open_error(&e, "mkdir", &dir))?;
         let temp = temp_name(name);
@@ -505,6 +519,31 @@ mod tests {
         let failed: Result<(), _> = store.update("p", |_| Err("no".into()));
         assert_eq!(failed.unwrap_err().message(), "no");
         assert_eq!(store.read("p").unwrap().text, "two\n");
+    }
+
+    #[test]
+    fn create_makes_a_missing_root_and_plans_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("sub/deeper");
+        let store = Store::new(&root, ".long-term-plan");
+        // Reads of a root that does not exist yet create nothing.
+        assert!(store.read_plan_files(|_| true).unwrap().is_empty());
+        assert!(!dir.path().join("sub").exists());
+        let path = store.create("inner", "# Inner\n").unwrap();
+        assert_eq!(path, root.join(".long-term-plan/inner.md"));
+        assert_eq!(fs::read_to_string(&path).unwrap(), "# Inner\n");
+        // A root in the way as a file is reported, not replaced.
+        fs::write(dir.path().join("file"), "").unwrap();
+        let blocked = Store::new(&dir.path().join("file/root"), ".long-term-plan");
+        let error = blocked
+            .create("p", "# p\n")
+            .unwrap_err()
+            .message()
+            .to_owned();
+        assert!(
+            error.starts_with("ENOTDIR: not a directory, open '"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -41,12 +41,17 @@ pub struct Workflow {
 pub struct Setup {
     /// D on disk.
     pub path: std::path::PathBuf,
+    /// The project root on disk: writes never go through a symbolic link
+    /// between it and D.
+    pub root: std::path::PathBuf,
     /// The limits of a transition (with D as replies show it).
     pub limits: Limits,
     /// The largest file read.
     pub max_file_bytes: u64,
     /// The longest wait for the lock.
     pub lock_timeout: Duration,
+    /// Whether D, when a spell makes it, is born with a `.gitignore`.
+    pub gitignore: bool,
 }
 
 impl Workflow {
@@ -57,6 +62,8 @@ impl Workflow {
             dir: Dir {
                 path: setup.path,
                 shown: setup.limits.dir.clone(),
+                root: setup.root,
+                gitignore: setup.gitignore,
             },
             limits: setup.limits,
             max_file_bytes: setup.max_file_bytes,

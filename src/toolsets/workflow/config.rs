@@ -36,6 +36,9 @@ pub const EXAMPLE: &str = r#"
 # lock_timeout_ms = 10000
 # Extra Atlassian hosts (self-hosted Jira/Confluence), e.g. ['jira.example.com'].
 # atlassian_hosts = []
+# When a spell makes the workflow directory, put a .gitignore in it naming
+# the server's own files (.lock, state.json), so they stay out of commits.
+# gitignore = true
 "#;
 
 /// The flags of toolset `workflow`.
@@ -77,6 +80,9 @@ pub struct WorkflowSettings {
     /// Extra Atlassian hosts.
     #[serde(deserialize_with = "list")]
     pub atlassian_hosts: Vec<String>,
+    /// Whether a workflow directory a spell makes is born with a
+    /// `.gitignore` naming the server's own files.
+    pub gitignore: bool,
 }
 
 impl Default for WorkflowSettings {
@@ -89,6 +95,7 @@ impl Default for WorkflowSettings {
             max_file_bytes: 1_048_576,
             lock_timeout_ms: 10_000,
             atlassian_hosts: Vec::new(),
+            gitignore: true,
         }
     }
 }
@@ -170,6 +177,7 @@ impl WorkflowSettings {
         };
         Setup {
             path,
+            root,
             limits: Limits {
                 dir: shown,
                 max_inline_bytes: self.max_inline_bytes as usize,
@@ -178,6 +186,7 @@ impl WorkflowSettings {
             },
             max_file_bytes: self.max_file_bytes,
             lock_timeout: Duration::from_millis(self.lock_timeout_ms),
+            gitignore: self.gitignore,
         }
     }
 }

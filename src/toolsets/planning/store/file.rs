@@ -31,8 +31,19 @@ use parking_lot::Mutex;
 
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
 use crate::runtime::file_lock::lock_until;
+use crate::runtime::own_dir;
 use crate::runtime::regular_file::{self, ReadRefused};
 use crate::toolsets::planning::domain::{Board, Limits};
+
+/// The `.gitignore` a directory of board files is born with when the
+/// server makes it (`storage.gitignore`): everything in it, this file too,
+/// so that git and jj keep the boards out of the user's commits.
+pub const IGNORE_RULE: &str = "\
+# Made by planning-mcp-server with this directory: git and jj keep the
+# boards out of your commits. To share them through the repository instead,
+# delete this file (and set [storage] gitignore = false); see docs/storage.md.
+*
+";
 
 /// The largest snapshot read: far beyond any board within the limits
 /// (100 tasks and 1,000 history entries take well under a megabyte).
@@ -49,6 +60,8 @@ pub struct FileStore {
     /// when the file at the path is no longer this one.
     lock_file: Mutex<Option<Arc<File>>>,
     fsync: bool,
+    /// Whether a directory this store makes gets [`IGNORE_RULE`].
+    gitignore: bool,
     limits: Limits,
     history_enabled: bool,
     seen: Mutex<Seen>,
@@ -126,12 +139,20 @@ impl FileStore {
             name: name.to_owned(),
             lock_file: Mutex::new(None),
             fsync,
+            gitignore: false,
             limits,
             history_enabled,
             seen: Mutex::new(Seen::Unknown),
             temp_counter: AtomicU64::new(0),
             swept: AtomicBool::new(false),
         })
+    }
+
+    /// The same store; when `gitignore`, the directory it makes (at the
+    /// first write, if it is missing) is born with [`IGNORE_RULE`] inside.
+    /// A directory that exists is never given one.
+    pub fn with_gitignore(self, gitignore: bool) -> Self {
+        Self { gitignore, ..self }
     }
 
     /// The snapshot's path.
@@ -161,7 +182,8 @@ impl FileStore {
         if let Some(file) = slot.as_ref() {
             return Ok(file.clone());
         }
-        fs::create_dir_all(&self.dir).map_err(|source| StoreError::Write {
+        let rule = self.gitignore.then_some(IGNORE_RULE);
+        own_dir::create(&self.dir, rule, self.fsync).map_err(|source| StoreError::Write {
             path: self.dir.clone(),
             source,
         })?;
@@ -487,6 +509,34 @@ mod tests {
         let reopened = open(&dir);
         let loaded = reopened.load_if_changed().unwrap().unwrap();
         assert_eq!(titles(&loaded), ["one", "two"]);
+    }
+
+    #[test]
+    fn a_directory_the_store_makes_is_born_ignored_and_an_existing_one_is_left_alone() {
+        let root = tempfile::tempdir().unwrap();
+        let made = root.path().join("made");
+        let store = open(&made).with_gitignore(true);
+        assert!(!made.exists(), "opening makes nothing");
+        save(&store, &board_with(&["one"]));
+        assert_eq!(
+            fs::read_to_string(made.join(".gitignore")).unwrap(),
+            IGNORE_RULE
+        );
+        assert!(IGNORE_RULE.ends_with("\n*\n"));
+        // A directory that exists gets no rule; the user's stays as it is.
+        let existing = root.path().join("existing");
+        fs::create_dir(&existing).unwrap();
+        fs::write(existing.join(".gitignore"), "mine\n").unwrap();
+        save(&open(&existing).with_gitignore(true), &board_with(&["one"]));
+        assert_eq!(
+            fs::read_to_string(existing.join(".gitignore")).unwrap(),
+            "mine\n"
+        );
+        // Turned off: a plain directory.
+        let plain = root.path().join("plain");
+        save(&open(&plain).with_gitignore(false), &board_with(&["one"]));
+        assert!(!plain.join(".gitignore").exists());
+        assert!(plain.join("default.json").is_file());
     }
 
     #[test]

@@ -164,12 +164,15 @@ pub fn open(
 ) -> Result<Box<dyn SnapshotStore>, StoreError> {
     Ok(match settings.backend {
         Backend::Memory => Box::new(MemoryStore),
-        Backend::File => Box::new(FileStore::open(
-            &dir(settings)?,
-            name,
-            settings.fsync,
-            limits,
-            history_enabled,
-        )?),
+        Backend::File => Box::new(
+            FileStore::open(
+                &dir(settings)?,
+                name,
+                settings.fsync,
+                limits,
+                history_enabled,
+            )?
+            .with_gitignore(settings.gitignore),
+        ),
     })
 }

@@ -29,6 +29,11 @@ pub enum CastError {
     /// `state.json` has a `version` above ours.
     #[error("state.json was written by a newer planning-mcp-server")]
     Newer,
+    /// `state.json` has a `version` below 1, which no server wrote.
+    #[error(
+        "state.json has version {0}, which no planning-mcp-server writes (this one reads version 1); it is left as it is, so nothing was changed (fix the version, or move the file away to rebuild the state from the files)"
+    )]
+    UnknownVersion(String),
     /// A file the call would write (or a folder on its way) is a symlink.
     #[error(
         "{0} is a symbolic link; the workflow never writes through one, so nothing was changed"

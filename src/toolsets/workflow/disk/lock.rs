@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 use parking_lot::{Mutex, MutexGuard};
 
 use super::{CastError, Dir};
-use crate::toolsets::workflow::files::names::LOCK;
+use crate::runtime::own_dir;
+use crate::toolsets::workflow::files::names::{IGNORE_RULE, LOCK};
 
 /// The in-process mutex of directory `path`, shared by every workflow of
 /// this process on that directory.
@@ -97,10 +98,13 @@ pub fn lock<'a>(
     })
 }
 
-/// Creates D (and its parents) and `.lock` when missing, and opens the lock.
+/// Creates D (and its parents) and `.lock` when missing, and opens the
+/// lock. A D made here is born with its `.gitignore` when asked
+/// ([`IGNORE_RULE`]); one that exists is left as it is.
 fn open_exclusive(dir: &Dir) -> Result<File, CastError> {
     dir.refuse_symlinks(LOCK)?;
-    std::fs::create_dir_all(&dir.path)
+    let rule = dir.gitignore.then_some(IGNORE_RULE);
+    own_dir::create(&dir.path, rule, true)
         .map_err(|source| CastError::io("create", dir.show(""), source))?;
     dir.refuse_symlinks(LOCK)?;
     OpenOptions::new()
@@ -129,6 +133,8 @@ mod tests {
         Dir {
             path: root.join(".ai/task"),
             shown: ".ai/task".into(),
+            root: root.to_path_buf(),
+            gitignore: true,
         }
     }
 
@@ -142,6 +148,35 @@ mod tests {
         drop(lock(&mutex, &dir, Mode::Exclusive, Duration::from_secs(1)).unwrap());
         assert!(dir.join(LOCK).is_file());
         drop(lock(&mutex, &dir, Mode::Shared, Duration::from_secs(1)).unwrap());
+    }
+
+    #[test]
+    fn a_d_the_spell_makes_is_born_ignored_and_an_existing_one_is_left_alone() {
+        let root = tempfile::tempdir().unwrap();
+        let made = dir(root.path());
+        let mutex = Mutex::new(());
+        drop(lock(&mutex, &made, Mode::Exclusive, Duration::from_secs(1)).unwrap());
+        assert_eq!(
+            std::fs::read_to_string(made.join(".gitignore")).unwrap(),
+            IGNORE_RULE
+        );
+        assert!(
+            !root.path().join(".ai/.gitignore").exists(),
+            "only D gets a rule"
+        );
+        let existing = tempfile::tempdir().unwrap();
+        let existing = dir(existing.path());
+        std::fs::create_dir_all(&existing.path).unwrap();
+        drop(lock(&mutex, &existing, Mode::Exclusive, Duration::from_secs(1)).unwrap());
+        assert!(!existing.join(".gitignore").exists());
+        let off = tempfile::tempdir().unwrap();
+        let off = Dir {
+            gitignore: false,
+            ..dir(off.path())
+        };
+        drop(lock(&mutex, &off, Mode::Exclusive, Duration::from_secs(1)).unwrap());
+        assert!(off.join(LOCK).is_file());
+        assert!(!off.join(".gitignore").exists());
     }
 
     #[test]

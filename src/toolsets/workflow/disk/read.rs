@@ -97,6 +97,7 @@ pub fn load(
     let (start, stored) = match state_file.as_deref().map(state_json::read) {
         None => (Start::Missing, None),
         Some(Read::Newer) => return Err(CastError::Newer),
+        Some(Read::Unknown(version)) => return Err(CastError::UnknownVersion(version)),
         Some(Read::Corrupt(reason)) => (Start::Corrupt(reason), None),
         Some(Read::Doc(doc)) => (Start::Stored, Some(doc)),
     };

@@ -64,6 +64,22 @@ pub const STATE: &str = "state.json";
 /// `.lock`: the lock file every call locks; never removed.
 pub const LOCK: &str = ".lock";
 
+/// The `.gitignore` the workflow directory is born with when the server
+/// makes it (`workflow.gitignore`): the server's own files (the lock, the
+/// state, a corrupt state moved aside, temporary files of a write) and this
+/// file itself. The plan, the tasks, the reviews and the archives are the
+/// user's, to commit or not.
+pub const IGNORE_RULE: &str = "\
+# Made by planning-mcp-server with this directory: its own files stay out of
+# your commits. plan.md, task.md, the reviews and the archives are yours to
+# commit or not; see docs/workflow.md.
+/.gitignore
+/.lock
+/state.json
+/state.json.corrupt-*
+.*.tmp
+";
+
 /// The folder of the Atlassian references.
 pub const ATLASSIAN: &str = "atlassian";
 

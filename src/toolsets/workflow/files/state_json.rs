@@ -30,6 +30,9 @@ pub enum Read {
     Corrupt(String),
     /// Written by a newer server (`version` > 1): left alone.
     Newer,
+    /// A `version` below 1 (0, negative, a fraction), which no server
+    /// wrote: left alone, as boards are. The version as written.
+    Unknown(String),
 }
 
 /// The content of `state.json`.
@@ -139,9 +142,14 @@ pub fn read(bytes: &[u8]) -> Read {
     };
     let get = |key: &str| entries.iter().find(|(k, _)| k == key).map(|(_, v)| v);
     if let Some(Json::Number(version)) = get("version")
-        && version.as_f64().is_some_and(|v| v > VERSION as f64)
+        && let Some(value) = version.as_f64()
     {
-        return Read::Newer;
+        if value > VERSION as f64 {
+            return Read::Newer;
+        }
+        if value < VERSION as f64 {
+            return Read::Unknown(clip(&version.to_string()));
+        }
     }
     let state = match get("current_state") {
         None => return Read::Corrupt("current_state is missing".into()),
@@ -403,6 +411,16 @@ mod tests {
         );
         assert!(corrupt("\u{feff}{}").starts_with("not JSON"));
         assert_eq!(read(br#"{"version": 2}"#), Read::Newer);
+        for (version, shown) in [("0", "0"), ("-1", "-1"), ("0.5", "0.5"), ("-0.0", "-0.0")] {
+            let text = format!(r#"{{"version": {version}, "current_state": "GATHER_EDITING"}}"#);
+            assert_eq!(
+                read(text.as_bytes()),
+                Read::Unknown(shown.into()),
+                "{version}"
+            );
+        }
+        let one = read(br#"{"version": 1.0, "current_state": "GATHER_EDITING"}"#);
+        assert!(matches!(one, Read::Doc(_)), "1.0 is version 1");
         assert_eq!(
             read(br#"{"version": 1.5, "current_state": "X"}"#),
             Read::Newer

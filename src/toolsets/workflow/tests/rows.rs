@@ -253,6 +253,9 @@ fn cases() -> Vec<Case> {
         case("F1", E_RM, Finite, G_NP)
             .named("F1-no-plan")
             .with_context(None, Some(A_EX)),
+        // docs/workflow.md: a new piece of work after ACHIEVE_COMPLETE, the
+        // finished plan moved out of the directory.
+        case("F1", A_CO, Finite, G_NP).named("F1-complete-plan-moved-away"),
         case("F1", P_GC, Finite, G_ED)
             .named("F1-review-paused")
             .files(&[PLAN_MD, COMMENTS_MD])
@@ -649,4 +652,27 @@ fn every_row_of_the_table_does_what_the_spec_says() {
         }
         insta::assert_snapshot!(name, reply);
     }
+}
+
+/// docs/workflow.md lists the rule IDs replies show: exactly the table's
+/// rows and K1 (the corrupt `state.json`, decided before the table), so the
+/// page cannot drift from the table again.
+#[test]
+fn the_rule_ids_in_the_docs_are_the_tables() {
+    let docs = include_str!("../../../../docs/workflow.md");
+    let table = docs
+        .split_once("| where | rule IDs |")
+        .map(|(_, rest)| rest)
+        .expect("the rule ID table in docs/workflow.md");
+    let mut documented: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .flat_map(|line| line.rsplit('|').nth(1).unwrap_or("").split(','))
+        .map(str::trim)
+        .collect();
+    documented.sort_unstable();
+    let mut ids: Vec<&str> = TABLE.iter().map(|row| row.id).chain(["K1"]).collect();
+    ids.sort_unstable();
+    assert_eq!(documented, ids);
 }

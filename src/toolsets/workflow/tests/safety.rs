@@ -7,8 +7,11 @@
 
 use std::fs::File;
 use std::os::unix::fs::symlink;
+use std::sync::Arc;
 
 use super::fixtures::*;
+use crate::toolsets::workflow::cast::Workflow;
+use crate::toolsets::workflow::clock::FixedClock;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::apply::Fault;
 use crate::toolsets::workflow::files::names::STATE;
@@ -92,6 +95,41 @@ fn symlinks_are_never_written_through() {
     );
 }
 
+/// `.ai` a symbolic link to a folder outside the project: every spell that
+/// writes is refused before it creates anything, there or here; Lumos
+/// still reads through it.
+#[test]
+fn a_symlinked_ai_folder_leads_no_write_outside_the_project() {
+    let project = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    symlink(outside.path(), project.path().join(".ai")).unwrap();
+    let workflow = Workflow::new(
+        WorkflowSettings::default().setup(project.path()),
+        Arc::new(FixedClock(now())),
+    );
+    for spell in [Spell::Accio, Spell::Reparo, Spell::Finite, Spell::Reverto] {
+        let error = workflow.cast(spell, None).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            ".ai is a symbolic link; the workflow never writes through one, so nothing was changed"
+        );
+    }
+    let outside_entries = std::fs::read_dir(outside.path()).unwrap().count();
+    assert_eq!(outside_entries, 0, "nothing was created outside");
+    // With the workflow's files already there, Lumos reads them; a spell
+    // still writes nothing.
+    std::fs::create_dir(outside.path().join("task")).unwrap();
+    std::fs::write(outside.path().join("task/plan.md"), PLAN_OPEN).unwrap();
+    let lumos = workflow.cast(Spell::Lumos, None).unwrap();
+    assert!(lumos.starts_with("state: GATHER_READY\n"), "{lumos}");
+    assert!(workflow.cast(Spell::Accio, None).is_err());
+    let names: Vec<_> = std::fs::read_dir(outside.path().join("task"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["plan.md"]);
+}
+
 #[test]
 fn files_over_max_file_bytes_are_not_read() {
     let settings = WorkflowSettings {
@@ -140,6 +178,28 @@ fn a_newer_state_file_is_left_alone() {
     }
 }
 
+/// Boards refuse a version no release wrote; so does the workflow, on
+/// every spell, Lumos included, and the file stays as it is.
+#[test]
+fn a_state_file_of_version_0_or_below_is_left_alone() {
+    for version in ["0", "-1", "0.5"] {
+        let project = Project::new();
+        project.write(
+            STATE,
+            &format!("{{\"version\": {version}, \"current_state\": \"GATHER_EDITING\"}}"),
+        );
+        for spell in Spell::ALL {
+            let error = refused(&project, spell, None, Fault::None);
+            assert_eq!(
+                error,
+                format!(
+                    "state.json has version {version}, which no planning-mcp-server writes (this one reads version 1); it is left as it is, so nothing was changed (fix the version, or move the file away to rebuild the state from the files)"
+                )
+            );
+        }
+    }
+}
+
 #[test]
 fn a_long_note_is_refused() {
     let project = Project::new();
@@ -185,14 +245,15 @@ fn lumos_creates_nothing() {
     assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 0);
     let reply = workflow.cast(Spell::Reverto, None).unwrap();
     assert!(reply.contains("transition: blocked (V0)"), "{reply}");
-    let made: Vec<String> = std::fs::read_dir(workflow.path())
+    let mut made: Vec<String> = std::fs::read_dir(workflow.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
+    made.sort();
     assert_eq!(
         made,
-        [".lock"],
-        "a blocked spell creates only D and its lock"
+        [".gitignore", ".lock"],
+        "a blocked spell creates only D (born with its ignore rule) and its lock"
     );
 }
 
