@@ -70,8 +70,18 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/commit-planner.md",
-        "git log -1 --format=%B refs/commit-plan/main | git commit --file=-",
-        "needs a plan in refs/commit-plan/main: commit_job runs this pipeline after a whole job on git",
+        "git grep --heading --break -e '' refs/commit-plan/main:history",
+        "needs a plan written ten times: commit_git_habits::commit_git_the_plan_history_is_read_with_one_command runs it as written",
+    ),
+    (
+        "docs/commit-planner.md",
+        "git add -A",
+        "needs a finished plan and its work: commit_job runs the Next line's staging and commit as the reply writes them",
+    ),
+    (
+        "docs/commit-planner.md",
+        "git cat-file blob refs/commit-plan/main:plan | git commit --cleanup=verbatim --file=-",
+        "needs a finished plan in refs/commit-plan/main: commit_job runs this pipeline after a whole job on git",
     ),
     (
         "docs/http.md",
