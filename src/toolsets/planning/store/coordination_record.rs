@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::snapshot::{parse_time, timestamp};
+use super::snapshot::{VERSION, parse_time, timestamp};
 use crate::toolsets::planning::domain::coordination::{Change, Claim, Coordination, Evidence};
 use crate::toolsets::planning::domain::{Board, Status, TaskId};
 
@@ -69,7 +69,7 @@ impl TaskCoordination<'_> {
 pub(super) fn version_needed(board: &Board) -> u64 {
     let coordination = board.coordination();
     if coordination.has_completers() {
-        return 3;
+        return VERSION;
     }
     let events = board
         .history()
