@@ -217,6 +217,14 @@ mod tests {
     }
 
     #[test]
+    fn a_task_reworded_to_its_own_content_keeps_its_id() {
+        let mut board = board_with(&["a"]);
+        let a = id("a");
+        let (same, _) = board.modify_task(&a.to_string(), Some("a"), None).unwrap();
+        assert!(modified(&board, a, same).starts_with(&format!("Modified [{a}]:\n- ☐ [{a}] a\n")));
+    }
+
+    #[test]
     fn a_board_with_no_pending_task_lists_none() {
         let mut board = board_with(&["a"]);
         let a = id("a");
