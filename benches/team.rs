@@ -24,7 +24,7 @@ use planning_mcp_server::toolsets::planning::domain::{
 use planning_mcp_server::toolsets::planning::shared_board::SharedBoard;
 use planning_mcp_server::toolsets::planning::store::MemoryStore;
 use planning_mcp_server::toolsets::team::domain::claims::{self, Target};
-use planning_mcp_server::toolsets::team::domain::{TeamError, View, digest, links};
+use planning_mcp_server::toolsets::team::domain::{EvidenceRule, TeamError, View, digest, links};
 
 /// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]
@@ -157,7 +157,10 @@ fn team(c: &mut Criterion) {
                                 let target = Target::Task(&ready);
                                 claims::claim(view, "bench", target, LEASE)?.0
                             }
-                            true => claims::release(view, "bench", &ready, "pending", None)?.0,
+                            true => {
+                                let rule = EvidenceRule::Optional;
+                                claims::release(view, "bench", &ready, "pending", None, rule)?.0
+                            }
                         };
                         let undo = board.edit(now, edits)?;
                         Ok::<_, TeamError>((board.len(), undo))

@@ -36,6 +36,7 @@ mod persistence;
 mod plans_cli;
 mod plans_mcp;
 mod plans_props;
+mod replies;
 mod scenario;
 mod sessions;
 mod shared_http;

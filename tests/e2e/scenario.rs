@@ -105,8 +105,10 @@ fn script() -> Vec<(&'static str, Value)> {
     ]
 }
 
-async fn transcript(client: &Client) -> String {
-    let mut out = String::new();
+/// Each call of the script with its reply: `### tool arguments[ -> isError]`
+/// and the reply's text.
+async fn replies(client: &Client) -> Vec<(String, String)> {
+    let mut out = Vec::new();
     for (tool, arguments) in script() {
         let (is_error, text) = call(client, tool, arguments.clone()).await;
         let shown = serde_json::to_string(&arguments).unwrap();
@@ -116,9 +118,18 @@ async fn transcript(client: &Client) -> String {
             shown
         };
         let marker = if is_error { " -> isError" } else { "" };
-        out.push_str(&format!("### {tool} {shown}{marker}\n{text}\n\n"));
+        out.push((format!("### {tool} {shown}{marker}"), text));
     }
     out
+}
+
+async fn transcript(client: &Client) -> String {
+    let replies = replies(client).await;
+    let blocks: Vec<String> = replies
+        .iter()
+        .map(|(call, text)| format!("{call}\n{text}\n\n"))
+        .collect();
+    blocks.concat()
 }
 
 #[tokio::test]
@@ -137,6 +148,59 @@ async fn http_session_gives_the_same_transcript_as_stdio() {
     let text = transcript(&client).await;
     client.cancel().await.unwrap();
     insta::assert_snapshot!("transcript", text);
+}
+
+/// Whether the script's call `call` changes the board (and so replies
+/// compactly in compact mode).
+fn changes_the_board(call: &str) -> bool {
+    [
+        "add_tasks",
+        "update_task_statuses",
+        "modify_task",
+        "delete_tasks",
+    ]
+    .iter()
+    .any(|tool| call.starts_with(&format!("### {tool} ")))
+        && !call.ends_with(" -> isError")
+}
+
+#[tokio::test]
+async fn compact_replies_change_only_the_replies_of_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = stdio_client(&dir, &[], &[]).await;
+    let full_replies = replies(&full).await;
+    full.cancel().await.unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let compact = stdio_client(&dir, &["--replies", "compact"], &[]).await;
+    let compact_replies = replies(&compact).await;
+    compact.cancel().await.unwrap();
+
+    let server = HttpServer::start(&[], &[("PLANNING_PLANNING_REPLIES", "compact")]).await;
+    let client = server.client().await;
+    assert_eq!(replies(&client).await, compact_replies, "HTTP as stdio");
+    client.cancel().await.unwrap();
+
+    let mut changes = 0;
+    for ((call, full), (same_call, compact)) in full_replies.iter().zip(&compact_replies) {
+        assert_eq!(call, same_call);
+        if changes_the_board(call) {
+            changes += 1;
+            assert_ne!(full, compact, "{call}");
+            assert!(compact.contains("\n\nTasks: "), "{call}: {compact}");
+        } else {
+            assert_eq!(
+                full, compact,
+                "{call}: reads, goals and refusals are the same"
+            );
+        }
+    }
+    assert_eq!(changes, 7);
+    let blocks: Vec<String> = compact_replies
+        .iter()
+        .map(|(call, text)| format!("{call}\n{text}\n\n"))
+        .collect();
+    insta::assert_snapshot!("transcript_compact", blocks.concat());
 }
 
 /// The tools with their parameter names and annotations, as a client sees them.

@@ -68,7 +68,10 @@ async fn stdout_carries_only_json_rpc_and_logs_go_to_stderr() {
         assert!(output.status.success(), "{:?}", output.status);
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert!(stderr.contains("serving MCP on stdin/stdout"), "{stderr}");
-        assert!(stderr.contains("skipped a duplicate task"), "{stderr}");
+        assert!(
+            stderr.contains("add_tasks skipped duplicate tasks"),
+            "{stderr}"
+        );
         assert!(stderr.contains("a46f8d35"), "{stderr}");
         if format == "json" {
             for line in stderr.lines() {

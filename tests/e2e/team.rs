@@ -476,6 +476,131 @@ async fn a_version_1_board_loads_and_evidence_survives_a_restart() {
 }
 
 #[tokio::test]
+async fn evidence_is_required_or_added_later_by_who_completed_the_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let mut args: Vec<String> = TEAM.iter().map(|s| s.to_string()).collect();
+    args.extend(file_storage(&store));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let tasks = json!({"tasks": [{"title": "strict"}, {"title": "lenient"}]});
+    let [strict, lenient] = [id("strict"), id("lenient")];
+
+    // [team] require_evidence: a completion without evidence is refused.
+    let required = [("PLANNING_TEAM_REQUIRE_EVIDENCE", "true")];
+    let client = stdio_client(&dir, &args, &required).await;
+    ok(&client, "add_tasks", tasks).await;
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": strict}),
+    )
+    .await;
+    let bare = json!({"agent": "w1", "task_id": strict, "status": "completed"});
+    let (refused, text) = call(&client, "release_task", bare).await;
+    assert!(refused);
+    assert_eq!(
+        text,
+        format!(
+            "Completing [{strict}] needs evidence (team.require_evidence is on): give a command \
+             with its exit_code (0), a commit or change ID, an http(s) url, or a one-line note; \
+             or release it as failed or pending."
+        )
+    );
+    let with = json!({"agent": "w1", "task_id": strict, "status": "completed", "note": "ok"});
+    let text = ok(&client, "release_task", with).await;
+    assert!(text.starts_with(&format!("Released [{strict}] as completed, with evidence.")));
+    client.cancel().await.unwrap();
+
+    // Off (the default): accepted, and remembered across a restart.
+    let client = stdio_client(&dir, &args, &[]).await;
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": lenient}),
+    )
+    .await;
+    let bare = json!({"agent": "w1", "task_id": lenient, "status": "completed"});
+    let text = ok(&client, "release_task", bare).await;
+    assert_eq!(
+        text,
+        format!(
+            "Released [{lenient}] as completed, without evidence; to add it later, call \
+             release_task on it again, as completed with the evidence.\n- ☑ [{lenient}] lenient"
+        )
+    );
+    client.cancel().await.unwrap();
+    let saved = std::fs::read_to_string(store.join("default.json")).unwrap();
+    assert!(saved.contains("\"version\": 3"), "{saved}");
+    assert!(saved.contains("\"completed_by\": \"w1\""), "{saved}");
+
+    let client = stdio_client(&dir, &args, &[]).await;
+    let late = |agent: &str| {
+        json!({"agent": agent, "task_id": lenient, "status": "completed",
+            "command": "cargo test", "exit_code": 0})
+    };
+    let (refused, text) = call(&client, "release_task", late("w2")).await;
+    assert!(refused);
+    assert_eq!(
+        text,
+        format!("[{lenient}] was completed by w1, not by w2; only w1 can add its evidence.")
+    );
+    let text = ok(&client, "release_task", late("w1")).await;
+    assert_eq!(
+        text,
+        format!(
+            "Added evidence to [{lenient}], which you completed.\n\
+             - ☑ [{lenient}] lenient · evidence: `cargo test` → exit 0 (by w1)"
+        )
+    );
+    let (refused, text) = call(&client, "release_task", late("w1")).await;
+    assert!(refused);
+    assert_eq!(
+        text,
+        format!("[{lenient}] has evidence already (given by w1); evidence is never replaced.")
+    );
+    let board = ok(&client, "team_board", json!({})).await;
+    assert!(
+        board.contains("; 2 of 2 completed with evidence"),
+        "{board}"
+    );
+    client.cancel().await.unwrap();
+    let saved = std::fs::read_to_string(store.join("default.json")).unwrap();
+    assert!(saved.contains("\"version\": 2"), "{saved}");
+    assert!(!saved.contains("completed_by"), "{saved}");
+}
+
+#[tokio::test]
+async fn agent_names_with_invisible_or_direction_changing_characters_are_refused() {
+    let server = HttpServer::start(&TEAM, &[]).await;
+    let client = server.client().await;
+    ok(&client, "add_tasks", json!({"tasks": [{"title": "a"}]})).await;
+    for (name, code) in [
+        ("lead\u{202e}1", "U+202E"),
+        ("\u{2067}lead", "U+2067"),
+        ("lead\u{200b}", "U+200B"),
+    ] {
+        let (refused, text) = call(&client, "claim_task", json!({"agent": name})).await;
+        assert!(refused, "{name:?}");
+        assert_eq!(
+            text,
+            format!(
+                "The agent name must not hold invisible or direction-changing characters (it holds {code})."
+            )
+        );
+    }
+    let (refused, text) = call(&client, "claim_task", json!({"agent": "lead\u{2028}x"})).await;
+    assert!(refused);
+    assert_eq!(
+        text,
+        "The agent name must be one line without control characters."
+    );
+    let board = ok(&client, "team_board", json!({})).await;
+    assert!(!board.contains("held by"), "nothing was claimed: {board}");
+    ok(&client, "claim_task", json!({"agent": "リード"})).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn the_web_board_shows_holders_links_and_evidence() {
     let server = HttpServer::start(&TEAM, &[]).await;
     let client = server.client().await;

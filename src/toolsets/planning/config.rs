@@ -24,6 +24,11 @@ max_goal_length = 1000
 max_task_length = 500
 # Record goal changes (with their reasons) and task status changes.
 history_enabled = true
+# How the tools that change the board reply: 'full' (the whole task list, the
+# Go server's replies byte for byte) or 'compact' (the tasks changed, the
+# counts per status and the next pending tasks: at most 4,000 characters
+# whatever the board's size; get_tasks still shows every task).
+replies = 'full'
 
 [storage]
 # Where boards are kept: 'memory' (lost when the server stops, like the Go
@@ -46,6 +51,13 @@ gitignore = true
 
 /// The flags of toolset `planning`.
 pub const FLAGS: &[Flag] = &[
+    Flag {
+        long: "replies",
+        key: "planning.replies",
+        value_name: "MODE",
+        help: "How the tools that change the board reply: full (the whole list, as the Go server) or compact",
+        kind: FlagKind::Choice(&["full", "compact"]),
+    },
     Flag {
         long: "storage",
         key: "storage.backend",
@@ -72,6 +84,19 @@ pub enum Backend {
     File,
 }
 
+/// How the tools that change the board (`add_tasks`,
+/// `update_task_statuses`, `modify_task`, `delete_tasks`) reply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Replies {
+    /// The whole task list: the Go server's replies, byte for byte.
+    #[default]
+    Full,
+    /// The tasks changed, the counts per status and the next pending
+    /// tasks, bounded whatever the board's size.
+    Compact,
+}
+
 /// `[planning]`: the board's limits and history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -84,6 +109,8 @@ pub struct PlanningSettings {
     pub max_task_length: usize,
     /// Whether goal and status changes are recorded.
     pub history_enabled: bool,
+    /// How the tools that change the board reply.
+    pub replies: Replies,
 }
 
 impl Default for PlanningSettings {
@@ -94,6 +121,7 @@ impl Default for PlanningSettings {
             max_goal_length: limits.max_goal_length,
             max_task_length: limits.max_task_length,
             history_enabled: true,
+            replies: Replies::Full,
         }
     }
 }

@@ -8,8 +8,9 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::config::{BoardSettings, EXAMPLE, FLAGS};
+use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::mcp::BoardTools;
+use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
@@ -48,16 +49,20 @@ impl ToolsetKind for PlanningKind {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
         let settings = BoardSettings::read(settings)?;
         Ok(Arc::new(Planning {
+            replies: settings.planning.replies,
             boards: Arc::new(Boards::new(settings)),
+            skipped: Arc::default(),
         }))
     }
 }
 
 /// Toolset `planning`, configured: the server's boards, each opened on
-/// first use.
+/// first use, how their changes reply, and the log of skipped duplicates.
 #[derive(Debug)]
 pub struct Planning {
     boards: Arc<Boards>,
+    replies: Replies,
+    skipped: Arc<SkippedLog>,
 }
 
 impl Planning {
@@ -78,7 +83,12 @@ impl Toolset for Planning {
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         match self.boards.get(board) {
-            Ok(shared) => Ok(Arc::new(BoardTools::new(board.clone(), shared))),
+            Ok(shared) => Ok(Arc::new(BoardTools::new(
+                board.clone(),
+                shared,
+                self.replies,
+                self.skipped.clone(),
+            ))),
             Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
             Err(BoardOpenError::Store(error)) => {
                 // The log has the whole path; the answer only the file's name.

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::domain::LeasePolicy;
+use super::domain::{EvidenceRule, LeasePolicy};
 use crate::server::settings::Settings;
 
 /// The part of the example config file that belongs to toolset `team`.
@@ -17,6 +17,10 @@ pub const EXAMPLE: &str = r#"
 lease_minutes = 15
 # The longest lease a claim may ask for, in minutes (at most 1440, a day).
 max_lease_minutes = 120
+# Refuse release_task as completed without evidence (a command with its
+# exit code, a commit, a URL or a note). Off: such a completion is accepted,
+# and the agent that made it may add the evidence later.
+require_evidence = false
 "#;
 
 /// The longest `max_lease_minutes`: a day.
@@ -30,6 +34,8 @@ pub struct TeamSettings {
     pub lease_minutes: i64,
     /// The longest lease, in minutes.
     pub max_lease_minutes: i64,
+    /// Whether a completion must carry evidence.
+    pub require_evidence: bool,
 }
 
 impl Default for TeamSettings {
@@ -38,6 +44,7 @@ impl Default for TeamSettings {
         Self {
             lease_minutes: policy.default_minutes,
             max_lease_minutes: policy.max_minutes,
+            require_evidence: false,
         }
     }
 }
@@ -62,6 +69,14 @@ impl TeamSettings {
         match problems.is_empty() {
             true => Ok(team),
             false => Err(problems),
+        }
+    }
+
+    /// Whether a completion must carry evidence.
+    pub fn evidence_rule(&self) -> EvidenceRule {
+        match self.require_evidence {
+            true => EvidenceRule::Required,
+            false => EvidenceRule::Optional,
         }
     }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::clock::Clock;
 use super::config::{EXAMPLE, TeamSettings};
-use super::domain::{LeasePolicy, View, digest};
+use super::domain::{EvidenceRule, LeasePolicy, View, digest};
 use super::mcp::TeamTools;
 use crate::server::BoardName;
 use crate::server::settings::Settings;
@@ -60,6 +60,7 @@ impl ToolsetKind for TeamKind {
         Ok(Arc::new(Team {
             boards: planning.boards().clone(),
             policy: team.policy(),
+            evidence: team.evidence_rule(),
             clock,
         }))
     }
@@ -70,6 +71,7 @@ impl ToolsetKind for TeamKind {
 pub struct Team {
     boards: Arc<Boards>,
     policy: LeasePolicy,
+    evidence: EvidenceRule,
     clock: Clock,
 }
 
@@ -95,6 +97,7 @@ impl Toolset for Team {
                 board.clone(),
                 shared,
                 self.policy,
+                self.evidence,
                 self.clock,
             ))),
             Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),

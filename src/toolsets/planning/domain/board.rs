@@ -363,6 +363,7 @@ impl Board {
                 }
                 Edit::Claim(id, claim) => Change::Claim(id, claim),
                 Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
+                Edit::CompletedBy(id, agent) => Change::CompletedBy(id, agent),
                 Edit::Link { task, blocker } => Change::Link { task, blocker },
                 Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
                 Edit::DoneWhen(text) => Change::DoneWhen(text),
@@ -407,8 +408,9 @@ impl Board {
         self.set_status_only(seq, status, previous, events, journal);
     }
 
-    /// Sets task `seq`'s status, recording the change; evidence belongs to
-    /// an outcome, so a change of status drops it.
+    /// Sets task `seq`'s status, recording the change; evidence (and who
+    /// completed the task without it) belongs to an outcome, so a change of
+    /// status drops it.
     fn set_status_only(
         &mut self,
         seq: u64,
@@ -435,6 +437,9 @@ impl Board {
         task.status = status;
         if self.coordination.evidence(task.id).is_some() {
             journal.push(self.coordination.apply(Change::Evidence(task.id, None)));
+        }
+        if self.coordination.completed_by(task.id).is_some() {
+            journal.push(self.coordination.apply(Change::CompletedBy(task.id, None)));
         }
     }
 
@@ -1224,6 +1229,28 @@ mod tests {
         assert!(ended);
         board.undo(undo);
         assert_eq!(board, original);
+    }
+
+    #[test]
+    fn a_status_change_forgets_who_completed_a_task_without_evidence() {
+        let mut board = board_with(&["a"]);
+        let a = TaskId::from_content("a", "");
+        let edits = vec![
+            Edit::Status(a, Status::Completed),
+            Edit::CompletedBy(a, Some("worker".into())),
+        ];
+        let _ = board.edit(SystemTime::UNIX_EPOCH, edits).unwrap();
+        assert_eq!(board.coordination().completed_by(a), Some("worker"));
+        let original = board.clone();
+        let undo = board
+            .update_statuses(&[(&a.to_string(), "pending")])
+            .unwrap();
+        assert!(board.coordination().completed_by(a).is_none());
+        assert!(board.coordination().is_empty());
+        board.undo(undo);
+        assert_eq!(board, original);
+        let (new_a, _) = board.modify_task(&a.to_string(), Some("A"), None).unwrap();
+        assert_eq!(board.coordination().completed_by(new_a), Some("worker"));
     }
 
     #[test]

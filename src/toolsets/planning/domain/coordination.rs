@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! What agents working as a team attach to a board: claims with leases,
-//! links between tasks ("blocked by"), evidence of an outcome, and the
-//! goal's done-when condition.
+//! links between tasks ("blocked by"), evidence of an outcome (or, for a
+//! task completed without evidence, who completed it), and the goal's
+//! done-when condition.
 //!
 //! Toolset `team` decides these (its rules live in `toolsets/team/domain`);
 //! the board only stores them, snapshots them, and keeps them consistent
@@ -54,6 +55,9 @@ pub struct Evidence {
 pub struct Coordination {
     claims: HashMap<TaskId, Claim>,
     evidence: HashMap<TaskId, Evidence>,
+    /// Who released a task as completed without evidence (and so may add
+    /// it later).
+    completed_by: HashMap<TaskId, String>,
     /// Task -> the tasks it waits for, sorted by ID.
     blocked_by: HashMap<TaskId, BTreeSet<TaskId>>,
     /// Task -> the tasks that wait for it (the reverse of `blocked_by`).
@@ -70,6 +74,8 @@ pub(crate) enum Change {
     Claim(TaskId, Option<Claim>),
     /// Sets or removes a task's evidence.
     Evidence(TaskId, Option<Evidence>),
+    /// Sets or removes who completed a task without evidence.
+    CompletedBy(TaskId, Option<String>),
     /// `task` waits for `blocker`.
     Link { task: TaskId, blocker: TaskId },
     /// `task` no longer waits for `blocker`.
@@ -90,6 +96,9 @@ pub enum Edit {
     Claim(TaskId, Option<Claim>),
     /// Sets or removes a task's evidence.
     Evidence(TaskId, Option<Evidence>),
+    /// Sets or removes who completed a task without evidence (dropped,
+    /// like evidence, when the task's status changes).
+    CompletedBy(TaskId, Option<String>),
     /// `task` waits for `blocker` from now on.
     Link {
         /// The task that waits.
@@ -114,7 +123,10 @@ impl Edit {
     /// The tasks the edit names, which must be on the board.
     pub(crate) fn tasks(&self) -> Vec<TaskId> {
         match self {
-            Edit::Status(id, _) | Edit::Claim(id, _) | Edit::Evidence(id, _) => vec![*id],
+            Edit::Status(id, _)
+            | Edit::Claim(id, _)
+            | Edit::Evidence(id, _)
+            | Edit::CompletedBy(id, _) => vec![*id],
             Edit::Link { task, blocker } | Edit::Unlink { task, blocker } => vec![*task, *blocker],
             Edit::DoneWhen(_) | Edit::Record(_) => Vec::new(),
         }
@@ -128,6 +140,7 @@ impl Coordination {
     pub fn is_empty(&self) -> bool {
         self.claims.is_empty()
             && self.evidence.is_empty()
+            && self.completed_by.is_empty()
             && self.links == 0
             && self.done_when.is_none()
     }
@@ -145,6 +158,17 @@ impl Coordination {
     /// The evidence of task `id`'s outcome.
     pub fn evidence(&self, id: TaskId) -> Option<&Evidence> {
         self.evidence.get(&id)
+    }
+
+    /// Who released task `id` as completed without evidence.
+    pub fn completed_by(&self, id: TaskId) -> Option<&str> {
+        self.completed_by.get(&id).map(String::as_str)
+    }
+
+    /// Whether any task records who completed it without evidence (which
+    /// needs snapshot format version 3).
+    pub fn has_completers(&self) -> bool {
+        !self.completed_by.is_empty()
     }
 
     /// The tasks `id` waits for, sorted by ID.
@@ -240,6 +264,9 @@ impl Coordination {
             Change::Evidence(id, evidence) => {
                 Change::Evidence(id, set(&mut self.evidence, id, evidence))
             }
+            Change::CompletedBy(id, agent) => {
+                Change::CompletedBy(id, set(&mut self.completed_by, id, agent))
+            }
             Change::Link { task, blocker } => {
                 if insert(&mut self.blocked_by, task, blocker) {
                     insert(&mut self.blocking, blocker, task);
@@ -272,7 +299,11 @@ impl Coordination {
     /// The changes that detach everything from task `id` (before it is
     /// deleted), applied; returns what takes them back.
     pub(crate) fn detach(&mut self, id: TaskId) -> Vec<Change> {
-        let mut changes = vec![Change::Claim(id, None), Change::Evidence(id, None)];
+        let mut changes = vec![
+            Change::Claim(id, None),
+            Change::Evidence(id, None),
+            Change::CompletedBy(id, None),
+        ];
         changes.extend(
             self.blockers(id)
                 .iter()
@@ -298,6 +329,9 @@ impl Coordination {
         }
         if let Some(evidence) = self.evidence.remove(&from) {
             self.evidence.insert(to, evidence);
+        }
+        if let Some(agent) = self.completed_by.remove(&from) {
+            self.completed_by.insert(to, agent);
         }
         if let Some(blockers) = self.blocked_by.remove(&from) {
             for blocker in &blockers {
@@ -397,12 +431,15 @@ mod tests {
             until: at,
         };
         let _ = c.apply(Change::Claim(id(1), Some(claim.clone())));
+        let _ = c.apply(Change::CompletedBy(id(1), Some("a".into())));
         let before = c.clone();
         let undo = c.apply(Change::Rekey {
             from: id(1),
             to: id(9),
         });
         assert_eq!(c.claim(id(9)), Some(&claim));
+        assert_eq!(c.completed_by(id(9)), Some("a"));
+        assert!(c.completed_by(id(1)).is_none());
         assert!(c.claim(id(1)).is_none());
         assert!(c.blockers(id(9)).contains(&id(2)));
         assert!(c.dependents(id(2)).contains(&id(9)));
@@ -427,10 +464,12 @@ mod tests {
             at: SystemTime::UNIX_EPOCH,
         };
         let _ = c.apply(Change::Evidence(id(1), Some(evidence)));
+        let _ = c.apply(Change::CompletedBy(id(1), Some("b".into())));
         let before = c.clone();
         let undo = c.detach(id(1));
         assert_eq!(c.link_count(), 0);
         assert!(c.evidence(id(1)).is_none());
+        assert!(c.completed_by(id(1)).is_none());
         assert!(c.dependents(id(2)).is_empty());
         assert!(c.is_empty());
         for change in undo.into_iter().rev() {

@@ -83,9 +83,7 @@ pub enum BoardError {
     #[error("The request lists no {0}; give at least one.")]
     EmptyRequest(&'static str),
     /// An `add_tasks` that would take the board over `max_tasks`.
-    #[error(
-        "Adding {adding} new tasks to the {current} on the board would exceed the limit of {max} tasks; add at most {room}."
-    )]
+    #[error("{}", too_many_tasks(*.adding, *.current, *.max, *.room))]
     TooManyTasks {
         /// New (non-duplicate) tasks in the request.
         adding: usize,
@@ -138,6 +136,30 @@ pub enum BoardError {
     },
 }
 
+/// `1 new task`, `2 new tasks`.
+fn new_tasks(n: usize) -> String {
+    match n {
+        1 => "1 new task".to_owned(),
+        n => format!("{n} new tasks"),
+    }
+}
+
+/// The refusal of an `add_tasks` over the limit. A full board says so and
+/// what would make room ("add at most 0" is no advice).
+fn too_many_tasks(adding: usize, current: usize, max: usize, room: usize) -> String {
+    match room {
+        0 => format!(
+            "The board is full ({current} tasks, the limit set by planning.max_tasks): the {} \
+             cannot be added. Ask the operator to delete tasks or to raise the limit.",
+            new_tasks(adding)
+        ),
+        room => format!(
+            "Adding {} to the {current} on the board would exceed the limit of {max} tasks; add at most {room}.",
+            new_tasks(adding)
+        ),
+    }
+}
+
 fn unknown_ids_sentence(ids: &[String]) -> String {
     const MAX_LISTED: usize = 10;
     let mut listed: Vec<String> = ids
@@ -181,6 +203,32 @@ mod tests {
         );
         let many = BoardError::UnknownTasks((0..12).map(|i| i.to_string()).collect());
         assert!(many.to_string().contains("'9', and 2 more;"));
+    }
+
+    #[test]
+    fn a_full_board_says_it_is_full() {
+        let full = BoardError::TooManyTasks {
+            adding: 1,
+            current: 100,
+            max: 100,
+            room: 0,
+        };
+        assert_eq!(
+            full.to_string(),
+            "The board is full (100 tasks, the limit set by planning.max_tasks): the 1 new task \
+             cannot be added. Ask the operator to delete tasks or to raise the limit."
+        );
+        let over = BoardError::TooManyTasks {
+            adding: 5,
+            current: 98,
+            max: 100,
+            room: 2,
+        };
+        assert_eq!(
+            over.to_string(),
+            "Adding 5 new tasks to the 98 on the board would exceed the limit of 100 tasks; add at most 2."
+        );
+        assert!(!full.to_string().contains("at most 0"));
     }
 
     #[test]

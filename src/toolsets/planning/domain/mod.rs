@@ -6,6 +6,7 @@
 //! tools reply with, and what can be wrong. No I/O, no MCP.
 
 pub mod board;
+pub mod compact;
 pub mod coordination;
 pub mod error;
 pub mod history;

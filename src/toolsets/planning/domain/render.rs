@@ -117,13 +117,6 @@ pub fn summary(name: &str, board: &Board) -> String {
     const IN_PROGRESS_SHOWN: usize = 3;
     const PENDING_SHOWN: usize = 5;
 
-    let mut counts = [0usize; Status::ALL.len()];
-    for task in board.tasks() {
-        counts[Status::ALL
-            .iter()
-            .position(|s| *s == task.status)
-            .unwrap_or(0)] += 1;
-    }
     let mut out = format!("# Board {name}\n\n");
     match board.goal() {
         None => out.push_str("**Goal:** not set"),
@@ -135,13 +128,7 @@ pub fn summary(name: &str, board: &Board) -> String {
             let _ = write!(out, "**Goal:** {}", one_line(&text, GOAL_CHARS));
         }
     }
-    let _ = write!(out, "\n\nTasks: {}", board.len());
-    let parts: Vec<String> = Status::ALL
-        .iter()
-        .zip(counts)
-        .map(|(status, count)| format!("{count} {}", status.label()))
-        .collect();
-    let _ = write!(out, " ({})", parts.join(", "));
+    let _ = write!(out, "\n\n{}", counts_line(board));
     for (heading, status, shown) in [
         ("In progress", Status::InProgress, IN_PROGRESS_SHOWN),
         ("Next pending", Status::Pending, PENDING_SHOWN),
@@ -162,9 +149,25 @@ pub fn summary(name: &str, board: &Board) -> String {
     one_line_limit(out, SUMMARY_MAX_CHARS)
 }
 
+/// `Tasks: 9 (7 pending, 1 in progress, 1 completed, 0 failed, 0 cancelled)`.
+pub fn counts_line(board: &Board) -> String {
+    let mut counts = [0usize; Status::ALL.len()];
+    for task in board.tasks() {
+        if let Some(n) = Status::ALL.iter().position(|s| *s == task.status) {
+            counts[n] += 1;
+        }
+    }
+    let parts: Vec<String> = Status::ALL
+        .iter()
+        .zip(counts)
+        .map(|(status, count)| format!("{count} {}", status.label()))
+        .collect();
+    format!("Tasks: {} ({})", board.len(), parts.join(", "))
+}
+
 /// Text on one line (line breaks become spaces, other control characters
 /// visible), cut to `max` characters.
-fn one_line(text: &str, max: usize) -> String {
+pub(crate) fn one_line(text: &str, max: usize) -> String {
     let flat: String = text
         .chars()
         .map(|c| if is_line_break(c) { ' ' } else { shown(c) })
@@ -173,7 +176,7 @@ fn one_line(text: &str, max: usize) -> String {
 }
 
 /// Cuts `text` to at most `max` characters, ending with `…` when cut.
-fn one_line_limit(text: String, max: usize) -> String {
+pub(crate) fn one_line_limit(text: String, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text,
         Some(_) => {

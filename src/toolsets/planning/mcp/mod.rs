@@ -3,16 +3,22 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The MCP face of the board: its seven tools (`tools`) and its resources
-//! (`resources`) on one board, offered through [`BoardTools`].
+//! (`resources`) on one board, offered through [`BoardTools`]; the log of
+//! skipped duplicates (`skipped`).
 
 pub mod resources;
+pub(crate) mod skipped;
 pub mod tools;
+
+use std::sync::Arc;
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
+use self::skipped::SkippedLog;
+use super::config::Replies;
 use super::shared_board::SharedBoard;
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
@@ -23,12 +29,25 @@ use crate::server::toolset::{ToolFuture, Tools};
 pub struct BoardTools {
     name: BoardName,
     board: SharedBoard,
+    replies: Replies,
+    skipped: Arc<SkippedLog>,
 }
 
 impl BoardTools {
-    /// The face of board `name`.
-    pub fn new(name: BoardName, board: SharedBoard) -> Self {
-        Self { name, board }
+    /// The face of board `name`, whose changes reply as `replies` says and
+    /// whose skipped duplicates go to the server's `skipped` log.
+    pub(crate) fn new(
+        name: BoardName,
+        board: SharedBoard,
+        replies: Replies,
+        skipped: Arc<SkippedLog>,
+    ) -> Self {
+        Self {
+            name,
+            board,
+            replies,
+            skipped,
+        }
     }
 
     /// The board the tools work on.

@@ -12,8 +12,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::BoardTools;
-use crate::toolsets::planning::domain::NewTask;
+use crate::toolsets::planning::config::Replies;
 use crate::toolsets::planning::domain::render::{self, Filter};
+use crate::toolsets::planning::domain::{Board, NewTask, Task, TaskId, compact};
 use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 
 /// Arguments of `set_goal`.
@@ -118,6 +119,16 @@ fn reply(result: Result<String, CallError>) -> CallToolResult {
     }
 }
 
+/// The tasks on `board` that `ids` name, each once, in request order.
+fn tasks_named(board: &Board, ids: &[&str]) -> Vec<Task> {
+    let mut seen = std::collections::HashSet::new();
+    ids.iter()
+        .filter_map(|id| TaskId::parse(id))
+        .filter(|id| seen.insert(*id))
+        .filter_map(|id| board.task(id).cloned())
+        .collect()
+}
+
 impl BoardTools {
     /// Runs a call on the board off the async workers (see
     /// [`SharedBoard::run`]) and turns its outcome into the tool's reply.
@@ -196,14 +207,16 @@ impl BoardTools {
                 description: t.description,
             })
             .collect();
+        let (replies, name, skipped) = (self.replies, self.name.clone(), self.skipped.clone());
         self.on_board(move |shared| {
             shared.mutate(
                 |board| board.add_tasks(&new),
                 |board, added| {
-                    for id in &added.skipped {
-                        tracing::warn!(task_id = %id, "skipped a duplicate task: the board already has this ID");
+                    skipped.record(&name, &added.skipped);
+                    match replies {
+                        Replies::Full => render::added_reply(board, added.was_empty),
+                        Replies::Compact => compact::added(board, &added),
                     }
-                    render::added_reply(board, added.was_empty)
                 },
             )
         })
@@ -246,6 +259,7 @@ impl BoardTools {
         &self,
         Parameters(p): Parameters<UpdateTaskStatusesParams>,
     ) -> CallToolResult {
+        let replies = self.replies;
         self.on_board(move |shared| {
             let updates: Vec<(&str, &str)> = p
                 .tasks
@@ -254,7 +268,16 @@ impl BoardTools {
                 .collect();
             shared.mutate(
                 |board| Ok(((), board.update_statuses(&updates)?)),
-                |board, ()| render::task_list(board, Filter::All),
+                |board, ()| match replies {
+                    Replies::Full => render::task_list(board, Filter::All),
+                    Replies::Compact => {
+                        let ids: Vec<TaskId> = updates
+                            .iter()
+                            .filter_map(|(id, _)| TaskId::parse(id))
+                            .collect();
+                        compact::statuses_set(board, &ids)
+                    }
+                },
             )
         })
         .await
@@ -272,10 +295,14 @@ impl BoardTools {
         )
     )]
     pub async fn modify_task(&self, Parameters(p): Parameters<ModifyTaskParams>) -> CallToolResult {
+        let replies = self.replies;
         self.on_board(move |shared| {
             shared.mutate(
                 |board| board.modify_task(&p.task_id, p.title.as_deref(), p.description.as_deref()),
-                |board, _new_id| render::task_list(board, Filter::All),
+                |board, new_id| match (replies, TaskId::parse(&p.task_id)) {
+                    (Replies::Compact, Some(old_id)) => compact::modified(board, old_id, new_id),
+                    _ => render::task_list(board, Filter::All),
+                },
             )
         })
         .await
@@ -296,11 +323,22 @@ impl BoardTools {
         &self,
         Parameters(p): Parameters<DeleteTasksParams>,
     ) -> CallToolResult {
+        let replies = self.replies;
         self.on_board(move |shared| {
             let ids: Vec<&str> = p.task_ids.iter().map(String::as_str).collect();
             shared.mutate(
-                |board| Ok(((), board.delete_tasks(&ids)?)),
-                |board, ()| render::task_list(board, Filter::All),
+                |board| {
+                    // The compact reply shows the tasks as they were.
+                    let gone = match replies {
+                        Replies::Full => Vec::new(),
+                        Replies::Compact => tasks_named(board, &ids),
+                    };
+                    Ok((gone, board.delete_tasks(&ids)?))
+                },
+                |board, gone| match replies {
+                    Replies::Full => render::task_list(board, Filter::All),
+                    Replies::Compact => compact::deleted(board, &gone),
+                },
             )
         })
         .await

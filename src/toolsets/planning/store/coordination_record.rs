@@ -3,16 +3,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The coordination fields of a format version 2 snapshot: on each task
-//! `blocked_by`, `claim` and `evidence`, at the top `done_when`. Reading
-//! them checks that every link and claim names a task of the board, that
-//! links make no cycle and that only tasks in progress are claimed.
+//! `blocked_by`, `claim` and `evidence`, at the top `done_when`; and of
+//! version 3: `completed_by` on a task. Reading them checks that every link
+//! and claim names a task of the board, that links make no cycle, that only
+//! tasks in progress are claimed and only completed tasks have a
+//! `completed_by`.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::snapshot::{parse_time, timestamp};
+use super::snapshot::{VERSION, parse_time, timestamp};
 use crate::toolsets::planning::domain::coordination::{Change, Claim, Coordination, Evidence};
 use crate::toolsets::planning::domain::{Board, Status, TaskId};
 
@@ -48,21 +50,34 @@ pub(super) struct TaskCoordination<'a> {
     pub blocked_by: Vec<TaskId>,
     pub claim: Option<ClaimRecord<'a>>,
     pub evidence: Option<EvidenceRecord<'a>>,
+    pub completed_by: Option<Cow<'a, str>>,
 }
 
 impl TaskCoordination<'_> {
     /// Whether the task carries nothing that format version 1 lacks.
     pub fn is_empty(&self) -> bool {
-        self.blocked_by.is_empty() && self.claim.is_none() && self.evidence.is_none()
+        self.blocked_by.is_empty()
+            && self.claim.is_none()
+            && self.evidence.is_none()
+            && self.completed_by.is_none()
     }
 }
 
-/// Whether `board` holds anything only format version 2 can hold.
-pub(super) fn needs_version_2(board: &Board) -> bool {
-    !board.coordination().is_empty()
-        || board
-            .history()
-            .is_some_and(|history| history.entries().any(|e| e.event.is_coordination()))
+/// The oldest format version that holds all of `board`: 3 with a
+/// `completed_by`, 2 with other coordination data (or its history events),
+/// else 1, so that older builds keep reading what they can.
+pub(super) fn version_needed(board: &Board) -> u64 {
+    let coordination = board.coordination();
+    if coordination.has_completers() {
+        return VERSION;
+    }
+    let events = board
+        .history()
+        .is_some_and(|history| history.entries().any(|e| e.event.is_coordination()));
+    match events || !coordination.is_empty() {
+        true => 2,
+        false => 1,
+    }
 }
 
 /// Task `id`'s coordination fields for its record.
@@ -84,6 +99,7 @@ pub(super) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
             by: Cow::Borrowed(&e.by),
             at: timestamp(e.at),
         }),
+        completed_by: coordination.completed_by(id).map(Cow::Borrowed),
     }
 }
 
@@ -142,6 +158,19 @@ pub(super) fn read(
                 at: parse_time(&e.at, "evidence.at", n)?,
             };
             let _ = coordination.apply(Change::Evidence(id, Some(evidence)));
+        }
+        if let Some(agent) = fields.completed_by {
+            if status != Status::Completed {
+                return Err(format!(
+                    "task {n} records who completed it (completed_by) but is {status}"
+                ));
+            }
+            if coordination.evidence(id).is_some() {
+                return Err(format!(
+                    "task {n} has both evidence and completed_by (who completed it without evidence)"
+                ));
+            }
+            let _ = coordination.apply(Change::CompletedBy(id, Some(agent.into_owned())));
         }
     }
     if let Some(cycle) = coordination.find_cycle() {

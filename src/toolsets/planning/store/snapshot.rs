@@ -25,6 +25,11 @@
 //! `claim` and `evidence`, with the history events `claimed`, `claim_ended`
 //! and `links_removed`. A board that holds none of them is written as
 //! version 1, exactly as before, so that older builds still read it.
+//!
+//! Version 3 adds `completed_by` on a task that an agent released as
+//! completed without evidence (so that it may add the evidence later). Only
+//! a board that holds one is written as version 3; the field goes when the
+//! evidence comes, and the board is written as version 2 again.
 
 use std::borrow::Cow;
 use std::time::SystemTime;
@@ -41,11 +46,11 @@ use crate::toolsets::planning::domain::{
 pub const FORMAT: &str = "planning-mcp-server board";
 
 /// The newest format version this build writes and reads.
-pub const VERSION: u64 = 2;
+pub const VERSION: u64 = 3;
 
-/// The format versions this build reads: 1 (the board alone) and 2 (with
-/// the coordination fields).
-pub const SUPPORTED_VERSIONS: [u64; 2] = [1, 2];
+/// The format versions this build reads: 1 (the board alone), 2 (with the
+/// coordination fields) and 3 (with `completed_by`).
+pub const SUPPORTED_VERSIONS: [u64; 3] = [1, 2, 3];
 
 /// The two fields read first, to tell a foreign or future file from a corrupt one.
 #[derive(Deserialize)]
@@ -89,6 +94,8 @@ struct TaskRecord<'a> {
     claim: Option<ClaimRecord<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     evidence: Option<EvidenceRecord<'a>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    completed_by: Option<Cow<'a, str>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -148,10 +155,7 @@ enum ClaimEndRecord {
 pub fn to_json(board: &Board) -> Vec<u8> {
     let record = SnapshotRecord {
         format: Cow::Borrowed(FORMAT),
-        version: match coordination_record::needs_version_2(board) {
-            true => VERSION,
-            false => 1,
-        },
+        version: coordination_record::version_needed(board),
         saved_at: timestamp(SystemTime::now()),
         goal: board.goal().map(GoalRecord::from),
         done_when: board.coordination().done_when().map(Cow::Borrowed),
@@ -210,10 +214,14 @@ pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<B
     record.into_board(limits, history_enabled)
 }
 
-/// The supported versions, for messages: `1 and 2`.
+/// The supported versions, for messages: `1, 2 and 3`.
 fn supported() -> String {
     let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(u64::to_string).collect();
-    versions.join(" and ")
+    match versions.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 fn corrupt(error: &serde_json::Error) -> String {
@@ -245,7 +253,15 @@ impl SnapshotRecord<'_> {
                 blocked_by: record.blocked_by,
                 claim: record.claim,
                 evidence: record.evidence,
+                completed_by: record.completed_by,
             };
+            if self.version < 3 && fields.completed_by.is_some() {
+                return Err(format!(
+                    "task {} holds completed_by, which needs format version 3, but the file says version {}",
+                    n + 1,
+                    self.version
+                ));
+            }
             if self.version < 2 && !fields.is_empty() {
                 return Err(version_1_with(&format!("task {}", n + 1)));
             }
@@ -315,6 +331,7 @@ impl<'a> TaskRecord<'a> {
             blocked_by: coordination.blocked_by,
             claim: coordination.claim,
             evidence: coordination.evidence,
+            completed_by: coordination.completed_by,
         }
     }
 }
@@ -600,17 +617,17 @@ mod tests {
             "it is not a planning-mcp-server board (its format is \"vscode settings\")"
         );
         assert!(problem("[1, 2]").starts_with("it has an invalid value"));
-        let future = good.replace("\"version\": 1", "\"version\": 3");
+        let future = good.replace("\"version\": 1", "\"version\": 4");
         assert_eq!(
             problem(&future),
-            "it has format version 3, written by a newer planning-mcp-server; this one reads \
-             versions 1 and 2 (upgrade, or point storage.dir elsewhere)"
+            "it has format version 4, written by a newer planning-mcp-server; this one reads \
+             versions 1, 2 and 3 (upgrade, or point storage.dir elsewhere)"
         );
         let zero = good.replace("\"version\": 1", "\"version\": 0");
         assert_eq!(
             problem(&zero),
             "it has format version 0, which no planning-mcp-server writes; this one reads \
-             versions 1 and 2"
+             versions 1, 2 and 3"
         );
         let forged = good.replace("\"id\": \"a46f8d35\"", "\"id\": \"00000000\"");
         assert_eq!(
@@ -732,6 +749,61 @@ mod tests {
         assert_eq!(back.coordination(), board.coordination());
         let again = String::from_utf8(to_json(&back)).unwrap();
         assert_eq!(without_saved_at(&again), without_saved_at(&text));
+    }
+
+    #[test]
+    fn who_completed_a_task_without_evidence_round_trips_as_version_3() {
+        use crate::toolsets::planning::domain::Edit;
+        let mut board = coordinated();
+        let b = TaskId::parse("21cf99bb").unwrap();
+        let edits = vec![
+            Edit::Claim(b, None),
+            Edit::Status(b, Status::Completed),
+            Edit::CompletedBy(b, Some("worker-2".into())),
+        ];
+        let _ = board.edit(SystemTime::UNIX_EPOCH, edits).unwrap();
+        let text = String::from_utf8(to_json(&board)).unwrap();
+        assert!(text.contains("\"version\": 3"), "{text}");
+        assert!(text.contains("\"completed_by\": \"worker-2\""), "{text}");
+        let back = from_json(text.as_bytes(), Limits::default(), true).unwrap();
+        assert_eq!(back.coordination(), board.coordination());
+        let again = String::from_utf8(to_json(&back)).unwrap();
+        assert_eq!(without_saved_at(&again), without_saved_at(&text));
+
+        let as_version_2 = text.replace("\"version\": 3", "\"version\": 2");
+        assert_eq!(
+            problem(&as_version_2),
+            "task 2 holds completed_by, which needs format version 3, but the file says version 2"
+        );
+        let (before_b, from_b) = text.split_at(text.find("\"id\": \"21cf99bb\"").unwrap());
+        let pending = format!(
+            "{before_b}{}",
+            from_b.replacen("\"status\": \"completed\"", "\"status\": \"pending\"", 1)
+        );
+        assert_eq!(
+            problem(&pending),
+            "task 2 records who completed it (completed_by) but is pending"
+        );
+        let evidence =
+            "\"evidence\": {\"note\": \"x\", \"by\": \"w\", \"at\": \"2027-01-15T08:00:00Z\"},";
+        let both = text.replacen(
+            "\"completed_by\"",
+            &format!("{evidence} \"completed_by\""),
+            1,
+        );
+        assert_eq!(
+            problem(&both),
+            "task 2 has both evidence and completed_by (who completed it without evidence)"
+        );
+        // Without it, the board is version 2 again.
+        let _ = board
+            .edit(SystemTime::UNIX_EPOCH, vec![Edit::CompletedBy(b, None)])
+            .unwrap();
+        assert!(
+            String::from_utf8(to_json(&board))
+                .unwrap()
+                .contains("\"version\": 2")
+        );
     }
 
     #[test]

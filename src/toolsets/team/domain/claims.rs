@@ -11,6 +11,7 @@
 use std::time::{Duration, SystemTime};
 
 use super::error::TeamError;
+use super::evidence::EvidenceRule;
 use super::text;
 use super::view::View;
 use crate::toolsets::planning::domain::{
@@ -191,16 +192,23 @@ pub struct Released {
     pub status: Status,
     /// Tasks that became ready because this one was completed, in board order.
     pub now_ready: Vec<TaskId>,
+    /// Whether the call only added evidence to a task the agent had
+    /// completed without it.
+    pub evidence_added: bool,
 }
 
 /// Ends `agent`'s claim on task `id`, leaving it `to` (pending, completed
-/// or failed) with `evidence` (already checked) if any.
+/// or failed) with `evidence` (already checked) if any; a completion
+/// without evidence is refused when `rule` requires it. On a task that
+/// `agent` released as completed without evidence, a release as completed
+/// with evidence adds the evidence.
 pub fn release(
     view: View<'_>,
     agent: &str,
     id: &str,
     to: &str,
     evidence: Option<Evidence>,
+    rule: EvidenceRule,
 ) -> Result<(Vec<Edit>, Released), TeamError> {
     let agent = text::agent(agent)?;
     let to = match to.parse::<Status>() {
@@ -217,23 +225,46 @@ pub fn release(
     };
     let task = task(view.board, id)?;
     let Some(claim) = view.claim(task.id) else {
-        return Err(match view.expired(task.id) {
-            Some(ended) if ended.holder == agent => TeamError::Expired {
+        if let Some(ended) = view.expired(task.id).filter(|c| c.holder == agent) {
+            return Err(TeamError::Expired {
                 id: task.id,
                 until: ended.until,
-            },
-            _ => TeamError::NotYours {
-                id: task.id,
-                agent: agent.to_owned(),
                 holder: None,
-            },
-        });
-    };
-    if claim.holder != agent {
+            });
+        }
+        if let Some(until) = lapsed(view.board, task.id, agent) {
+            return Err(TeamError::Expired {
+                id: task.id,
+                until,
+                holder: None,
+            });
+        }
+        let completer = view.board.coordination().completed_by(task.id);
+        if view.status(task) == Status::Completed
+            && to == Status::Completed
+            && (evidence.is_some() || completer == Some(agent))
+        {
+            return add_evidence(view, agent, task, evidence);
+        }
         return Err(TeamError::NotYours {
             id: task.id,
             agent: agent.to_owned(),
-            holder: Some((claim.holder.clone(), claim.until)),
+            holder: None,
+        });
+    };
+    if claim.holder != agent {
+        let holder = Some((claim.holder.clone(), claim.until));
+        return Err(match lapsed(view.board, task.id, agent) {
+            Some(until) => TeamError::Expired {
+                id: task.id,
+                until,
+                holder,
+            },
+            None => TeamError::NotYours {
+                id: task.id,
+                agent: agent.to_owned(),
+                holder,
+            },
         });
     }
     if evidence.is_some() && to == Status::Pending {
@@ -241,10 +272,18 @@ pub fn release(
             "Evidence shows an outcome: give it with status completed or failed.".into(),
         ));
     }
+    if evidence.is_none() && to == Status::Completed && rule == EvidenceRule::Required {
+        return Err(TeamError::EvidenceRequired { id: task.id });
+    }
     let mut edits = end_claim(task, claim, ClaimEnd::Released).to_vec();
     edits.push(Edit::Status(task.id, to));
-    if let Some(evidence) = evidence {
-        edits.push(Edit::Evidence(task.id, Some(evidence)));
+    match evidence {
+        Some(evidence) => edits.push(Edit::Evidence(task.id, Some(evidence))),
+        // Remembered so that the agent may add the evidence later.
+        None if to == Status::Completed => {
+            edits.push(Edit::CompletedBy(task.id, Some(agent.to_owned())));
+        }
+        None => {}
     }
     let now_ready = match to {
         Status::Completed => unblocked_by(view, task.id),
@@ -254,8 +293,76 @@ pub fn release(
         id: task.id,
         status: to,
         now_ready,
+        evidence_added: false,
     };
     Ok((edits, released))
+}
+
+/// Adds `evidence` to `task`, completed and no longer claimed: only the
+/// agent that released it as completed without evidence may, once.
+fn add_evidence(
+    view: View<'_>,
+    agent: &str,
+    task: &Task,
+    evidence: Option<Evidence>,
+) -> Result<(Vec<Edit>, Released), TeamError> {
+    let coordination = view.board.coordination();
+    if let Some(kept) = coordination.evidence(task.id) {
+        return Err(TeamError::EvidenceKept {
+            id: task.id,
+            by: kept.by.clone(),
+        });
+    }
+    if coordination.completed_by(task.id) != Some(agent) {
+        return Err(TeamError::NotCompleter {
+            id: task.id,
+            agent: agent.to_owned(),
+            completer: coordination.completed_by(task.id).map(str::to_owned),
+        });
+    }
+    let Some(evidence) = evidence else {
+        return Err(TeamError::Evidence(format!(
+            "[{}] is completed already; to add its evidence, give a command with its exit_code, \
+             a commit, a url or a note.",
+            task.id
+        )));
+    };
+    let edits = vec![
+        Edit::Evidence(task.id, Some(evidence)),
+        Edit::CompletedBy(task.id, None),
+    ];
+    let added = Released {
+        id: task.id,
+        status: Status::Completed,
+        now_ready: Vec::new(),
+        evidence_added: true,
+    };
+    Ok((edits, added))
+}
+
+/// When `agent`'s lease on task `id` ran out, if that is how its last
+/// claim on the task ended, as the history records it (the claim itself is
+/// gone once the expiry is recorded, and with it the former holder's name;
+/// without history, nothing is known).
+fn lapsed(board: &Board, id: TaskId, agent: &str) -> Option<SystemTime> {
+    let last_end = board
+        .history()?
+        .entries()
+        .rev()
+        .find_map(|entry| match &entry.event {
+            Event::ClaimEnded {
+                task_id,
+                holder,
+                until,
+                reason,
+                ..
+            } if *task_id == id && holder == agent => Some((*reason, *until)),
+            _ => None,
+        });
+    match last_end {
+        Some((ClaimEnd::Expired, until)) => Some(until),
+        _ => None,
+    }
 }
 
 /// The tasks that wait only for `id` (besides completed ones) and are
@@ -352,7 +459,8 @@ mod tests {
     ) -> Result<Released, TeamError> {
         let view = View::new(board, now);
         let (mut edits, _) = expiries(view);
-        let (more, released) = release(view, agent, &task.to_string(), to, None)?;
+        let rule = EvidenceRule::Optional;
+        let (more, released) = release(view, agent, &task.to_string(), to, None, rule)?;
         edits.extend(more);
         let _ = board.edit(now, edits)?;
         Ok(released)
@@ -413,13 +521,195 @@ mod tests {
             .collect();
         assert!(events.iter().any(|e| matches!(e,
             Event::ClaimEnded { reason: ClaimEnd::Expired, holder, until, .. } if holder == "w1" && *until == at(15))));
-        // The old holder cannot release what it lost.
+        // The old holder cannot release what it lost, and is told why.
         assert_eq!(
             do_release(&mut board, at(16), "w1", a, "completed").unwrap_err(),
+            TeamError::Expired {
+                id: a,
+                until: at(15),
+                holder: Some(("w2".into(), at(30)))
+            }
+        );
+        // Anyone else is told who holds it.
+        assert_eq!(
+            do_release(&mut board, at(16), "w3", a, "completed").unwrap_err(),
             TeamError::NotYours {
                 id: a,
-                agent: "w1".into(),
+                agent: "w3".into(),
                 holder: Some(("w2".into(), at(30)))
+            }
+        );
+        // Once w1 held it again and released it, its old lease is history.
+        do_release(&mut board, at(17), "w2", a, "pending").unwrap();
+        do_claim(&mut board, at(18), "w1", Target::Task(&a.to_string())).unwrap();
+        do_release(&mut board, at(19), "w1", a, "pending").unwrap();
+        do_claim(&mut board, at(20), "w2", Target::Task(&a.to_string())).unwrap();
+        assert!(matches!(
+            do_release(&mut board, at(21), "w1", a, "completed").unwrap_err(),
+            TeamError::NotYours { .. }
+        ));
+    }
+
+    #[test]
+    fn a_recorded_expiry_is_told_from_the_history_and_only_from_it() {
+        for history in [true, false] {
+            let mut board = Board::new(Limits::default(), history);
+            let _ = board.add_tasks(&[NewTask::new("a", "")]).unwrap();
+            let a = id("a");
+            do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+            // Another call records the expiry; nobody holds the task.
+            do_claim(&mut board, at(20), "w2", Target::Task(&a.to_string())).unwrap();
+            do_release(&mut board, at(21), "w2", a, "pending").unwrap();
+            let refused = do_release(&mut board, at(22), "w1", a, "completed").unwrap_err();
+            let expected = match history {
+                true => TeamError::Expired {
+                    id: a,
+                    until: at(15),
+                    holder: None,
+                },
+                false => TeamError::NotYours {
+                    id: a,
+                    agent: "w1".into(),
+                    holder: None,
+                },
+            };
+            assert_eq!(refused, expected, "history {history}");
+        }
+    }
+
+    /// Releases as `do_release` does, with evidence (a note) and `rule`.
+    fn release_with(
+        board: &mut Board,
+        now: SystemTime,
+        agent: &str,
+        task: TaskId,
+        note: Option<&str>,
+        rule: EvidenceRule,
+    ) -> Result<Released, TeamError> {
+        let evidence = note.map(|note| Evidence {
+            command: None,
+            exit_code: None,
+            commit: None,
+            url: None,
+            note: Some(note.into()),
+            by: agent.into(),
+            at: now,
+        });
+        let view = View::new(board, now);
+        let (mut edits, _) = expiries(view);
+        let (more, released) =
+            release(view, agent, &task.to_string(), "completed", evidence, rule)?;
+        edits.extend(more);
+        let _ = board.edit(now, edits)?;
+        Ok(released)
+    }
+
+    #[test]
+    fn a_completion_may_be_required_to_carry_evidence() {
+        let mut board = board(&["a"]);
+        let a = id("a");
+        do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+        let before = board.clone();
+        let refused = release_with(&mut board, at(1), "w1", a, None, EvidenceRule::Required);
+        assert_eq!(refused.unwrap_err(), TeamError::EvidenceRequired { id: a });
+        assert_eq!(board, before, "a refused release changes nothing");
+        // Failing or handing back needs none.
+        do_release(&mut board, at(1), "w1", a, "pending").unwrap();
+        do_claim(&mut board, at(2), "w1", Target::Task(&a.to_string())).unwrap();
+        let done = release_with(
+            &mut board,
+            at(3),
+            "w1",
+            a,
+            Some("ok"),
+            EvidenceRule::Required,
+        );
+        assert!(!done.unwrap().evidence_added);
+        assert_eq!(board.coordination().evidence(a).unwrap().by, "w1");
+    }
+
+    #[test]
+    fn the_agent_that_completed_a_task_without_evidence_may_add_it_later() {
+        let mut board = board(&["a", "b"]);
+        let [a, b] = [id("a"), id("b")];
+        do_claim(&mut board, at(0), "w1", Target::Task(&a.to_string())).unwrap();
+        release_with(&mut board, at(1), "w1", a, None, EvidenceRule::Optional).unwrap();
+        assert_eq!(board.coordination().completed_by(a), Some("w1"));
+        let before = board.clone();
+        // Not by another agent, and not without evidence.
+        let other = release_with(
+            &mut board,
+            at(2),
+            "w2",
+            a,
+            Some("x"),
+            EvidenceRule::Optional,
+        );
+        assert_eq!(
+            other.unwrap_err(),
+            TeamError::NotCompleter {
+                id: a,
+                agent: "w2".into(),
+                completer: Some("w1".into())
+            }
+        );
+        let empty = release_with(&mut board, at(2), "w1", a, None, EvidenceRule::Optional);
+        assert!(matches!(empty, Err(TeamError::Evidence(_))));
+        assert_eq!(board, before);
+        let added = release_with(
+            &mut board,
+            at(2),
+            "w1",
+            a,
+            Some("late"),
+            EvidenceRule::Required,
+        )
+        .unwrap();
+        assert!(added.evidence_added);
+        assert_eq!(
+            (added.status, added.now_ready.len()),
+            (Status::Completed, 0)
+        );
+        let evidence = board.coordination().evidence(a).unwrap();
+        assert_eq!(
+            (evidence.note.as_deref(), evidence.at),
+            (Some("late"), at(2))
+        );
+        assert!(board.coordination().completed_by(a).is_none());
+        // Once: evidence is never replaced.
+        let again = release_with(
+            &mut board,
+            at(3),
+            "w1",
+            a,
+            Some("other"),
+            EvidenceRule::Optional,
+        );
+        assert_eq!(
+            again.unwrap_err(),
+            TeamError::EvidenceKept {
+                id: a,
+                by: "w1".into()
+            }
+        );
+        // A task completed through update_task_statuses has no completer.
+        let _ = board
+            .update_statuses(&[(&b.to_string(), "completed")])
+            .unwrap();
+        let planning = release_with(
+            &mut board,
+            at(3),
+            "w1",
+            b,
+            Some("x"),
+            EvidenceRule::Optional,
+        );
+        assert_eq!(
+            planning.unwrap_err(),
+            TeamError::NotCompleter {
+                id: b,
+                agent: "w1".into(),
+                completer: None
             }
         );
     }
@@ -433,7 +723,8 @@ mod tests {
             do_release(&mut board, at(20), "w1", a, "completed").unwrap_err(),
             TeamError::Expired {
                 id: a,
-                until: at(15)
+                until: at(15),
+                holder: None
             }
         );
     }

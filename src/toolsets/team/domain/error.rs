@@ -57,15 +57,14 @@ pub enum TeamError {
         holder: Option<(String, SystemTime)>,
     },
     /// The agent's lease ran out before it released the task.
-    #[error(
-        "Your lease on [{id}] ended at {}, so the task was freed; claim it again if it is still free.",
-        time(*.until)
-    )]
+    #[error("{}", expired(.id, *.until, .holder.as_ref()))]
     Expired {
         /// The task.
         id: TaskId,
         /// When the lease ended.
         until: SystemTime,
+        /// Who holds the task now and until when, if anyone does.
+        holder: Option<(String, SystemTime)>,
     },
     /// A claim on a task that is done.
     #[error("[{id}] is {status}; only pending tasks can be claimed.")]
@@ -121,6 +120,34 @@ pub enum TeamError {
     /// Evidence that does not make sense.
     #[error("{0}")]
     Evidence(String),
+    /// A completion without evidence where `[team] require_evidence` is on.
+    #[error(
+        "Completing [{id}] needs evidence (team.require_evidence is on): give a command with its \
+         exit_code (0), a commit or change ID, an http(s) url, or a one-line note; or release it \
+         as failed or pending."
+    )]
+    EvidenceRequired {
+        /// The task.
+        id: TaskId,
+    },
+    /// Evidence for a completed task that has some already.
+    #[error("[{id}] has evidence already (given by {by}); evidence is never replaced.")]
+    EvidenceKept {
+        /// The task.
+        id: TaskId,
+        /// Who gave the evidence it has.
+        by: String,
+    },
+    /// Evidence for a completed task from an agent that did not complete it.
+    #[error("{}", not_completer(.id, .agent, .completer.as_deref()))]
+    NotCompleter {
+        /// The task.
+        id: TaskId,
+        /// Who asked.
+        agent: String,
+        /// Who released it as completed without evidence, if an agent did.
+        completer: Option<String>,
+    },
     /// A done-when condition without a goal.
     #[error("No goal is set yet; use set_goal first.")]
     NoGoal,
@@ -152,6 +179,33 @@ fn not_yours(id: &TaskId, agent: &str, holder: Option<&(String, SystemTime)>) ->
             time(*until)
         ),
         None => format!("[{id}] is not claimed; claim it first (claim_task)."),
+    }
+}
+
+fn expired(id: &TaskId, until: SystemTime, holder: Option<&(String, SystemTime)>) -> String {
+    match holder {
+        Some((holder, held_until)) => format!(
+            "Your lease on [{id}] ended at {}, and {holder} holds the task now (until {}); claim \
+             another task (ready_tasks lists them).",
+            time(until),
+            time(*held_until)
+        ),
+        None => format!(
+            "Your lease on [{id}] ended at {}, so the task was freed; claim it again if it is still free.",
+            time(until)
+        ),
+    }
+}
+
+fn not_completer(id: &TaskId, agent: &str, completer: Option<&str>) -> String {
+    match completer {
+        Some(completer) => format!(
+            "[{id}] was completed by {completer}, not by {agent}; only {completer} can add its evidence."
+        ),
+        None => format!(
+            "[{id}] was not completed by an agent's release_task (update_task_statuses completed \
+             it), so {agent} cannot add its evidence; reopen and claim it if it needs evidence."
+        ),
     }
 }
 
@@ -194,6 +248,26 @@ mod tests {
             held.to_string(),
             format!(
                 "[{}] is held by w2 until 1970-01-01T00:00:00Z; claim another task (ready_tasks lists them) or wait for the lease to end.",
+                id(1)
+            )
+        );
+        let lapsed = TeamError::Expired {
+            id: id(1),
+            until: at,
+            holder: Some(("w2".into(), at + std::time::Duration::from_secs(900))),
+        };
+        assert_eq!(
+            lapsed.to_string(),
+            format!(
+                "Your lease on [{}] ended at 1970-01-01T00:00:00Z, and w2 holds the task now (until 1970-01-01T00:15:00Z); claim another task (ready_tasks lists them).",
+                id(1)
+            )
+        );
+        let required = TeamError::EvidenceRequired { id: id(1) };
+        assert_eq!(
+            required.to_string(),
+            format!(
+                "Completing [{}] needs evidence (team.require_evidence is on): give a command with its exit_code (0), a commit or change ID, an http(s) url, or a one-line note; or release it as failed or pending.",
                 id(1)
             )
         );

@@ -12,6 +12,16 @@ use super::error::TeamError;
 use super::text::check_line;
 use crate::toolsets::planning::domain::{Evidence, Status};
 
+/// Whether a completion must carry evidence (`[team] require_evidence`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EvidenceRule {
+    /// A task may be released as completed without evidence (the default).
+    #[default]
+    Optional,
+    /// A release as completed without evidence is refused.
+    Required,
+}
+
 /// The longest command or note, in characters.
 pub const MAX_TEXT_CHARS: usize = 500;
 /// The longest URL, in characters.

@@ -22,5 +22,5 @@ pub mod view;
 pub use claims::{Claimed, Expiry, LeasePolicy, Released, Target};
 pub use digest::{DIGEST_MAX_CHARS, digest};
 pub use error::TeamError;
-pub use evidence::EvidenceInput;
+pub use evidence::{EvidenceInput, EvidenceRule};
 pub use view::View;

@@ -152,13 +152,27 @@ pub fn claimed(view: View<'_>, expired: &[Expiry], claimed: &Claimed, agent: &st
 pub fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> String {
     let mut out = expiry_lines(view, expired);
     let evidence = view.board.coordination().evidence(released.id).is_some();
-    let _ = writeln!(
-        out,
-        "Released [{}] as {}{}.",
-        released.id,
-        released.status,
-        if evidence { ", with evidence" } else { "" }
-    );
+    let _ = match (released.evidence_added, released.status, evidence) {
+        (true, _, _) => writeln!(
+            out,
+            "Added evidence to [{}], which you completed.",
+            released.id
+        ),
+        (false, Status::Completed, false) => writeln!(
+            out,
+            "Released [{}] as completed, without evidence; to add it later, call release_task \
+             on it again, as completed with the evidence.",
+            released.id
+        ),
+        (false, status, true) => {
+            writeln!(
+                out,
+                "Released [{}] as {status}, with evidence.",
+                released.id
+            )
+        }
+        (false, status, false) => writeln!(out, "Released [{}] as {status}.", released.id),
+    };
     if let Some(task) = view.board.task(released.id) {
         out.push_str(&task_line(view, task));
     }
@@ -344,13 +358,33 @@ mod tests {
         let text = super::claimed(view, &expired, &claimed, "worker-3");
         insta::assert_snapshot!("claimed_after_expiries", text);
         let task = claimed.id.to_string();
-        let (edits, released) =
-            claims::release(view, "worker-3", &task, "completed", None).unwrap();
+        let (edits, released) = claims::release(
+            view,
+            "worker-3",
+            &task,
+            "completed",
+            None,
+            Default::default(),
+        )
+        .unwrap();
         let _ = board.edit(at(31), edits).unwrap();
         let view = View::new(&board, at(31));
         insta::assert_snapshot!("released", super::released(view, &[], &released));
         insta::assert_snapshot!("linked", linked(view, &[], id("Document it")));
         insta::assert_snapshot!("done_when", done_when(view, &[]));
+        // Completed without evidence: the agent adds it later.
+        let note = EvidenceInput {
+            note: Some("reviewed by the lead"),
+            ..EvidenceInput::default()
+        };
+        let evidence = note.check("worker-3", at(32), Status::Completed).unwrap();
+        let view = View::new(&board, at(32));
+        let rule = Default::default();
+        let (edits, added) =
+            claims::release(view, "worker-3", &task, "completed", evidence, rule).unwrap();
+        let _ = board.edit(at(32), edits).unwrap();
+        let view = View::new(&board, at(32));
+        insta::assert_snapshot!("evidence_added", super::released(view, &[], &added));
     }
 
     #[test]

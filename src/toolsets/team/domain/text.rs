@@ -3,14 +3,17 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Text rules of the team's fields: agent names and evidence are one line
-//! (no control characters) and bounded; times read as RFC 3339 in UTC to
-//! the second; titles are flattened so that a task is one line.
+//! (no control characters, no line or paragraph separators) and bounded;
+//! agent names hold no invisible format characters either; times read as
+//! RFC 3339 in UTC to the second; titles are flattened so that a task is
+//! one line.
 
 use std::time::SystemTime;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
 use super::error::TeamError;
+use crate::runtime::text::is_line_break;
 
 /// The longest agent name, in characters.
 pub const MAX_AGENT_CHARS: usize = 64;
@@ -29,7 +32,8 @@ pub fn check_line(field: &'static str, text: &str, max: usize) -> Result<(), Tea
             problem: "must not be blank".into(),
         });
     }
-    if text.chars().any(char::is_control) {
+    // U+2028 and U+2029 are no control characters, but they break lines.
+    if text.chars().any(|c| c.is_control() || is_line_break(c)) {
         return Err(TeamError::Text {
             field,
             problem: "must be one line without control characters".into(),
@@ -45,10 +49,60 @@ pub fn check_line(field: &'static str, text: &str, max: usize) -> Result<(), Tea
     Ok(())
 }
 
-/// An agent's name, checked.
+/// An agent's name, checked. A name is an identity that people and
+/// agents compare by eye: one with invisible characters could pass for
+/// another ("w1" and "w1" with a zero-width space are two agents), and a
+/// bidirectional override could show it backwards in every reply that
+/// names it.
 pub fn agent(name: &str) -> Result<&str, TeamError> {
     check_line("agent name", name, MAX_AGENT_CHARS)?;
+    if let Some(c) = name.chars().find(|c| is_invisible_format(*c)) {
+        return Err(TeamError::Text {
+            field: "agent name",
+            problem: format!(
+                "must not hold invisible or direction-changing characters (it holds U+{:04X})",
+                u32::from(c)
+            ),
+        });
+    }
     Ok(name)
+}
+
+/// Whether `c` is an invisible formatting character: Unicode's general
+/// category Cf (format), which holds the bidirectional controls (U+200E,
+/// U+200F, U+202A to U+202E, U+2066 to U+2069, U+061C), the zero-width
+/// characters (U+200B to U+200D, U+2060, U+FEFF), the soft hyphen and the
+/// tags, and U+115F, U+1160, U+3164 and U+FFA0, the Hangul fillers that
+/// show as nothing. (Line and paragraph separators are refused as line
+/// breaks by [`check_line`].)
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61c}'
+            | '\u{6dd}'
+            | '\u{70f}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8e2}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0001}'
+            | '\u{e0020}'..='\u{e007f}'
+    )
 }
 
 /// `text` on one line: every control character (line breaks included)
@@ -85,6 +139,45 @@ mod tests {
             agent(&"é".repeat(65)).unwrap_err().to_string(),
             "The agent name is 65 characters long; the limit is 64."
         );
+    }
+
+    #[test]
+    fn names_hold_no_invisible_or_direction_changing_characters() {
+        let bad = [
+            ("w\u{202e}1", "U+202E"),
+            ("w\u{202a}1", "U+202A"),
+            ("w\u{2066}1", "U+2066"),
+            ("w\u{2069}1", "U+2069"),
+            ("w\u{200b}1", "U+200B"),
+            ("w\u{200d}1", "U+200D"),
+            ("w\u{200f}1", "U+200F"),
+            ("w\u{feff}1", "U+FEFF"),
+            ("w\u{ad}1", "U+00AD"),
+            ("w\u{e0041}1", "U+E0041"),
+            ("\u{3164}", "U+3164"),
+        ];
+        for (name, code) in bad {
+            assert_eq!(
+                agent(name).unwrap_err().to_string(),
+                format!(
+                    "The agent name must not hold invisible or direction-changing characters (it holds {code})."
+                ),
+                "{name:?}"
+            );
+        }
+        for separator in ["w\u{2028}1", "w\u{2029}1", "w\u{85}1"] {
+            assert_eq!(
+                agent(separator).unwrap_err().to_string(),
+                "The agent name must be one line without control characters.",
+                "{separator:?}"
+            );
+            assert!(check_line("note", separator, 100).is_err(), "{separator:?}");
+        }
+        // Names in any script stay welcome, and a note may join emoji.
+        for good in ["ワーカー", "عامل-1", "רובוט", "worker-é", "w 1"] {
+            assert_eq!(agent(good), Ok(good));
+        }
+        assert!(check_line("note", "done 👩\u{200d}💻", 100).is_ok());
     }
 
     #[test]

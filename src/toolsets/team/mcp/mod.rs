@@ -13,7 +13,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
 use super::clock::Clock;
-use super::domain::{LeasePolicy, View, digest};
+use super::domain::{EvidenceRule, LeasePolicy, View, digest};
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
@@ -25,16 +25,25 @@ pub struct TeamTools {
     name: BoardName,
     board: SharedBoard,
     policy: LeasePolicy,
+    evidence: EvidenceRule,
     clock: Clock,
 }
 
 impl TeamTools {
-    /// The face of board `name`.
-    pub fn new(name: BoardName, board: SharedBoard, policy: LeasePolicy, clock: Clock) -> Self {
+    /// The face of board `name`: leases as `policy` says, completions with
+    /// evidence as `evidence` says, times by `clock`.
+    pub fn new(
+        name: BoardName,
+        board: SharedBoard,
+        policy: LeasePolicy,
+        evidence: EvidenceRule,
+        clock: Clock,
+    ) -> Self {
         Self {
             name,
             board,
             policy,
+            evidence,
             clock,
         }
     }

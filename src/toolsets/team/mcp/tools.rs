@@ -181,7 +181,7 @@ impl TeamTools {
 
     /// Ends the caller's claim, with the outcome and its evidence.
     #[tool(
-        description = "Release a task you hold: completed (give evidence: command with exit_code, commit, url or note), failed, or pending to hand it back. Returns the task and the tasks it made ready.",
+        description = "Release a task you hold: completed (give evidence: command with exit_code, commit, url or note), failed, or pending to hand it back. Returns the task and the tasks it made ready. On a task you completed without evidence, completed with evidence adds it.",
         annotations(
             title = "Release task",
             read_only_hint = false,
@@ -200,10 +200,11 @@ impl TeamTools {
         };
         let now = self.clock.now();
         let outcome = p.status.parse::<Status>().unwrap_or(Status::Pending);
+        let rule = self.evidence;
         self.change(
             |view| {
                 let evidence = input.check(&p.agent, now, outcome)?;
-                claims::release(view, &p.agent, &p.task_id, &p.status, evidence)
+                claims::release(view, &p.agent, &p.task_id, &p.status, evidence, rule)
             },
             |view, expired, released| render::released(view, expired, &released),
         )
