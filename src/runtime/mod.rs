@@ -3,11 +3,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The shared runtime under every toolset: the servers' allocators, blocking
-//! work off the async workers, logging, large stacks for deep plans, and
-//! small text helpers.
+//! work off the async workers, child processes (killed with their groups),
+//! file locks, logging, large stacks for deep plans, and small text helpers.
 
 pub mod allocator;
 pub mod blocking;
+pub mod children;
 pub mod file_lock;
 pub mod logging;
 pub mod regular_file;
