@@ -22,6 +22,7 @@ mod cli;
 mod commit_concurrency;
 mod commit_critical;
 mod commit_job;
+mod commit_processes;
 mod commit_tools;
 mod crash;
 mod hardening;
