@@ -3,11 +3,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The shared runtime under every toolset: the servers' allocators, blocking
-//! work off the async workers, logging, the directories the server makes for
-//! its own files, large stacks for deep plans, and small text helpers.
+//! work off the async workers, child processes (killed with their groups),
+//! file locks, logging, the directories the server makes for its own files,
+//! large stacks for deep plans, and small text helpers.
 
 pub mod allocator;
 pub mod blocking;
+pub mod children;
 pub mod file_lock;
 pub mod logging;
 pub mod own_dir;

@@ -5,11 +5,12 @@
 //! MCP over stdin/stdout: one session on the configured board.
 
 use rmcp::ServiceExt;
+use tokio::time::Instant;
 
 use super::ServeError;
 use super::lines::Lines;
 use crate::config::Config;
-use crate::runtime::blocking;
+use crate::runtime::{blocking, children};
 use crate::server::{BoardName, SessionServer};
 
 /// Serves one session on stdio until the client leaves or `shutdown` resolves.
@@ -43,9 +44,13 @@ pub async fn serve(
             stop.cancel();
         }
     }
-    // A call in flight may still be saving: let it end, within the grace period.
-    if !blocking::settle(config.server.shutdown_grace_period.duration()).await {
+    // A call in flight may still be saving or running a program (jj, git):
+    // let it end, within the grace period; then kill what still runs.
+    let grace = config.server.shutdown_grace_period.duration();
+    let deadline = Instant::now() + grace;
+    if !blocking::settle(grace).await {
         tracing::warn!("work still running after the grace period; exiting anyway");
     }
+    children::end_within(deadline.saturating_duration_since(Instant::now())).await;
     Ok(())
 }

@@ -24,6 +24,7 @@ mod commit_critical;
 mod commit_git_habits;
 mod commit_jj_habits;
 mod commit_job;
+mod commit_processes;
 mod commit_tools;
 mod crash;
 mod doc_blocks;

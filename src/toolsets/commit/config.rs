@@ -26,6 +26,7 @@ pub const EXAMPLE: &str = r#"
 # jj_bin = 'jj'
 # git_bin = 'git'
 # timeout_secs = 30        # per VCS command, 1..600
+# lock_timeout_ms = 30000  # 10..600000, the wait for another server's lock on a jj repository
 # max_title_length = 120   # 10..500 characters
 # max_depth = 4            # 1..8 task levels
 # max_tasks = 1000         # 1..10000, all levels
@@ -50,6 +51,9 @@ pub struct CommitSettings {
     pub git_bin: String,
     /// Seconds one VCS command may take, 1..600.
     pub timeout_secs: u64,
+    /// Milliseconds a call waits for another server's lock on a jj
+    /// repository, 10..600000.
+    pub lock_timeout_ms: u64,
     /// Most characters in the header's title, 10..500.
     pub max_title_length: usize,
     /// Most task levels, 1..8.
@@ -71,6 +75,7 @@ impl Default for CommitSettings {
             jj_bin: "jj".into(),
             git_bin: "git".into(),
             timeout_secs: 30,
+            lock_timeout_ms: 30_000,
             max_title_length: limits.max_title_length,
             max_depth: limits.max_depth,
             max_tasks: limits.max_tasks,
@@ -85,8 +90,14 @@ impl CommitSettings {
     pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let commit = settings.table::<Self>("commit")?;
         let mut problems = Vec::new();
-        let ranges: [(&str, u64, u64, u64); 6] = [
+        let ranges: [(&str, u64, u64, u64); 7] = [
             ("commit.timeout_secs", commit.timeout_secs, 1, 600),
+            (
+                "commit.lock_timeout_ms",
+                commit.lock_timeout_ms,
+                10,
+                600_000,
+            ),
             (
                 "commit.max_title_length",
                 commit.max_title_length as u64,
@@ -145,6 +156,11 @@ impl CommitSettings {
     pub fn timeout(&self) -> Duration {
         Duration::from_secs(self.timeout_secs)
     }
+
+    /// How long a call waits for another server's lock on a jj repository.
+    pub fn lock_timeout(&self) -> Duration {
+        Duration::from_millis(self.lock_timeout_ms)
+    }
 }
 
 #[cfg(test)]
@@ -181,6 +197,7 @@ mod tests {
                 ("JJ_BIN", "/opt/jj"),
                 ("GIT_BIN", "/usr/bin/git"),
                 ("TIMEOUT_SECS", "5"),
+                ("LOCK_TIMEOUT_MS", "20"),
                 ("MAX_TITLE_LENGTH", "60"),
                 ("MAX_DEPTH", "3"),
                 ("MAX_TASKS", "50"),
@@ -201,6 +218,7 @@ mod tests {
                 ("/opt/jj", "/usr/bin/git")
             );
             assert_eq!(settings.timeout(), Duration::from_secs(5));
+            assert_eq!(settings.lock_timeout(), Duration::from_millis(20));
             assert_eq!(
                 settings.limits(),
                 Limits {
@@ -218,12 +236,13 @@ mod tests {
     #[test]
     fn bad_values_name_the_key_and_the_range() {
         let figment = Figment::from(Toml::string(
-            "[commit]\ntimeout_secs = 0\nmax_title_length = 501\nmax_depth = 9\nmax_tasks = 0\nmax_item_length = 9\nmax_input_bytes = 1048577\nroot = ''\njj_bin = ' '\ngit_bin = ''\n",
+            "[commit]\ntimeout_secs = 0\nlock_timeout_ms = 9\nmax_title_length = 501\nmax_depth = 9\nmax_tasks = 0\nmax_item_length = 9\nmax_input_bytes = 1048577\nroot = ''\njj_bin = ' '\ngit_bin = ''\n",
         ));
         assert_eq!(
             read(&figment).unwrap_err(),
             [
                 "commit.timeout_secs (from TOML source string): 0 is out of range; it must be 1..600",
+                "commit.lock_timeout_ms (from TOML source string): 9 is out of range; it must be 10..600000",
                 "commit.max_title_length (from TOML source string): 501 is out of range; it must be 10..500",
                 "commit.max_depth (from TOML source string): 9 is out of range; it must be 1..8",
                 "commit.max_tasks (from TOML source string): 0 is out of range; it must be 1..10000",

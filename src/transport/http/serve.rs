@@ -5,7 +5,7 @@
 //! HTTP mode's life: bind, open the default board, accept connections
 //! within the cap and serve each with hyper until a shutdown signal; then
 //! let calls in flight finish for the grace period, end the event streams,
-//! and drop whatever is left.
+//! and drop whatever is left (and kill the programs calls still run).
 //!
 //! The connections are driven here rather than by `axum::serve` for the
 //! bounds it lacks: a client must send its request line and headers within
@@ -35,7 +35,7 @@ use super::connections::{Connections, Slot};
 use super::mcp::McpEndpoints;
 use super::open_files;
 use crate::config::{Config, ServerSettings};
-use crate::runtime::blocking;
+use crate::runtime::{blocking, children};
 use crate::server::BoardName;
 use crate::toolsets::planning::Planning;
 use crate::toolsets::team::Team;
@@ -176,10 +176,12 @@ async fn shut_down(
     }
     life.over.cancel();
     connections.wait().await;
-    // A call whose connection was dropped may still be saving: let it end.
+    // A call whose connection was dropped may still be saving or running a
+    // program (jj, git): let it end; then kill what still runs.
     if !blocking::settle(deadline.saturating_duration_since(Instant::now())).await {
         tracing::warn!("work still running after the grace period; exiting anyway");
     }
+    children::end_within(deadline.saturating_duration_since(Instant::now())).await;
 }
 
 /// Accepts connections until shutdown, each within the cap.

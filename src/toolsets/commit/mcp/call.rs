@@ -141,13 +141,13 @@ async fn jj_lock(
     settings: &CommitSettings,
 ) -> Result<crate::toolsets::commit::vcs::locks::FileLock, String> {
     let shown = path.display().to_string();
-    lock_file(path, settings.timeout()).await.map_err(|status| {
+    lock_file(path, settings.lock_timeout()).await.map_err(|status| {
         Critical {
             subject: Subject::Jj,
             command: Some(format!("lock {shown}")),
             status,
             stderr: Vec::new(),
-            fix: "another planning-mcp-server may be stuck on this repository: stop it; or make .jj/ writable.".into(),
+            fix: "another planning-mcp-server may be stuck on this repository: stop it; or make .jj/ writable; or raise [commit] lock_timeout_ms.".into(),
         }
         .to_string()
     })

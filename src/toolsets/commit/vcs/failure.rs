@@ -97,6 +97,10 @@ impl Critical {
             RunError::Timeout(_) => format!(
                 "find what blocks {name} ({blocker}, a slow file system) or raise [commit] timeout_secs."
             ),
+            RunError::TooMuchOutput { .. } => format!(
+                "check that [commit] {name}_bin names {name} itself and not a program that prints without end; if the change really lists that many files, commit or ignore some of them."
+            ),
+            RunError::ShuttingDown => "retry once the server runs again.".to_owned(),
             _ => format!("check that [commit] {name}_bin names a working {name}."),
         };
         Self {

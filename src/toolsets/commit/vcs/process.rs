@@ -3,14 +3,26 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Runs one VCS command: no shell, in the repository's directory, stdin
-//! closed unless given, a timeout, and the process killed if it runs over
-//! or the call is dropped.
+//! closed unless given, its output read up to [`MAX_OUTPUT`] per stream,
+//! and a timeout. The command leads a process group of its own, tracked in
+//! [`CHILDREN`]: if it runs over, prints past the cap, or the call is
+//! dropped, the whole group is killed (a wrapper script's children with
+//! it), and shutdown kills what still runs after its grace period.
 
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
-use tokio::io::AsyncWriteExt;
+use rustix::process::Pid;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
+
+use crate::runtime::children::{CHILDREN, Children};
+
+/// The most bytes read from one stream of a command. A plan is at most
+/// 1 MiB and a file list a line per changed file, so a command that prints
+/// more is not the VCS it should be (or prints without end); reading on
+/// would only fill the memory.
+pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
 
 /// The variables that point git at another repository, index or object
 /// store (those `git rev-parse --local-env-vars` lists). The repository is
@@ -107,15 +119,25 @@ impl Output {
     }
 }
 
-/// Why a command gave no output.
+/// Why a command gave no output. In every case but `Spawn` and
+/// `ShuttingDown` its process group was killed.
 #[derive(Debug)]
 pub enum RunError {
     /// It could not be started.
     Spawn(std::io::Error),
-    /// It did not finish in time (and was killed).
+    /// It did not finish in time.
     Timeout(Duration),
+    /// It printed more than `cap` bytes on `stream` (`stdout`, `stderr`).
+    TooMuchOutput {
+        /// The stream.
+        stream: &'static str,
+        /// The most bytes read from it.
+        cap: usize,
+    },
     /// Its pipes failed.
     Io(std::io::Error),
+    /// The server is shutting down and runs no more commands.
+    ShuttingDown,
 }
 
 impl std::fmt::Display for RunError {
@@ -123,16 +145,38 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Spawn(error) => write!(f, "could not start: {error}"),
             RunError::Timeout(after) => {
-                write!(f, "timed out after {} s and was killed", after.as_secs())
+                write!(
+                    f,
+                    "timed out after {} s and was killed",
+                    after.as_secs_f64()
+                )
             }
+            RunError::TooMuchOutput { stream, cap } => write!(
+                f,
+                "its {stream} exceeded {cap} bytes ({} MiB) and it was killed",
+                cap / (1024 * 1024)
+            ),
             RunError::Io(error) => write!(f, "failed while talking to it: {error}"),
+            RunError::ShuttingDown => write!(f, "not run: the server is shutting down"),
         }
     }
 }
 
 impl Runner {
-    /// Runs `invocation` to its end, or until the timeout.
+    /// Runs `invocation` to its end, or until the timeout or the output
+    /// cap.
     pub async fn run(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
+        self.run_in(invocation, MAX_OUTPUT, &CHILDREN).await
+    }
+
+    /// [`Runner::run`], reading at most `cap` bytes per stream, the
+    /// process group tracked in `children`.
+    async fn run_in(
+        &self,
+        invocation: &Invocation<'_>,
+        cap: usize,
+        children: &Children,
+    ) -> Result<Output, RunError> {
         let mut command = Command::new(invocation.program);
         command.args(&invocation.args).current_dir(&self.dir);
         for variable in REPOSITORY_VARIABLES {
@@ -146,40 +190,91 @@ impl Runner {
             })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .kill_on_drop(true);
         let mut child = command.spawn().map_err(RunError::Spawn)?;
+        let pid = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(Pid::from_raw)
+            .ok_or_else(|| RunError::Io(std::io::Error::other("it has no process ID")))?;
+        // Declared after `child`, so dropped before it: on every early
+        // return the group is killed while its leader is not reaped yet, so
+        // its ID cannot have been reused.
+        let group = children.track(pid).map_err(|_| RunError::ShuttingDown)?;
         let stdin = child.stdin.take();
         let input = invocation.stdin.unwrap_or_default().as_bytes();
         let feed = async move {
             if let Some(mut stdin) = stdin {
-                stdin.write_all(input).await?;
-                stdin.shutdown().await?;
+                let fed = async {
+                    stdin.write_all(input).await?;
+                    stdin.shutdown().await
+                };
+                // A program that exits without reading all of stdin breaks
+                // the pipe; its exit status says what happened.
+                match fed.await {
+                    Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+                        return Err(RunError::Io(error));
+                    }
+                    _ => {}
+                }
             }
-            Ok::<(), std::io::Error>(())
+            Ok(())
         };
-        let run = async { tokio::join!(feed, child.wait_with_output()) };
-        let (fed, output) = tokio::time::timeout(self.timeout, run)
+        let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+        let run = async {
+            let ((), stdout, stderr) = tokio::try_join!(
+                feed,
+                read_capped(stdout, "stdout", cap),
+                read_capped(stderr, "stderr", cap)
+            )?;
+            let status: ExitStatus = child.wait().await.map_err(RunError::Io)?;
+            Ok::<_, RunError>((status, stdout, stderr))
+        };
+        let (status, stdout, stderr) = tokio::time::timeout(self.timeout, run)
             .await
-            .map_err(|_| RunError::Timeout(self.timeout))?;
-        let output = output.map_err(RunError::Io)?;
-        // A program that exits without reading all of stdin breaks the
-        // pipe; its exit status says what happened.
-        if let Err(error) = fed
-            && error.kind() != std::io::ErrorKind::BrokenPipe
-        {
-            return Err(RunError::Io(error));
-        }
+            .map_err(|_| RunError::Timeout(self.timeout))??;
+        group.reaped();
         Ok(Output {
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: status.code(),
+            stdout: text(stdout),
+            stderr: text(stderr),
         })
     }
+}
+
+/// All of `stream`, unless it holds more than `cap` bytes: then the
+/// reading stops one byte past the cap.
+async fn read_capped(
+    stream: Option<impl AsyncRead + Unpin>,
+    name: &'static str,
+    cap: usize,
+) -> Result<Vec<u8>, RunError> {
+    let mut bytes = Vec::new();
+    if let Some(stream) = stream {
+        let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+        stream
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .await
+            .map_err(RunError::Io)?;
+    }
+    match bytes.len() > cap {
+        true => Err(RunError::TooMuchOutput { stream: name, cap }),
+        false => Ok(bytes),
+    }
+}
+
+/// `bytes` as text, invalid UTF-8 replaced; no copy when it is valid.
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|invalid| String::from_utf8_lossy(invalid.as_bytes()).into_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::children::tests::gone;
 
     #[test]
     fn command_lines_quote_what_a_shell_would_split() {
@@ -260,5 +355,121 @@ mod tests {
         };
         let error = runner(Duration::ZERO).run(&sleep).await.unwrap_err();
         assert_eq!(error.to_string(), "timed out after 0 s and was killed");
+    }
+
+    fn sh(script: &str, args: &[&str]) -> Invocation<'static> {
+        let mut all = vec!["-c".to_owned(), script.to_owned()];
+        all.extend(args.iter().map(|a| (*a).to_owned()));
+        Invocation {
+            program: "sh",
+            args: all,
+            env: &[],
+            stdin: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn output_past_the_cap_kills_the_command() {
+        let children = Children::default();
+        let run = runner(Duration::from_secs(600));
+        for (script, stream) in [("exec yes", "stdout"), ("yes >&2", "stderr")] {
+            let error = run
+                .run_in(&sh(script, &[]), 1000, &children)
+                .await
+                .unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("its {stream} exceeded 1000 bytes (0 MiB) and it was killed")
+            );
+        }
+        assert_eq!(children.running(), 0);
+        // Exactly the cap is fine.
+        let output = run
+            .run_in(&sh("head -c 1000 /dev/zero", &[]), 1000, &children)
+            .await
+            .unwrap();
+        assert_eq!((output.success(), output.stdout.len()), (true, 1000));
+        assert_eq!(
+            RunError::TooMuchOutput {
+                stream: "stdout",
+                cap: MAX_OUTPUT
+            }
+            .to_string(),
+            "its stdout exceeded 16777216 bytes (16 MiB) and it was killed"
+        );
+    }
+
+    /// A wrapper that starts `sleep 1000`, writes its process ID to the
+    /// file it is given, and waits for it.
+    const WRAPPER: &str = "sleep 1000 & echo $! > \"$0.tmp\" && mv \"$0.tmp\" \"$0\"; wait";
+
+    /// The process ID in `file`, once it is there (a hang bound only).
+    async fn pid_in(file: &std::path::Path) -> Pid {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(text) = std::fs::read_to_string(file) {
+                return Pid::from_raw(text.trim().parse().unwrap()).unwrap();
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no {file:?}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_timeout_or_a_dropped_call_kills_the_wrappers_children_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pid");
+        let path = file.display().to_string();
+        let children = Children::default();
+        // Retried until a run that timed out had started its child.
+        let mut attempts = 0;
+        let sleep = loop {
+            attempts += 1;
+            assert!(attempts <= 100, "the wrapper never started in time");
+            let _ = std::fs::remove_file(&file);
+            let error = runner(Duration::from_millis(500))
+                .run_in(&sh(WRAPPER, &[&path]), MAX_OUTPUT, &children)
+                .await
+                .unwrap_err();
+            assert_eq!(error.to_string(), "timed out after 0.5 s and was killed");
+            if file.exists() {
+                break pid_in(&file).await;
+            }
+        };
+        assert!(gone(sleep), "the timeout killed the wrapper's child");
+        assert_eq!(children.running(), 0);
+
+        std::fs::remove_file(&file).unwrap();
+        let long = runner(Duration::from_secs(600));
+        let wrapper = sh(WRAPPER, &[&path]);
+        let sleep = tokio::select! {
+            ran = long.run_in(&wrapper, MAX_OUTPUT, &children) => panic!("{ran:?}"),
+            sleep = pid_in(&file) => sleep,
+        };
+        // The run was dropped with the `select!`.
+        assert!(gone(sleep), "dropping the call killed the wrapper's child");
+        assert_eq!(children.running(), 0);
+    }
+
+    #[tokio::test]
+    async fn shutdown_kills_running_commands_and_refuses_new_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pid");
+        let path = file.display().to_string();
+        let children = Children::default();
+        let long = runner(Duration::from_secs(600));
+        let wrapper = sh(WRAPPER, &[&path]);
+        let (ran, sleep) = tokio::join!(long.run_in(&wrapper, MAX_OUTPUT, &children), async {
+            let sleep = pid_in(&file).await;
+            assert_eq!(children.end(Duration::ZERO).await, 1);
+            sleep
+        });
+        assert_eq!(ran.unwrap().status(), "killed by a signal");
+        assert!(gone(sleep));
+        let refused = long
+            .run_in(&sh("true", &[]), MAX_OUTPUT, &children)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.to_string(), "not run: the server is shutting down");
     }
 }
