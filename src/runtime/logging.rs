@@ -82,6 +82,8 @@ pub fn init(settings: &LoggingSettings) {
         LogFormat::Json => builder.json().finish().with(filter).try_init(),
     };
     if let Err(error) = installed {
-        eprintln!("planning-mcp-server: logging is already set up: {error}");
+        super::output::eprint(&format!(
+            "planning-mcp-server: logging is already set up: {error}\n"
+        ));
     }
 }

@@ -3,13 +3,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The shared runtime under every toolset: the servers' allocators, blocking
-//! work off the async workers, logging, large stacks for deep plans, and
-//! small text helpers.
+//! work off the async workers, logging, what the command-line programs
+//! print, large stacks for deep plans, and small text helpers.
 
 pub mod allocator;
 pub mod blocking;
 pub mod file_lock;
 pub mod logging;
+pub mod output;
 pub mod regular_file;
 pub mod stack;
 pub mod text;
