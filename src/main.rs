@@ -31,7 +31,11 @@ static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 #[derive(Debug, Default, Parser)]
 // The server's flags are not the subcommands' (each lists its own): given
 // before a subcommand they are refused, not silently ignored.
-#[command(name = "planning-mcp-server", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "planning-mcp-server",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(flatten)]
     config: ConfigFlags,

@@ -245,7 +245,11 @@ mod tests {
         let flags = parse::<BoardAndStorage>(&["--board", "b", "--storage", "file"]).unwrap();
         let given: Vec<&str> = flags.config().given.iter().map(|(f, _)| f.key).collect();
         assert_eq!(given, ["server.board", "storage.backend"]);
-        for other in [["--port", "1"], ["--plans-root", "x"], ["--toolsets", "team"]] {
+        for other in [
+            ["--port", "1"],
+            ["--plans-root", "x"],
+            ["--toolsets", "team"],
+        ] {
             let error = parse::<BoardAndStorage>(&other).unwrap_err();
             assert_eq!(error.kind(), clap::error::ErrorKind::UnknownArgument);
         }

@@ -227,7 +227,9 @@ async fn output_that_cannot_be_written_is_exit_status_1_never_a_panic() {
                 Sink::Full => "No space left on device",
             };
             assert!(
-                stderr.starts_with(&format!("{name}: cannot write to standard output: {reason}")),
+                stderr.starts_with(&format!(
+                    "{name}: cannot write to standard output: {reason}"
+                )),
                 "{what}"
             );
             assert!(!stderr.contains("panicked"), "{what}");
@@ -242,13 +244,24 @@ async fn summary_lists_and_takes_only_its_own_flags() {
     assert!(output.status.success(), "{}", stderr(&output));
     let help = String::from_utf8(output.stdout).unwrap();
     insta::assert_snapshot!("summary_help", help);
-    for flag in ["--mode", "--port", "--host", "--toolsets", "--log-level", "--plans-root"] {
+    for flag in [
+        "--mode",
+        "--port",
+        "--host",
+        "--toolsets",
+        "--log-level",
+        "--plans-root",
+    ] {
         assert!(!help.contains(flag), "{flag} in:\n{help}");
         // Refused, not ignored: after the subcommand and before it.
         for args in [vec!["summary", flag, "x"], vec![flag, "x", "summary"]] {
             let output = run(&dir, &args, &[]).await;
             assert_eq!(output.status.code(), Some(2), "{args:?}");
-            assert!(stderr(&output).contains(flag), "{args:?}: {}", stderr(&output));
+            assert!(
+                stderr(&output).contains(flag),
+                "{args:?}: {}",
+                stderr(&output)
+            );
         }
     }
 }

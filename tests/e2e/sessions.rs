@@ -126,7 +126,10 @@ async fn exactly_max_sessions_of_many_simultaneous_initialize_requests_succeed()
 async fn open_session(url: &str) -> String {
     let response = post(url).body(INITIALIZE).send().await.unwrap();
     assert!(response.status().is_success(), "{}", response.status());
-    let id = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let id = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     let _ = response.bytes().await;
     id
 }

@@ -223,9 +223,12 @@ impl McpEndpoints {
             )
                 .into_response();
         };
-        let open = self.inner.services.lock().get(name).map(|open| {
-            (open.sessions.clone(), open.deleting.clone())
-        });
+        let open = self
+            .inner
+            .services
+            .lock()
+            .get(name)
+            .map(|open| (open.sessions.clone(), open.deleting.clone()));
         let Some((sessions, deleting)) = open else {
             return session_not_found();
         };

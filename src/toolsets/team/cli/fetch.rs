@@ -31,13 +31,14 @@ pub fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String
         request.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
     request.push_str("\r\n");
-    let response = exchange(&authority, request.as_bytes(), Instant::now() + TIMEOUT)
-        .map_err(|error| match error.kind() {
-            io::ErrorKind::TimedOut => format!(
-                "{url} did not answer within {} s",
-                TIMEOUT.as_secs()
-            ),
-            _ => format!("cannot reach {url}: {error}"),
+    let response =
+        exchange(&authority, request.as_bytes(), Instant::now() + TIMEOUT).map_err(|error| {
+            match error.kind() {
+                io::ErrorKind::TimedOut => {
+                    format!("{url} did not answer within {} s", TIMEOUT.as_secs())
+                }
+                _ => format!("cannot reach {url}: {error}"),
+            }
         })?;
     let (status, body) = parse(&response).ok_or_else(|| format!("{url} did not answer HTTP"))?;
     match status {
