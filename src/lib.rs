@@ -17,6 +17,10 @@
 //! toolset interface, the toolsets know their domain, and a domain knows
 //! nothing else.
 
+// Output goes through `runtime::output`: `println!` panics when stdout
+// is a closed pipe.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod config;
 pub mod runtime;
 pub(crate) mod server;

@@ -5,15 +5,22 @@
 //! `planning-mcp-server`: CLI -> Config -> logging -> serve; or, with the
 //! `summary` subcommand, the digest of a board (toolset `team`'s) for hooks.
 
+// Output goes through `runtime::output`: `println!` panics when stdout
+// is a closed pipe.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use planning_mcp_server::BoardName;
-use planning_mcp_server::config::{self, ConfigFlags, Mode};
-use planning_mcp_server::runtime::{allocator, logging, stack};
-use planning_mcp_server::toolsets::team::cli::{self as team, Source};
+use planning_mcp_server::config::{self, CommandFlags, ConfigFlags, Mode};
+use planning_mcp_server::runtime::{allocator, logging, output, stack};
+use planning_mcp_server::toolsets::team::cli::{self as team, Source, SummaryKeys};
 use planning_mcp_server::transport as serve;
+
+/// The name in front of every message.
+const PROGRAM: &str = "planning-mcp-server";
 
 #[global_allocator]
 static ALLOCATOR: allocator::Sessions = allocator::Sessions;
@@ -22,7 +29,13 @@ static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 /// with statuses. Configuration: defaults < planning-mcp-server.toml <
 /// PLANNING_* environment variables < these flags.
 #[derive(Debug, Default, Parser)]
-#[command(name = "planning-mcp-server", version)]
+// The server's flags are not the subcommands' (each lists its own): given
+// before a subcommand they are refused, not silently ignored.
+#[command(
+    name = "planning-mcp-server",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(flatten)]
     config: ConfigFlags,
@@ -44,9 +57,10 @@ enum Command {
 #[derive(Debug, Args)]
 struct SummaryArgs {
     #[command(flatten)]
-    config: ConfigFlags,
+    config: CommandFlags<SummaryKeys>,
     /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead
-    /// of reading the stored board; its token comes from server.auth_token
+    /// of reading the stored board, waiting 5 s at most; its token comes from
+    /// server.auth_token (PLANNING_SERVER_AUTH_TOKEN)
     #[arg(long, value_name = "URL")]
     url: Option<String>,
 }
@@ -57,7 +71,11 @@ fn main() -> ExitCode {
     // parser for every toolset's flags is a tenth of the start-up's own
     // work: without arguments the defaults are what it would return.
     let cli = if std::env::args_os().len() > 1 {
-        Cli::parse()
+        match Cli::try_parse() {
+            Ok(cli) => cli,
+            // --help, --version, or a usage error.
+            Err(stop) => return output::clap_stop(PROGRAM, &stop),
+        }
     } else {
         Cli::default()
     };
@@ -66,10 +84,7 @@ fn main() -> ExitCode {
     }
     if cli.generate_config {
         return match config::generate(Path::new(".")) {
-            Ok(path) => {
-                println!("wrote {}", path.display());
-                ExitCode::SUCCESS
-            }
+            Ok(path) => output::print_or_fail(PROGRAM, &format!("wrote {}\n", path.display())),
             Err(error) => fail(&error),
         };
     }
@@ -124,7 +139,7 @@ fn serve_with(loaded: config::Loaded, deep_work: bool) -> ExitCode {
 
 /// Prints the digest of the configured board (`--board`).
 fn summary(args: &SummaryArgs) -> ExitCode {
-    let loaded = match config::load(&args.config) {
+    let loaded = match config::load(args.config.config()) {
         Ok(loaded) => loaded,
         Err(error) => return fail(&error),
     };
@@ -139,16 +154,13 @@ fn summary(args: &SummaryArgs) -> ExitCode {
         None => Source::Stored,
     };
     match team::summary(&config.toolsets, &name, source) {
-        Ok(digest) => {
-            println!("{digest}");
-            ExitCode::SUCCESS
-        }
+        Ok(digest) => output::print_or_fail(PROGRAM, &format!("{digest}\n")),
         Err(error) => fail(&error),
     }
 }
 
 fn fail(error: &dyn std::fmt::Display) -> ExitCode {
-    eprintln!("planning-mcp-server: {error}");
+    output::eprint(&format!("{PROGRAM}: {error}\n"));
     ExitCode::FAILURE
 }
 

@@ -5,12 +5,19 @@
 //! `long-term-plan-mcp`: the drop-in stdio MCP server for long-term-plan's
 //! Markdown plans. All the work is in `planning_mcp_server::toolsets::plans::mcp::stdio`.
 
+// Output goes through `runtime::output`: `println!` panics when stdout
+// is a closed pipe.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
-use planning_mcp_server::runtime::{allocator, stack};
+use planning_mcp_server::runtime::{allocator, output, stack};
 use planning_mcp_server::toolsets::plans::Plans;
 use planning_mcp_server::toolsets::plans::mcp::stdio::{self, Command, PlansServer};
 use planning_mcp_server::transport::lines::Lines;
+
+/// The name in front of a message about the output.
+const PROGRAM: &str = "long-term-plan-mcp";
 
 #[global_allocator]
 static ALLOCATOR: allocator::LargeResults = allocator::LargeResults;
@@ -23,21 +30,15 @@ fn main() -> ExitCode {
         .collect();
     let cwd = std::env::current_dir().unwrap_or_default();
     let (root, plans, legacy) = match stdio::parse_args(&args, &cwd) {
-        Ok(Command::Help) => {
-            print!("{}", stdio::HELP);
-            return ExitCode::SUCCESS;
-        }
-        Ok(Command::Version) => {
-            print!("{}", stdio::version_line());
-            return ExitCode::SUCCESS;
-        }
+        Ok(Command::Help) => return output::print_or_fail(PROGRAM, stdio::HELP),
+        Ok(Command::Version) => return output::print_or_fail(PROGRAM, &stdio::version_line()),
         Ok(Command::Serve {
             root,
             plans,
             legacy_doc_tools,
         }) => (root, plans, legacy_doc_tools),
         Err(message) => {
-            eprintln!("Error: {message}");
+            output::eprint(&format!("Error: {message}\n"));
             return ExitCode::FAILURE;
         }
     };
@@ -55,7 +56,7 @@ fn serve(server: PlansServer) -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("Error: {error}");
+            output::eprint(&format!("Error: {error}\n"));
             return ExitCode::FAILURE;
         }
     };
@@ -67,7 +68,7 @@ fn serve(server: PlansServer) -> ExitCode {
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("Error: {error}");
+            output::eprint(&format!("Error: {error}\n"));
             ExitCode::FAILURE
         }
     }

@@ -5,10 +5,13 @@
 //! `long-term-plan`: the drop-in CLI for long-term-plan's Markdown plans.
 //! All the work is in `planning_mcp_server::toolsets::plans::cli`.
 
-use std::io::Write;
+// Output goes through `runtime::output`: `println!` panics when stdout
+// is a closed pipe.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
-use planning_mcp_server::runtime::stack;
+use planning_mcp_server::runtime::{output, stack};
 use planning_mcp_server::toolsets::plans::cli;
 
 fn main() -> ExitCode {
@@ -20,16 +23,12 @@ fn main() -> ExitCode {
     // Deeply nested plans need deep stacks (see `stack`).
     let outcome =
         stack::run_with_large_stack(move || cli::run(args, &cwd, &mut std::io::stdin().lock()));
-    // A closed pipe is not worth a panic.
-    let _ = std::io::stdout()
-        .lock()
-        .write_all(outcome.stdout.as_bytes());
-    let _ = std::io::stderr()
-        .lock()
-        .write_all(outcome.stderr.as_bytes());
-    if outcome.code == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    let printed = output::print(&outcome.stdout);
+    output::eprint(&outcome.stderr);
+    match printed {
+        // The work is done (a change is saved), but its answer is lost.
+        Err(error) => output::unwritten("long-term-plan", &error),
+        Ok(()) if outcome.code == 0 => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::FAILURE,
     }
 }

@@ -4,8 +4,10 @@
 
 //! The command-line tier: `--config` and one flag per [`Flag`] of the
 //! server's tables and of every registered toolset, as a figment provider
-//! that holds only the flags given.
+//! that holds only the flags given. A subcommand that reads only some keys
+//! (`summary`) takes only their flags: [`CommandFlags`].
 
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
@@ -52,47 +54,23 @@ impl ConfigFlags {
         }
         FlagValues(tables)
     }
-}
 
-/// The clap argument of `flag`; its help names the key it sets.
-fn argument(flag: &'static Flag) -> Arg {
-    let arg = Arg::new(flag.long)
-        .long(flag.long)
-        .value_name(flag.value_name)
-        .help(format!("{} [config: {}]", flag.help, flag.key));
-    match flag.kind {
-        FlagKind::Text => arg,
-        FlagKind::Number => arg
-            .value_parser(value_parser!(i64))
-            .allow_negative_numbers(true),
-        FlagKind::Choice(values) => arg.value_parser(PossibleValuesParser::new(values)),
-        FlagKind::List => arg.value_delimiter(',').action(ArgAction::Append),
-    }
-}
-
-impl Args for ConfigFlags {
-    fn augment_args(command: Command) -> Command {
+    /// `command` with `--config` and the arguments of `flags`.
+    fn augment(command: Command, flags: &[&'static Flag], help: fn(&Flag) -> &str) -> Command {
         let config = Arg::new("config")
             .long("config")
             .value_name("PATH")
             .value_parser(value_parser!(PathBuf))
             .help("Read this config file instead of searching for one (it must exist)");
-        Self::all()
-            .into_iter()
-            .fold(command.arg(config), |command, flag| {
-                command.arg(argument(flag))
-            })
+        flags.iter().fold(command.arg(config), |command, flag| {
+            command.arg(argument(flag, help(flag)))
+        })
     }
 
-    fn augment_args_for_update(command: Command) -> Command {
-        Self::augment_args(command)
-    }
-}
-
-impl FromArgMatches for ConfigFlags {
-    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+    /// The values of `flags` (those `command` was augmented with) in `matches`.
+    fn read(matches: &ArgMatches, flags: &[&'static Flag]) -> Self {
         let mut given = Vec::new();
-        for flag in Self::all() {
+        for &flag in flags {
             let value = match flag.kind {
                 FlagKind::Number => matches.get_one::<i64>(flag.long).map(|n| Value::from(*n)),
                 FlagKind::List => matches
@@ -105,9 +83,121 @@ impl FromArgMatches for ConfigFlags {
             };
             given.extend(value.map(|value| (flag, value)));
         }
-        Ok(Self {
+        Self {
             config: matches.get_one::<PathBuf>("config").cloned(),
             given,
+        }
+    }
+}
+
+/// The clap argument of `flag`, described by `help`; the help names the
+/// key it sets.
+fn argument(flag: &'static Flag, help: &str) -> Arg {
+    let arg = Arg::new(flag.long)
+        .long(flag.long)
+        .value_name(flag.value_name)
+        .help(format!("{help} [config: {}]", flag.key));
+    match flag.kind {
+        FlagKind::Text => arg,
+        FlagKind::Number => arg
+            .value_parser(value_parser!(i64))
+            .allow_negative_numbers(true),
+        FlagKind::Choice(values) => arg.value_parser(PossibleValuesParser::new(values)),
+        FlagKind::List => arg.value_delimiter(',').action(ArgAction::Append),
+    }
+}
+
+impl Args for ConfigFlags {
+    fn augment_args(command: Command) -> Command {
+        Self::augment(command, &Self::all(), |flag| flag.help)
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+impl FromArgMatches for ConfigFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Ok(Self::read(matches, &Self::all()))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// The keys a subcommand reads, and so the flags it takes.
+pub trait KeysRead {
+    /// The keys, `table.key`; `table.` stands for every key of the table.
+    const KEYS: &'static [&'static str];
+
+    /// The help of `flag` for this subcommand: the flag's own by default.
+    fn help(flag: &Flag) -> &str {
+        flag.help
+    }
+}
+
+/// The flags of a subcommand that reads only the keys `K` names: `--config`
+/// and the flags that set those keys, no others (`summary --help` lists
+/// neither `--port` nor `--plans-root`, and refuses them).
+pub struct CommandFlags<K> {
+    flags: ConfigFlags,
+    keys: PhantomData<K>,
+}
+
+impl<K: KeysRead> CommandFlags<K> {
+    /// The flags of [`ConfigFlags::all`] that set a key `K` reads.
+    pub fn taken() -> Vec<&'static Flag> {
+        let reads = |key: &str| {
+            K::KEYS.iter().any(|read| match read.strip_suffix('.') {
+                Some(table) => key.split_once('.').is_some_and(|(t, _)| t == table),
+                None => key == *read,
+            })
+        };
+        ConfigFlags::all()
+            .into_iter()
+            .filter(|flag| reads(flag.key))
+            .collect()
+    }
+
+    /// The flags given, as the configuration's top tier.
+    pub fn config(&self) -> &ConfigFlags {
+        &self.flags
+    }
+}
+
+impl<K> std::fmt::Debug for CommandFlags<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.flags.fmt(f)
+    }
+}
+
+impl<K> Clone for CommandFlags<K> {
+    fn clone(&self) -> Self {
+        Self {
+            flags: self.flags.clone(),
+            keys: PhantomData,
+        }
+    }
+}
+
+impl<K: KeysRead> Args for CommandFlags<K> {
+    fn augment_args(command: Command) -> Command {
+        ConfigFlags::augment(command, &Self::taken(), K::help)
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+impl<K: KeysRead> FromArgMatches for CommandFlags<K> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Ok(Self {
+            flags: ConfigFlags::read(matches, &Self::taken()),
+            keys: PhantomData,
         })
     }
 
@@ -127,5 +217,52 @@ impl Provider for FlagValues {
 
     fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
         Ok(Profile::Default.collect(self.0.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct BoardAndStorage;
+
+    impl KeysRead for BoardAndStorage {
+        const KEYS: &'static [&'static str] = &["server.board", "storage."];
+    }
+
+    fn parse<K: KeysRead>(args: &[&str]) -> Result<CommandFlags<K>, clap::Error> {
+        let command = CommandFlags::<K>::augment_args(Command::new("t").no_binary_name(true));
+        CommandFlags::from_arg_matches(&command.try_get_matches_from(args)?)
+    }
+
+    #[test]
+    fn a_command_takes_the_flags_of_the_keys_it_reads_and_no_others() {
+        let longs: Vec<&str> = CommandFlags::<BoardAndStorage>::taken()
+            .iter()
+            .map(|flag| flag.long)
+            .collect();
+        assert_eq!(longs, ["board", "storage", "storage-dir"]);
+        let flags = parse::<BoardAndStorage>(&["--board", "b", "--storage", "file"]).unwrap();
+        let given: Vec<&str> = flags.config().given.iter().map(|(f, _)| f.key).collect();
+        assert_eq!(given, ["server.board", "storage.backend"]);
+        for other in [
+            ["--port", "1"],
+            ["--plans-root", "x"],
+            ["--toolsets", "team"],
+        ] {
+            let error = parse::<BoardAndStorage>(&other).unwrap_err();
+            assert_eq!(error.kind(), clap::error::ErrorKind::UnknownArgument);
+        }
+    }
+
+    #[test]
+    fn flags_longs_and_keys_are_unique() {
+        let all = ConfigFlags::all();
+        for (i, flag) in all.iter().enumerate() {
+            for other in &all[i + 1..] {
+                assert_ne!(flag.long, other.long);
+                assert_ne!(flag.key, other.key);
+            }
+        }
     }
 }

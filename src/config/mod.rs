@@ -21,7 +21,7 @@ use figment::providers::{Env, Format, Toml};
 use figment::value::Dict;
 
 pub use example::generate;
-pub use flags::ConfigFlags;
+pub use flags::{CommandFlags, ConfigFlags, KeysRead};
 pub use seconds::Seconds;
 pub use server::{Mode, Secret, ServerSettings};
 

@@ -5,13 +5,15 @@
 //! The shared runtime under every toolset: the servers' allocators, blocking
 //! work off the async workers, child processes (killed with their groups),
 //! file locks, logging, the directories the server makes for its own files,
-//! large stacks for deep plans, and small text helpers.
+//! what the command-line programs print, large stacks for deep plans, and
+//! small text helpers.
 
 pub mod allocator;
 pub mod blocking;
 pub mod children;
 pub mod file_lock;
 pub mod logging;
+pub mod output;
 pub mod own_dir;
 pub mod regular_file;
 pub mod stack;

@@ -5,7 +5,8 @@
 //! The web board in a real browser (headless Chromium): cards appear and
 //! move column live, without a reload, when agents change the board over
 //! MCP; user text stays text; the page reconnects after a server restart;
-//! with toolset `team`, holders, lease ends, links and evidence show live.
+//! with toolset `team`, holders, lease ends, links and evidence show live;
+//! the pages load their icon and log nothing to the console.
 //! Skipped with a message where Chromium is not installed, unless
 //! `PLANNING_REQUIRE_BROWSER=1`.
 //!
@@ -151,6 +152,56 @@ async fn cards_appear_and_move_live_and_user_text_stays_text() {
     assert_eq!(shown_title(&browser).await, json!([SCRIPT, 1, 0]));
     let title = browser.run("return document.title;", json!([])).await;
     assert_eq!(title, json!("live · planning board"));
+    agent.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_pages_load_their_icon_and_log_no_error() {
+    let Some(browser) = Browser::start("the_pages_load_their_icon", 1024, 768).await else {
+        return;
+    };
+    let server = HttpServer::start(&[], &[]).await;
+    let base = server.base();
+    let agent = common::client_at(&server.board_url("icon")).await;
+    ok(&agent, "add_tasks", json!({"tasks": [{"title": "a"}]})).await;
+
+    let mut responses = Vec::new();
+    for page in ["/", "/boards/icon"] {
+        browser.goto(&format!("{base}{page}")).await;
+        // The browser asks for the page's icon (or, without one named, for
+        // /favicon.ico) after the page: wait until it has its answer.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            // The server's answers (not the browser's own pages).
+            let ours = browser.responses().await.into_iter();
+            responses.extend(ours.filter(|(_, url)| url.starts_with(base)));
+            let icon = |(_, url): &(u64, String)| {
+                url.ends_with("/assets/icon.svg") || url.ends_with("/favicon.ico")
+            };
+            if responses.iter().any(icon) {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no icon asked for: {responses:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    assert!(
+        responses
+            .iter()
+            .any(|r| *r == (200, format!("{base}/assets/icon.svg"))),
+        "{responses:?}"
+    );
+    let failed: Vec<_> = responses
+        .iter()
+        .filter(|(status, _)| *status >= 400)
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    // Nothing failed to load and the policy blocked nothing.
+    assert_eq!(browser.console().await, Vec::<Value>::new());
     agent.cancel().await.unwrap();
 }
 

@@ -147,3 +147,121 @@ async fn an_address_in_use_is_a_clear_error() {
     assert!(message.contains("planning-mcp-server:"), "{message}");
     assert!(message.to_lowercase().contains("address"), "{message}");
 }
+
+/// Where a test sends a program's standard output.
+#[derive(Debug, Clone, Copy)]
+enum Sink {
+    /// A pipe whose reader is gone: every write fails with `EPIPE`, as
+    /// with `| head -c0`.
+    ClosedPipe,
+    /// `/dev/full`: every write fails with `ENOSPC`.
+    Full,
+}
+
+impl Sink {
+    fn stdio(self) -> std::process::Stdio {
+        match self {
+            Sink::ClosedPipe => {
+                let (reader, writer) = std::io::pipe().unwrap();
+                drop(reader);
+                writer.into()
+            }
+            Sink::Full => std::fs::File::create("/dev/full").unwrap().into(),
+        }
+    }
+}
+
+/// Runs `program` with `args` in `dir`, its stdout into `sink`.
+async fn run_into(program: &str, dir: &TempDir, args: &[&str], sink: Sink) -> Output {
+    let mut command = tokio::process::Command::new(program);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PLANNING_") {
+            command.env_remove(key);
+        }
+    }
+    let child = command
+        .args(args)
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(sink.stdio())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        // Not `output()`: it would pipe stdout.
+        .spawn()
+        .unwrap()
+        .wait_with_output();
+    tokio::time::timeout(std::time::Duration::from_secs(20), child)
+        .await
+        .expect("the binary exits")
+        .unwrap()
+}
+
+#[tokio::test]
+async fn output_that_cannot_be_written_is_exit_status_1_never_a_panic() {
+    const LTP: &str = env!("CARGO_BIN_EXE_long-term-plan");
+    const LTP_MCP: &str = env!("CARGO_BIN_EXE_long-term-plan-mcp");
+    let store = tempfile::tempdir().unwrap();
+    let store = store.path().display().to_string();
+    let summary = ["summary", "--storage", "file", "--storage-dir", &store];
+    let runs: [(&str, &str, &[&str]); 9] = [
+        (common::BIN, "planning-mcp-server", &summary),
+        (common::BIN, "planning-mcp-server", &["summary", "--help"]),
+        (common::BIN, "planning-mcp-server", &["--help"]),
+        (common::BIN, "planning-mcp-server", &["--version"]),
+        (common::BIN, "planning-mcp-server", &["--generate-config"]),
+        (LTP, "long-term-plan", &["--help"]),
+        (LTP, "long-term-plan", &["plan", "list"]),
+        (LTP_MCP, "long-term-plan-mcp", &["--help"]),
+        (LTP_MCP, "long-term-plan-mcp", &["--version"]),
+    ];
+    for sink in [Sink::ClosedPipe, Sink::Full] {
+        for (program, name, args) in runs {
+            let dir = tempfile::tempdir().unwrap();
+            let output = run_into(program, &dir, args, sink).await;
+            let stderr = stderr(&output);
+            let what = format!("{name} {args:?} into {sink:?}: {stderr}");
+            assert_eq!(output.status.code(), Some(1), "{what}");
+            let reason = match sink {
+                Sink::ClosedPipe => "Broken pipe",
+                Sink::Full => "No space left on device",
+            };
+            assert!(
+                stderr.starts_with(&format!(
+                    "{name}: cannot write to standard output: {reason}"
+                )),
+                "{what}"
+            );
+            assert!(!stderr.contains("panicked"), "{what}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn summary_lists_and_takes_only_its_own_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(&dir, &["summary", "--help"], &[]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let help = String::from_utf8(output.stdout).unwrap();
+    insta::assert_snapshot!("summary_help", help);
+    for flag in [
+        "--mode",
+        "--port",
+        "--host",
+        "--toolsets",
+        "--log-level",
+        "--plans-root",
+    ] {
+        assert!(!help.contains(flag), "{flag} in:\n{help}");
+        // Refused, not ignored: after the subcommand and before it.
+        for args in [vec!["summary", flag, "x"], vec![flag, "x", "summary"]] {
+            let output = run(&dir, &args, &[]).await;
+            assert_eq!(output.status.code(), Some(2), "{args:?}");
+            assert!(
+                stderr(&output).contains(flag),
+                "{args:?}: {}",
+                stderr(&output)
+            );
+        }
+    }
+}

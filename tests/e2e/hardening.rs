@@ -5,7 +5,8 @@
 //! Hostile and unlucky cases, through the real binary: a board lock held by
 //! another process, clients that trickle their requests, shutdown with
 //! half-sent requests, reads of unknown boards, colliding task IDs, forged
-//! lines, unparseable messages and a FIFO for a snapshot. Every wait is for
+//! lines, unparseable messages, a FIFO for a snapshot, and clients that
+//! leave while their calls run. Every wait is for
 //! a state (a line from a child, a reply, a closed socket), never a sleep;
 //! the bounds on the waits only turn a hang into a failure.
 
@@ -500,4 +501,116 @@ async fn a_fifo_or_an_unknown_version_for_a_snapshot_stops_start_up_at_once() {
         stderr.contains("it has format version 0, which no planning-mcp-server writes"),
         "{stderr}"
     );
+}
+
+/// Sends a raw HTTP/1.1 POST of `body` to `/mcp` in session `id` on a new
+/// connection, and waits for the head of the answer (the event stream has
+/// begun: the call reached the session).
+async fn post_in_session(address: &str, id: &str, body: &str) -> TcpStream {
+    let mut tcp = TcpStream::connect(address).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMcp-Session-Id: {id}\r\n\
+         Mcp-Protocol-Version: 2025-06-18\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    tokio::time::timeout(HANG, tcp.read_exact(&mut head))
+        .await
+        .expect("the answer begins")
+        .unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    tcp
+}
+
+/// Opens a session with raw requests (`initialize`, then `initialized`); its ID.
+async fn raw_session(url: &str) -> String {
+    let response = post(url).body(INITIALIZE).send().await.unwrap();
+    let id = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let _ = response.bytes().await;
+    let initialized = post(url)
+        .header("mcp-session-id", &id)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert!(initialized.status().is_success());
+    id
+}
+
+/// A raw `tools/call` of `add_tasks` adding task `title`.
+fn add_task(id: u32, title: &str) -> String {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "add_tasks", "arguments": {"tasks": [{"title": title}]}}
+    })
+    .to_string()
+}
+
+#[tokio::test]
+async fn clients_that_leave_while_their_calls_run_leave_no_error_line() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("store");
+    let flags = common::file_storage(&store);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let env = [("PLANNING_SERVER_LOCK_TIMEOUT", "600")];
+    let mut server = HttpServer::start_in(&home, &args, &env).await;
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let watcher = server.client().await;
+    ok(
+        &watcher,
+        "set_goal",
+        json!({"title": "G", "description": ""}),
+    )
+    .await;
+    let lock = store.join("default.json.lock");
+
+    // A client whose connection drops while its call waits for the board.
+    let dropped = raw_session(&server.url).await;
+    let mut holder = hold_lock(&lock).await;
+    drop(post_in_session(&address, &dropped, &add_task(2, "dropped")).await);
+    holder.stdin.take();
+    holder.wait().await.unwrap();
+
+    // A client that ends its session (as the SDKs do on exit) with two
+    // calls running.
+    let closed = raw_session(&server.url).await;
+    let mut holder = hold_lock(&lock).await;
+    let first = post_in_session(&address, &closed, &add_task(2, "first")).await;
+    let second = post_in_session(&address, &closed, &add_task(3, "second")).await;
+    let deleted = reqwest::Client::new()
+        .delete(&server.url)
+        .header("mcp-session-id", &closed)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+    drop((first, second));
+    holder.stdin.take();
+    holder.wait().await.unwrap();
+
+    // The call whose connection dropped goes on in its session and saves.
+    let saved = tokio::time::timeout(HANG, async {
+        loop {
+            let tasks = ok(&watcher, "get_tasks", json!({})).await;
+            if tasks.contains("] dropped\n") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    saved.await.expect("the dropped client's call is saved");
+    watcher.cancel().await.unwrap();
+    // Shutdown waits for the calls under way: by the exit, every answer
+    // that found its client gone has been dropped (and, before, logged).
+    common::signal(server.pid(), "TERM");
+    assert!(server.wait().await.success());
+    let stderr = server.stderr.lock();
+    let errors: Vec<&String> = stderr.iter().filter(|l| l.contains(" ERROR ")).collect();
+    assert!(errors.is_empty(), "{stderr:#?}");
 }

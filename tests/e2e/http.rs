@@ -97,6 +97,43 @@ async fn a_foreign_host_header_is_refused() {
     assert_eq!(response.status(), 403);
 }
 
+/// Sends `head` (a request line and headers, no body) to the server at
+/// `address` on a new connection; the status of the answer.
+async fn raw_status(address: &str, head: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(address).await.unwrap();
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = [0u8; 12];
+    tcp.read_exact(&mut answer).await.unwrap();
+    let answer = std::str::from_utf8(&answer).unwrap();
+    answer["HTTP/1.1 ".len()..].parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_foreign_host_in_an_absolute_form_request_target_is_refused() {
+    let server = HttpServer::start(&[], &[]).await;
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let ours = format!("Host: {address}\r\nConnection: close\r\n\r\n");
+    // The Host header is ours; the target names another host, which
+    // HTTP/1.1 has a server use instead.
+    for target in [
+        "GET http://rebound.example/ HTTP/1.1",
+        "GET http://rebound.example/boards/default.json HTTP/1.1",
+        "DELETE http://rebound.example/mcp HTTP/1.1",
+        "CONNECT rebound.example:443 HTTP/1.1",
+    ] {
+        let status = raw_status(&address, &format!("{target}\r\n{ours}")).await;
+        assert_eq!(status, 403, "{target}");
+    }
+    // A target that names this server is served.
+    let status = raw_status(
+        &address,
+        &format!("GET http://{address}/ HTTP/1.1\r\n{ours}"),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
 #[tokio::test]
 async fn bodies_over_one_mebibyte_get_413() {
     let server = HttpServer::start(&[], &[]).await;

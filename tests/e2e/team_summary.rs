@@ -161,3 +161,41 @@ async fn the_digest_from_a_running_server_with_its_token() {
     assert_eq!(code, Some(1));
     assert!(stderr.contains("not an http:// URL"), "{stderr}");
 }
+
+#[tokio::test]
+async fn a_server_that_trickles_its_answer_is_given_up_on_after_5_seconds() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // Answers the request's head, then one byte every 100 ms, forever:
+    // each byte is well within any per-read timeout.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let trickler = tokio::spawn(async move {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut request = [0; 1024];
+        let _ = stream.read(&mut request).await.unwrap();
+        let mut answer: &[u8] = b"HTTP/1.0 200 OK\r\ncontent-type: text/markdown\r\n\r\n# Board";
+        loop {
+            if stream.write_all(answer).await.is_err() {
+                return;
+            }
+            answer = b".";
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    // The bound only turns a hang into a failure.
+    let output = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        summary(&dir, &["--url", &url], &[]),
+    )
+    .await
+    .expect("summary gives up on its own");
+    let (code, stdout, stderr) = text(&output);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr,
+        format!("planning-mcp-server: {url} did not answer within 5 s\n")
+    );
+    trickler.abort();
+}

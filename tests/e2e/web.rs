@@ -206,6 +206,47 @@ async fn a_twenty_task_page_and_its_assets_weigh_under_50_kb() {
 }
 
 #[tokio::test]
+async fn every_page_names_an_embedded_icon_that_its_policy_allows() {
+    let server = HttpServer::start(&[], &[]).await;
+    let base = server.base();
+    let agent = server.client().await;
+    ok(&agent, "add_tasks", json!({"tasks": [{"title": "a"}]})).await;
+    // Each page names its icon, relative to itself, so that browsers do not
+    // ask for /favicon.ico; the icon is the same file wherever it is asked.
+    for (page, href) in [
+        ("/", "assets/icon.svg"),
+        ("/boards/default", "../assets/icon.svg"),
+    ] {
+        let response = get(&format!("{base}{page}")).await;
+        let policy = header(&response, "content-security-policy").to_owned();
+        assert!(policy.contains("img-src 'self'"), "{page}: {policy}");
+        let html = response.text().await.unwrap();
+        assert!(
+            html.contains(&format!(
+                "<link rel=\"icon\" href=\"{href}\" type=\"image/svg+xml\">"
+            )),
+            "{page}: {html}"
+        );
+    }
+    for path in ["/assets/icon.svg", "/favicon.ico"] {
+        let response = get(&format!("{base}{path}")).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(header(&response, "content-type"), "image/svg+xml");
+        let body = response.text().await.unwrap();
+        assert!(
+            body.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{path}"
+        );
+        assert!(
+            !body.contains("<script") && !body.contains("href"),
+            "{path}: {body}"
+        );
+        assert!(body.contains("SPDX-License-Identifier"), "{path}");
+    }
+    agent.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn bad_board_names_are_404_and_never_paths() {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("secret.json"), "{}").unwrap();

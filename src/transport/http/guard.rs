@@ -158,7 +158,17 @@ fn forbidden(what: &str) -> Response {
 
 impl Guard {
     /// A 403 for a request whose `Host` or `Origin` is not allowed, or `None`.
+    /// A request in absolute form (`GET http://name/...`, as clients send
+    /// to a proxy) or authority form (`CONNECT name:443`) names a host in
+    /// its target too, which HTTP/1.1 has a server use instead of `Host`
+    /// (RFC 9112, 3.2.2): that host must be allowed as well.
     pub fn refusal(&self, request: &Request) -> Option<Response> {
+        if let Some(target) = request.uri().authority()
+            && !self.allows_host(target.as_str())
+        {
+            tracing::warn!(request_target = %target, "refused a request whose target names a foreign host (DNS rebinding?)");
+            return Some(forbidden("the host in the request target"));
+        }
         let host = request
             .headers()
             .get(header::HOST)
@@ -222,6 +232,37 @@ mod tests {
             assert!(!g.allows_host(bad), "{bad}");
         }
         assert!(guard("0.0.0.0", &[], &[]).allows_host("0.0.0.0:9"));
+    }
+
+    /// A request for `target` with `Host: host`.
+    fn request(target: &str, host: &str) -> Request {
+        Request::builder()
+            .uri(target)
+            .header(header::HOST, host)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    }
+
+    #[test]
+    fn a_host_in_the_request_target_is_checked_like_the_host_header() {
+        let g = guard("localhost", &["plan.example.com"], &[]);
+        for allowed in [
+            request("/mcp", "localhost:8080"),
+            request("http://localhost:8080/mcp", "localhost:8080"),
+            request("http://plan.example.com/", "plan.example.com"),
+        ] {
+            assert!(g.refusal(&allowed).is_none(), "{:?}", allowed.uri());
+        }
+        for refused in [
+            request("http://evil.example/mcp", "localhost:8080"),
+            request("http://evil.example:8080/", "localhost"),
+            request("http://user@localhost/", "localhost"),
+            request("evil.example:443", "localhost"),
+            request("http://localhost/mcp", "evil.example"),
+        ] {
+            let refusal = g.refusal(&refused).map(|r| r.status());
+            assert_eq!(refusal, Some(StatusCode::FORBIDDEN), "{:?}", refused.uri());
+        }
     }
 
     #[test]

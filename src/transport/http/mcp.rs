@@ -32,6 +32,9 @@ use crate::transport::unavailable::unavailable;
 /// The largest request body accepted; larger ones get 413.
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
+/// The header that names a request's session.
+const SESSION_ID: &str = "mcp-session-id";
+
 type McpService = StreamableHttpService<SessionServer, LocalSessionManager>;
 
 /// What a board's service returns for one request.
@@ -50,6 +53,10 @@ struct Service {
     /// Cloned by every request being handed to the service: a service with
     /// no session and no request may be dropped (and its board with it).
     in_use: Arc<()>,
+    /// Held by a `DELETE` from its check that the session is live until
+    /// rmcp has closed it, so that of two `DELETE`s of one session exactly
+    /// one finds it. A tokio lock: it is held across the close.
+    deleting: Arc<tokio::sync::Mutex<()>>,
 }
 
 struct Endpoints {
@@ -151,6 +158,9 @@ impl McpEndpoints {
     /// request: a client that stalls its body holds a connection, never a
     /// session.
     async fn serve(&self, name: BoardName, request: Request) -> Response {
+        if request.method() == Method::DELETE {
+            return self.delete(&name, request).await;
+        }
         let (request, _slot) = match request.method() == Method::POST {
             false => (request, None),
             true => {
@@ -196,6 +206,57 @@ impl McpEndpoints {
     }
 }
 
+impl McpEndpoints {
+    /// `DELETE` of a session: 204 when it was live and is closed now, 404
+    /// when it is unknown (never opened, closed already, expired), as MCP
+    /// clients expect (rmcp answers 202 to both; the Python SDK reports a
+    /// 202 as a failed termination). A `DELETE` never opens a board.
+    async fn delete(&self, name: &BoardName, request: Request) -> Response {
+        let Some(id) = request
+            .headers()
+            .get(SESSION_ID)
+            .and_then(|value| value.to_str().ok())
+        else {
+            return (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: Session ID is required\n",
+            )
+                .into_response();
+        };
+        let open = self
+            .inner
+            .services
+            .lock()
+            .get(name)
+            .map(|open| (open.sessions.clone(), open.deleting.clone()));
+        let Some((sessions, deleting)) = open else {
+            return session_not_found();
+        };
+        let _one_at_a_time = deleting.lock().await;
+        if !sessions.sessions.read().await.contains_key(id) {
+            return session_not_found();
+        }
+        // rmcp checks the request (its protocol version) and closes the session.
+        let Some((future, _in_use)) = self.call(name, request) else {
+            return session_not_found();
+        };
+        let response = match future.await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        };
+        match response.status() {
+            StatusCode::ACCEPTED => StatusCode::NO_CONTENT.into_response(),
+            _ => response.map(Body::new),
+        }
+    }
+}
+
+/// The answer to a request for a session this server does not hold (the
+/// words are rmcp's, for its other requests).
+fn session_not_found() -> Response {
+    (StatusCode::NOT_FOUND, "Not Found: Session not found\n").into_response()
+}
+
 impl Endpoints {
     /// A service for `endpoint`, the toolsets opened on one board.
     fn service(&self, endpoint: Arc<Endpoint>) -> Service {
@@ -211,6 +272,7 @@ impl Endpoints {
             service,
             sessions,
             in_use: Arc::new(()),
+            deleting: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 

@@ -2,8 +2,8 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The stylesheet and the script, embedded in the binary: the pages need
-//! nothing from the network.
+//! The stylesheet, the script and the icon, embedded in the binary: the
+//! pages need nothing from the network.
 
 use axum::extract::Path;
 use axum::http::header;
@@ -15,13 +15,33 @@ pub const CSS: &str = include_str!("assets/web.css");
 /// The script of every page: local times, and the board's live updates.
 pub const JS: &str = include_str!("assets/web.js");
 
-/// `GET /assets/{file}`: `web.css` or `web.js`; anything else is 404.
+/// The icon of every page (a board of three columns), which browsers show
+/// in the tab.
+pub const ICON: &str = include_str!("assets/icon.svg");
+
+/// The icon's media type.
+const SVG: &str = "image/svg+xml";
+
+/// `GET /assets/{file}`: `web.css`, `web.js` or `icon.svg`; anything else is 404.
 pub async fn serve(Path(file): Path<String>) -> Response {
     let (body, content_type) = match file.as_str() {
         "web.css" => (CSS, "text/css; charset=utf-8"),
         "web.js" => (JS, "text/javascript; charset=utf-8"),
+        "icon.svg" => (ICON, SVG),
         _ => return super::not_found("no such file"),
     };
+    asset(body, content_type)
+}
+
+/// `GET /favicon.ico`: the icon, for a client that asks where browsers
+/// looked before pages named their icon (every modern browser reads SVG
+/// whatever the path).
+pub async fn favicon() -> Response {
+    asset(ICON, SVG)
+}
+
+/// An embedded file as a response.
+fn asset(body: &'static str, content_type: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),

@@ -34,14 +34,16 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A whole page: `title` (escaped here), stylesheet and script from
+/// A whole page: `title` (escaped here), stylesheet, script and icon from
 /// `assets` (a relative path to `/assets/`), and `body` (already HTML).
+/// Naming the icon keeps browsers from asking for `/favicon.ico`.
 pub fn page(title: &str, assets: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"color-scheme\" content=\"light dark\">\n\
          <title>{}</title>\n\
+         <link rel=\"icon\" href=\"{assets}icon.svg\" type=\"image/svg+xml\">\n\
          <link rel=\"stylesheet\" href=\"{assets}web.css\">\n\
          <script src=\"{assets}web.js\" defer></script>\n\
          </head>\n<body>\n{body}</body>\n</html>\n",

@@ -10,7 +10,8 @@
 //!   or `.md` (the `get_tasks` text);
 //! - `GET /boards/{name}/events`: live updates as Server-Sent Events ([`events`]);
 //! - `GET /boards/{name}/digest`: the team's digest, when toolset `team` is on;
-//! - `GET /assets/web.css`, `/assets/web.js`: embedded ([`assets`]).
+//! - `GET /assets/web.css`, `/assets/web.js`, `/assets/icon.svg` (also at
+//!   `/favicon.ico`): embedded ([`assets`]).
 //!
 //! Every response carries a strict Content-Security-Policy: the pages run
 //! only the embedded script and never insert user text as markup.
@@ -42,7 +43,8 @@ use crate::toolsets::planning::named_boards::Boards;
 pub type Digest = Arc<dyn Fn(&BoardName, &Board) -> String + Send + Sync>;
 
 /// The Content-Security-Policy of every web response: only our own script,
-/// stylesheet and event stream; no inline code, no frames, no forms.
+/// stylesheet, event stream and images (the icon); no inline code, no
+/// frames, no forms.
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
                        connect-src 'self'; img-src 'self'; base-uri 'none'; \
                        form-action 'none'; frame-ancestors 'none'";
@@ -86,7 +88,8 @@ pub fn routes(web: Web) -> Router {
         .route("/", get(routes::list))
         .route("/boards/{name}", get(routes::board))
         .route("/boards/{name}/events", get(routes::board_events))
-        .route("/assets/{name}", get(assets::serve));
+        .route("/assets/{name}", get(assets::serve))
+        .route("/favicon.ico", get(assets::favicon));
     let router = match web.digest {
         Some(_) => router.route("/boards/{name}/digest", get(routes::digest)),
         None => router,

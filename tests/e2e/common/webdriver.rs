@@ -129,9 +129,12 @@ impl Browser {
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| (*f).to_owned()).collect();
         args.push(format!("--user-data-dir={}", profile.path().display()));
         args.push(format!("--window-size={width},{height}"));
+        // The console and the network as logs, for [`Browser::console`] and
+        // [`Browser::responses`].
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": chromium, "args": args},
+            "goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"},
         }}});
         let created = command(
             &http,
@@ -219,6 +222,36 @@ impl Browser {
             Some(json!({"width": width, "height": height})),
         )
         .await;
+    }
+
+    /// The console's messages since the last call (errors, CSP violations,
+    /// failed loads), each `{level, message, source}`.
+    pub async fn console(&self) -> Vec<Value> {
+        let entries = self
+            .call("POST", "/se/log", Some(json!({"type": "browser"})))
+            .await;
+        entries.as_array().cloned().unwrap_or_default()
+    }
+
+    /// The HTTP responses the pages received since the last call: status
+    /// and URL.
+    pub async fn responses(&self) -> Vec<(u64, String)> {
+        let entries = self
+            .call("POST", "/se/log", Some(json!({"type": "performance"})))
+            .await;
+        let events = entries.as_array().cloned().unwrap_or_default();
+        events
+            .iter()
+            .filter_map(|entry| serde_json::from_str::<Value>(entry["message"].as_str()?).ok())
+            .filter(|event| event["message"]["method"] == "Network.responseReceived")
+            .filter_map(|event| {
+                let response = &event["message"]["params"]["response"];
+                Some((
+                    response["status"].as_u64()?,
+                    response["url"].as_str()?.to_owned(),
+                ))
+            })
+            .collect()
     }
 
     /// A PNG of the window.

@@ -3,20 +3,22 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The digest from a running server: one plain `GET` over HTTP/1.0 (the
-//! server then sends the body whole and closes), with short timeouts so a
-//! hook never hangs. Only `http://`: behind a TLS proxy, use curl on
-//! `/boards/{name}/digest` instead (docs/team.md).
+//! server then sends the body whole and closes), all of it (name lookup,
+//! connect, request, response) within 5 seconds, so that a hook never hangs
+//! on a server that stalls or trickles its answer. Only `http://`: behind a
+//! TLS proxy, use curl on `/boards/{name}/digest` instead (docs/team.md).
 
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use crate::server::BoardName;
 
-/// How long to wait to connect, and for each read or write.
+/// The longest the whole exchange may take.
 const TIMEOUT: Duration = Duration::from_secs(5);
 /// The most bytes read: a digest is far smaller.
-const MAX_RESPONSE: u64 = 64 * 1024;
+const MAX_RESPONSE: usize = 64 * 1024;
 
 /// The digest of board `name` from the server at `url`.
 pub fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
@@ -29,8 +31,15 @@ pub fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String
         request.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
     request.push_str("\r\n");
-    let response = exchange(&authority, request.as_bytes())
-        .map_err(|error| format!("cannot reach {url}: {error}"))?;
+    let response =
+        exchange(&authority, request.as_bytes(), Instant::now() + TIMEOUT).map_err(|error| {
+            match error.kind() {
+                io::ErrorKind::TimedOut => {
+                    format!("{url} did not answer within {} s", TIMEOUT.as_secs())
+                }
+                _ => format!("cannot reach {url}: {error}"),
+            }
+        })?;
     let (status, body) = parse(&response).ok_or_else(|| format!("{url} did not answer HTTP"))?;
     match status {
         200 => Ok(body.trim_end_matches('\n').to_owned()),
@@ -82,23 +91,85 @@ fn split(url: &str) -> Result<(String, String), String> {
     Ok((authority, base.to_owned()))
 }
 
-/// Sends `request` to `authority` and reads the whole response.
-fn exchange(authority: &str, request: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut last = std::io::Error::other("the name resolves to no address");
-    for address in authority.to_socket_addrs()? {
-        match TcpStream::connect_timeout(&address, TIMEOUT) {
-            Ok(mut stream) => {
-                stream.set_read_timeout(Some(TIMEOUT))?;
-                stream.set_write_timeout(Some(TIMEOUT))?;
-                stream.write_all(request)?;
-                let mut response = Vec::new();
-                stream.take(MAX_RESPONSE).read_to_end(&mut response)?;
-                return Ok(response);
-            }
+/// Sends `request` to `authority` and reads the whole response (at most
+/// [`MAX_RESPONSE`] bytes), all before `deadline`; past it, an error of
+/// kind `TimedOut`.
+fn exchange(authority: &str, request: &[u8], deadline: Instant) -> io::Result<Vec<u8>> {
+    let mut last = io::Error::other("the name resolves to no address");
+    for address in resolve(authority, deadline)? {
+        match TcpStream::connect_timeout(&address, left(deadline)?) {
+            Ok(stream) => return talk(stream, request, deadline),
+            Err(error) if error.kind() == io::ErrorKind::TimedOut => return Err(error),
             Err(error) => last = error,
         }
     }
     Err(last)
+}
+
+/// The addresses of `authority`, looked up before `deadline`. The system's
+/// resolver has no timeout of its own: it runs on a thread of its own,
+/// left behind (the program ends soon after) if it is too slow.
+fn resolve(authority: &str, deadline: Instant) -> io::Result<Vec<SocketAddr>> {
+    let (sender, receiver) = mpsc::channel();
+    let name = authority.to_owned();
+    std::thread::Builder::new()
+        .name("resolve".into())
+        .spawn(move || {
+            let _ = sender.send(name.to_socket_addrs().map(Vec::from_iter));
+        })?;
+    receiver
+        .recv_timeout(left(deadline)?)
+        .unwrap_or_else(|_| Err(timed_out()))
+}
+
+/// Writes `request` on `stream` and reads the response, each read and
+/// write bounded by what is left until `deadline`: a server that trickles
+/// its answer a byte at a time is cut off at the deadline.
+fn talk(mut stream: TcpStream, request: &[u8], deadline: Instant) -> io::Result<Vec<u8>> {
+    let mut written = 0;
+    while written < request.len() {
+        stream.set_write_timeout(Some(left(deadline)?))?;
+        match stream.write(&request[written..]) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => written += n,
+            Err(error) => return Err(in_time(error)),
+        }
+    }
+    let mut response = Vec::new();
+    let mut chunk = [0; 4096];
+    while response.len() < MAX_RESPONSE {
+        stream.set_read_timeout(Some(left(deadline)?))?;
+        match stream.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => response.extend_from_slice(&chunk[..n]),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(in_time(error)),
+        }
+    }
+    response.truncate(MAX_RESPONSE);
+    Ok(response)
+}
+
+/// What is left until `deadline`, or a `TimedOut` error when nothing is.
+fn left(deadline: Instant) -> io::Result<Duration> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    match left.is_zero() {
+        true => Err(timed_out()),
+        false => Ok(left),
+    }
+}
+
+/// `error`, as `TimedOut` when it is a socket timeout (which Linux reports
+/// as `WouldBlock`).
+fn in_time(error: io::Error) -> io::Error {
+    match error.kind() {
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => timed_out(),
+        _ => error,
+    }
+}
+
+fn timed_out() -> io::Error {
+    io::ErrorKind::TimedOut.into()
 }
 
 /// The status and the body of an HTTP/1.x response.
@@ -144,6 +215,43 @@ mod tests {
         assert!(split("http://").is_err());
         assert!(split("http://h/x?y").is_err());
         assert!(split("http://a b").is_err());
+    }
+
+    /// A server on a loopback port that reads a request, then answers with
+    /// `answer` and, if `trickle`, one more byte every 10 ms until the
+    /// client is gone.
+    fn server(answer: &'static [u8], trickle: bool) -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut request = [0; 1024];
+            let _ = stream.read(&mut request).unwrap();
+            stream.write_all(answer).unwrap();
+            while trickle && stream.write_all(b"x").is_ok() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        address
+    }
+
+    #[test]
+    fn a_whole_answer_is_read_and_a_trickled_one_cut_off_at_the_deadline() {
+        let deadline = || Instant::now() + Duration::from_secs(60);
+        let whole = b"HTTP/1.0 200 OK\r\n\r\ndigest";
+        let address = server(whole, false);
+        assert_eq!(exchange(&address, b"GET", deadline()).unwrap(), whole);
+
+        // Each byte comes well within any per-read timeout; the whole
+        // answer never ends.
+        let address = server(b"HTTP/1.0 200 OK\r\n\r\n", true);
+        let soon = Instant::now() + Duration::from_millis(300);
+        let error = exchange(&address, b"GET", soon).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
+        // A deadline already past: not even a name lookup.
+        let past = Instant::now();
+        let error = exchange("localhost:1", b"GET", past).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
     }
 
     #[test]

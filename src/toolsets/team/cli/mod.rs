@@ -10,6 +10,8 @@
 
 mod fetch;
 
+use crate::config::KeysRead;
+use crate::server::settings::Flag;
 use crate::server::{BoardName, Enabled};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::config::Backend;
@@ -17,6 +19,24 @@ use crate::toolsets::planning::domain::Board;
 
 use super::clock::Clock;
 use super::domain::{View, digest};
+
+/// What `summary` reads of the configuration, and so its only flags
+/// (besides `--config`): the board's name and where boards are stored.
+/// The transport, the port, the toolsets offered and the other toolsets'
+/// tables mean nothing to it.
+#[derive(Debug)]
+pub struct SummaryKeys;
+
+impl KeysRead for SummaryKeys {
+    const KEYS: &'static [&'static str] = &["server.board", "storage."];
+
+    fn help(flag: &Flag) -> &str {
+        match flag.key {
+            "server.board" => "Board to summarize",
+            _ => flag.help,
+        }
+    }
+}
 
 /// Where the digest comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,5 +76,26 @@ pub fn summary(toolsets: &Enabled, name: &BoardName, source: Source<'_>) -> Resu
             let board = stored.as_ref().unwrap_or(&empty);
             Ok(digest(name.as_str(), View::new(board, clock.now())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::CommandFlags;
+
+    #[test]
+    fn summary_takes_a_flag_for_every_key_it_reads() {
+        let taken = CommandFlags::<SummaryKeys>::taken();
+        for key in SummaryKeys::KEYS {
+            let table = key.strip_suffix('.');
+            let covered = taken.iter().any(|flag| match table {
+                Some(table) => flag.key.starts_with(&format!("{table}.")),
+                None => flag.key == *key,
+            });
+            assert!(covered, "no flag sets {key}");
+        }
+        let longs: Vec<&str> = taken.iter().map(|flag| flag.long).collect();
+        assert_eq!(longs, ["board", "storage", "storage-dir"]);
     }
 }
