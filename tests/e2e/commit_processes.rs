@@ -99,13 +99,13 @@ fn wrapper_jj(dir: &Path, pids: &Path, release: Option<&Path>) -> String {
         dir,
         "wrapper-jj",
         &format!(
-            "case \"$4\" in\n\
-             log)\n\
+            "case \"$4 $6\" in\n\
+             'log @')\n\
              sleep 1000 &\n\
              child=$!\n\
              echo \"$$ $child\" > '{pids}.tmp' && mv '{pids}.tmp' '{pids}'\n\
              {wait}\
-             printf 'abcdefabcdef\\n'\n\
+             printf 'abcdefabcdef 0123abcd false false\\n'\n\
              ;;\n\
              esac"
         ),
@@ -249,9 +249,9 @@ async fn commit_a_vcs_that_prints_without_end_is_killed_at_the_cap() {
         let (is_error, text) = call(&client, "gather_requirements", json!({})).await;
         assert!(is_error, "{text}");
         let command = match vcs {
-            "git" => format!("{program} symbolic-ref --quiet --short HEAD"),
+            "git" => format!("{program} symbolic-ref --quiet HEAD"),
             _ => format!(
-                "{program} --no-pager --color never log -r @ --no-graph -T 'change_id.short(12) ++ \"\\n\" ++ description'"
+                "{program} --no-pager --color never log -r @ --no-graph -T 'self.change_id() ++ \" \" ++ self.commit_id() ++ \" \" ++ self.divergent() ++ \" \" ++ self.conflict() ++ \"\\n\" ++ self.description()'"
             ),
         };
         assert_eq!(
