@@ -8,12 +8,15 @@
 //! `document` is the pure plan (grammar, reader, formatter, task tree,
 //! stages, migration); `edit` the pure tool operations and their
 //! preconditions; `view` the text replies; `vcs` the jj and git backends;
-//! `mcp` the nine tools; `config` its table and `toolset` its registry entry.
+//! `mcp` the nine tools; `place` where the plan lives and what is around it
+//! (shared by `vcs`, which finds it, and `view`, which names it); `config`
+//! its table and `toolset` its registry entry.
 
 pub mod config;
 pub mod document;
 pub mod edit;
 pub mod mcp;
+pub mod place;
 pub(crate) mod toolset;
 pub mod vcs;
 pub mod view;

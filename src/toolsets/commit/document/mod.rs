@@ -4,11 +4,13 @@
 
 //! The plan document, pure: its parts (this file), the grammar of its
 //! lines (`grammar`), the limits (`limits`), the tolerant reader (`read`)
-//! and its problems (`problem`), the canonical formatter (`format`), the
+//! and its problems (`problem`), the canonical formatter (`format`), how a
+//! description is shown in a reply (`fence`), the
 //! task tree (`tasks`), the stages (`stage`), the migration of old or
 //! damaged descriptions (`migrate`) and plans joined by `jj squash`
 //! (`joined`).
 
+pub mod fence;
 pub mod format;
 pub mod grammar;
 pub mod joined;

@@ -18,7 +18,7 @@ use super::git_state::{self, GitState};
 use super::process::{Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
 use crate::toolsets::commit::document::{Limits, Reading, read};
-use crate::toolsets::commit::view::{Around, Committed, Place};
+use crate::toolsets::commit::place::{Around, Committed, Place};
 
 /// The author and committer of plan commits.
 const IDENTITY: [(&str, &str); 5] = [

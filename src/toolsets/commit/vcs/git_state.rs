@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::toolsets::commit::view::Operation;
+use crate::toolsets::commit::place::Operation;
 
 /// The state git records in a git directory.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -18,8 +18,9 @@
 use super::failure::{Critical, Failure, Subject};
 use super::process::{Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
+use crate::toolsets::commit::document::fence;
 use crate::toolsets::commit::document::{Limits, Reading, read};
-use crate::toolsets::commit::view::{Around, Below, Committed, Place};
+use crate::toolsets::commit::place::{Around, Below, Committed, Place};
 
 /// `@`: change id, commit id, divergent, conflict; then the description.
 const AT: &str = r#"self.change_id() ++ " " ++ self.commit_id() ++ " " ++ self.divergent() ++ " " ++ self.conflict() ++ "\n" ++ self.description()"#;
@@ -246,7 +247,7 @@ fn overwritten(change_id: &str, tool: &str, written: &str, now: &str) -> String 
          Written by this call:\n{}Now:\n{}\
          Nothing else was changed. Call gather_requirements, check the plan with the user, and repeat this call if it is still needed.",
         fenced(written),
-        fenced(now),
+        shown_theirs(now),
     )
 }
 
@@ -272,10 +273,11 @@ fn divergent(
             false => "the other writer's",
         };
         let at = if *working_copy { ", @" } else { "" };
-        text.push_str(&format!(
-            "Commit {commit} ({whose}{at}):\n{}",
-            fenced(description)
-        ));
+        let shown = match Some(commit.as_str()) == ours {
+            true => fenced(description),
+            false => shown_theirs(description),
+        };
+        text.push_str(&format!("Commit {commit} ({whose}{at}):\n{shown}"));
     }
     match (ours, copies.iter().find(|(c, ..)| Some(c.as_str()) != ours)) {
         (Some(ours), Some((theirs, _, _))) => {
@@ -296,7 +298,15 @@ fn divergent(
 /// `text` in a fenced block (three backticks, or more than any run inside).
 fn fenced(text: &str) -> String {
     let mut out = String::new();
-    crate::toolsets::commit::view::fence::push_fenced(&mut out, text);
+    fence::push_fenced(&mut out, text);
+    out
+}
+
+/// Another writer's `text`, fenced, with control characters shown safely
+/// and cut at 64 KiB.
+fn shown_theirs(text: &str) -> String {
+    let mut out = String::new();
+    fence::push_raw(&mut out, text, 64 * 1024);
     out
 }
 

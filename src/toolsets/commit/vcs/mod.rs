@@ -22,7 +22,7 @@ use std::future::Future;
 pub use failure::{CONFLICT, Failure};
 
 use super::document::Limits;
-use super::view::{Around, Place};
+use super::place::{Around, Place};
 
 /// The plan as one call read it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,13 +5,13 @@
 //! The full view: the whole plan, the files changed, and for
 //! `gather_requirements` the stage guidance.
 
-use super::place::relative;
 use super::status::{Standing, push_status};
 use super::{
     Around, Committed, Place, actions, direction_line, goal_line, task_listing, tasks_line,
 };
 use crate::toolsets::commit::document::stage::Stage;
 use crate::toolsets::commit::document::{Document, Limits};
+use crate::toolsets::commit::place::relative;
 
 /// The most changed paths listed.
 const MAX_CHANGES: usize = 20;

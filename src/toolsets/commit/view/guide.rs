@@ -5,10 +5,10 @@
 //! The stage guidance `gather_requirements` gives: how to write the part
 //! that comes next.
 
-use super::place::relative;
 use super::{Around, Place};
 use crate::toolsets::commit::document::stage::Stage;
 use crate::toolsets::commit::document::{Document, Limits, Prefix};
+use crate::toolsets::commit::place::relative;
 
 /// The guidance for a valid plan (`None`: empty) at `place`; `changed` is
 /// whether the change already has modifications.

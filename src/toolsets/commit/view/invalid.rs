@@ -9,9 +9,9 @@
 //! work are offered: no reformat when no migration is possible, an undo
 //! when `jj squash` joined two plans.
 
-use super::fence::{push_fenced, push_raw};
 use super::status::{Standing, push_status};
 use super::{Around, Place};
+use crate::toolsets::commit::document::fence::{push_fenced, push_raw};
 use crate::toolsets::commit::document::migrate::NEEDS_GOAL;
 use crate::toolsets::commit::document::{Problem, Reading};
 use crate::toolsets::commit::edit::verify::Diagnosis;

@@ -9,18 +9,16 @@
 //! and the `Next`/`Available`/`Blocked` lines they share. One text block per
 //! reply, no trailing blank line.
 
-pub mod fence;
 pub mod full;
 pub mod guide;
 pub mod invalid;
-pub mod place;
 pub mod short;
 pub mod status;
 
 #[cfg(test)]
 mod tests;
 
-pub use place::{Around, Below, Committed, Operation, Place};
+pub use super::place::{Around, Below, Committed, Operation, Place};
 
 use super::document::Document;
 use super::document::tasks::counts;

@@ -53,7 +53,7 @@ pub fn short(
     direction_line(&mut out, Some(document));
     if ending == Ending::FinalText {
         out.push_str("Final text:\n");
-        super::fence::push_fenced(&mut out, &format(document));
+        crate::toolsets::commit::document::fence::push_fenced(&mut out, &format(document));
     }
     out.push('\n');
     push_status(
