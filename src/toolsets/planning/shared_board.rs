@@ -390,7 +390,7 @@ mod tests {
         use std::sync::atomic::Ordering::SeqCst;
         let store = Arc::new(FlakyStore::default());
         let board = open(Box::new(store.clone())).unwrap();
-        let mut watcher = board.watch();
+        let watcher = board.watch();
         assert!(matches!(add(&board, " "), Err(CallError::Refused(_))));
         assert!(!watcher.has_changed().unwrap(), "a refused change");
         store.failing.store(true, SeqCst);
