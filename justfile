@@ -18,8 +18,8 @@ lint:
 test:
     cargo test
 
-# The fast inner loop: the library's unit and golden tests, which start no
-# process and build no binary; e.g. `just unit toolsets::team` for one module.
+# The fast inner loop: the library's unit and golden tests, which build no
+# binary and start no server; e.g. `just unit toolsets::team` for one module.
 unit *FILTER:
     cargo test --lib {{FILTER}}
 
