@@ -18,6 +18,11 @@ lint:
 test:
     cargo test
 
+# The fast inner loop: the library's unit and golden tests, which build no
+# binary and start no server; e.g. `just unit toolsets::team` for one module.
+unit *FILTER:
+    cargo test --lib {{FILTER}}
+
 # Run the criterion benchmarks (board, storage, plans); not the e2e bench.
 bench:
     cargo bench

@@ -221,6 +221,10 @@ impl ServerHandler for SessionServer {
         tokio::spawn(async move {
             loop {
                 tokio::select! {
+                    // The stop first: a change made after `unsubscribe` was
+                    // answered is never announced, even when both woke the
+                    // task at once.
+                    biased;
                     () = stop.cancelled() => return,
                     changed = changes.changed() => {
                         let notified = match changed {

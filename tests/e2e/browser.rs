@@ -10,7 +10,12 @@
 //! Skipped with a message where Chromium is not installed, unless
 //! `PLANNING_REQUIRE_BROWSER=1`.
 //!
-//! `cargo test --test browser -- --ignored` writes `docs/web-board.png`.
+//! How long a change takes to show is printed (`--nocapture`), not
+//! asserted: the web board aims at 2 s (docs/web.md), and a loaded machine
+//! may be slower without anything being wrong; the waits only catch hangs.
+//!
+//! `cargo test --test e2e -- --ignored browser::screenshot` writes
+//! `docs/web-board.png`.
 
 use crate::common;
 
@@ -24,9 +29,6 @@ use serde_json::{Value, json};
 const TOKEN: &str = "browser-token";
 const SCRIPT: &str = "<script>alert(1)</script>";
 
-/// How long a change may take to show, as the issue asks.
-const LIVE: Duration = Duration::from_secs(2);
-
 /// Returns the status of the column that holds card `arguments[0]`, or null.
 const COLUMN_OF: &str = "const card = document.getElementById('task-' + arguments[0]); \
                          return card ? card.closest('.column').dataset.status : null;";
@@ -34,22 +36,22 @@ const COLUMN_OF: &str = "const card = document.getElementById('task-' + argument
 /// Returns the connection state the page shows.
 const LIVE_STATE: &str = "return document.getElementById('live').dataset.state || null;";
 
-async fn wait_live(browser: &Browser, what: &str, limit: Duration) {
+async fn wait_live(browser: &Browser, what: &str) {
     browser
-        .wait_for(what, limit, LIVE_STATE, json!([]), json!("live"))
+        .wait_for(what, LIVE_STATE, json!([]), json!("live"))
         .await;
 }
 
+/// Waits until the page shows a change (`script` returns `expected`) and
+/// prints how long that took.
+async fn shows(browser: &Browser, what: &str, script: &str, args: Value, expected: Value) {
+    let took = browser.wait_for(what, script, args, expected).await;
+    println!("web board: {what} shown after {} ms", took.as_millis());
+}
+
 async fn card_in(browser: &Browser, title: &str, status: &str) {
-    browser
-        .wait_for(
-            &format!("card {title:?} in column {status}"),
-            LIVE,
-            COLUMN_OF,
-            json!([id(title)]),
-            json!(status),
-        )
-        .await;
+    let what = format!("card {title:?} in column {status}");
+    shows(browser, &what, COLUMN_OF, json!([id(title)]), json!(status)).await;
 }
 
 /// The text of the title of the card of [`SCRIPT`], how many `<script>`
@@ -85,7 +87,7 @@ async fn cards_appear_and_move_live_and_user_text_stays_text() {
         .goto(&format!("{base}/boards/live?token={TOKEN}"))
         .await;
     assert_eq!(browser.url().await, format!("{base}/boards/live"));
-    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    wait_live(&browser, "the page connects").await;
     browser.run("window.notReloaded = true;", json!([])).await;
 
     ok(
@@ -170,25 +172,23 @@ async fn the_pages_load_their_icon_and_log_no_error() {
         browser.goto(&format!("{base}{page}")).await;
         // The browser asks for the page's icon (or, without one named, for
         // /favicon.ico) after the page: wait until it has its answer.
-        let deadline = std::time::Instant::now() + Duration::from_secs(30);
-        loop {
-            // The server's answers (not the browser's own pages).
-            let ours = browser.responses().await.into_iter();
-            responses.extend(ours.filter(|(_, url)| url.starts_with(base)));
-            let icon = |(_, url): &(u64, String)| {
-                url.ends_with("/assets/icon.svg") || url.ends_with("/favicon.ico")
-            };
-            if responses.iter().any(icon) {
-                break;
+        let icon = |(_, url): &(u64, String)| {
+            url.ends_with("/assets/icon.svg") || url.ends_with("/favicon.ico")
+        };
+        common::within_hang("the page's icon asked for", async {
+            loop {
+                // The server's answers (not the browser's own pages).
+                let ours = browser.responses().await.into_iter();
+                responses.extend(ours.filter(|(_, url)| url.starts_with(base)));
+                if responses.iter().any(icon) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(25)).await;
             }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "no icon asked for: {responses:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
+        })
+        .await;
     }
-    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    wait_live(&browser, "the page connects").await;
     assert!(
         responses
             .iter()
@@ -226,23 +226,25 @@ async fn the_page_reconnects_after_a_server_restart() {
     first.cancel().await.unwrap();
     let page = format!("{}/boards/restart", server.base());
     browser.goto(&page).await;
-    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    wait_live(&browser, "the page connects").await;
     browser.run("window.notReloaded = true;", json!([])).await;
 
     common::signal(server.pid(), "TERM");
     assert!(server.wait().await.success());
-    browser
-        .wait_for(
-            "the page notices the server is gone",
-            Duration::from_secs(5),
-            "return document.getElementById('live').dataset.state !== 'live';",
-            json!([]),
-            json!(true),
-        )
-        .await;
+    shows(
+        &browser,
+        "the notice that the server is gone",
+        "return document.getElementById('live').dataset.state !== 'live';",
+        json!([]),
+        json!(true),
+    )
+    .await;
 
     let server = HttpServer::start_on(&home, port, &args, &[]).await;
-    wait_live(&browser, "the page reconnects", Duration::from_secs(10)).await;
+    let took = browser
+        .wait_for("the page reconnects", LIVE_STATE, json!([]), json!("live"))
+        .await;
+    println!("web board: reconnected after {} ms", took.as_millis());
     let agent = common::client_with_token(&server.board_url("restart"), "unused").await;
     ok(
         &agent,
@@ -288,21 +290,21 @@ async fn team_fields_show_on_the_cards_live() {
     browser
         .goto(&format!("{}/boards/default", server.base()))
         .await;
-    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    wait_live(&browser, "the page connects").await;
     browser.run("window.notReloaded = true;", json!([])).await;
 
     let part = |title: &str, selector: &str, expected: Value| {
         let (browser, title, selector) = (&browser, id(title), selector.to_owned());
         async move {
-            browser
-                .wait_for(
-                    &format!("{selector} of {title} shows {expected}"),
-                    LIVE,
-                    CARD_PART,
-                    json!([title, selector]),
-                    expected,
-                )
-                .await;
+            let what = format!("{selector} of {title} as {expected}");
+            shows(
+                browser,
+                &what,
+                CARD_PART,
+                json!([title, selector]),
+                expected,
+            )
+            .await;
         }
     };
     ok(
@@ -338,15 +340,14 @@ async fn team_fields_show_on_the_cards_live() {
         json!({"condition": "make check passes"}),
     )
     .await;
-    browser
-        .wait_for(
-            "the done-when condition",
-            LIVE,
-            "const p = document.getElementById('done-when'); return p && !p.hidden ? p.textContent : null;",
-            json!([]),
-            json!("Done when: make check passes"),
-        )
-        .await;
+    shows(
+        &browser,
+        "the done-when condition",
+        "const p = document.getElementById('done-when'); return p && !p.hidden ? p.textContent : null;",
+        json!([]),
+        json!("Done when: make check passes"),
+    )
+    .await;
     ok(
         &agent,
         "release_task",
@@ -517,7 +518,7 @@ async fn screenshot_of_a_twenty_task_board() {
     ok(&agent, "update_task_statuses", json!({ "tasks": updates })).await;
 
     browser.goto(&format!("{}/boards/web", server.base())).await;
-    wait_live(&browser, "the page connects", Duration::from_secs(5)).await;
+    wait_live(&browser, "the page connects").await;
     // Show the goal's history with its reason, and every card.
     browser
         .run(

@@ -16,9 +16,8 @@ async fn run(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
         .envs(env.iter().copied())
         .stdin(std::process::Stdio::null())
         .output();
-    tokio::time::timeout(std::time::Duration::from_secs(20), child)
+    common::within_hang("the binary's exit", child)
         .await
-        .expect("the binary exits")
         .unwrap()
 }
 
@@ -191,9 +190,8 @@ async fn run_into(program: &str, dir: &TempDir, args: &[&str], sink: Sink) -> Ou
         .spawn()
         .unwrap()
         .wait_with_output();
-    tokio::time::timeout(std::time::Duration::from_secs(20), child)
+    common::within_hang("the binary's exit", child)
         .await
-        .expect("the binary exits")
         .unwrap()
 }
 

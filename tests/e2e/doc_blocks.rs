@@ -37,7 +37,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::Duration;
 
 use parking_lot::Mutex;
 use rmcp::ServiceExt;
@@ -364,9 +363,15 @@ impl Project {
             .spawn()
             .map_err(|e| format!("cannot start: {e}"))?;
         let stderr = || std::fs::read_to_string(&log).unwrap_or_default();
-        let client = tokio::time::timeout(Duration::from_secs(30), ().serve(transport))
+        let client = tokio::time::timeout(common::HANG, ().serve(transport))
             .await
-            .map_err(|_| format!("no answer to initialize within 30 s; stderr: {}", stderr()))?
+            .map_err(|_| {
+                format!(
+                    "no answer to initialize within {:?}; stderr: {}",
+                    common::HANG,
+                    stderr()
+                )
+            })?
             .map_err(|e| format!("initialize failed ({e}); stderr: {}", stderr()))?;
         let tools = client
             .list_all_tools()
@@ -393,11 +398,11 @@ impl Project {
         let mut child = shell.spawn().map_err(|e| format!("cannot start: {e}"))?;
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let seen = Arc::new(Mutex::new(Vec::new()));
-        let url = tokio::time::timeout(Duration::from_secs(30), async {
+        let url = tokio::time::timeout(common::HANG, async {
             while let Ok(Some(line)) = lines.next_line().await {
                 seen.lock().push(line.clone());
-                if let Some(url) = line.split_whitespace().find_map(|w| w.strip_prefix("url=")) {
-                    return Some(url.trim_matches('"').to_owned());
+                if let Some(url) = common::listening_url(&line) {
+                    return Some(url);
                 }
             }
             None
@@ -417,9 +422,9 @@ impl Project {
         let command = self.localhost(command)?;
         let mut shell = self.shell(&command);
         shell.stdin(Stdio::null());
-        let output = tokio::time::timeout(Duration::from_secs(30), shell.output())
+        let output = tokio::time::timeout(common::HANG, shell.output())
             .await
-            .map_err(|_| "still running after 30 s".to_owned())?
+            .map_err(|_| format!("still running after {:?}", common::HANG))?
             .map_err(|e| format!("cannot start: {e}"))?;
         match output.status.success() {
             true => Ok(format!("exit 0, {} bytes out", output.stdout.len())),
@@ -455,9 +460,9 @@ impl Project {
 /// Checks that the MCP endpoint `url` answers `initialize` and `tools/list`.
 async fn check_http(url: &str) -> Result<String, String> {
     let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
-    let client = tokio::time::timeout(Duration::from_secs(30), ().serve(transport))
+    let client = tokio::time::timeout(common::HANG, ().serve(transport))
         .await
-        .map_err(|_| format!("{url}: no answer to initialize within 30 s"))?
+        .map_err(|_| format!("{url}: no answer to initialize within {:?}", common::HANG))?
         .map_err(|e| format!("{url}: initialize failed: {e}"))?;
     let tools = client
         .list_all_tools()

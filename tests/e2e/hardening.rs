@@ -17,11 +17,7 @@ use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-use crate::common::{self, HttpServer, INITIALIZE, call, ok, post};
-
-/// How long a step that should happen at once may take before the test
-/// calls it a hang: generous, for a busy machine.
-const HANG: Duration = Duration::from_secs(60);
+use crate::common::{self, HANG, HttpServer, INITIALIZE, call, ok, post};
 
 /// Another process holding a file's lock (an OS `flock`, as the server
 /// takes it) until the returned child's stdin is closed.

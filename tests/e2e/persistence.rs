@@ -9,7 +9,6 @@ use crate::common;
 
 use std::path::Path;
 use std::process::Output;
-use std::time::Duration;
 
 use common::{HttpServer, call, file_storage, ok, stdio_client};
 use serde_json::{Value, json};
@@ -120,9 +119,8 @@ async fn start_with(home: &tempfile::TempDir, store: &Path) -> Output {
         .args(args(store))
         .stdin(std::process::Stdio::null())
         .output();
-    tokio::time::timeout(Duration::from_secs(20), child)
+    common::within_hang("the binary's exit", child)
         .await
-        .unwrap()
         .unwrap()
 }
 

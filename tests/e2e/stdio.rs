@@ -7,7 +7,6 @@
 use crate::common;
 
 use std::process::Stdio;
-use std::time::Duration;
 
 use common::signal;
 use serde_json::Value;
@@ -47,9 +46,8 @@ async fn stdout_carries_only_json_rpc_and_logs_go_to_stderr() {
         }
         let mut replies = Vec::new();
         while replies.len() < 8 {
-            let line = tokio::time::timeout(Duration::from_secs(10), stdout.next_line())
+            let line = common::within_hang("a reply", stdout.next_line())
                 .await
-                .expect("a reply within 10 s")
                 .unwrap()
                 .expect("stdout open");
             let message: Value = serde_json::from_str(&line)
@@ -116,9 +114,8 @@ async fn sigterm_ends_a_stdio_session() {
     let reply = stdout.next_line().await.unwrap().unwrap();
     assert!(reply.contains("\"serverInfo\""), "{reply}");
     signal(child.id().unwrap(), "TERM");
-    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+    let status = common::within_hang("the exit after SIGTERM", child.wait())
         .await
-        .expect("exits within 10 s")
         .unwrap();
     assert!(status.success(), "{status:?}");
 }

@@ -230,6 +230,21 @@ mod tests {
         assert_eq!(boards.get(&a).unwrap().read(Board::len).unwrap(), 1);
     }
 
+    /// A change wakes the watchers of its own board only (the end-to-end
+    /// test can only show that nothing arrived before a later notification).
+    #[tokio::test]
+    async fn a_change_wakes_only_its_own_boards_watchers() {
+        let boards = Boards::new(BoardSettings::default());
+        let (a, b) = (
+            boards.get(&name("a")).unwrap(),
+            boards.get(&name("b")).unwrap(),
+        );
+        let (on_a, on_b) = (a.watch(), b.watch());
+        add(&b, "only on b");
+        assert!(!on_a.has_changed().unwrap());
+        assert!(on_b.has_changed().unwrap());
+    }
+
     #[test]
     fn reads_open_only_boards_that_exist_and_create_no_file() {
         let dir = tempfile::tempdir().unwrap();

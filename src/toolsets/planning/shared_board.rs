@@ -382,6 +382,27 @@ mod tests {
         assert_eq!(store.saves.load(std::sync::atomic::Ordering::SeqCst), 0);
     }
 
+    /// Exactly what wakes a subscriber: an end-to-end test can only show
+    /// that nothing arrived before a later notification; here the receiver
+    /// says whether it was woken at all.
+    #[tokio::test]
+    async fn only_a_saved_change_wakes_watchers() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let store = Arc::new(FlakyStore::default());
+        let board = open(Box::new(store.clone())).unwrap();
+        let watcher = board.watch();
+        assert!(matches!(add(&board, " "), Err(CallError::Refused(_))));
+        assert!(!watcher.has_changed().unwrap(), "a refused change");
+        store.failing.store(true, SeqCst);
+        assert!(matches!(add(&board, "lost"), Err(CallError::NotSaved(_))));
+        assert!(!watcher.has_changed().unwrap(), "a change taken back");
+        store.failing.store(false, SeqCst);
+        assert_eq!(board.read(Board::len).unwrap(), 0);
+        assert!(!watcher.has_changed().unwrap(), "a read");
+        assert_eq!(add(&board, "kept").unwrap(), 1);
+        assert!(watcher.has_changed().unwrap(), "a saved change");
+    }
+
     #[test]
     fn memory_boards_start_empty() {
         let board = open(Box::new(MemoryStore)).unwrap();

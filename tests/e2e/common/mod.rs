@@ -5,12 +5,19 @@
 //! Helpers for end-to-end tests: start the real binary, connect the official
 //! rmcp client over stdio or Streamable HTTP, call tools; drive a browser
 //! ([`webdriver`]).
+//!
+//! No test waits a fixed time for something to happen or reads the clock
+//! to judge speed: each waits for the event itself (a log line, a reply, a
+//! notification, a state it polls), bounded by [`HANG`], which only turns a
+//! hang into a failure. A busy machine is slow, not broken. Latency is a
+//! printed figure (or a bench), never an assertion.
 
 #![allow(dead_code)]
 
 pub mod vcs;
 pub mod webdriver;
 
+use std::future::Future;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,6 +32,37 @@ use serde_json::Value;
 use tempfile::TempDir;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+
+/// How long a test waits for an event before it calls it a hang: far
+/// beyond any latency, even on a loaded 2-core machine, so it never decides
+/// a test that is merely slow.
+pub const HANG: Duration = Duration::from_secs(60);
+
+/// Awaits `future`; panics, naming `what`, if it has not finished within
+/// [`HANG`].
+pub async fn within_hang<T>(what: &str, future: impl Future<Output = T>) -> T {
+    tokio::time::timeout(HANG, future)
+        .await
+        .unwrap_or_else(|_| panic!("{what}: not within {HANG:?}, a hang"))
+}
+
+/// Polls `check` until it returns `Some`, and returns that; panics, naming
+/// `what`, after [`HANG`]. For a state the test can only observe by asking
+/// again (a slot freed, a file written, a session gone).
+pub async fn eventually<T, F: Future<Output = Option<T>>>(
+    what: &str,
+    mut check: impl FnMut() -> F,
+) -> T {
+    within_hang(what, async {
+        loop {
+            if let Some(found) = check().await {
+                return found;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+}
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_planning-mcp-server");
@@ -161,17 +199,16 @@ impl HttpServer {
         let mut child = command.spawn().expect("spawn the server");
         let mut lines = BufReader::new(child.stderr.take().expect("piped")).lines();
         let stderr = Arc::new(Mutex::new(Vec::new()));
-        let url = tokio::time::timeout(Duration::from_secs(20), async {
+        let url = within_hang("the server's listening line", async {
             while let Some(line) = lines.next_line().await.expect("read stderr") {
                 stderr.lock().push(line.clone());
-                if let Some(url) = line.split_whitespace().find_map(|w| w.strip_prefix("url=")) {
-                    return url.trim_matches('"').to_owned();
+                if let Some(url) = listening_url(&line) {
+                    return url;
                 }
             }
             panic!("the server exited before listening: {:?}", stderr.lock());
         })
-        .await
-        .expect("the server starts within 20 s");
+        .await;
         let sink = stderr.clone();
         let stderr_reader = tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
@@ -220,15 +257,25 @@ impl HttpServer {
 
     /// Waits for the process to exit and for the last of its stderr.
     pub async fn wait(&mut self) -> std::process::ExitStatus {
-        let status = tokio::time::timeout(Duration::from_secs(20), self.child.wait())
+        let status = within_hang("the server's exit", self.child.wait())
             .await
-            .expect("the server exits within 20 s")
             .expect("wait for the server");
         if let Some(reader) = self.stderr_reader.take() {
-            let _ = tokio::time::timeout(Duration::from_secs(5), reader).await;
+            // The pipe closes with the process, unless a child of its own
+            // outlived it with a copy: then what it wrote so far is enough.
+            let _ = tokio::time::timeout(HANG, reader).await;
         }
         status
     }
+}
+
+/// The URL in the server's start-up line (`... listening ... url=...`),
+/// which it writes once its socket is bound and accepting.
+pub fn listening_url(line: &str) -> Option<String> {
+    let url = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("url="))?;
+    Some(url.trim_matches('"').to_owned())
 }
 
 /// Connects a new MCP client to the endpoint `url`.

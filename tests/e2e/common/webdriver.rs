@@ -110,21 +110,12 @@ impl Browser {
             .expect("start chromedriver");
         let http = reqwest::Client::new();
         let root = format!("http://127.0.0.1:{driver_port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let status = http.get(format!("{root}/status")).send().await;
-            if let Ok(status) = status
-                && let Ok(body) = status.json::<Value>().await
-                && body["value"]["ready"] == true
-            {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "chromedriver is ready within 20 s"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        super::eventually("chromedriver's readiness", || async {
+            let status = http.get(format!("{root}/status")).send().await.ok()?;
+            let body = status.json::<Value>().await.ok()?;
+            (body["value"]["ready"] == true).then_some(())
+        })
+        .await;
         let profile = tempfile::tempdir().expect("a profile directory");
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| (*f).to_owned()).collect();
         args.push(format!("--user-data-dir={}", profile.path().display()));
@@ -185,25 +176,26 @@ impl Browser {
         .await
     }
 
-    /// Runs `script` until it returns `expected`, for at most `limit`;
-    /// panics, naming `what`, with the last value otherwise.
+    /// Runs `script` until it returns `expected` and answers how long that
+    /// took (a figure to print, not to judge: a loaded machine is slow);
+    /// panics, naming `what`, with the last value after [`super::HANG`].
     pub async fn wait_for(
         &self,
         what: &str,
-        limit: Duration,
         script: &str,
         args: Value,
         expected: Value,
-    ) {
-        let deadline = Instant::now() + limit;
+    ) -> Duration {
+        let started = Instant::now();
         loop {
             let value = self.run(script, args.clone()).await;
             if value == expected {
-                return;
+                return started.elapsed();
             }
             assert!(
-                Instant::now() < deadline,
-                "{what}: not within {limit:?} (last: {value}, expected: {expected})"
+                started.elapsed() < super::HANG,
+                "{what}: not within {:?}, a hang (last: {value}, expected: {expected})",
+                super::HANG
             );
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
