@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::{ConfigError, FILE_NAME, ServerSettings};
 use crate::server::Registry;
+use crate::server::toolset::ToolsetKind;
 use crate::toolsets::REGISTRY;
 
 /// The server's part up to `[server] toolsets`, which lists the registry's
@@ -102,23 +103,12 @@ pub(crate) fn example_of(registry: Registry<'_>) -> String {
 }
 
 /// `[server] toolsets`, the default, after a comment that names every
-/// toolset of `registry`, says what it offers and which it needs, and
-/// gives an example.
+/// toolset of `registry` and gives an example.
 fn toolsets_part(registry: Registry<'_>) -> String {
     let defaults = ServerSettings::default().toolsets;
     let entries: Vec<String> = registry
         .kinds()
-        .map(|kind| {
-            let default = match defaults.iter().any(|name| name == kind.name()) {
-                true => ", the default",
-                false => "",
-            };
-            let needs = match quoted(kind.requires().iter()) {
-                required if required.is_empty() => String::new(),
-                required => format!("; needs {}", required.join(" and ")),
-            };
-            format!("'{}' ({}{default}{needs})", kind.name(), kind.about())
-        })
+        .map(|kind| entry(kind, &defaults))
         .collect();
     let prose = format!(
         "The toolsets offered, each with its tables below: {}, e.g.",
@@ -132,6 +122,20 @@ fn toolsets_part(registry: Registry<'_>) -> String {
         example.join(","),
         quoted(defaults.iter()).join(", "),
     )
+}
+
+/// One toolset in that comment: its name, what it offers, whether it is on
+/// by default and which toolsets it needs.
+fn entry(kind: &dyn ToolsetKind, defaults: &[String]) -> String {
+    let default = match defaults.iter().any(|name| name == kind.name()) {
+        true => ", the default",
+        false => "",
+    };
+    let needs = match quoted(kind.requires().iter()) {
+        required if required.is_empty() => String::new(),
+        required => format!("; needs {}", required.join(" and ")),
+    };
+    format!("'{}' ({}{default}{needs})", kind.name(), kind.about())
 }
 
 /// The toolsets of the example: the default ones and the first other one
@@ -198,6 +202,20 @@ mod tests {
             shipped,
             "run --generate-config and ship its output"
         );
+    }
+
+    #[test]
+    fn comments_break_between_words_within_the_width() {
+        let text = "one two three ".repeat(20) + &"x".repeat(90) + " end";
+        let lines = comment(&text);
+        for line in lines.lines() {
+            assert!(line.starts_with("# "), "{line}");
+            let words = line.split(' ').count() - 1;
+            assert!(line.chars().count() <= WIDTH || words == 1, "{line}");
+        }
+        let words: Vec<&str> = lines.split_whitespace().filter(|w| *w != "#").collect();
+        assert_eq!(words, text.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(comment("short"), "# short");
     }
 
     #[test]
