@@ -6,12 +6,16 @@
 //!
 //! The house, outermost first (see docs/architecture.md):
 //! - `config`: defaults < file < `PLANNING_*` env < flags; the toolsets'
-//!   tables and flags come from the registry;
+//!   tables, variables, flags and example parts come from the registry;
 //! - `transport`: stdio, Streamable HTTP, the web board's routes, shutdown;
-//! - `server`: one MCP session, the `Toolset` interface and the registry;
-//! - `toolsets`: `planning` (the board) and `plans` (Markdown plan files),
-//!   each a pure domain, its storage and its MCP face;
-//! - `runtime`: allocator, logging, stacks, text helpers.
+//! - `server`: one MCP session, the `Toolset` interface and the `Registry`
+//!   type;
+//! - `toolsets`: every toolset the server offers, each one folder (a pure
+//!   domain, its storage, its MCP face) and one line of the registry,
+//!   `toolsets::REGISTRY`, from which every list of toolsets is derived
+//!   ([`toolsets::names`] says which there are);
+//! - `runtime`: allocator, logging, stacks, text helpers, blocking work,
+//!   file locks, child processes, output.
 //!
 //! Layers point one way: transports know the server, the server knows the
 //! toolset interface, the toolsets know their domain, and a domain knows

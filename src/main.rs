@@ -13,7 +13,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use planning_mcp_server::BoardName;
 use planning_mcp_server::config::{self, CommandFlags, ConfigFlags, Mode};
 use planning_mcp_server::runtime::{allocator, logging, output, stack};
 use planning_mcp_server::toolsets::team::cli::{self as team, Source, SummaryKeys};
@@ -144,8 +143,7 @@ fn summary(args: &SummaryArgs) -> ExitCode {
         Err(error) => return fail(&error),
     };
     let config = &loaded.config;
-    // The configuration was validated: the name is well-formed.
-    let name = BoardName::parse(&config.server.board).unwrap_or_else(BoardName::default_board);
+    let name = &config.server.board;
     let source = match &args.url {
         Some(url) => Source::Server {
             url,
@@ -153,7 +151,7 @@ fn summary(args: &SummaryArgs) -> ExitCode {
         },
         None => Source::Stored,
     };
-    match team::summary(&config.toolsets, &name, source) {
+    match team::summary(&config.toolsets, name, source) {
         Ok(digest) => output::print_or_fail(PROGRAM, &format!("{digest}\n")),
         Err(error) => fail(&error),
     }

@@ -10,11 +10,14 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{ConfigError, FILE_NAME};
+use super::{ConfigError, FILE_NAME, ServerSettings};
+use crate::server::Registry;
+use crate::server::toolset::ToolsetKind;
 use crate::toolsets::REGISTRY;
 
-/// The server's part: the header, `[server]` and `[logging]`.
-const SERVER_PART: &str = r#"
+/// The server's part up to `[server] toolsets`, which lists the registry's
+/// toolsets ([`toolsets_part`]).
+const SERVER_HEAD: &str = r#"
 # SPDX-FileCopyrightText: 2026 planning-mcp-server developers
 #
 # SPDX-License-Identifier: CC0-1.0
@@ -69,14 +72,10 @@ allow_unauthenticated = false
 # (needed behind a proxy or on a public address).
 allowed_hosts = []
 allowed_origins = []
-# The toolsets offered, each with its tables below: 'planning' (the board,
-# the default), 'plans' (Markdown plan files), 'team' (claims, links and
-# evidence for agents sharing the boards; needs 'planning'), 'workflow' (the
-# spell workflow over .ai/task), 'commit' (the plan in the commit description,
-# jj or git), e.g.
-# toolsets = ['planning', 'plans'] or PLANNING_SERVER_TOOLSETS=planning,plans.
-toolsets = ['planning']
+"#;
 
+/// The server's part after `[server] toolsets`: `[logging]`.
+const SERVER_TAIL: &str = r#"
 [logging]
 # Logs go to stderr only: debug, info, warn, error.
 level = 'info'
@@ -84,14 +83,92 @@ level = 'info'
 format = 'text'
 "#;
 
+/// The widest line of a comment written here.
+const WIDTH: usize = 78;
+
 /// The whole example file.
 pub fn example() -> String {
-    let toolsets = REGISTRY.iter().map(|kind| kind.example());
-    let parts: Vec<&str> = std::iter::once(SERVER_PART)
-        .chain(toolsets)
+    example_of(REGISTRY)
+}
+
+/// The example file of a server with the toolsets of `registry`: the
+/// server's part, naming each toolset, then each toolset's own part.
+pub(crate) fn example_of(registry: Registry<'_>) -> String {
+    let server = format!("{SERVER_HEAD}{}{SERVER_TAIL}", toolsets_part(registry));
+    let parts: Vec<&str> = std::iter::once(server.as_str())
+        .chain(registry.kinds().map(|kind| kind.example()))
         .map(|part| part.trim_matches('\n'))
         .collect();
     parts.join("\n\n") + "\n"
+}
+
+/// `[server] toolsets`, the default, after a comment that names every
+/// toolset of `registry` and gives an example.
+fn toolsets_part(registry: Registry<'_>) -> String {
+    let defaults = ServerSettings::default().toolsets;
+    let entries: Vec<String> = registry
+        .kinds()
+        .map(|kind| entry(kind, &defaults))
+        .collect();
+    let prose = format!(
+        "The toolsets offered, each with its tables below: {}, e.g.",
+        entries.join(", ")
+    );
+    let example = example_toolsets(registry, &defaults);
+    format!(
+        "{}\n# toolsets = [{}] or PLANNING_SERVER_TOOLSETS={}.\ntoolsets = [{}]\n",
+        comment(&prose),
+        quoted(example.iter()).join(", "),
+        example.join(","),
+        quoted(defaults.iter()).join(", "),
+    )
+}
+
+/// One toolset in that comment: its name, what it offers, whether it is on
+/// by default and which toolsets it needs.
+fn entry(kind: &dyn ToolsetKind, defaults: &[String]) -> String {
+    let default = match defaults.iter().any(|name| name == kind.name()) {
+        true => ", the default",
+        false => "",
+    };
+    let needs = match quoted(kind.requires().iter()) {
+        required if required.is_empty() => String::new(),
+        required => format!("; needs {}", required.join(" and ")),
+    };
+    format!("'{}' ({}{default}{needs})", kind.name(), kind.about())
+}
+
+/// The toolsets of the example: the default ones and the first other one
+/// that needs no more than they are.
+fn example_toolsets(registry: Registry<'_>, defaults: &[String]) -> Vec<String> {
+    let is_default = |name: &str| defaults.iter().any(|default| default == name);
+    let another = registry.kinds().find(|kind| {
+        !is_default(kind.name()) && kind.requires().iter().all(|name| is_default(name))
+    });
+    let mut example = defaults.to_vec();
+    example.extend(another.map(|kind| kind.name().to_owned()));
+    example
+}
+
+/// Each of `names` in single quotes, as TOML and the comments write them.
+fn quoted<S: AsRef<str>>(names: impl Iterator<Item = S>) -> Vec<String> {
+    names.map(|name| format!("'{}'", name.as_ref())).collect()
+}
+
+/// `text` as comment lines of at most [`WIDTH`] characters (a longer word
+/// gets a line of its own), broken between words.
+fn comment(text: &str) -> String {
+    let mut lines = Vec::new();
+    let mut line = String::from("#");
+    for word in text.split_whitespace() {
+        if line.len() > 1 && line.chars().count() + 1 + word.chars().count() > WIDTH {
+            lines.push(std::mem::replace(&mut line, String::from("#")));
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.join("\n")
 }
 
 /// Writes [`example`] to `dir/planning-mcp-server.toml`, never over an existing file.
@@ -125,6 +202,20 @@ mod tests {
             shipped,
             "run --generate-config and ship its output"
         );
+    }
+
+    #[test]
+    fn comments_break_between_words_within_the_width() {
+        let text = "one two three ".repeat(20) + &"x".repeat(90) + " end";
+        let lines = comment(&text);
+        for line in lines.lines() {
+            assert!(line.starts_with("# "), "{line}");
+            let words = line.split(' ').count() - 1;
+            assert!(line.chars().count() <= WIDTH || words == 1, "{line}");
+        }
+        let words: Vec<&str> = lines.split_whitespace().filter(|w| *w != "#").collect();
+        assert_eq!(words, text.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(comment("short"), "# short");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches, value_pars
 use figment::value::{Dict, Map, Value};
 use figment::{Metadata, Profile, Provider};
 
+use crate::server::Registry;
 use crate::server::settings::{FLAGS_PROVIDER, Flag, FlagKind};
 use crate::toolsets::REGISTRY;
 
@@ -30,14 +31,29 @@ pub struct ConfigFlags {
 impl ConfigFlags {
     /// Every flag that sets a key: the server's, then each toolset's.
     pub fn all() -> Vec<&'static Flag> {
-        let toolsets = REGISTRY.iter().flat_map(|kind| kind.flags());
-        super::server::FLAGS.iter().chain(toolsets).collect()
+        Self::all_of(REGISTRY)
+    }
+
+    /// Every flag that sets a key: the server's, then those of each
+    /// toolset of `registry`.
+    pub(crate) fn all_of(registry: Registry<'_>) -> Vec<&'static Flag> {
+        super::server::FLAGS
+            .iter()
+            .chain(registry.flags())
+            .collect()
     }
 
     /// Reads flags from `args` (no program name), as the binary would.
     pub fn parse(args: &[&str]) -> Result<Self, clap::Error> {
-        let command = Self::augment_args(Command::new("flags").no_binary_name(true));
-        Self::from_arg_matches(&command.try_get_matches_from(args)?)
+        Self::parse_with(REGISTRY, args)
+    }
+
+    /// [`Self::parse`] with the flags of `registry`'s toolsets.
+    pub(crate) fn parse_with(registry: Registry<'_>, args: &[&str]) -> Result<Self, clap::Error> {
+        let flags = Self::all_of(registry);
+        let command = Command::new("flags").no_binary_name(true);
+        let command = Self::augment(command, &flags, |flag| flag.help);
+        Ok(Self::read(&command.try_get_matches_from(args)?, &flags))
     }
 
     /// The flags given, as a figment provider.
@@ -252,17 +268,6 @@ mod tests {
         ] {
             let error = parse::<BoardAndStorage>(&other).unwrap_err();
             assert_eq!(error.kind(), clap::error::ErrorKind::UnknownArgument);
-        }
-    }
-
-    #[test]
-    fn flags_longs_and_keys_are_unique() {
-        let all = ConfigFlags::all();
-        for (i, flag) in all.iter().enumerate() {
-            for other in &all[i + 1..] {
-                assert_ne!(flag.long, other.long);
-                assert_ne!(flag.key, other.key);
-            }
         }
     }
 }

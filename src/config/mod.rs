@@ -20,23 +20,27 @@ use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use figment::value::Dict;
 
+#[cfg(test)]
+pub(crate) use example::example_of;
 pub use example::generate;
 pub use flags::{CommandFlags, ConfigFlags, KeysRead};
 pub use seconds::Seconds;
+#[cfg(test)]
+pub(crate) use server::FLAGS as SERVER_FLAGS;
 pub use server::{Mode, Secret, ServerSettings};
 
 pub use crate::runtime::logging::{LogFormat, LogLevel, LoggingSettings};
 
-use crate::server::Enabled;
 use crate::server::settings::Settings;
 use crate::server::toolset::Toolset;
+use crate::server::{Enabled, Registry};
 use crate::toolsets::REGISTRY;
 
 /// The config file's name, in every directory searched.
 pub const FILE_NAME: &str = "planning-mcp-server.toml";
 
 /// The server's own tables.
-const SERVER_TABLES: [&str; 2] = ["server", "logging"];
+pub(crate) const SERVER_TABLES: [&str; 2] = ["server", "logging"];
 
 /// The whole configuration.
 #[derive(Debug, Clone, Default)]
@@ -84,8 +88,16 @@ pub enum ConfigError {
 /// tables and every registered toolset's, each checked; the toolsets
 /// `[server] toolsets` names are kept, in registry order.
 pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
-    let (figment, file) = tiers(flags)?;
-    let all_flags = ConfigFlags::all();
+    load_with(REGISTRY, flags)
+}
+
+/// [`load`] with the toolsets of `registry` (tests add one).
+pub(crate) fn load_with(
+    registry: Registry<'_>,
+    flags: &ConfigFlags,
+) -> Result<Loaded, ConfigError> {
+    let (figment, file) = tiers_with(registry, flags)?;
+    let all_flags = ConfigFlags::all_of(registry);
     let settings = Settings::new(&figment, &all_flags, 0);
     // A file that does not parse fails every table alike: say it once.
     let tables: Dict = figment.extract().map_err(|errors| {
@@ -96,8 +108,8 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
                 .collect(),
         )
     })?;
-    let mut problems = unknown_tables(&tables, &settings);
-    let names: Vec<&str> = REGISTRY.iter().map(|kind| kind.name()).collect();
+    let mut problems = unknown_tables(registry, &tables, &settings);
+    let names: Vec<&str> = registry.names().collect();
     let server = keep(&mut problems, ServerSettings::read(&settings, &names));
     let logging = keep(&mut problems, settings.table::<LoggingSettings>("logging"));
     let defaults = ServerSettings::default();
@@ -105,7 +117,7 @@ pub fn load(flags: &ConfigFlags) -> Result<Loaded, ConfigError> {
     let offers = |name: &str| offered.toolsets.iter().any(|offered| offered == name);
     let mut configured: Vec<Arc<dyn Toolset>> = Vec::new();
     let mut toolsets = Vec::new();
-    for kind in REGISTRY {
+    for kind in registry.kinds() {
         for required in kind.requires() {
             if offers(kind.name()) && !offers(required) {
                 problems.push(settings.problem(
@@ -159,6 +171,14 @@ fn keep<T>(problems: &mut Vec<String>, result: Result<T, Vec<String>>) -> Option
 /// the first found in the search path), then `PLANNING_*` environment
 /// variables, then the flags. Defaults are each table's own.
 pub fn tiers(flags: &ConfigFlags) -> Result<(Figment, Option<PathBuf>), ConfigError> {
+    tiers_with(REGISTRY, flags)
+}
+
+/// [`tiers`] with the tables of `registry`'s toolsets.
+pub(crate) fn tiers_with(
+    registry: Registry<'_>,
+    flags: &ConfigFlags,
+) -> Result<(Figment, Option<PathBuf>), ConfigError> {
     let file = match &flags.config {
         Some(path) if !path.is_file() => return Err(ConfigError::MissingFile(path.clone())),
         Some(path) => Some(path.clone()),
@@ -170,7 +190,7 @@ pub fn tiers(flags: &ConfigFlags) -> Result<(Figment, Option<PathBuf>), ConfigEr
     if let Some(path) = &file {
         figment = figment.merge(Toml::file_exact(path));
     }
-    let figment = figment.merge(environment()).merge(flags.provider());
+    let figment = figment.merge(environment(registry)).merge(flags.provider());
     Ok((figment, file))
 }
 
@@ -189,16 +209,13 @@ pub fn search_path() -> Vec<PathBuf> {
 }
 
 /// Every table: the server's, then each toolset's.
-fn known_tables() -> Vec<&'static str> {
-    let toolsets = REGISTRY
-        .iter()
-        .flat_map(|kind| kind.tables().iter().copied());
-    SERVER_TABLES.into_iter().chain(toolsets).collect()
+pub(crate) fn known_tables(registry: Registry<'_>) -> Vec<&'static str> {
+    SERVER_TABLES.into_iter().chain(registry.tables()).collect()
 }
 
 /// One line for each table that no one owns.
-fn unknown_tables(tables: &Dict, settings: &Settings<'_>) -> Vec<String> {
-    let known = known_tables();
+fn unknown_tables(registry: Registry<'_>, tables: &Dict, settings: &Settings<'_>) -> Vec<String> {
+    let known = known_tables(registry);
     tables
         .keys()
         .filter(|table| !known.contains(&table.as_str()))
@@ -211,14 +228,24 @@ fn unknown_tables(tables: &Dict, settings: &Settings<'_>) -> Vec<String> {
 
 /// `PLANNING_<TABLE>_<KEY>` for the known tables; other `PLANNING_*`
 /// variables belong to someone else and are left alone.
-fn environment() -> Env {
-    let known = known_tables();
+fn environment(registry: Registry<'_>) -> Env {
+    let known = known_tables(registry);
     Env::prefixed("PLANNING_").filter_map(move |key| {
         let key = key.as_str().to_ascii_lowercase();
-        let (table, rest) = key.split_once('_')?;
-        known
-            .contains(&table)
-            .then(|| format!("{table}.{rest}").into())
+        let (table, rest) = table_and_key(&known, &key)?;
+        Some(format!("{table}.{rest}").into())
+    })
+}
+
+/// The table and key that variable `name` (`<table>_<key>`, lowercase,
+/// without `PLANNING_`) sets: the known table it starts with, followed by
+/// `_` and a key. A table's name may hold `_` (`code_review`): no table is
+/// another's name followed by `_` (the registry's tests check it), so at
+/// most one table matches.
+fn table_and_key<'k>(known: &[&'static str], name: &'k str) -> Option<(&'static str, &'k str)> {
+    known.iter().find_map(|&table| {
+        let key = name.strip_prefix(table)?.strip_prefix('_')?;
+        Some((table, key))
     })
 }
 
@@ -229,6 +256,7 @@ mod tests {
     use figment::Jail;
 
     use super::*;
+    use crate::server::BoardName;
     use crate::toolsets::planning::config::{Backend, BoardSettings, StorageSettings};
     use crate::toolsets::planning::domain::Limits;
     use crate::toolsets::plans::config::PlansSettings;
@@ -318,7 +346,8 @@ mod tests {
             let from_env = load(&ConfigFlags::default()).unwrap();
             assert_eq!(from_env.config.server.port, 2222);
             assert_eq!(
-                from_env.config.server.board, "2024",
+                from_env.config.server.board.as_str(),
+                "2024",
                 "a number-like name is a name"
             );
             assert_eq!(
@@ -458,9 +487,9 @@ mod tests {
             assert_eq!(
                 error,
                 format!(
-                    "boards (from the config file {}): unknown table; the tables are \
-                     server, logging, planning, storage, plans, team, workflow, commit",
-                    file.display()
+                    "boards (from the config file {}): unknown table; the tables are {}",
+                    file.display(),
+                    known_tables(REGISTRY).join(", ")
                 )
             );
 
@@ -472,6 +501,26 @@ mod tests {
                 1,
                 "said once: {error}"
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn a_bad_board_name_names_its_source_once_read() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            let error = invalid(load(&flags(&["--board", "../etc"])));
+            assert_eq!(
+                error,
+                "server.board (from the --board flag): must match ^[a-z0-9][a-z0-9_-]{0,63}$, \
+                 e.g. default"
+            );
+            let board = load(&flags(&["--board", "side_1"]))
+                .unwrap()
+                .config
+                .server
+                .board;
+            assert_eq!(board, BoardName::parse("side_1").unwrap());
             Ok(())
         });
     }
@@ -622,9 +671,14 @@ mod tests {
 
             jail.set_env("PLANNING_SERVER_TOOLSETS", "planning,boards");
             let error = invalid(load(&ConfigFlags::default()));
+            let names: Vec<&str> = REGISTRY.names().collect();
             assert_eq!(
                 error,
-                "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): unknown toolset 'boards'; the toolsets are planning, plans, team, workflow, commit"
+                format!(
+                    "server.toolsets (from the environment variable PLANNING_SERVER_TOOLSETS): \
+                     unknown toolset 'boards'; the toolsets are {}",
+                    names.join(", ")
+                )
             );
             jail.set_env("PLANNING_SERVER_TOOLSETS", "planning");
             let error = invalid(load(&flags(&["--toolsets", "nope"])));
@@ -646,14 +700,14 @@ mod tests {
     fn the_instructions_of_every_toolset_combination_fit_claude_codes_limit_or_need_another() {
         Jail::expect_with(|jail| {
             jail.set_env("HOME", jail.directory().join("home").display());
-            let names: Vec<&str> = REGISTRY.iter().map(|kind| kind.name()).collect();
+            let names: Vec<&str> = REGISTRY.names().collect();
             for mask in 1..(1u32 << names.len()) {
                 let chosen: Vec<&str> = (0..names.len())
                     .filter(|bit| mask & (1 << bit) != 0)
                     .map(|bit| names[bit])
                     .collect();
                 let list = chosen.join(",");
-                let missing = REGISTRY.iter().find_map(|kind| {
+                let missing = REGISTRY.kinds().find_map(|kind| {
                     let needed = kind.requires().iter();
                     let wanted = chosen.contains(&kind.name());
                     needed

@@ -81,8 +81,7 @@ pub struct ServerSettings {
     /// The port to bind in HTTP mode; 0 picks a free one.
     pub port: u16,
     /// The board served in stdio mode (HTTP serves every board at its own path).
-    #[serde(deserialize_with = "lenient")]
-    pub board: String,
+    pub board: BoardName,
     /// The most boards one server holds.
     pub max_boards: usize,
     /// The most concurrent HTTP sessions.
@@ -131,7 +130,7 @@ impl Default for ServerSettings {
             mode: Mode::Stdio,
             host: "localhost".into(),
             port: 8080,
-            board: "default".into(),
+            board: BoardName::default_board(),
             max_boards: 64,
             max_sessions: 256,
             session_idle_timeout: 1800,
@@ -175,8 +174,9 @@ impl std::fmt::Debug for Secret {
 }
 
 impl ServerSettings {
-    /// Reads `[server]`, checks what types cannot (a host to bind, limits of
-    /// at least one, toolsets among `known`) and reads the token file.
+    /// Reads `[server]` (its types check the board's name), checks what
+    /// types cannot (a host to bind, limits of at least one, toolsets among
+    /// `known`) and reads the token file.
     pub fn read(settings: &Settings<'_>, known: &[&str]) -> Result<Self, Vec<String>> {
         let mut server = settings.table::<Self>("server")?;
         let mut problems = Vec::new();
@@ -187,11 +187,6 @@ impl ServerSettings {
             !server.host.trim().is_empty(),
             "server.host",
             "must name an address, e.g. localhost",
-        );
-        require(
-            BoardName::parse(&server.board).is_some(),
-            "server.board",
-            "must match ^[a-z0-9][a-z0-9_-]{0,63}$, e.g. default",
         );
         require(
             server.max_boards >= 1,

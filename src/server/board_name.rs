@@ -3,9 +3,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The name of the board a session works on: HTTP serves each board at its
-//! own endpoint (`/boards/{name}/mcp`), the stdio server the configured one.
+//! own endpoint (`/boards/{name}/mcp`), the stdio server the configured one
+//! (`[server] board`, checked once, when the configuration is read).
 
 use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::settings::lenient;
 
 /// A valid board name: `^[a-z0-9][a-z0-9_-]{0,63}$`. A name is never a path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -14,6 +19,9 @@ pub struct BoardName(String);
 impl BoardName {
     /// The board served at `/mcp` and by default in stdio mode.
     pub const DEFAULT: &str = "default";
+
+    /// What a name must look like, as an error says it.
+    pub const RULE: &str = "must match ^[a-z0-9][a-z0-9_-]{0,63}$, e.g. default";
 
     /// Checks a name; anything else is `None`.
     pub fn parse(text: &str) -> Option<Self> {
@@ -34,6 +42,21 @@ impl BoardName {
     /// The board served at `/mcp`.
     pub fn default_board() -> Self {
         Self(Self::DEFAULT.to_owned())
+    }
+}
+
+/// A setting's text (environment values may arrive as numbers:
+/// `PLANNING_SERVER_BOARD=2024`), checked: a bad name is the value's error.
+impl<'de> Deserialize<'de> for BoardName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text: String = lenient(d)?;
+        Self::parse(&text).ok_or_else(|| serde::de::Error::custom(Self::RULE))
+    }
+}
+
+impl Serialize for BoardName {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
     }
 }
 

@@ -10,6 +10,9 @@ use super::BoardName;
 use super::endpoint::Endpoint;
 use super::toolset::{OpenError, Toolset};
 
+/// What stands between two toolsets' instructions.
+pub const INSTRUCTIONS_SEPARATOR: &str = "\n\n";
+
 /// The enabled toolsets of a server.
 #[derive(Debug, Clone, Default)]
 pub struct Enabled(Vec<Arc<dyn Toolset>>);
@@ -34,7 +37,7 @@ impl Enabled {
     /// What a model reads first: the instructions of each, in order.
     pub fn instructions(&self) -> String {
         let parts: Vec<&str> = self.0.iter().map(|t| t.instructions()).collect();
-        parts.join("\n\n")
+        parts.join(INSTRUCTIONS_SEPARATOR)
     }
 
     /// Whether any of them needs a large stack.
@@ -48,16 +51,15 @@ impl Enabled {
     }
 
     /// Opens every toolset on board `name`: what its sessions serve.
+    /// Refused if two of them list a tool of the same name.
     pub fn open(&self, name: &BoardName) -> Result<Arc<Endpoint>, OpenError> {
-        let tools = self
+        let faces = self
             .0
             .iter()
-            .map(|toolset| toolset.open(name))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Arc::new(Endpoint::new(
-            name.clone(),
-            tools,
-            self.instructions(),
-        )))
+            .map(|toolset| Ok((toolset.name(), toolset.open(name)?)))
+            .collect::<Result<Vec<_>, OpenError>>()?;
+        let endpoint = Endpoint::new(name.clone(), faces, self.instructions())
+            .map_err(|duplicate| OpenError::Failed(duplicate.to_string()))?;
+        Ok(Arc::new(endpoint))
     }
 }

@@ -3,7 +3,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! One board's endpoint: the enabled toolsets opened on it, shared by all
-//! the sessions that work on that board.
+//! the sessions that work on that board. A tool name is one toolset's: an
+//! endpoint whose toolsets both list one is refused (at start-up, since
+//! both transports open the served board first), never served with one of
+//! them hidden.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -17,9 +20,13 @@ use super::toolset::Tools;
 pub struct Endpoint {
     name: BoardName,
     tools: Vec<Arc<dyn Tools>>,
+    /// The name of each face's toolset.
+    toolsets: Vec<&'static str>,
     instructions: String,
-    /// Every tool, sorted by name, and the face that has each; built on
-    /// first use, since `initialize` (the client's start-up wait) needs none.
+    /// Every tool, sorted by name, and the face that has each. With one
+    /// toolset it is built on first use, since `initialize` (the client's
+    /// start-up wait) needs none and one toolset cannot clash with itself;
+    /// with more, at once, to refuse a name two of them list.
     listed: OnceLock<Listed>,
 }
 
@@ -28,15 +35,76 @@ struct Listed {
     face_of: HashMap<String, usize>,
 }
 
+impl Listed {
+    /// The tools of `faces` (of toolsets `toolsets`), sorted by name, and
+    /// the first name two toolsets share, if any (the first keeps it).
+    fn of(toolsets: &[&'static str], faces: &[Arc<dyn Tools>]) -> (Self, Option<DuplicateTool>) {
+        let mut face_of: HashMap<String, usize> = HashMap::new();
+        let mut tools = Vec::new();
+        let mut duplicate = None;
+        for (index, face) in faces.iter().enumerate() {
+            for tool in face.tools() {
+                match face_of.get(tool.name.as_ref()) {
+                    Some(&first) if first != index => {
+                        duplicate.get_or_insert_with(|| DuplicateTool {
+                            tool: tool.name.to_string(),
+                            first: toolsets.get(first).copied().unwrap_or_default(),
+                            second: toolsets.get(index).copied().unwrap_or_default(),
+                        });
+                    }
+                    Some(_) => {}
+                    None => {
+                        face_of.insert(tool.name.to_string(), index);
+                        tools.push(tool);
+                    }
+                }
+            }
+        }
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        (Self { tools, face_of }, duplicate)
+    }
+}
+
+/// Two enabled toolsets list a tool of the same name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "toolsets '{first}' and '{second}' both have a tool named '{tool}': a call could reach \
+     only one of them; enable one of the two"
+)]
+pub struct DuplicateTool {
+    /// The tool's name.
+    pub tool: String,
+    /// The toolset that lists it first, in registry order.
+    pub first: &'static str,
+    /// The other toolset that lists it.
+    pub second: &'static str,
+}
+
 impl Endpoint {
-    /// The endpoint of board `name` with these toolsets' faces.
-    pub fn new(name: BoardName, tools: Vec<Arc<dyn Tools>>, instructions: String) -> Self {
-        Self {
+    /// The endpoint of board `name` with these toolsets' faces, each with
+    /// its toolset's name, in registry order; refused if two of them list
+    /// a tool of the same name.
+    pub fn new(
+        name: BoardName,
+        faces: Vec<(&'static str, Arc<dyn Tools>)>,
+        instructions: String,
+    ) -> Result<Self, DuplicateTool> {
+        let (toolsets, tools) = faces.into_iter().unzip();
+        let endpoint = Self {
             name,
             tools,
+            toolsets,
             instructions,
             listed: OnceLock::new(),
+        };
+        if endpoint.tools.len() > 1 {
+            let (listed, duplicate) = Listed::of(&endpoint.toolsets, &endpoint.tools);
+            if let Some(duplicate) = duplicate {
+                return Err(duplicate);
+            }
+            let _ = endpoint.listed.set(listed);
         }
+        Ok(endpoint)
     }
 
     /// The board's name.
@@ -66,18 +134,9 @@ impl Endpoint {
     }
 
     fn listed(&self) -> &Listed {
-        self.listed.get_or_init(|| {
-            let mut face_of = HashMap::new();
-            let mut tools = Vec::new();
-            for (index, face) in self.tools.iter().enumerate() {
-                for tool in face.tools() {
-                    face_of.insert(tool.name.to_string(), index);
-                    tools.push(tool);
-                }
-            }
-            tools.sort_by(|a, b| a.name.cmp(&b.name));
-            Listed { tools, face_of }
-        })
+        // Only one face is listed here (`new` lists more): it cannot clash.
+        self.listed
+            .get_or_init(|| Listed::of(&self.toolsets, &self.tools).0)
     }
 
     /// Every resource of every toolset.

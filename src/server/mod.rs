@@ -12,6 +12,7 @@ pub(crate) mod board_name;
 pub(crate) mod compact_schema;
 pub(crate) mod enabled;
 pub(crate) mod endpoint;
+pub(crate) mod registry;
 pub(crate) mod routed_tools;
 pub(crate) mod settings;
 pub(crate) mod toolset;
@@ -38,6 +39,7 @@ use tokio_util::sync::CancellationToken;
 pub use board_name::BoardName;
 pub use enabled::Enabled;
 pub use endpoint::Endpoint;
+pub use registry::Registry;
 
 use crate::runtime::text::clip;
 

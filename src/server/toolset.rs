@@ -6,7 +6,8 @@
 //! toolset. Three steps, three traits:
 //!
 //! 1. [`ToolsetKind`], one line of the registry (`crate::toolsets::REGISTRY`):
-//!    its name, config tables, flags and example, and how to configure it;
+//!    its name and what it offers, config tables, flags and example, its
+//!    instructions' budget, and how to configure it;
 //! 2. [`Toolset`], configured once per process: its instructions and
 //!    process-wide state;
 //! 3. [`Tools`], opened once per endpoint (the board a session works on):
@@ -31,13 +32,37 @@ pub type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResponse, Error
 /// Work a toolset runs for as long as the server runs.
 pub type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
 
+/// The characters a toolset's instructions may take unless its registry
+/// entry says otherwise: the room the registry keeps for one more toolset
+/// (a test checks that it has that room).
+pub const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
+
 /// A toolset the server can offer: one line of the registry.
 pub trait ToolsetKind: Sync {
     /// Its name in `[server] toolsets` and `--toolsets`.
     fn name(&self) -> &'static str;
 
+    /// What it offers, in a few words (the example config's list of
+    /// toolsets), e.g. `Markdown plan files`.
+    fn about(&self) -> &'static str;
+
     /// The config tables it owns; `PLANNING_<TABLE>_<KEY>` reaches them too.
+    /// A name is lowercase ASCII letters and digits, words joined by `_`,
+    /// and never another table's name followed by `_` (the registry's tests
+    /// check both), so that each variable names one table.
     fn tables(&self) -> &'static [&'static str];
+
+    /// The most characters its instructions take ([`Toolset::instructions`]).
+    /// The budgets of all the toolsets of the registry, with room for one
+    /// more at the default, fit the 2,048 characters a client shows (the
+    /// registry's tests check both), so no combination is ever cut.
+    #[allow(
+        dead_code,
+        reason = "a contract the registry's tests hold every toolset to; the server need not read it"
+    )]
+    fn instructions_budget(&self) -> usize {
+        DEFAULT_INSTRUCTIONS_BUDGET
+    }
 
     /// The toolsets it works on top of, by name: enabling it without them
     /// stops start-up, and its `configure` finds them configured (they come

@@ -4,7 +4,13 @@
 
 //! The toolsets, each one folder: a pure domain, its storage where it has
 //! one, and its MCP face. Each registers itself with one line in
-//! [`REGISTRY`]; the server and the configuration know of it only from there.
+//! [`REGISTRY`]; the server and the configuration know of it only from
+//! there, and derive from it every list that names toolsets: the valid
+//! `[server] toolsets` names, the config tables and their `PLANNING_*`
+//! variables, the flags, the example config file, the instructions, the
+//! tools listed and called. Tests over the whole registry (`registry_tests`)
+//! keep it sound: tool names, tables and flags unique, every table reachable
+//! from the environment, every toolset's instructions within its budget.
 
 pub mod commit;
 pub mod planning;
@@ -12,19 +18,25 @@ pub mod plans;
 pub mod team;
 pub mod workflow;
 
-use crate::server::toolset::ToolsetKind;
+#[cfg(test)]
+mod registry_tests;
+#[cfg(test)]
+mod scratch;
+
+use crate::server::Registry;
 
 /// Every toolset the server can offer, in the order their instructions,
-/// tables and flags appear.
-pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[
+/// tables, flags and example parts appear. A toolset comes after the ones
+/// it `requires`.
+pub(crate) static REGISTRY: Registry<'static> = Registry::new(&[
     &planning::KIND,
     &plans::KIND,
     &team::KIND,
     &workflow::KIND,
     &commit::KIND,
-];
+]);
 
 /// The names of every toolset the server can offer, in registry order.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    REGISTRY.iter().map(|kind| kind.name())
+    REGISTRY.names()
 }

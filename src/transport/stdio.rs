@@ -11,7 +11,7 @@ use super::ServeError;
 use super::lines::Lines;
 use crate::config::Config;
 use crate::runtime::{blocking, children};
-use crate::server::{BoardName, SessionServer};
+use crate::server::SessionServer;
 
 /// Serves one session on stdio until the client leaves or `shutdown` resolves.
 pub async fn serve(
@@ -19,9 +19,8 @@ pub async fn serve(
     config_file: &str,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServeError> {
-    // The configuration was validated: the name is well-formed.
-    let name = BoardName::parse(&config.server.board).unwrap_or_else(BoardName::default_board);
-    let endpoint = config.toolsets.open(&name)?;
+    let name = &config.server.board;
+    let endpoint = config.toolsets.open(name)?;
     tracing::info!(
         mode = "stdio",
         board = %name,

@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 
 use crate::common::vcs::{Backend, Repo, pairs};
-use crate::common::{call, stdio_client};
+use crate::common::{call, stdio_client, tool_names};
 
 const NINE: [&str; 9] = [
     "finish_job",
@@ -33,7 +33,8 @@ async fn commit_tools_are_the_nine_with_their_annotations_and_schemas() {
         instructions.find("set_goal").unwrap() < instructions.find("gather_requirements").unwrap()
     );
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 7 + 9);
+    let board = tool_names("planning").await;
+    assert_eq!(tools.len(), board.len() + NINE.len());
     let mut commit: Vec<Value> = tools
         .iter()
         .filter(|t| NINE.contains(&t.name.as_ref()))

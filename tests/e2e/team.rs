@@ -234,7 +234,8 @@ async fn over_stdio_the_tools_are_listed_once_with_both_instructions() {
     for tool in TEAM_TOOLS {
         assert_eq!(names.iter().filter(|n| **n == tool).count(), 1, "{tool}");
     }
-    assert_eq!(names.len(), 7 + TEAM_TOOLS.len(), "{names:?}");
+    let board = common::tool_names("planning").await;
+    assert_eq!(names.len(), board.len() + TEAM_TOOLS.len(), "{names:?}");
     let instructions = client.peer_info().unwrap().instructions.clone().unwrap();
     let board = instructions.find("set_goal").unwrap();
     let team = instructions.find("claim_task").unwrap();

@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use common::{HttpServer, file_storage, stdio_client};
+use common::{HttpServer, file_storage, stdio_client, tool_names};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ErrorCode, ReadResourceRequestParams};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -112,8 +112,19 @@ async fn two_toolsets_list_every_tool_once_and_both_instructions() {
     sorted.sort_unstable();
     sorted.dedup();
     assert_eq!(names, sorted, "sorted by name, each once");
-    assert_eq!(names.len(), 7 + 9);
+    let mut each = tool_names("planning").await;
+    each.extend(tool_names("plans").await);
+    let expected: Vec<&str> = each.iter().map(String::as_str).collect();
+    assert_eq!(names, expected, "the board's and the plans' tools");
     let resources = client.list_all_resources().await.unwrap();
-    assert_eq!(resources.len(), 2);
+    let dir = tempfile::tempdir().unwrap();
+    let board = stdio_client(&dir, &["--toolsets", "planning"], &[]).await;
+    let board_resources = board.list_all_resources().await.unwrap();
+    board.cancel().await.unwrap();
+    assert_eq!(
+        resources.len(),
+        board_resources.len(),
+        "the board's, none of the plans'"
+    );
     client.cancel().await.unwrap();
 }

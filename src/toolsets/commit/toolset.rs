@@ -32,6 +32,10 @@ impl ToolsetKind for CommitKind {
         "commit"
     }
 
+    fn about(&self) -> &'static str {
+        "the plan in the commit description, jj or git"
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["commit"]
     }

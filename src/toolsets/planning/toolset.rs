@@ -34,6 +34,14 @@ impl ToolsetKind for PlanningKind {
         "planning"
     }
 
+    fn about(&self) -> &'static str {
+        "the board"
+    }
+
+    fn instructions_budget(&self) -> usize {
+        400
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["planning", "storage"]
     }

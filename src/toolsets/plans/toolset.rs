@@ -38,6 +38,14 @@ impl ToolsetKind for PlansKind {
         "plans"
     }
 
+    fn about(&self) -> &'static str {
+        "Markdown plan files"
+    }
+
+    fn instructions_budget(&self) -> usize {
+        370
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["plans"]
     }

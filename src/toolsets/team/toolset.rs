@@ -37,6 +37,14 @@ impl ToolsetKind for TeamKind {
         "team"
     }
 
+    fn about(&self) -> &'static str {
+        "claims, links and evidence for agents sharing the boards"
+    }
+
+    fn instructions_budget(&self) -> usize {
+        350
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["team"]
     }

@@ -33,6 +33,10 @@ impl ToolsetKind for WorkflowKind {
         "workflow"
     }
 
+    fn about(&self) -> &'static str {
+        "the spell workflow over .ai/task"
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["workflow"]
     }
@@ -77,19 +81,5 @@ impl Toolset for WorkflowToolset {
 
     fn as_any(&self) -> &dyn Any {
         self
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_instructions_fit_350_characters() {
-        assert!(
-            INSTRUCTIONS.chars().count() <= 350,
-            "{}",
-            INSTRUCTIONS.chars().count()
-        );
     }
 }

@@ -17,6 +17,7 @@
 pub mod vcs;
 pub mod webdriver;
 
+use std::collections::BTreeSet;
 use std::future::Future;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -123,6 +124,20 @@ pub async fn stdio_client_with_pid(
     let pid = transport.id().expect("running");
     let client = ().serve(transport).await.expect("initialize over stdio");
     (client, pid)
+}
+
+/// The names of the tools a server started with `--toolsets list` offers,
+/// so that tests derive the tools of a combination from each toolset's
+/// own list instead of counting them by hand.
+pub async fn tool_names(list: &str) -> BTreeSet<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let client = stdio_client(&dir, &["--toolsets", list], &[]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    client.cancel().await.unwrap();
+    tools
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect()
 }
 
 /// The `--storage file --storage-dir DIR` flags.
