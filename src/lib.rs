@@ -28,3 +28,4 @@ pub mod toolsets;
 pub mod transport;
 
 pub use server::BoardName;
+pub use server::command::CliCommand;

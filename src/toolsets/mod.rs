@@ -12,6 +12,7 @@ pub mod plans;
 pub mod team;
 pub mod workflow;
 
+use crate::server::command::CliCommand;
 use crate::server::toolset::ToolsetKind;
 
 /// Every toolset the server can offer, in the order their instructions,
@@ -27,4 +28,10 @@ pub(crate) static REGISTRY: &[&dyn ToolsetKind] = &[
 /// The names of every toolset the server can offer, in registry order.
 pub fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|kind| kind.name())
+}
+
+/// The subcommands of `planning-mcp-server` that the toolsets bring, in
+/// registry order.
+pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
+    REGISTRY.iter().flat_map(|kind| kind.commands())
 }
