@@ -7,8 +7,10 @@
 //! The house, outermost first (see docs/architecture.md):
 //! - `config`: defaults < file < `PLANNING_*` env < flags; the toolsets'
 //!   tables and flags come from the registry;
-//! - `transport`: stdio, Streamable HTTP, the web board's routes, shutdown;
-//! - `server`: one MCP session, the `Toolset` interface and the registry;
+//! - `transport`: stdio, Streamable HTTP (with the routes the toolsets
+//!   bring), shutdown; it names no toolset;
+//! - `server`: one MCP session, the `Toolset` interface (with the toolsets'
+//!   HTTP and CLI faces) and the registry;
 //! - `toolsets`: `planning` (the board) and `plans` (Markdown plan files),
 //!   each a pure domain, its storage and its MCP face;
 //! - `runtime`: allocator, logging, stacks, text helpers.

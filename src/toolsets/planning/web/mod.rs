@@ -14,9 +14,9 @@
 //!   `/favicon.ico`): embedded ([`assets`]).
 //!
 //! Every response carries a strict Content-Security-Policy
-//! ([`security_headers`]): the pages run only the embedded script and never
+//! (`security_headers`): the pages run only the embedded script and never
 //! insert user text as markup. Toolset `team`'s digest route
-//! (`/boards/{name}/digest`) answers with the same headers and [`answers`].
+//! (`/boards/{name}/digest`) answers with the same headers and `answers`.
 
 pub(crate) mod answers;
 pub(crate) mod assets;

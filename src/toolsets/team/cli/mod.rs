@@ -7,7 +7,7 @@
 //! re-inject it at session start and before a context compaction. It reads
 //! the stored board (file backend; nothing is locked or created) or asks a
 //! running HTTP server (`GET /boards/{name}/digest`). The subcommand
-//! itself, its arguments and its run, is [`command`].
+//! itself, its arguments and its run, is `command`.
 
 mod command;
 mod fetch;
