@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The toolsets, each one folder: a pure domain, its storage where it has
-//! one, and its MCP face. Each registers itself with one line in
-//! [`REGISTRY`]; the server and the configuration know of it only from there.
+//! one, its MCP face, and its HTTP routes and subcommands if it has any.
+//! Each registers itself with one line in [`REGISTRY`]; the server, the
+//! transports, the binary and the configuration know of it only from there.
 
 pub mod commit;
 pub mod planning;
