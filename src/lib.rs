@@ -7,13 +7,14 @@
 //! The house, outermost first (see docs/architecture.md):
 //! - `config`: defaults < file < `PLANNING_*` env < flags; the toolsets'
 //!   tables, variables, flags and example parts come from the registry;
-//! - `transport`: stdio, Streamable HTTP, the web board's routes, shutdown;
-//! - `server`: one MCP session, the `Toolset` interface and the `Registry`
-//!   type;
+//! - `transport`: stdio, Streamable HTTP (with the routes the toolsets
+//!   bring), shutdown; it names no toolset;
+//! - `server`: one MCP session, the `Toolset` interface (with the toolsets'
+//!   HTTP and CLI faces) and the `Registry` type;
 //! - `toolsets`: every toolset the server offers, each one folder (a pure
-//!   domain, its storage, its MCP face) and one line of the registry,
-//!   `toolsets::REGISTRY`, from which every list of toolsets is derived
-//!   ([`toolsets::names`] says which there are);
+//!   domain, its storage, its MCP face, its routes and subcommands) and one
+//!   line of the registry, `toolsets::REGISTRY`, from which every list of
+//!   toolsets is derived ([`toolsets::names`] says which there are);
 //! - `runtime`: allocator, logging, stacks, text helpers, blocking work,
 //!   file locks, child processes, output.
 //!
@@ -32,3 +33,4 @@ pub mod toolsets;
 pub mod transport;
 
 pub use server::BoardName;
+pub use server::command::CliCommand;

@@ -2,8 +2,9 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server`: CLI -> Config -> logging -> serve; or, with the
-//! `summary` subcommand, the digest of a board (toolset `team`'s) for hooks.
+//! `planning-mcp-server`: CLI -> Config -> logging -> serve; or one of the
+//! subcommands the toolsets bring (`toolsets::commands`), which loads the
+//! configuration it needs itself.
 
 // Output goes through `runtime::output`: `println!` panics when stdout
 // is a closed pipe.
@@ -12,10 +13,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
-use planning_mcp_server::config::{self, CommandFlags, ConfigFlags, Mode};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
+use planning_mcp_server::CliCommand;
+use planning_mcp_server::config::{self, ConfigFlags, Mode};
 use planning_mcp_server::runtime::{allocator, logging, output, stack};
-use planning_mcp_server::toolsets::team::cli::{self as team, Source, SummaryKeys};
+use planning_mcp_server::toolsets;
 use planning_mcp_server::transport as serve;
 
 /// The name in front of every message.
@@ -41,27 +43,15 @@ struct Cli {
     /// Write the example config to ./planning-mcp-server.toml (never over an existing file) and exit
     #[arg(long)]
     generate_config: bool,
-    #[command(subcommand)]
-    command: Option<Command>,
 }
 
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Print the digest of a board (at most 1,500 characters: goal, counts,
-    /// claimed tasks, the next ready tasks, what is blocked) from the stored
-    /// board or a running HTTP server, e.g. for a SessionStart hook
-    Summary(SummaryArgs),
-}
-
-#[derive(Debug, Args)]
-struct SummaryArgs {
-    #[command(flatten)]
-    config: CommandFlags<SummaryKeys>,
-    /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead
-    /// of reading the stored board, waiting 5 s at most; its token comes from
-    /// server.auth_token (PLANNING_SERVER_AUTH_TOKEN)
-    #[arg(long, value_name = "URL")]
-    url: Option<String>,
+/// What the command line asks for.
+#[derive(Debug)]
+enum Parsed {
+    /// Serve (or write the example config).
+    Serve(Cli),
+    /// Run a toolset's subcommand on its arguments.
+    Command(&'static CliCommand, ArgMatches),
 }
 
 fn main() -> ExitCode {
@@ -70,17 +60,15 @@ fn main() -> ExitCode {
     // parser for every toolset's flags is a tenth of the start-up's own
     // work: without arguments the defaults are what it would return.
     let cli = if std::env::args_os().len() > 1 {
-        match Cli::try_parse() {
-            Ok(cli) => cli,
+        match parse(std::env::args_os()) {
+            Ok(Parsed::Serve(cli)) => cli,
+            Ok(Parsed::Command(command, matches)) => return run(command, &matches),
             // --help, --version, or a usage error.
             Err(stop) => return output::clap_stop(PROGRAM, &stop),
         }
     } else {
         Cli::default()
     };
-    if let Some(Command::Summary(args)) = &cli.command {
-        return summary(args);
-    }
     if cli.generate_config {
         return match config::generate(Path::new(".")) {
             Ok(path) => output::print_or_fail(PROGRAM, &format!("wrote {}\n", path.display())),
@@ -136,23 +124,37 @@ fn serve_with(loaded: config::Loaded, deep_work: bool) -> ExitCode {
     }
 }
 
-/// Prints the digest of the configured board (`--board`).
-fn summary(args: &SummaryArgs) -> ExitCode {
-    let loaded = match config::load(args.config.config()) {
-        Ok(loaded) => loaded,
-        Err(error) => return fail(&error),
-    };
-    let config = &loaded.config;
-    let name = &config.server.board;
-    let source = match &args.url {
-        Some(url) => Source::Server {
-            url,
-            token: config.server.auth_token.as_ref().map(|t| t.expose()),
-        },
-        None => Source::Stored,
-    };
-    match team::summary(&config.toolsets, name, source) {
-        Ok(digest) => output::print_or_fail(PROGRAM, &format!("{digest}\n")),
+/// The parser: the server's flags, and the toolsets' subcommands.
+fn cli() -> clap::Command {
+    toolsets::commands().fold(Cli::command(), |cli, command| {
+        cli.subcommand((command.define)(clap::Command::new(command.name)))
+    })
+}
+
+/// Parses `args` (with the program's name first).
+fn parse<I>(args: I) -> Result<Parsed, clap::Error>
+where
+    I: IntoIterator,
+    I::Item: Into<std::ffi::OsString> + Clone,
+{
+    let mut cli = cli();
+    let matches = cli.try_get_matches_from_mut(args)?;
+    if let Some((name, matches)) = matches.subcommand() {
+        // clap accepts only the subcommands it was given: one of these.
+        if let Some(command) = toolsets::commands().find(|c| c.name == name) {
+            return Ok(Parsed::Command(command, matches.clone()));
+        }
+    }
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => Ok(Parsed::Serve(cli)),
+        Err(error) => Err(error.format(&mut cli)),
+    }
+}
+
+/// Runs a toolset's subcommand and prints what it answers.
+fn run(command: &CliCommand, matches: &ArgMatches) -> ExitCode {
+    match (command.run)(matches) {
+        Ok(text) => output::print_or_fail(PROGRAM, &text),
         Err(error) => fail(&error),
     }
 }
@@ -170,7 +172,38 @@ mod tests {
     /// right while the parser's answer to no arguments is the default.
     #[test]
     fn no_arguments_parse_to_the_default() {
-        let parsed = Cli::try_parse_from(["planning-mcp-server"]).unwrap();
+        let Parsed::Serve(parsed) = parse(["planning-mcp-server"]).unwrap() else {
+            panic!("no arguments ask for a subcommand");
+        };
         assert_eq!(format!("{parsed:?}"), format!("{:?}", Cli::default()));
+    }
+
+    /// The toolsets' subcommands fit the parser: names unique (and not
+    /// `help`), no argument defined twice (clap's own checks).
+    #[test]
+    fn every_toolsets_subcommand_fits_the_parser() {
+        let names: Vec<&str> = toolsets::commands().map(|c| c.name).collect();
+        for (i, name) in names.iter().enumerate() {
+            assert!(!names[i + 1..].contains(name), "{name} twice");
+            assert_ne!(*name, "help");
+        }
+        cli().debug_assert();
+    }
+
+    #[test]
+    fn a_subcommand_gets_its_own_arguments() {
+        let Parsed::Command(command, matches) =
+            parse(["planning-mcp-server", "summary", "--board", "b"]).unwrap()
+        else {
+            panic!("summary is a subcommand");
+        };
+        assert_eq!(command.name, "summary");
+        assert_eq!(
+            matches.get_one::<String>("board").map(String::as_str),
+            Some("b")
+        );
+        // The server's flags belong to no subcommand.
+        let refused = parse(["planning-mcp-server", "--port", "1", "summary"]).unwrap_err();
+        assert_eq!(refused.kind(), clap::error::ErrorKind::ArgumentConflict);
     }
 }

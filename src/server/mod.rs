@@ -6,14 +6,18 @@
 //! the tools of the enabled toolsets, serves and watches their resources
 //! (`resources/subscribe`, or `subscriptions/listen` in protocol
 //! 2026-07-28), and never names a toolset. The toolsets reach it through
-//! the interface in [`toolset`]; the configuration through [`settings`].
+//! the interface in [`toolset`] (with their other faces: HTTP routes in
+//! [`routes`], subcommands in [`command`]); the configuration through
+//! [`settings`].
 
 pub(crate) mod board_name;
+pub(crate) mod command;
 pub(crate) mod compact_schema;
 pub(crate) mod enabled;
 pub(crate) mod endpoint;
 pub(crate) mod registry;
 pub(crate) mod routed_tools;
+pub(crate) mod routes;
 pub(crate) mod settings;
 pub(crate) mod toolset;
 pub(crate) mod untyped_request;

@@ -7,9 +7,10 @@
 //!
 //! 1. [`ToolsetKind`], one line of the registry (`crate::toolsets::REGISTRY`):
 //!    its name and what it offers, config tables, flags and example, its
-//!    instructions' budget, and how to configure it;
-//! 2. [`Toolset`], configured once per process: its instructions and
-//!    process-wide state;
+//!    instructions' budget, its subcommands of `planning-mcp-server`
+//!    ([`CliCommand`]), and how to configure it;
+//! 2. [`Toolset`], configured once per process: its instructions,
+//!    process-wide state and HTTP routes ([`Routes`]);
 //! 3. [`Tools`], opened once per endpoint (the board a session works on):
 //!    its MCP tools and resources.
 
@@ -24,6 +25,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
 use super::BoardName;
+use super::command::CliCommand;
+use super::routes::{HttpContext, Routes};
 use super::settings::{Flag, Settings};
 
 /// What a tool call answers, once it is done.
@@ -81,6 +84,12 @@ pub trait ToolsetKind: Sync {
     /// and a comment.
     fn example(&self) -> &'static str;
 
+    /// Its subcommands of `planning-mcp-server` (e.g. team's `summary`),
+    /// offered whether the toolset is enabled or not; none by default.
+    fn commands(&self) -> &'static [CliCommand] {
+        &[]
+    }
+
     /// Reads and checks its tables: the toolset ready to serve, or one line
     /// per wrong value. Runs for every registered toolset (a wrong value
     /// stops start-up even when the toolset is off) and does no I/O.
@@ -111,8 +120,15 @@ pub trait Toolset: Send + Sync + Debug + 'static {
     /// them on first use (on a blocking thread), the stdio server at start-up.
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError>;
 
-    /// Its process-wide state, for transports that show it other ways (the
-    /// web board shows toolset `planning`'s boards).
+    /// Its HTTP routes besides the MCP endpoints (e.g. toolset `planning`'s
+    /// web board), built once when HTTP mode starts and served behind the
+    /// same gate; none by default. Their paths must be no other toolset's.
+    fn routes(&self, _http: &HttpContext) -> Option<Routes> {
+        None
+    }
+
+    /// Its process-wide state, for the toolsets that work on top of it
+    /// (they find it with `Settings::configured` or `Enabled::state`).
     fn as_any(&self) -> &dyn Any;
 }
 

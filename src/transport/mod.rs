@@ -3,15 +3,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The transports: MCP over stdio (one board), or Streamable HTTP (every
-//! board at its own path, and the web board; see [`http`]), and shutdown
-//! on SIGINT/SIGTERM that lets calls in flight finish.
+//! board at its own path, and the routes the enabled toolsets bring; see
+//! [`http`]), and shutdown on SIGINT/SIGTERM that lets calls in flight
+//! finish. They name no toolset: they know the enabled ones through the
+//! toolset interface.
 
 pub(crate) mod http;
 pub mod lines;
 pub(crate) mod shutdown;
 pub(crate) mod stdio;
-pub(crate) mod unavailable;
-pub mod web;
 
 use std::net::SocketAddr;
 use std::path::Path;

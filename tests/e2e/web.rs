@@ -14,7 +14,7 @@ use common::{HttpServer, ok};
 use planning_mcp_server::toolsets::planning::domain::{
     Board, Entry, Event, Goal, History, Limits, Status, Task,
 };
-use planning_mcp_server::transport::web::{index, page, view};
+use planning_mcp_server::toolsets::planning::web::{index, page, view};
 use reqwest::redirect::Policy;
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;

@@ -7,8 +7,8 @@
 //! `domain` is pure (task, board, history, render, errors); `store` keeps
 //! snapshots (memory, file); `named_boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
-//! (the seven tools and the board's resources); `config` its tables and
-//! `toolset` its registry entry.
+//! (the seven tools and the board's resources) and `web` the HTTP face (the
+//! web board); `config` its tables and `toolset` its registry entry.
 
 pub(crate) mod config;
 pub mod domain;
@@ -17,5 +17,6 @@ pub(crate) mod named_boards;
 pub mod shared_board;
 pub mod store;
 pub(crate) mod toolset;
+pub mod web;
 
 pub(crate) use toolset::{KIND, Planning};

@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Toolset `planning` as the server sees it: its registry entry and its
-//! configured state, the server's boards.
+//! configured state, the server's boards, with its faces: the tools on a
+//! board and, in HTTP mode, the web board.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -12,7 +13,9 @@ use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::mcp::BoardTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
+use super::web::{self, Web};
 use crate::server::BoardName;
+use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
@@ -104,6 +107,12 @@ impl Toolset for Planning {
                 Err(OpenError::Failed(error.public()))
             }
         }
+    }
+
+    /// The web board, announced as `board: <url>/` at start-up.
+    fn routes(&self, http: &HttpContext) -> Option<Routes> {
+        let web = Web::new(self.boards.clone(), http.max_streams, http.closed.clone());
+        Some(Routes::new(web::routes(web)).with_page("board", "/"))
     }
 
     fn as_any(&self) -> &dyn Any {

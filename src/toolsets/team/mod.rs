@@ -10,12 +10,14 @@
 //! toolsets, declared by `KIND.requires()`): its data lives in the board
 //! (`planning::domain::coordination`), so it is stored, reloaded and shared
 //! across processes with the board. `domain` is pure; `mcp` is the MCP
-//! face; `cli` the `summary` command; `clock` the time leases are measured
-//! by; `config` its table and `toolset` its registry entry.
+//! face; `cli` the `summary` subcommand; `digest_route` the HTTP face
+//! (`/boards/{name}/digest`); `clock` the time leases are measured by;
+//! `config` its table and `toolset` its registry entry.
 
 pub mod cli;
 pub(crate) mod clock;
 pub(crate) mod config;
+pub(crate) mod digest_route;
 pub mod domain;
 pub(crate) mod mcp;
 pub(crate) mod toolset;

@@ -3,17 +3,22 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Toolset `team` as the server sees it: its registry entry (it requires
-//! toolset `planning`) and its configured state: planning's boards, the
-//! lease policy and the clock.
+//! toolset `planning`; it brings the `summary` subcommand) and its
+//! configured state: planning's boards, the lease policy and the clock,
+//! with its faces: the tools on a board and, in HTTP mode, the digest route.
 
 use std::any::Any;
 use std::sync::Arc;
 
+use super::cli::SUMMARY;
 use super::clock::Clock;
 use super::config::{EXAMPLE, TeamSettings};
+use super::digest_route;
 use super::domain::{EvidenceRule, LeasePolicy, View, digest};
 use super::mcp::TeamTools;
 use crate::server::BoardName;
+use crate::server::command::CliCommand;
+use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::Settings;
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::planning::Planning;
@@ -57,6 +62,10 @@ impl ToolsetKind for TeamKind {
         EXAMPLE
     }
 
+    fn commands(&self) -> &'static [CliCommand] {
+        &[SUMMARY]
+    }
+
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
         let team = TeamSettings::read(settings)?;
         let clock = Clock::from_env().map_err(|problem| vec![problem])?;
@@ -84,6 +93,11 @@ pub struct Team {
 }
 
 impl Team {
+    /// The boards it works on: toolset `planning`'s.
+    pub fn boards(&self) -> &Arc<Boards> {
+        &self.boards
+    }
+
     /// The digest of board `name` as it is now (see `domain::digest`).
     pub fn digest(&self, name: &BoardName, board: &Board) -> String {
         digest(name.as_str(), View::new(board, self.clock.now()))
@@ -111,6 +125,11 @@ impl Toolset for Team {
             Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
             Err(BoardOpenError::Store(error)) => Err(OpenError::Failed(error.to_string())),
         }
+    }
+
+    /// `GET /boards/{name}/digest`.
+    fn routes(&self, _http: &HttpContext) -> Option<Routes> {
+        Some(Routes::new(digest_route::routes(self.clone())))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -13,7 +13,7 @@ use axum::response::Response;
 use http_body_util::BodyExt;
 use tokio_util::task::TaskTracker;
 
-use crate::transport::unavailable::unavailable;
+use crate::server::routes::unavailable;
 
 /// The most requests handled at once (long-lived notification streams
 /// aside); beyond it, requests get 503 at once instead of queueing.

@@ -25,9 +25,9 @@ use tower_service::Service as _;
 
 use crate::config::ServerSettings;
 use crate::runtime::blocking;
+use crate::server::routes::unavailable;
 use crate::server::toolset::OpenError;
 use crate::server::{BoardName, Enabled, Endpoint, SessionServer};
-use crate::transport::unavailable::unavailable;
 
 /// The largest request body accepted; larger ones get 413.
 pub const MAX_REQUEST_BODY: usize = 1024 * 1024;

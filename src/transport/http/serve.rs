@@ -37,10 +37,8 @@ use super::open_files;
 use crate::config::{Config, ServerSettings};
 use crate::runtime::{blocking, children};
 use crate::server::BoardName;
-use crate::toolsets::planning::Planning;
-use crate::toolsets::team::Team;
+use crate::server::routes::Page;
 use crate::transport::ServeError;
-use crate::transport::web::{self, Web};
 
 /// Descriptors kept free for everything but connections: the listener, the
 /// runtime, logs, and the files of the boards (one lock file per open board).
@@ -68,25 +66,9 @@ pub async fn serve(
     let endpoints = McpEndpoints::new(settings, config.toolsets.clone(), sessions_closed.clone());
     // Open the default board now, so that a bad snapshot stops start-up.
     endpoints.open(&BoardName::default_board()).await?;
-    // The web board shows toolset `planning`'s boards, when it is on, and
-    // toolset `team`'s digest of each, when that is on too.
-    let web = config.toolsets.state::<Planning>().map(|planning| {
-        let web = Web::new(
-            planning.boards().clone(),
-            settings.max_sessions,
-            sessions_closed.child_token(),
-        );
-        let web = match config.toolsets.state::<Team>() {
-            Some(team) => {
-                let team = team.clone();
-                web.with_digest(Arc::new(move |name, board| team.digest(name, board)))
-            }
-            None => web,
-        };
-        web::routes(web)
-    });
+    let (routes, pages) = super::toolset_routes(&config.toolsets, settings, &sessions_closed);
     let in_flight = TaskTracker::new();
-    let app = super::router(settings, endpoints, web, in_flight.clone());
+    let app = super::router(settings, endpoints, routes, in_flight.clone());
     let limit = open_files::raise();
     let cap = open_files::connection_cap(
         settings.max_connections,
@@ -105,13 +87,16 @@ pub async fn serve(
         "planning-mcp-server {} listening",
         env!("CARGO_PKG_VERSION")
     );
-    if config.toolsets.state::<Planning>().is_some() {
+    for Page { label, path } in pages {
         // The token is never logged: the line only says how to bring it.
         let sign_in = match settings.auth_token {
             Some(_) => " (the first time, add ?token=<your token>)",
             None => "",
         };
-        tracing::info!("board: {}/{sign_in}", base_url(&settings.host, address));
+        tracing::info!(
+            "{label}: {}{path}{sign_in}",
+            base_url(&settings.host, address)
+        );
     }
 
     let life = Life::default();

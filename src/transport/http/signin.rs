@@ -181,10 +181,10 @@ mod tests {
     fn the_redirect_drops_the_token_and_stays_on_the_page() {
         let location = |uri: &str| without_token(&uri.parse().unwrap());
         assert_eq!(location("/?token=abc"), "./");
-        assert_eq!(location("/boards/team?token=abc"), "./team");
+        assert_eq!(location("/boards/crew?token=abc"), "./crew");
         assert_eq!(
-            location("/boards/team.json?a=1&token=x&b"),
-            "./team.json?a=1&b"
+            location("/boards/crew.json?a=1&token=x&b"),
+            "./crew.json?a=1&b"
         );
         assert_eq!(location("//evil.example/?token=x"), "./");
         assert_eq!(location("/boards/a:b?token=x"), "./a:b");

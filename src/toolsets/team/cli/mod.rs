@@ -6,9 +6,13 @@
 //! digest of a board (at most 1,500 characters), for client hooks that
 //! re-inject it at session start and before a context compaction. It reads
 //! the stored board (file backend; nothing is locked or created) or asks a
-//! running HTTP server (`GET /boards/{name}/digest`).
+//! running HTTP server (`GET /boards/{name}/digest`). The subcommand
+//! itself, its arguments and its run, is `command`.
 
+mod command;
 mod fetch;
+
+pub(crate) use command::SUMMARY;
 
 use crate::config::KeysRead;
 use crate::server::settings::Flag;

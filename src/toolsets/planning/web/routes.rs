@@ -9,12 +9,13 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::{Web, events, index, not_found, page};
+use super::answers::{no_board, no_such_board, not_opened, unreadable};
+use super::view::BoardView;
+use super::{Web, events, index, page};
 use crate::runtime::blocking;
 use crate::server::BoardName;
+use crate::server::routes::unavailable;
 use crate::toolsets::planning::domain::render::{self, Filter};
-use crate::toolsets::planning::named_boards::OpenError;
-use crate::transport::web::view::BoardView;
 
 const HTML: &str = "text/html; charset=utf-8";
 
@@ -90,33 +91,6 @@ pub async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Respo
     .await
 }
 
-/// `GET /boards/{name}/digest`: the team's digest of a board that exists, as text.
-pub async fn digest(State(web): State<Web>, Path(name): Path<String>) -> Response {
-    let Some(name) = BoardName::parse(&name) else {
-        return no_such_board();
-    };
-    let Some(digest) = web.digest.clone() else {
-        return no_such_board();
-    };
-    // Opening a stored board reads its file: off the async workers.
-    blocking::run(move || {
-        let board = match web.boards.get_stored(&name) {
-            Ok(Some(board)) => board,
-            Ok(None) => return no_board(&name),
-            Err(error) => return not_opened(&name, &error),
-        };
-        match board.read(|b| digest(&name, b)) {
-            Ok(text) => (
-                [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-                text,
-            )
-                .into_response(),
-            Err(error) => unreadable(&name, &error),
-        }
-    })
-    .await
-}
-
 /// `GET /boards/{name}/events`: the live updates of a board that exists.
 pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> Response {
     let Some(name) = BoardName::parse(&name) else {
@@ -134,7 +108,7 @@ pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> R
         Err(error) => return not_opened(&name, &error),
     };
     let Ok(slot) = web.streams.clone().try_acquire_owned() else {
-        return crate::transport::unavailable::unavailable(
+        return unavailable(
             "too many live pages are open (server.max_sessions); close some or retry later",
         );
     };
@@ -148,39 +122,6 @@ pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> R
 
 fn page_response(html: String) -> Response {
     ([(header::CONTENT_TYPE, HTML)], html).into_response()
-}
-
-fn no_such_board() -> Response {
-    not_found("no such board: names match ^[a-z0-9][a-z0-9_-]{0,63}$")
-}
-
-/// The answer for a well-formed name that no board has (yet): boards are
-/// created by MCP sessions, never by a read.
-fn no_board(name: &BoardName) -> Response {
-    not_found(&format!(
-        "no board {name} yet: a board is created by an MCP session at /boards/{name}/mcp"
-    ))
-}
-
-/// The answer when board `name` cannot be opened.
-fn not_opened(name: &BoardName, error: &OpenError) -> Response {
-    match error {
-        OpenError::TooMany(_) => crate::transport::unavailable::unavailable(&error.to_string()),
-        OpenError::Store(store) => {
-            tracing::error!(board = %name, error = %store, "cannot open a board");
-            let message = format!("board {name} cannot be opened: {}\n", error.public());
-            (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
-        }
-    }
-}
-
-fn unreadable(
-    name: &BoardName,
-    error: &crate::toolsets::planning::shared_board::CallError,
-) -> Response {
-    tracing::error!(board = %name, %error, "cannot read a board");
-    let message = format!("board {name} cannot be read: {error}\n");
-    (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 
+use super::view::{Counts, timestamp};
 use crate::toolsets::planning::domain::Status;
-use crate::transport::web::view::{Counts, timestamp};
 
 /// Text made safe for HTML content and for double- or single-quoted
 /// attribute values: `& < > " '` become character references.

@@ -13,9 +13,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use super::html::{self, escape};
+use super::view::{BoardView, EntryView, EventView, EvidenceView, TaskView};
 use crate::toolsets::planning::domain::Status;
-use crate::transport::web::html::{self, escape};
-use crate::transport::web::view::{BoardView, EntryView, EventView, EvidenceView, TaskView};
 
 /// How many status changes the page lists under "Recent activity".
 pub const ACTIVITY_SHOWN: usize = 20;

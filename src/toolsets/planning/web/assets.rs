@@ -28,7 +28,7 @@ pub async fn serve(Path(file): Path<String>) -> Response {
         "web.css" => (CSS, "text/css; charset=utf-8"),
         "web.js" => (JS, "text/javascript; charset=utf-8"),
         "icon.svg" => (ICON, SVG),
-        _ => return super::not_found("no such file"),
+        _ => return super::answers::not_found("no such file"),
     };
     asset(body, content_type)
 }

@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Live updates, `GET /boards/{name}/events`: a Server-Sent Events stream of
-//! the board's JSON ([`crate::transport::web::view`]). The first event carries the state
+//! the board's JSON ([`super::view`]). The first event carries the state
 //! at once, with a `retry:` delay, so that a page that reconnects (say after a
 //! server restart) re-renders from the full state; then one event follows each
 //! change. Changes that come faster than a client reads are merged: the event
@@ -24,9 +24,9 @@ use futures_util::Stream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::view::BoardView;
 use crate::server::BoardName;
 use crate::toolsets::planning::shared_board::SharedBoard;
-use crate::transport::web::view::BoardView;
 
 /// How long a browser waits before reconnecting a dropped stream.
 pub const RETRY: Duration = Duration::from_secs(1);

@@ -2,20 +2,23 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The web board: a read-only view of every board in a browser, served in
-//! HTTP mode next to the MCP endpoints and behind the same guard and token.
+//! The web board, toolset `planning`'s HTTP face (`Toolset::routes`): a
+//! read-only view of every board in a browser, served in HTTP mode next to
+//! the MCP endpoints and behind the same guard and token.
 //!
 //! - `GET /`: the boards ([`index`]);
 //! - `GET /boards/{name}`: a board as a page ([`page`]), `.json` ([`view`])
 //!   or `.md` (the `get_tasks` text);
 //! - `GET /boards/{name}/events`: live updates as Server-Sent Events ([`events`]);
-//! - `GET /boards/{name}/digest`: the team's digest, when toolset `team` is on;
 //! - `GET /assets/web.css`, `/assets/web.js`, `/assets/icon.svg` (also at
 //!   `/favicon.ico`): embedded ([`assets`]).
 //!
-//! Every response carries a strict Content-Security-Policy: the pages run
-//! only the embedded script and never insert user text as markup.
+//! Every response carries a strict Content-Security-Policy
+//! (`security_headers`): the pages run only the embedded script and never
+//! insert user text as markup. Toolset `team`'s digest route
+//! (`/boards/{name}/digest`) answers with the same headers and `answers`.
 
+pub(crate) mod answers;
 pub(crate) mod assets;
 pub(crate) mod events;
 pub(crate) mod html;
@@ -28,19 +31,14 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::get;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use crate::server::BoardName;
-use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::named_boards::Boards;
-
-/// Renders a board's digest (toolset `team`'s, handed in by the caller).
-pub type Digest = Arc<dyn Fn(&BoardName, &Board) -> String + Send + Sync>;
 
 /// The Content-Security-Policy of every web response: only our own script,
 /// stylesheet, event stream and images (the icon); no inline code, no
@@ -57,8 +55,6 @@ pub struct Web {
     streams: Arc<Semaphore>,
     /// Cancelled at shutdown: ends the event streams.
     closed: CancellationToken,
-    /// The digest of a board, when toolset `team` is on.
-    digest: Option<Digest>,
 }
 
 impl Web {
@@ -69,38 +65,24 @@ impl Web {
             boards,
             streams: Arc::new(Semaphore::new(max_streams)),
             closed,
-            digest: None,
-        }
-    }
-
-    /// Serves `GET /boards/{name}/digest` with `digest`.
-    pub fn with_digest(self, digest: Digest) -> Self {
-        Self {
-            digest: Some(digest),
-            ..self
         }
     }
 }
 
 /// The web routes, each response with the security headers.
 pub fn routes(web: Web) -> Router {
-    let router = Router::new()
+    Router::new()
         .route("/", get(routes::list))
         .route("/boards/{name}", get(routes::board))
         .route("/boards/{name}/events", get(routes::board_events))
         .route("/assets/{name}", get(assets::serve))
-        .route("/favicon.ico", get(assets::favicon));
-    let router = match web.digest {
-        Some(_) => router.route("/boards/{name}/digest", get(routes::digest)),
-        None => router,
-    };
-    router
+        .route("/favicon.ico", get(assets::favicon))
         .layer(middleware::from_fn(security_headers))
         .with_state(web)
 }
 
 /// Adds the Content-Security-Policy and its companions to a response.
-async fn security_headers(request: Request, next: Next) -> Response {
+pub(crate) async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     headers.insert(
@@ -120,9 +102,4 @@ async fn security_headers(request: Request, next: Next) -> Response {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     response
-}
-
-/// A 404 with a short reason.
-pub fn not_found(reason: &str) -> Response {
-    (StatusCode::NOT_FOUND, format!("{reason}\n")).into_response()
 }

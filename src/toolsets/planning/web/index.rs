@@ -10,11 +10,11 @@
 use std::fmt::Write;
 use std::time::SystemTime;
 
+use super::html::{self, escape};
+use super::view::Counts;
 use crate::server::BoardName;
 use crate::toolsets::planning::named_boards::Boards;
 use crate::toolsets::planning::store::StoreError;
-use crate::transport::web::html::{self, escape};
-use crate::transport::web::view::Counts;
 
 /// The most boards the list shows; the rest are counted.
 pub const MAX_LISTED: usize = 500;
