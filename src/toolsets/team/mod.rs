@@ -10,11 +10,11 @@
 //! toolsets, declared by `KIND.requires()`): its data lives in the board
 //! (`planning::domain::coordination`), so it is stored, reloaded and shared
 //! across processes with the board. `domain` is pure; `mcp` is the MCP
-//! face; `cli` the `summary` command; `clock` the time leases are measured
-//! by; `config` its table and `toolset` its registry entry.
+//! face; `cli` the `summary` command; `config` its table and `toolset` its
+//! registry entry. Leases are measured by the runtime's clock, shifted in
+//! tests (`runtime::clock`).
 
 pub mod cli;
-pub(crate) mod clock;
 pub(crate) mod config;
 pub mod domain;
 pub(crate) mod mcp;

@@ -9,10 +9,10 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::clock::Clock;
 use super::config::{EXAMPLE, TeamSettings};
 use super::domain::{EvidenceRule, LeasePolicy, View, digest};
 use super::mcp::TeamTools;
+use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::settings::Settings;
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};

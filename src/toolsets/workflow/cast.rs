@@ -13,7 +13,6 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 
-use super::clock::Clock;
 use super::disk::apply::{Fault, apply};
 use super::disk::lock::{Mode, lock, mutex_for};
 use super::disk::read::load;
@@ -21,6 +20,7 @@ use super::disk::{CastError, Dir};
 use super::machine::spell::Spell;
 use super::machine::step::{Input, Limits};
 use super::machine::transition::{Decision, decide};
+use crate::runtime::clock::Clock;
 
 /// The longest note, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
@@ -33,7 +33,7 @@ pub struct Workflow {
     max_file_bytes: u64,
     lock_timeout: Duration,
     mutex: Arc<Mutex<()>>,
-    clock: Arc<dyn Clock>,
+    clock: Clock,
 }
 
 /// How a workflow is set up.
@@ -56,7 +56,7 @@ pub struct Setup {
 
 impl Workflow {
     /// The workflow set up by `setup`, with time from `clock`.
-    pub fn new(setup: Setup, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(setup: Setup, clock: Clock) -> Self {
         Self {
             mutex: mutex_for(&setup.path),
             dir: Dir {
@@ -97,7 +97,7 @@ impl Workflow {
             _ => Mode::Exclusive,
         };
         let _held = lock(&self.mutex, &self.dir, mode, self.lock_timeout)?;
-        let now = self.clock.now();
+        let now = self.clock.now_utc();
         let loaded = load(&self.dir, spell, now, self.max_file_bytes)?;
         let input = Input {
             spell,
