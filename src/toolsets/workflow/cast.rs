@@ -15,6 +15,7 @@ use parking_lot::Mutex;
 
 use super::disk::apply::{Fault, apply};
 use super::disk::lock::{Mode, lock, mutex_for};
+use super::disk::pause::Pause;
 use super::disk::read::load;
 use super::disk::{CastError, Dir};
 use super::machine::spell::Spell;
@@ -34,6 +35,7 @@ pub struct Workflow {
     lock_timeout: Duration,
     mutex: Arc<Mutex<()>>,
     clock: Clock,
+    pause: Option<Pause>,
 }
 
 /// How a workflow is set up.
@@ -69,7 +71,14 @@ impl Workflow {
             max_file_bytes: setup.max_file_bytes,
             lock_timeout: setup.lock_timeout,
             clock,
+            pause: None,
         }
+    }
+
+    /// This workflow, pausing every spell that writes more than one file
+    /// before its last when `pause` is given (end-to-end tests only).
+    pub fn with_pause(self, pause: Option<Pause>) -> Self {
+        Self { pause, ..self }
     }
 
     /// D on disk.
@@ -110,7 +119,7 @@ impl Workflow {
             limits: &self.limits,
         };
         let decision = decide(&input);
-        apply(&self.dir, &decision.effects, fault)?;
+        apply(&self.dir, &decision.effects, fault, self.pause.as_ref())?;
         Ok(decision)
     }
 }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::cast::Workflow;
 use super::config::{EXAMPLE, FLAGS, WorkflowSettings};
+use super::disk::pause::Pause;
 use super::mcp::tools::WorkflowTools;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
@@ -48,7 +49,8 @@ impl ToolsetKind for WorkflowKind {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
         let settings = WorkflowSettings::read(settings)?;
         let cwd = std::env::current_dir().unwrap_or_default();
-        let workflow = Workflow::new(settings.setup(&cwd), Clock::system());
+        let workflow =
+            Workflow::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
         Ok(Arc::new(WorkflowToolset {
             workflow: Arc::new(workflow),
         }))
