@@ -14,10 +14,10 @@ use crate::toolsets::workflow::cast::Workflow;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::apply::Fault;
 use crate::toolsets::workflow::files::names::STATE;
-use crate::toolsets::workflow::files::state_json::StateDoc;
 use crate::toolsets::workflow::machine::context::Context;
 use crate::toolsets::workflow::machine::spell::Spell;
 use crate::toolsets::workflow::machine::state::State;
+use crate::toolsets::workflow::machine::state_json::StateDoc;
 
 fn at(project: &Project, state: State) {
     project.write(STATE, &StateDoc::new(state, Context::default()).render());
