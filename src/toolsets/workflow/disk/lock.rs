@@ -28,10 +28,11 @@ pub fn mutex_for(path: &Path) -> Arc<Mutex<()>> {
     MUTEXES.get(&path.to_path_buf())
 }
 
-/// A held lock: released when dropped.
+/// A held lock: released when dropped, the file lock first (fields drop
+/// in order), so that the next caller in this process finds it free.
 pub struct Held<'a> {
-    _mutex: MutexGuard<'a, ()>,
     _file: Option<FileLock>,
+    _mutex: MutexGuard<'a, ()>,
 }
 
 /// How a call locks D.
@@ -58,18 +59,16 @@ pub fn lock<'a>(
         Mode::Exclusive => (Some(open_exclusive(dir)?), Access::Exclusive),
         Mode::Shared => (open_shared(dir)?, Access::Shared),
     };
-    let file = match file {
-        Some(file) => Some(
-            FileLock::wait(file, access, until).map_err(|error| match error {
-                LockError::Held => busy(),
-                LockError::Io(source) => CastError::io("lock", dir.show(LOCK), source),
-            })?,
-        ),
-        None => None,
-    };
+    let file = file
+        .map(|file| FileLock::wait(file, access, until))
+        .transpose()
+        .map_err(|error| match error {
+            LockError::Held => busy(),
+            LockError::Io(source) => CastError::io("lock", dir.show(LOCK), source),
+        })?;
     Ok(Held {
-        _mutex: guard,
         _file: file,
+        _mutex: guard,
     })
 }
 
