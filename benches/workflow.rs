@@ -16,13 +16,12 @@
 
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use planning_mcp_server::runtime::allocator;
+use planning_mcp_server::runtime::clock::Clock;
 use planning_mcp_server::toolsets::workflow::cast::{Setup, Workflow};
-use planning_mcp_server::toolsets::workflow::clock::SystemClock;
 use planning_mcp_server::toolsets::workflow::machine::spell::Spell;
 use planning_mcp_server::toolsets::workflow::machine::step::Limits;
 use serde_json::json;
@@ -79,7 +78,7 @@ fn workflow(dir: &Path) -> Workflow {
         lock_timeout: Duration::from_secs(10),
         gitignore: true,
     };
-    Workflow::new(setup, Arc::new(SystemClock))
+    Workflow::new(setup, Clock::system())
 }
 
 fn write(dir: &Path, name: &str, text: &str) {

@@ -2,11 +2,13 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! Work that blocks (waiting for a file lock, `fsync`, reading a file) runs
-//! on Tokio's blocking threads, never on the async workers: there a wait on
-//! a lock that another process holds would stall every other request and
-//! the shutdown signal with it. The work is tracked, so that shutdown can
-//! let it finish.
+//! The one way to run work that blocks (waiting for a file lock, `fsync`,
+//! reading a file, a spell writing its files): on Tokio's blocking
+//! threads, never on the async workers, where a wait on a lock that
+//! another process holds would stall every other request and the shutdown
+//! signal with it. The work is tracked, so that shutdown lets it finish
+//! (within the grace period) rather than cut it midway; a bare
+//! `spawn_blocking` would escape that.
 
 use std::sync::LazyLock;
 use std::time::Duration;
@@ -33,6 +35,9 @@ pub async fn run<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -
 /// Waits until the blocking work under way is done, at most `within`.
 /// Returns whether it is done.
 pub async fn settle(within: Duration) -> bool {
+    if !WORK.is_empty() {
+        tracing::info!(running = WORK.len(), "letting blocking work finish");
+    }
     WORK.close();
     let done = tokio::time::timeout(within, WORK.wait()).await.is_ok();
     WORK.reopen();

@@ -2,16 +2,19 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The shared runtime under every toolset: the servers' allocators, blocking
-//! work off the async workers, child processes (killed with their groups),
-//! file locks, logging, the directories the server makes for its own files,
-//! what the command-line programs print, large stacks for deep plans, and
-//! small text helpers.
+//! The shared runtime under every toolset: the servers' allocators; its
+//! vocabulary of one way each (blocking work off the async workers and
+//! tracked for shutdown, the file lock, the clock, the per-key mutexes);
+//! child processes (killed with their groups), logging, the directories the
+//! server makes for its own files, what the command-line programs print,
+//! large stacks for deep plans, and small text helpers.
 
 pub mod allocator;
 pub mod blocking;
 pub mod children;
+pub mod clock;
 pub mod file_lock;
+pub mod keyed_mutex;
 pub mod logging;
 pub mod output;
 pub mod own_dir;

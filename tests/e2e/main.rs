@@ -31,6 +31,7 @@ mod doc_blocks;
 mod hardening;
 mod http;
 mod load;
+mod lock_waits;
 mod multiprocess;
 mod own_files;
 mod persistence;

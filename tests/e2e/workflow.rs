@@ -601,3 +601,100 @@ async fn workflow_new_work_after_achieve_complete() {
     assert!(exists(root, ".gitignore"), "the new directory's rule");
     client.cancel().await.unwrap();
 }
+
+/// The entries of the workflow directory, sorted (`.lock` and
+/// `.gitignore`, made by the lock before any effect, left out).
+fn entries(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(task_dir(root))
+        .map(|dir| {
+            dir.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|name| name != ".lock" && name != ".gitignore")
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Whether process `pid` runs (a zombie, waiting for its parent, does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| stat.rsplit_once(") ")?.1.chars().next())
+        .is_some_and(|state| state != 'Z')
+}
+
+#[tokio::test]
+async fn workflow_sigterm_during_a_spell_leaves_the_directory_before_or_after_never_between() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    use rmcp::ServiceExt;
+    use rmcp::transport::TokioChildProcess;
+    use tokio::io::{AsyncBufReadExt, BufReader};
+
+    const HANG: Duration = Duration::from_secs(60);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    let pause = tempfile::tempdir().unwrap();
+    let mut command = common::command(&dir);
+    command
+        .args(TOOLSETS)
+        .env("PLANNING_TEST_SPELL_PAUSE", pause.path())
+        .env("PLANNING_SERVER_SHUTDOWN_GRACE_PERIOD", "600");
+    let (transport, stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = transport.id().unwrap();
+    let log = std::sync::Arc::new(parking_lot::Mutex::new(Vec::<String>::new()));
+    let mut lines = BufReader::new(stderr.unwrap()).lines();
+    let reader = tokio::spawn({
+        let log = log.clone();
+        async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                log.lock().push(line);
+            }
+        }
+    });
+    let client = ().serve(transport).await.unwrap();
+    let accio = tokio::spawn(async move { try_call(&client, "accio", json!({})).await.ok() });
+
+    // G1 writes plan.md, then state.json: the spell stops in between.
+    let deadline = Instant::now() + HANG;
+    while !pause.path().join("paused").exists() {
+        assert!(Instant::now() < deadline, "the spell never paused");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(entries(&root), ["plan.md"], "midway");
+    common::signal(pid, "TERM");
+    // Shutdown either waits for the spell (and says so) or, as before,
+    // exits with the spell cut off midway.
+    let waits = |log: &[String]| {
+        log.iter()
+            .any(|l| l.contains("letting blocking work finish"))
+    };
+    while !waits(&log.lock()) && alive(pid) {
+        assert!(Instant::now() < deadline, "{:?}", log.lock());
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    std::fs::write(pause.path().join("resume"), "").unwrap();
+    while alive(pid) {
+        assert!(Instant::now() < deadline, "the server never exited");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let _ = tokio::time::timeout(HANG, reader).await;
+    let files = entries(&root);
+    assert!(
+        files.is_empty() || files == ["plan.md", "state.json"],
+        "between: {files:?}; log: {:?}",
+        log.lock()
+    );
+    // Shutdown let the spell finish: after, and the state is whole.
+    assert_eq!(files, ["plan.md", "state.json"]);
+    let state: Value = serde_json::from_str(&read(&root, "state.json")).unwrap();
+    assert_eq!(state["current_state"], "GATHER_EDITING");
+    let _ = accio.await;
+    let log = log.lock().join("\n");
+    assert!(!log.contains("work still running"), "{log}");
+}

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::domain::Limits;
+use crate::runtime::clock::Clock;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient};
 
 /// The part of the example config file that belongs to toolset `planning`.
@@ -179,6 +180,9 @@ pub struct BoardSettings {
     pub max_boards: usize,
     /// `[server] lock_timeout`: the longest a call waits for a board's lock.
     pub lock_timeout: Duration,
+    /// What the boards time their tasks and history by (not configured:
+    /// the system clock; tests fix it).
+    pub clock: Clock,
 }
 
 impl Default for BoardSettings {
@@ -188,6 +192,7 @@ impl Default for BoardSettings {
             storage: StorageSettings::default(),
             max_boards: 64,
             lock_timeout: Duration::from_secs(10),
+            clock: Clock::system(),
         }
     }
 }
@@ -224,6 +229,7 @@ impl BoardSettings {
                 storage,
                 max_boards: settings.max_boards(),
                 lock_timeout: settings.lock_timeout(),
+                clock: Clock::system(),
             }),
             false => Err(problems),
         }

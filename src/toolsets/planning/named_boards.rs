@@ -169,7 +169,7 @@ pub fn open_board(settings: &BoardSettings, name: &BoardName) -> Result<SharedBo
     SharedBoard::open(
         name.as_str(),
         store,
-        Board::new(limits, history),
+        Board::new(limits, history).with_clock(settings.clock),
         settings.lock_timeout,
     )
 }

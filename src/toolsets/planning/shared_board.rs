@@ -20,6 +20,7 @@ use std::time::{Duration, Instant, SystemTime};
 use parking_lot::{Mutex, RwLock};
 use tokio::sync::watch;
 
+use crate::runtime::clock::Clock;
 use crate::toolsets::planning::domain::{Board, BoardError, Undo};
 use crate::toolsets::planning::store::{SnapshotStore, StoreError};
 
@@ -71,22 +72,29 @@ struct Inner {
     changes: watch::Sender<u64>,
     /// When the board last changed, as far as this process knows.
     changed_at: Mutex<Option<SystemTime>>,
+    /// The clock of `empty` as opened: every board loaded from the store
+    /// times its changes by it too.
+    clock: Clock,
     /// Whether a task polls the store for changes made by other processes.
     polling: AtomicBool,
 }
 
 impl SharedBoard {
     /// Shares board `name` as stored in `store`, or `empty` when none is
-    /// stored yet; no call waits longer than `lock_timeout` for a lock.
+    /// stored yet, timed by `empty`'s clock; no call waits longer than
+    /// `lock_timeout` for a lock.
     pub fn open(
         name: &str,
         store: Box<dyn SnapshotStore>,
         empty: Board,
         lock_timeout: Duration,
     ) -> Result<Self, StoreError> {
-        let board = store.load_if_changed()?.unwrap_or(empty);
+        let clock = empty.clock();
+        let stored = store.load_if_changed()?;
+        let board = stored.map_or(empty, |board| board.with_clock(clock));
         Ok(Self {
             inner: Arc::new(Inner {
+                clock,
                 name: name.to_owned(),
                 changed_at: Mutex::new(latest_time(&board)),
                 board: RwLock::new(board),
@@ -238,7 +246,7 @@ impl Inner {
     /// Replaces the board with the stored one if that changed, and tells watchers.
     fn reload_if_changed(&self, board: &mut Board) -> Result<(), StoreError> {
         if let Some(stored) = self.store.load_if_changed()? {
-            *board = stored;
+            *board = stored.with_clock(self.clock);
             self.changed();
         }
         Ok(())
@@ -246,7 +254,7 @@ impl Inner {
 
     /// Records that the board changed now, and wakes watchers.
     fn changed(&self) {
-        *self.changed_at.lock() = Some(SystemTime::now());
+        *self.changed_at.lock() = Some(self.clock.now());
         self.changes.send_modify(|n| *n += 1);
     }
 }
@@ -401,6 +409,36 @@ mod tests {
         assert!(!watcher.has_changed().unwrap(), "a read");
         assert_eq!(add(&board, "kept").unwrap(), 1);
         assert!(watcher.has_changed().unwrap(), "a saved change");
+    }
+
+    #[test]
+    fn boards_loaded_from_the_store_keep_the_clock_they_were_opened_with() {
+        use crate::toolsets::planning::store::FileStore;
+        let dir = tempfile::tempdir().unwrap();
+        let store = || {
+            let store = FileStore::open(dir.path(), "default", false, Limits::default(), true);
+            Box::new(store.unwrap())
+        };
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_000);
+        let empty = Board::new(Limits::default(), true).with_clock(Clock::fixed(at));
+        let ours = SharedBoard::open("default", store(), empty, Duration::from_secs(30)).unwrap();
+        // Another process (a board on the system clock) saves first: ours
+        // reloads its board and still times its own change by its clock.
+        let theirs = open(store()).unwrap();
+        add(&theirs, "theirs").unwrap();
+        add(&ours, "ours").unwrap();
+        let created: Vec<(String, bool)> = ours
+            .read(|b| {
+                b.tasks()
+                    .map(|t| (t.title.clone(), t.created_at == at))
+                    .collect()
+            })
+            .unwrap();
+        assert_eq!(created, [("theirs".into(), false), ("ours".into(), true)]);
+        assert_eq!(ours.changed_at(), Some(at));
+        let reopened = Board::new(Limits::default(), true).with_clock(Clock::fixed(at));
+        let again = SharedBoard::open("default", store(), reopened, Duration::from_secs(30));
+        assert_eq!(again.unwrap().read(Board::clock).unwrap(), Clock::fixed(at));
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 use super::beneath::{self, Dir, Root};
-use crate::runtime::file_lock::lock_until;
+use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::id;
 use crate::toolsets::plans::syntax::text::json_quote;
@@ -321,10 +321,10 @@ impl Store {
     ) -> Result<T, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let (dir, name) = self.plan_dir(&path, &real)?;
-        // Held until `file` is dropped, after the write.
+        // Held until `lock` is dropped, after the write.
         let until = Instant::now() + self.lock_timeout;
-        let mut file = match lock_current(&dir, &name, until) {
-            Ok(Some(file)) => file,
+        let lock = match lock_current(&dir, &name, until) {
+            Ok(Some(lock)) => lock,
             Ok(None) => {
                 return Err(PlanError(format!(
                     "Plan {plan_id} is locked by another process, which did not release it within {} s (server.lock_timeout); nothing was changed, retry later.",
@@ -334,7 +334,8 @@ impl Store {
             Err(e) => return Err(node_error(&e, "open", &path)),
         };
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
+        (&**lock.file())
+            .read_to_end(&mut bytes)
             .map_err(|e| node_error(&e, "read", &path))?;
         if let Err(invalid) = std::str::from_utf8(&bytes) {
             return Err(PlanError(format!(
@@ -386,17 +387,18 @@ pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// Opens and exclusively locks the file now named `name` in `dir`, waiting
 /// until `until` at most (`None` if another process held it that long);
-/// closing the file releases the lock. A writer replaces the file by
-/// renaming a new one over it, so a lock won on a file that is no longer
-/// at the path is worthless: then try again on the new one.
-fn lock_current(dir: &Dir, name: &Path, until: Instant) -> std::io::Result<Option<File>> {
+/// dropping the lock releases it. A writer replaces the file by renaming a
+/// new one over it, so a lock won on a file that is no longer at the path
+/// is worthless: then try again on the new one.
+fn lock_current(dir: &Dir, name: &Path, until: Instant) -> std::io::Result<Option<FileLock>> {
     loop {
-        let file = dir.open_file(name)?;
-        if !lock_until(&file, until)? {
-            return Ok(None);
-        }
-        if dir.holds(&file, name)? {
-            return Ok(Some(file));
+        let lock = match FileLock::wait(dir.open_file(name)?, Access::Exclusive, until) {
+            Ok(lock) => lock,
+            Err(LockError::Held) => return Ok(None),
+            Err(LockError::Io(error)) => return Err(error),
+        };
+        if dir.holds(lock.file(), name)? {
+            return Ok(Some(lock));
         }
     }
 }

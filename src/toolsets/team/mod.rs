@@ -11,11 +11,11 @@
 //! (`planning::domain::coordination`), so it is stored, reloaded and shared
 //! across processes with the board. `domain` is pure; `mcp` is the MCP
 //! face; `cli` the `summary` subcommand; `digest_route` the HTTP face
-//! (`/boards/{name}/digest`); `clock` the time leases are measured by;
-//! `config` its table and `toolset` its registry entry.
+//! (`/boards/{name}/digest`); `config` its table and `toolset` its registry
+//! entry. Leases are measured by the runtime's clock, shifted in tests
+//! (`runtime::clock`).
 
 pub mod cli;
-pub(crate) mod clock;
 pub(crate) mod config;
 pub(crate) mod digest_route;
 pub mod domain;

@@ -11,11 +11,11 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::cli::SUMMARY;
-use super::clock::Clock;
 use super::config::{EXAMPLE, TeamSettings};
 use super::digest_route;
 use super::domain::{EvidenceRule, LeasePolicy, View, digest};
 use super::mcp::TeamTools;
+use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::command::CliCommand;
 use crate::server::routes::{HttpContext, Routes};

@@ -13,14 +13,15 @@ use std::time::Duration;
 
 use parking_lot::Mutex;
 
-use super::clock::Clock;
 use super::disk::apply::{Fault, apply};
 use super::disk::lock::{Mode, lock, mutex_for};
+use super::disk::pause::Pause;
 use super::disk::read::load;
 use super::disk::{CastError, Dir};
 use super::machine::spell::Spell;
 use super::machine::step::{Input, Limits};
 use super::machine::transition::{Decision, decide};
+use crate::runtime::clock::Clock;
 
 /// The longest note, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
@@ -33,7 +34,8 @@ pub struct Workflow {
     max_file_bytes: u64,
     lock_timeout: Duration,
     mutex: Arc<Mutex<()>>,
-    clock: Arc<dyn Clock>,
+    clock: Clock,
+    pause: Option<Pause>,
 }
 
 /// How a workflow is set up.
@@ -56,7 +58,7 @@ pub struct Setup {
 
 impl Workflow {
     /// The workflow set up by `setup`, with time from `clock`.
-    pub fn new(setup: Setup, clock: Arc<dyn Clock>) -> Self {
+    pub fn new(setup: Setup, clock: Clock) -> Self {
         Self {
             mutex: mutex_for(&setup.path),
             dir: Dir {
@@ -69,7 +71,14 @@ impl Workflow {
             max_file_bytes: setup.max_file_bytes,
             lock_timeout: setup.lock_timeout,
             clock,
+            pause: None,
         }
+    }
+
+    /// This workflow, pausing every spell that writes more than one file
+    /// before its last when `pause` is given (end-to-end tests only).
+    pub fn with_pause(self, pause: Option<Pause>) -> Self {
+        Self { pause, ..self }
     }
 
     /// D on disk.
@@ -97,7 +106,7 @@ impl Workflow {
             _ => Mode::Exclusive,
         };
         let _held = lock(&self.mutex, &self.dir, mode, self.lock_timeout)?;
-        let now = self.clock.now();
+        let now = self.clock.now_utc();
         let loaded = load(&self.dir, spell, now, self.max_file_bytes)?;
         let input = Input {
             spell,
@@ -110,7 +119,7 @@ impl Workflow {
             limits: &self.limits,
         };
         let decision = decide(&input);
-        apply(&self.dir, &decision.effects, fault)?;
+        apply(&self.dir, &decision.effects, fault, self.pause.as_ref())?;
         Ok(decision)
     }
 }

@@ -14,7 +14,6 @@
 //! `config` its table and `toolset` its registry entry.
 
 pub mod cast;
-pub mod clock;
 pub(crate) mod config;
 pub mod disk;
 pub mod files;

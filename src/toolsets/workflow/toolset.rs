@@ -9,9 +9,10 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::cast::Workflow;
-use super::clock::SystemClock;
 use super::config::{EXAMPLE, FLAGS, WorkflowSettings};
+use super::disk::pause::Pause;
 use super::mcp::tools::WorkflowTools;
+use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
@@ -52,7 +53,8 @@ impl ToolsetKind for WorkflowKind {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
         let settings = WorkflowSettings::read(settings)?;
         let cwd = std::env::current_dir().unwrap_or_default();
-        let workflow = Workflow::new(settings.setup(&cwd), Arc::new(SystemClock));
+        let workflow =
+            Workflow::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
         Ok(Arc::new(WorkflowToolset {
             workflow: Arc::new(workflow),
         }))

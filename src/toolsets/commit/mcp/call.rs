@@ -139,7 +139,7 @@ impl Planner {
 async fn jj_lock(
     path: std::path::PathBuf,
     settings: &CommitSettings,
-) -> Result<crate::toolsets::commit::vcs::locks::FileLock, String> {
+) -> Result<crate::runtime::file_lock::FileLock, String> {
     let shown = path.display().to_string();
     lock_file(path, settings.lock_timeout()).await.map_err(|status| {
         Critical {

@@ -7,72 +7,40 @@
 //! processes of this server, so that two servers never describe `@` at once
 //! (concurrent `jj describe` makes `@` divergent).
 
-use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::fs::OpenOptions;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use parking_lot::Mutex;
-use tokio::sync::OwnedMutexGuard;
-
-use crate::runtime::{blocking, file_lock};
+use crate::runtime::file_lock::{Access, FileLock, LockError};
+use crate::runtime::keyed_mutex::KeyedMutex;
 
 /// The lock file in a jj repository's `.jj/` directory.
 pub const JJ_LOCK_FILE: &str = "planning-mcp-server.lock";
 
-/// The locks of the repositories this process has used, by top directory.
-#[derive(Debug, Default)]
-pub struct RepoLocks {
-    locks: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl RepoLocks {
-    /// Waits for the lock of repository `key`.
-    pub async fn lock(&self, key: &Path) -> OwnedMutexGuard<()> {
-        let lock = self
-            .locks
-            .lock()
-            .entry(key.to_path_buf())
-            .or_default()
-            .clone();
-        lock.lock_owned().await
-    }
-}
-
-/// An exclusive lock on a file, released when dropped.
-#[derive(Debug)]
-pub struct FileLock(File);
-
-impl Drop for FileLock {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
-    }
-}
+/// The locks of the repositories this process has used, by top directory:
+/// Tokio mutexes, held across the VCS processes of one call.
+pub type RepoLocks = KeyedMutex<PathBuf>;
 
 /// Takes the exclusive lock on `path` (creating the file), waiting at most
-/// `wait`. The wait runs off the async workers and ends by itself at the
-/// deadline (it polls, [`file_lock::lock_until`]): a holder that never lets
+/// `wait`. The wait runs off the async workers, tracked for shutdown, and
+/// ends by itself at the deadline ([`FileLock`]): a holder that never lets
 /// go leaves no thread blocked behind it, however many calls give up on it.
 pub async fn lock_file(path: PathBuf, wait: Duration) -> Result<FileLock, String> {
     let shown = path.display().to_string();
-    let until = Instant::now() + wait;
-    let locked = blocking::run(move || {
-        let file = OpenOptions::new()
+    let open = move || {
+        OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&path)?;
-        Ok::<_, std::io::Error>(file_lock::lock_until(&file, until)?.then_some(FileLock(file)))
-    })
-    .await;
-    match locked {
-        Ok(Some(lock)) => Ok(lock),
-        Ok(None) => Err(format!(
+            .open(&path)
+    };
+    match FileLock::wait_async(open, Access::Exclusive, Instant::now() + wait).await {
+        Ok(lock) => Ok(lock),
+        Err(LockError::Held) => Err(format!(
             "another process held {shown} for more than {} s",
             wait.as_secs_f64()
         )),
-        Err(error) => Err(format!("cannot lock {shown}: {error}")),
+        Err(LockError::Io(error)) => Err(format!("cannot lock {shown}: {error}")),
     }
 }
 

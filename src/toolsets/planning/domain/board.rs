@@ -16,6 +16,7 @@ use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, Event, Goal, History, Recorded};
 use super::task::{Status, Task, TaskId};
+use crate::runtime::clock::Clock;
 
 /// The size limits from config `[planning]`, in Unicode characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +104,9 @@ pub struct Board {
     history: Option<History>,
     /// Claims, links, evidence and done-when (toolset `team`).
     coordination: Coordination,
+    /// Where the times of new tasks and history entries come from: the
+    /// board never reads the system clock itself.
+    clock: Clock,
 }
 
 impl Board {
@@ -116,7 +120,20 @@ impl Board {
             next_seq: 0,
             history: history_enabled.then(History::default),
             coordination: Coordination::default(),
+            clock: Clock::system(),
         }
+    }
+
+    /// This board, timing its changes by `clock` (the system clock unless
+    /// given).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock this board times its changes by.
+    pub fn clock(&self) -> Clock {
+        self.clock
     }
 
     /// This board with the given coordination data, as loaded from a
@@ -289,9 +306,10 @@ impl Board {
         }
         let was_empty = self.is_empty();
         let next_seq = self.next_seq;
+        let now = self.clock.now();
         let added: Vec<TaskId> = fresh
             .into_iter()
-            .map(|new| self.push(Task::new(new.title.clone(), new.description.clone())))
+            .map(|new| self.push(Task::created(&new.title, &new.description, now)))
             .collect();
         let undo = Undo {
             step: UndoStep::Added {
@@ -634,8 +652,12 @@ impl Board {
         })
     }
 
+    /// Records `events` in the history (when enabled) at the clock's time.
     fn record(&mut self, events: Vec<Event>) -> Option<Recorded> {
-        self.history.as_mut().map(|history| history.record(events))
+        let now = self.clock.now();
+        self.history
+            .as_mut()
+            .map(|history| history.record_at(events, now))
     }
 }
 
@@ -703,6 +725,21 @@ mod tests {
             max_goal_length: 5,
             max_task_length: 4,
         }
+    }
+
+    #[test]
+    fn tasks_and_history_are_timed_by_the_boards_clock() {
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000);
+        let mut board = board().with_clock(Clock::fixed(at));
+        assert_eq!(board.clock(), Clock::fixed(at));
+        let _ = board.set_goal("Ship", "").unwrap();
+        let _ = board.add_tasks(&[new("a", "")]).unwrap();
+        let _ = board
+            .update_statuses(&[(&id("a", ""), "completed")])
+            .unwrap();
+        assert_eq!(board.tasks().next().unwrap().created_at, at);
+        let times: Vec<SystemTime> = board.history().unwrap().entries().map(|e| e.at).collect();
+        assert_eq!(times, [at, at]);
     }
 
     #[test]

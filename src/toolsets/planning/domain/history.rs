@@ -165,11 +165,6 @@ impl History {
         self.entries.iter()
     }
 
-    /// Appends events that happened now, dropping the oldest beyond the cap.
-    pub(crate) fn record(&mut self, events: Vec<Event>) -> Recorded {
-        self.record_at(events, SystemTime::now())
-    }
-
     /// Appends events that happened at `at`, dropping the oldest beyond the cap.
     pub(crate) fn record_at(&mut self, events: Vec<Event>, at: SystemTime) -> Recorded {
         let before = self.entries.len();

@@ -11,6 +11,8 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::runtime::clock::Clock;
+
 /// A task ID: the first four bytes of SHA-256 over `title:description`,
 /// written as eight lowercase hex digits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -178,14 +180,20 @@ pub struct Task {
 }
 
 impl Task {
-    /// A new pending task created now.
+    /// A new pending task created now, by the system clock (the board
+    /// makes its tasks with [`Task::created`], at its own clock's time).
     pub fn new(title: String, description: String) -> Self {
+        Self::created(&title, &description, Clock::system().now())
+    }
+
+    /// A new pending task created at `at`.
+    pub fn created(title: &str, description: &str, at: SystemTime) -> Self {
         Self {
-            id: TaskId::from_content(&title, &description),
-            title,
-            description,
+            id: TaskId::from_content(title, description),
+            title: title.to_owned(),
+            description: description.to_owned(),
             status: Status::Pending,
-            created_at: SystemTime::now(),
+            created_at: at,
         }
     }
 }

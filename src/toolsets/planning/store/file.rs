@@ -30,7 +30,7 @@ use std::time::{Instant, SystemTime};
 use parking_lot::Mutex;
 
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
-use crate::runtime::file_lock::lock_until;
+use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::runtime::own_dir;
 use crate::runtime::regular_file::{self, ReadRefused};
 use crate::toolsets::planning::domain::{Board, Limits};
@@ -100,15 +100,6 @@ impl Fingerprint {
             len: metadata.len(),
             modified: metadata.modified().ok(),
         }
-    }
-}
-
-/// Releases the lock file's lock when dropped.
-struct Locked(Arc<File>);
-
-impl Drop for Locked {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
     }
 }
 
@@ -353,15 +344,17 @@ pub fn read(
 impl SnapshotStore for FileStore {
     fn lock(&self, until: Instant) -> Result<WriteLock<'_>, StoreError> {
         loop {
-            let file = self.lock_file()?;
-            if !lock_until(&file, until).map_err(|source| self.lock_error(source))? {
-                return Err(StoreError::Busy {
-                    board: self.name.clone(),
-                    lock: self.lock_path.clone(),
-                });
-            }
-            let locked = Locked(file);
-            match is_at(&locked.0, &self.lock_path) {
+            let locked = match FileLock::wait(self.lock_file()?, Access::Exclusive, until) {
+                Ok(locked) => locked,
+                Err(LockError::Held) => {
+                    return Err(StoreError::Busy {
+                        board: self.name.clone(),
+                        lock: self.lock_path.clone(),
+                    });
+                }
+                Err(LockError::Io(source)) => return Err(self.lock_error(source)),
+            };
+            match is_at(locked.file(), &self.lock_path) {
                 Ok(true) => {
                     self.remove_leftover_temp_files();
                     return Ok(Box::new(locked));
@@ -373,7 +366,7 @@ impl SnapshotStore for FileStore {
                 Err(source) => return Err(self.lock_error(source)),
             }
             tracing::warn!(file = %self.lock_path.display(), "the lock file was deleted or replaced; locking the one at the path");
-            self.forget_lock_file(&locked.0);
+            self.forget_lock_file(locked.file());
         }
     }
 

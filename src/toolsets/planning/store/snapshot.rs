@@ -156,7 +156,7 @@ pub fn to_json(board: &Board) -> Vec<u8> {
     let record = SnapshotRecord {
         format: Cow::Borrowed(FORMAT),
         version: coordination_record::version_needed(board),
-        saved_at: timestamp(SystemTime::now()),
+        saved_at: timestamp(board.clock().now()),
         goal: board.goal().map(GoalRecord::from),
         done_when: board.coordination().done_when().map(Cow::Borrowed),
         tasks: board

@@ -21,8 +21,8 @@ use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::config::Backend;
 use crate::toolsets::planning::domain::Board;
 
-use super::clock::Clock;
 use super::domain::{View, digest};
+use crate::runtime::clock::Clock;
 
 /// What `summary` reads of the configuration, and so its only flags
 /// (besides `--config`): the board's name and where boards are stored.

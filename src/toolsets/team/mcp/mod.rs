@@ -12,8 +12,8 @@ use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceC
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
-use super::clock::Clock;
 use super::domain::{EvidenceRule, LeasePolicy, View, digest};
+use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};

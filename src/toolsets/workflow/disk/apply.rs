@@ -15,6 +15,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::pause::Pause;
 use super::{CastError, Dir, entry_exists};
 use crate::toolsets::workflow::machine::effect::Effect;
 
@@ -38,11 +39,23 @@ enum Done {
     Replaced { path: PathBuf, old: Vec<u8> },
 }
 
-/// Carries out `effects` in D, all or nothing.
-pub fn apply(dir: &Dir, effects: &[Effect], fault: Fault) -> Result<(), CastError> {
+/// Carries out `effects` in D, all or nothing; with a `pause` (tests
+/// only), stops before the last effect (`state.json`) until resumed.
+pub fn apply(
+    dir: &Dir,
+    effects: &[Effect],
+    fault: Fault,
+    pause: Option<&Pause>,
+) -> Result<(), CastError> {
     let mut done = Vec::new();
     let mut touched = BTreeSet::new();
     for (index, effect) in effects.iter().enumerate() {
+        if index > 0
+            && index + 1 == effects.len()
+            && let Some(pause) = pause
+        {
+            pause.wait();
+        }
         if fault == Fault::Crash(index) {
             return Err(CastError::io("carry out", dir.show(""), injected()));
         }

@@ -7,42 +7,32 @@
 //! both within `lock_timeout_ms`. The lock file is created (with D) when a
 //! spell needs it and never removed; Lumos creates nothing.
 
-use std::collections::HashMap;
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use parking_lot::{Mutex, MutexGuard};
 
 use super::{CastError, Dir};
+use crate::runtime::file_lock::{Access, FileLock, LockError};
+use crate::runtime::keyed_mutex::KeyedMutex;
 use crate::runtime::own_dir;
 use crate::toolsets::workflow::files::names::{IGNORE_RULE, LOCK};
 
 /// The in-process mutex of directory `path`, shared by every workflow of
-/// this process on that directory.
+/// this process on that directory. A `parking_lot` mutex: a spell runs on
+/// a blocking thread and waits for it with a deadline.
 pub fn mutex_for(path: &Path) -> Arc<Mutex<()>> {
-    static MUTEXES: OnceLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = OnceLock::new();
-    let mutexes = MUTEXES.get_or_init(Mutex::default);
-    mutexes
-        .lock()
-        .entry(path.to_path_buf())
-        .or_default()
-        .clone()
+    static MUTEXES: LazyLock<KeyedMutex<PathBuf, Mutex<()>>> = LazyLock::new(KeyedMutex::new);
+    MUTEXES.get(&path.to_path_buf())
 }
 
-/// A held lock: released when dropped.
+/// A held lock: released when dropped, the file lock first (fields drop
+/// in order), so that the next caller in this process finds it free.
 pub struct Held<'a> {
+    _file: Option<FileLock>,
     _mutex: MutexGuard<'a, ()>,
-    file: Option<File>,
-}
-
-impl Drop for Held<'_> {
-    fn drop(&mut self) {
-        if let Some(file) = &self.file {
-            let _ = file.unlock();
-        }
-    }
 }
 
 /// How a call locks D.
@@ -55,46 +45,30 @@ pub enum Mode {
 }
 
 /// Takes the in-process mutex and then the file lock of `dir`, giving up
-/// after `timeout`.
+/// after `timeout`. Blocks: a spell runs on a blocking thread.
 pub fn lock<'a>(
     mutex: &'a Mutex<()>,
     dir: &Dir,
     mode: Mode,
     timeout: Duration,
 ) -> Result<Held<'a>, CastError> {
-    let started = Instant::now();
+    let until = Instant::now() + timeout;
     let busy = || CastError::Busy(dir.show(""));
-    let guard = mutex.try_lock_for(timeout).ok_or_else(busy)?;
-    let file = match mode {
-        Mode::Exclusive => Some(open_exclusive(dir)?),
-        Mode::Shared => open_shared(dir)?,
+    let guard = mutex.try_lock_until(until).ok_or_else(busy)?;
+    let (file, access) = match mode {
+        Mode::Exclusive => (Some(open_exclusive(dir)?), Access::Exclusive),
+        Mode::Shared => (open_shared(dir)?, Access::Shared),
     };
-    if let Some(file) = &file {
-        let try_lock = || match mode {
-            Mode::Exclusive => file.try_lock(),
-            Mode::Shared => file.try_lock_shared(),
-        };
-        let mut pause = Duration::from_millis(1);
-        loop {
-            match try_lock() {
-                Ok(()) => break,
-                Err(TryLockError::WouldBlock) => {
-                    let left = timeout.saturating_sub(started.elapsed());
-                    if left.is_zero() {
-                        return Err(busy());
-                    }
-                    std::thread::sleep(pause.min(left));
-                    pause = (pause * 2).min(Duration::from_millis(50));
-                }
-                Err(TryLockError::Error(source)) => {
-                    return Err(CastError::io("lock", dir.show(LOCK), source));
-                }
-            }
-        }
-    }
+    let file = file
+        .map(|file| FileLock::wait(file, access, until))
+        .transpose()
+        .map_err(|error| match error {
+            LockError::Held => busy(),
+            LockError::Io(source) => CastError::io("lock", dir.show(LOCK), source),
+        })?;
     Ok(Held {
+        _file: file,
         _mutex: guard,
-        file,
     })
 }
 

@@ -5,11 +5,13 @@
 //! The safety layer, where the workflow touches the disk: the lock
 //! (`lock`), reading the state and the files (`read`), and carrying out a
 //! transition's effects in order with undo on failure (`apply`), never
-//! through a symbolic link and never deleting a file of the user's.
+//! through a symbolic link and never deleting a file of the user's; and a
+//! pause in the middle of a spell for end-to-end tests (`pause`).
 
 pub mod apply;
 pub mod error;
 pub mod lock;
+pub mod pause;
 pub mod read;
 
 use std::io;

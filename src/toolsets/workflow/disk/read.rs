@@ -14,11 +14,11 @@ use chrono::{DateTime, Utc};
 use super::{CastError, Dir, entry_exists};
 use crate::toolsets::workflow::files::archive::{Place, Slots, candidate};
 use crate::toolsets::workflow::files::names::{File, STATE};
-use crate::toolsets::workflow::files::state_json::{self, Read, StateDoc};
 use crate::toolsets::workflow::files::task_name::{slug, task_name};
 use crate::toolsets::workflow::machine::context::infer;
 use crate::toolsets::workflow::machine::facts::{Facts, Found, needs};
 use crate::toolsets::workflow::machine::spell::Spell;
+use crate::toolsets::workflow::machine::state_json::{self, Read, StateDoc};
 use crate::toolsets::workflow::machine::step::Start;
 
 /// What a call found on disk.

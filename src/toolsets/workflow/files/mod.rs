@@ -4,7 +4,9 @@
 
 //! The files of the workflow directory as text, without I/O: their names,
 //! the templates, acceptance criteria and ticking, `task_name`, Atlassian
-//! links, archive names, and `state.json`.
+//! links, archive names, and the ordered JSON `state.json` is written in.
+//! Knows nothing of the state machine (which uses these): `state.json`
+//! itself, a record of the machine's state, is `machine::state_json`.
 
 pub mod archive;
 pub mod atlassian;
@@ -12,6 +14,5 @@ pub mod criteria;
 pub mod markdown;
 pub mod names;
 pub mod ordered_json;
-pub mod state_json;
 pub mod task_name;
 pub mod templates;

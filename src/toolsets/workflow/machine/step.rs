@@ -19,7 +19,7 @@ use super::state::{Phase, State};
 use crate::toolsets::workflow::files::archive::Place;
 use crate::toolsets::workflow::files::criteria::{self, Ticking};
 use crate::toolsets::workflow::files::names::{File, PR_REVIEWS, TASKS};
-use crate::toolsets::workflow::files::state_json::StateDoc;
+use crate::toolsets::workflow::machine::state_json::StateDoc;
 
 /// What a transition needs besides the files; fixed per server.
 #[derive(Debug, Clone, PartialEq, Eq)]

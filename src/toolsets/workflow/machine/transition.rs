@@ -17,8 +17,8 @@ use super::step::{Input, Start, Step};
 use super::table::{self, Next, Row, STARTS_REVIEW};
 use crate::toolsets::workflow::files::archive::{Place, timestamp};
 use crate::toolsets::workflow::files::names::{File, STATE};
-use crate::toolsets::workflow::files::state_json::{Entry, StateDoc};
 use crate::toolsets::workflow::files::templates;
+use crate::toolsets::workflow::machine::state_json::{Entry, StateDoc};
 
 /// What kind of row decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

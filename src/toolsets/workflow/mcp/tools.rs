@@ -7,6 +7,7 @@
 //! thread (it locks and syncs files) and answers the reply's text, or an
 //! `isError` result saying why nothing was done.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use rmcp::handler::server::wrapper::Parameters;
@@ -16,6 +17,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::runtime::blocking;
 use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
 use crate::toolsets::workflow::cast::Workflow;
@@ -43,19 +45,31 @@ impl WorkflowTools {
         Self { workflow }
     }
 
-    /// Casts `spell` off the async workers.
+    /// Casts `spell` off the async workers, as blocking work that shutdown
+    /// lets finish: a signal never cuts a spell between two of its files.
     async fn cast(&self, spell: Spell, note: Option<String>) -> CallToolResult {
         let workflow = self.workflow.clone();
-        let cast = tokio::task::spawn_blocking(move || workflow.cast(spell, note.as_deref())).await;
+        let cast = blocking::run(move || {
+            // A panic (a bug) answers this call, as every other failure does.
+            std::panic::catch_unwind(AssertUnwindSafe(|| workflow.cast(spell, note.as_deref())))
+        })
+        .await;
         match cast {
             Ok(Ok(reply)) => CallToolResult::success(vec![ContentBlock::text(reply)]),
             Ok(Err(error)) => {
                 tracing::debug!(%error, spell = spell.name(), "spell refused");
                 CallToolResult::error(vec![ContentBlock::text(error.to_string())])
             }
-            Err(error) => CallToolResult::error(vec![ContentBlock::text(format!(
-                "the spell was interrupted ({error}); type Lumos to see where the workflow is"
-            ))]),
+            Err(panic) => {
+                let reason = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_owned());
+                CallToolResult::error(vec![ContentBlock::text(format!(
+                    "the spell was interrupted ({reason}); type Lumos to see where the workflow is"
+                ))])
+            }
         }
     }
 }

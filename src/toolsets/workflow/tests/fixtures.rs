@@ -7,13 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use tempfile::TempDir;
 
+use crate::runtime::clock::Clock;
 use crate::toolsets::workflow::cast::Workflow;
-use crate::toolsets::workflow::clock::FixedClock;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::CastError;
 use crate::toolsets::workflow::disk::apply::Fault;
@@ -79,7 +78,7 @@ impl Project {
     /// A project with these settings.
     pub fn with(settings: WorkflowSettings) -> Self {
         let root = tempfile::tempdir().unwrap();
-        let workflow = Workflow::new(settings.setup(root.path()), Arc::new(FixedClock(now())));
+        let workflow = Workflow::new(settings.setup(root.path()), Clock::fixed(now()));
         std::fs::create_dir_all(workflow.path()).unwrap();
         std::fs::write(workflow.path().join(".lock"), "").unwrap();
         Self { root, workflow }

@@ -8,6 +8,7 @@
 //! safety layer's refusals (`safety`).
 
 mod fixtures;
+mod layers;
 mod options;
 mod props;
 mod rows;

@@ -8,12 +8,12 @@
 
 use crate::toolsets::workflow::files::archive::Slots;
 use crate::toolsets::workflow::files::names::File;
-use crate::toolsets::workflow::files::state_json::StateDoc;
 use crate::toolsets::workflow::machine::context::Context;
 use crate::toolsets::workflow::machine::facts::{Facts, Found};
 use crate::toolsets::workflow::machine::options::options;
 use crate::toolsets::workflow::machine::spell::Spell;
 use crate::toolsets::workflow::machine::state::State;
+use crate::toolsets::workflow::machine::state_json::StateDoc;
 use crate::toolsets::workflow::machine::step::{Input, Limits, Start};
 use crate::toolsets::workflow::machine::transition::{Kind, decide};
 

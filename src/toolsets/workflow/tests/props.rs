@@ -15,9 +15,9 @@ use proptest::prelude::*;
 use super::fixtures::*;
 use crate::toolsets::workflow::disk::apply::Fault;
 use crate::toolsets::workflow::files::names::{LOCK, STATE};
-use crate::toolsets::workflow::files::state_json::{Read, read};
 use crate::toolsets::workflow::files::templates::{PLAN, REVIEW_TASK as REVIEW_TEMPLATE, TASK};
 use crate::toolsets::workflow::machine::spell::Spell;
+use crate::toolsets::workflow::machine::state_json::{Read, read};
 use crate::toolsets::workflow::machine::transition::Kind;
 
 /// Something that happens in the project.

@@ -10,11 +10,11 @@
 use super::fixtures::*;
 use crate::toolsets::workflow::files::names::STATE;
 use crate::toolsets::workflow::files::ordered_json::Json;
-use crate::toolsets::workflow::files::state_json::{Read, StateDoc, read};
 use crate::toolsets::workflow::files::templates::{PLAN, REVIEW_TASK as REVIEW_TEMPLATE, TASK};
 use crate::toolsets::workflow::machine::context::Context;
 use crate::toolsets::workflow::machine::spell::Spell::{self, *};
 use crate::toolsets::workflow::machine::state::State;
+use crate::toolsets::workflow::machine::state_json::{Read, StateDoc, read};
 use crate::toolsets::workflow::machine::table::TABLE;
 use crate::toolsets::workflow::machine::transition::Kind;
 

@@ -7,18 +7,17 @@
 
 use std::fs::File;
 use std::os::unix::fs::symlink;
-use std::sync::Arc;
 
 use super::fixtures::*;
+use crate::runtime::clock::Clock;
 use crate::toolsets::workflow::cast::Workflow;
-use crate::toolsets::workflow::clock::FixedClock;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::apply::Fault;
 use crate::toolsets::workflow::files::names::STATE;
-use crate::toolsets::workflow::files::state_json::StateDoc;
 use crate::toolsets::workflow::machine::context::Context;
 use crate::toolsets::workflow::machine::spell::Spell;
 use crate::toolsets::workflow::machine::state::State;
+use crate::toolsets::workflow::machine::state_json::StateDoc;
 
 fn at(project: &Project, state: State) {
     project.write(STATE, &StateDoc::new(state, Context::default()).render());
@@ -105,7 +104,7 @@ fn a_symlinked_ai_folder_leads_no_write_outside_the_project() {
     symlink(outside.path(), project.path().join(".ai")).unwrap();
     let workflow = Workflow::new(
         WorkflowSettings::default().setup(project.path()),
-        Arc::new(FixedClock(now())),
+        Clock::fixed(now()),
     );
     for spell in [Spell::Accio, Spell::Reparo, Spell::Finite, Spell::Reverto] {
         let error = workflow.cast(spell, None).unwrap_err().to_string();
@@ -235,7 +234,7 @@ fn lumos_creates_nothing() {
     let root = tempfile::tempdir().unwrap();
     let workflow = crate::toolsets::workflow::cast::Workflow::new(
         WorkflowSettings::default().setup(root.path()),
-        std::sync::Arc::new(crate::toolsets::workflow::clock::FixedClock(now())),
+        Clock::fixed(now()),
     );
     let reply = workflow.cast(Spell::Lumos, None).unwrap();
     assert!(

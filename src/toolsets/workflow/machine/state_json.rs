@@ -13,10 +13,10 @@ use std::sync::Arc;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::ordered_json::{Checked, Entries, Json};
+use super::context::Context;
+use super::state::State;
 use crate::runtime::text::clip;
-use crate::toolsets::workflow::machine::context::Context;
-use crate::toolsets::workflow::machine::state::State;
+use crate::toolsets::workflow::files::ordered_json::{Checked, Entries, Json};
 
 /// The version this server writes.
 pub const VERSION: u64 = 1;

@@ -1,0 +1,130 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The one clock. A toolset holds a [`Clock`] and hands the time (or the
+//! clock) to its domain, which never reads the system clock itself: tests
+//! fix the time ([`Clock::fixed`]), and end-to-end tests shift it by a
+//! number of seconds ([`OFFSET_VARIABLE`], read where a toolset asks for
+//! it with [`Clock::from_env`]) to see a lease end without waiting for it.
+
+use std::time::{Duration, SystemTime};
+
+use chrono::{DateTime, Utc};
+
+/// The variable that shifts the clock, in whole seconds (may be negative).
+/// For tests only: a server started with it misjudges every lease.
+pub const OFFSET_VARIABLE: &str = "PLANNING_TEST_CLOCK_OFFSET";
+
+/// Where the time comes from. Cheap to copy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    source: Source,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// The system clock, shifted by this many seconds.
+    System { offset_seconds: i64 },
+    /// Always this time.
+    Fixed(SystemTime),
+}
+
+impl Default for Source {
+    fn default() -> Self {
+        Source::System { offset_seconds: 0 }
+    }
+}
+
+impl Clock {
+    /// The system clock.
+    pub const fn system() -> Self {
+        Self {
+            source: Source::System { offset_seconds: 0 },
+        }
+    }
+
+    /// A clock that always says `at`.
+    pub fn fixed(at: impl Into<SystemTime>) -> Self {
+        Self {
+            source: Source::Fixed(at.into()),
+        }
+    }
+
+    /// The system clock shifted as [`OFFSET_VARIABLE`] says (not shifted
+    /// when it is unset), or what is wrong with its value.
+    pub fn from_env() -> Result<Self, String> {
+        let offset_seconds = match std::env::var(OFFSET_VARIABLE) {
+            Err(std::env::VarError::NotPresent) => 0,
+            Ok(text) => text
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|seconds| seconds.unsigned_abs() <= 10 * 365 * 24 * 3600)
+                .ok_or_else(|| bad(&text))?,
+            Err(std::env::VarError::NotUnicode(text)) => return Err(bad(&text.to_string_lossy())),
+        };
+        Ok(Self {
+            source: Source::System { offset_seconds },
+        })
+    }
+
+    /// The time now, as this clock tells it.
+    pub fn now(&self) -> SystemTime {
+        match self.source {
+            Source::Fixed(at) => at,
+            Source::System { offset_seconds } => {
+                let now = SystemTime::now();
+                let shift = Duration::from_secs(offset_seconds.unsigned_abs());
+                let shifted = match offset_seconds >= 0 {
+                    true => now.checked_add(shift),
+                    false => now.checked_sub(shift),
+                };
+                shifted.unwrap_or(now)
+            }
+        }
+    }
+
+    /// [`Clock::now`] as a UTC date and time.
+    pub fn now_utc(&self) -> DateTime<Utc> {
+        DateTime::from(self.now())
+    }
+}
+
+fn bad(text: &str) -> String {
+    format!(
+        "{OFFSET_VARIABLE} (a test-only setting) is '{}': it must be a whole number of seconds \
+         within ten years; unset it outside tests",
+        super::text::clip(text)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_offset_shifts_the_system_clock_and_a_fixed_one_stands_still() {
+        let ahead = Clock {
+            source: Source::System {
+                offset_seconds: 3600,
+            },
+        };
+        let behind = Clock {
+            source: Source::System {
+                offset_seconds: -3600,
+            },
+        };
+        let real = SystemTime::now();
+        assert!(ahead.now() >= real + Duration::from_secs(3600));
+        assert!(behind.now() < real);
+        assert!(Clock::system().now() >= real);
+        assert_eq!(Clock::default(), Clock::system());
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_750_000_000);
+        let fixed = Clock::fixed(at);
+        assert_eq!((fixed.now(), fixed.now()), (at, at));
+        assert_eq!(fixed.now_utc().to_rfc3339(), "2025-06-15T15:06:40+00:00");
+        let utc: DateTime<Utc> = DateTime::from(at);
+        assert_eq!(Clock::fixed(utc).now(), at);
+    }
+}
