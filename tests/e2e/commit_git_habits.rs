@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::common::vcs::{Backend, Repo, pairs};
+use crate::common::vcs::{Backend, Repo, named, pairs};
 use crate::common::{Client, call, ok, stdio_client};
 
 async fn start(repo: &Repo, extra: &[(&str, &str)]) -> Client {
@@ -47,19 +47,6 @@ fn sh(repo: &Repo, line: &str, may_fail: bool) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The first command after `start` in a reply, up to `,` `;` or the end.
-fn named(reply: &str, start: &str) -> String {
-    let at = reply
-        .find(start)
-        .unwrap_or_else(|| panic!("the reply names no `{start}`: {reply}"));
-    reply[at..]
-        .split([',', ';', ')', '\n'])
-        .next()
-        .unwrap()
-        .trim_end_matches('.')
-        .to_owned()
 }
 
 async fn plan_of_two(client: &Client) {
