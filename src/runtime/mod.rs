@@ -5,7 +5,8 @@
 //! The shared runtime under every toolset: the servers' allocators; its
 //! vocabulary of one way each (blocking work off the async workers and
 //! tracked for shutdown, the file lock, the clock, the per-key mutexes);
-//! child processes (killed with their groups), logging, the directories the
+//! child processes (run without a shell, with a timeout and an output cap,
+//! killed with their groups: process.rs), logging, the directories the
 //! server makes for its own files, what the command-line programs print,
 //! large stacks for deep plans, and small text helpers.
 
@@ -18,6 +19,7 @@ pub mod keyed_mutex;
 pub mod logging;
 pub mod output;
 pub mod own_dir;
+pub mod process;
 pub mod regular_file;
 pub mod stack;
 pub mod text;

@@ -4,7 +4,7 @@
 
 //! The VCS backends behind one small trait: jj (the description of `@`)
 //! and git (the message of the commit at `refs/commit-plan/{branch}`),
-//! driven through their CLIs ([`process`]); where the repository is
+//! driven through their CLIs (the runtime's [`process`] runner); where the repository is
 //! ([`locate`]); the per-repository locks ([`locks`]); how a call fails
 //! ([`failure`]).
 
@@ -15,7 +15,9 @@ pub mod git_state;
 pub mod jj;
 pub mod locate;
 pub mod locks;
-pub mod process;
+/// The runner of every program the server drives (it lives in the runtime,
+/// which toolset `planning`'s git log shares).
+pub use crate::runtime::process;
 
 use std::future::Future;
 

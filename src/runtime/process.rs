@@ -2,7 +2,7 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! Runs one VCS command: no shell, in the repository's directory, stdin
+//! Runs one command of a program the server drives (jj, git): no shell, in the repository's directory, stdin
 //! closed unless given, its output read up to [`MAX_OUTPUT`] per stream,
 //! and a timeout. The command leads a process group of its own, tracked in
 //! [`CHILDREN`]: if it runs over, prints past the cap, or the call is
@@ -26,9 +26,10 @@ pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
 
 /// The variables that point git at another repository, index or object
 /// store (those `git rev-parse --local-env-vars` lists). The repository is
-/// the one found from `[commit] root`; a `GIT_DIR` left in the server's
-/// environment by a git hook or a shell would otherwise silently make every
-/// call read and write another repository's plan. jj reads none of them
+/// the one the caller found (`[commit] root`, the board's repository); a
+/// `GIT_DIR` left in the server's environment by a git hook or a shell
+/// would otherwise silently make every call read and write another
+/// repository. jj reads none of them
 /// but its colocated git does, so neither program gets them.
 const REPOSITORY_VARIABLES: [&str; 15] = [
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
@@ -167,6 +168,29 @@ impl Runner {
     /// cap.
     pub async fn run(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
         self.run_in(invocation, MAX_OUTPUT, &CHILDREN).await
+    }
+
+    /// [`Runner::run`] for code that is not async (a store's calls, which
+    /// run on blocking threads, and the command-line programs): the
+    /// command runs on a thread of its own with a small runtime, so this
+    /// works on any thread, inside a Tokio runtime or not. It blocks the
+    /// calling thread until the command ends: never call it on an async
+    /// worker.
+    pub fn run_blocking(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
+        std::thread::scope(|scope| {
+            let ran = scope.spawn(|| {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(RunError::Io)?;
+                runtime.block_on(self.run(invocation))
+            });
+            ran.join().unwrap_or_else(|_| {
+                Err(RunError::Io(std::io::Error::other(
+                    "the thread that ran it panicked",
+                )))
+            })
+        })
     }
 
     /// [`Runner::run`], reading at most `cap` bytes per stream, the
@@ -326,6 +350,31 @@ mod tests {
             (output.status(), output.stderr.as_str()),
             ("exit status 3".to_owned(), "oops\n")
         );
+    }
+
+    #[test]
+    fn a_blocking_run_works_outside_and_inside_a_runtime() {
+        let echo = Invocation {
+            program: "sh",
+            args: vec![
+                "-c".into(),
+                "printf '%s' \"$1\"".into(),
+                "sh".into(),
+                "outside".into(),
+            ],
+            env: &[],
+            stdin: None,
+        };
+        let output = runner(Duration::from_secs(30)).run_blocking(&echo).unwrap();
+        assert_eq!(output.stdout, "outside");
+        // On a runtime's own thread, where a second runtime may not start.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let output =
+            runtime.block_on(async { runner(Duration::from_secs(30)).run_blocking(&echo) });
+        assert_eq!(output.unwrap().stdout, "outside");
     }
 
     #[tokio::test]
