@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
+use super::action::{Action, Done};
 use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, Event, Goal, History, Recorded};
@@ -79,6 +80,8 @@ pub struct Undo {
     /// What takes back the change's effect on the coordination data, in
     /// the order it was made.
     journal: Vec<Change>,
+    /// The board's last action before this change.
+    last: Option<Done>,
 }
 
 #[derive(Debug)]
@@ -107,7 +110,23 @@ pub struct Board {
     /// Where the times of new tasks and history entries come from: the
     /// board never reads the system clock itself.
     clock: Clock,
+    /// The last change made through this board's methods (not a loaded
+    /// board's), as the git log records it.
+    last: LastAction,
 }
+
+/// The board's last action: how it got to its state, not part of it, so
+/// two boards that hold the same are equal whatever their last actions.
+#[derive(Debug, Clone, Default)]
+struct LastAction(Option<Done>);
+
+impl PartialEq for LastAction {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LastAction {}
 
 impl Board {
     /// An empty board.
@@ -121,6 +140,7 @@ impl Board {
             history: history_enabled.then(History::default),
             coordination: Coordination::default(),
             clock: Clock::system(),
+            last: LastAction::default(),
         }
     }
 
@@ -134,6 +154,25 @@ impl Board {
     /// The clock this board times its changes by.
     pub fn clock(&self) -> Clock {
         self.clock
+    }
+
+    /// Times the board's changes from now on by `clock` (a replay sets
+    /// each operation's own time).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// The last change made through this board's methods, with its time:
+    /// what a store that records operations writes. `None` for a board as
+    /// loaded, until it changes.
+    pub fn last_action(&self) -> Option<&Done> {
+        self.last.0.as_ref()
+    }
+
+    /// Remembers `action`, made at `at`, as the last change; returns the
+    /// one before, for the undo.
+    fn remember(&mut self, at: SystemTime, action: Action) -> Option<Done> {
+        self.last.0.replace(Done { at, action })
     }
 
     /// This board with the given coordination data, as loaded from a
@@ -216,12 +255,15 @@ impl Board {
             return Err(BoardError::GoalAlreadySet);
         }
         let goal = self.checked_goal(title, description)?;
-        let history = self.record(vec![Event::GoalSet { goal: goal.clone() }]);
+        let now = self.clock.now();
+        let history = self.record(vec![Event::GoalSet { goal: goal.clone() }], now);
+        let last = self.remember(now, Action::SetGoal(goal.clone()));
         let previous = self.goal.replace(goal);
         Ok(Undo {
             step: UndoStep::Goal(previous),
             history,
             journal: Vec::new(),
+            last,
         })
     }
 
@@ -243,12 +285,19 @@ impl Board {
             to: goal.clone(),
             reason: reason.to_owned(),
         };
-        let history = self.record(vec![event]);
+        let now = self.clock.now();
+        let history = self.record(vec![event], now);
+        let action = Action::ChangeGoal {
+            goal: goal.clone(),
+            reason: reason.to_owned(),
+        };
+        let last = self.remember(now, action);
         let previous = self.goal.replace(goal);
         Ok(Undo {
             step: UndoStep::Goal(previous),
             history,
             journal: Vec::new(),
+            last,
         })
     }
 
@@ -307,10 +356,12 @@ impl Board {
         let was_empty = self.is_empty();
         let next_seq = self.next_seq;
         let now = self.clock.now();
+        let recorded: Vec<NewTask> = fresh.iter().map(|new| (*new).clone()).collect();
         let added: Vec<TaskId> = fresh
             .into_iter()
             .map(|new| self.push(Task::created(&new.title, &new.description, now)))
             .collect();
+        let last = self.remember(now, Action::AddTasks(recorded));
         let undo = Undo {
             step: UndoStep::Added {
                 ids: added.clone(),
@@ -318,6 +369,7 @@ impl Board {
             },
             history: None,
             journal: Vec::new(),
+            last,
         };
         Ok((
             Added {
@@ -340,18 +392,37 @@ impl Board {
             .map(|(_, status)| status.parse::<Status>())
             .collect::<Result<Vec<_>, _>>()?;
         let seqs = self.resolve(updates.iter().map(|(id, _)| *id))?;
-        let mut previous = Vec::with_capacity(seqs.len());
+        let resolved: Vec<(TaskId, Status)> = seqs
+            .iter()
+            .zip(statuses)
+            .map(|(seq, status)| (self.tasks[seq].id, status))
+            .collect();
+        Ok(self.set_statuses(&resolved))
+    }
+
+    /// Sets the statuses of tasks on the board, as `update_statuses` does
+    /// once it has checked the request (a replay gives IDs it checked).
+    /// IDs not on the board are passed over.
+    pub fn set_statuses(&mut self, updates: &[(TaskId, Status)]) -> Undo {
+        let mut previous = Vec::with_capacity(updates.len());
         let mut events = Vec::new();
         let mut journal = Vec::new();
-        for (seq, status) in seqs.into_iter().zip(statuses) {
-            self.set_status(seq, status, &mut previous, &mut events, &mut journal);
+        let mut done = Vec::with_capacity(updates.len());
+        for &(id, status) in updates {
+            if let Some(&seq) = self.index.get(&id) {
+                self.set_status(seq, status, &mut previous, &mut events, &mut journal);
+                done.push((id, status));
+            }
         }
-        let history = self.record(events);
-        Ok(Undo {
+        let now = self.clock.now();
+        let history = self.record(events, now);
+        let last = self.remember(now, Action::SetStatuses(done));
+        Undo {
             step: UndoStep::Statuses(previous),
             history,
             journal,
-        })
+            last,
+        }
     }
 
     /// Applies coordination edits (toolset `team`'s decisions) as one
@@ -368,6 +439,7 @@ impl Board {
             return Err(BoardError::UnknownTasks(unknown));
         }
         let (mut previous, mut events, mut journal) = (Vec::new(), Vec::new(), Vec::new());
+        let last = self.remember(at, Action::Edit(edits.clone()));
         for edit in edits {
             let change = match edit {
                 Edit::Status(id, status) => {
@@ -396,6 +468,7 @@ impl Board {
             step: UndoStep::Statuses(previous),
             history,
             journal,
+            last,
         })
     }
 
@@ -476,6 +549,33 @@ impl Board {
         let [seq] = self.resolve([task_id])?[..] else {
             unreachable!("one ID resolves to one task")
         };
+        self.modify_at(seq, title, description)
+    }
+
+    /// Rewords task `id`, which must be on the board, as `modify_task` does
+    /// (a replay gives IDs it checked).
+    pub fn modify_id(
+        &mut self,
+        id: TaskId,
+        title: Option<&str>,
+        description: Option<&str>,
+    ) -> Result<(TaskId, Undo), BoardError> {
+        if title.is_none() && description.is_none() {
+            return Err(BoardError::NothingToModify);
+        }
+        match self.index.get(&id) {
+            Some(&seq) => self.modify_at(seq, title, description),
+            None => Err(BoardError::UnknownTasks(vec![id.to_string()])),
+        }
+    }
+
+    /// Rewords the task with sequence number `seq`, on the board.
+    fn modify_at(
+        &mut self,
+        seq: u64,
+        title: Option<&str>,
+        description: Option<&str>,
+    ) -> Result<(TaskId, Undo), BoardError> {
         let max = self.limits.max_task_length;
         if let Some(title) = title {
             check_required(title, Field::TaskTitle, Position(None), max)?;
@@ -483,6 +583,11 @@ impl Board {
         if let Some(description) = description {
             check_text(description, Field::TaskDescription, Position(None), max)?;
         }
+        let action = Action::Modify {
+            id: self.tasks[&seq].id,
+            title: title.map(str::to_owned),
+            description: description.map(str::to_owned),
+        };
         let task = &self.tasks[&seq];
         let title = title.unwrap_or(&task.title);
         let description = description.unwrap_or(&task.description);
@@ -512,12 +617,14 @@ impl Board {
                 to: new_id,
             })],
         };
+        let last = self.remember(self.clock.now(), action);
         Ok((
             new_id,
             Undo {
                 step: UndoStep::Modified { new_id, before },
                 history: None,
                 journal,
+                last,
             },
         ))
     }
@@ -528,25 +635,40 @@ impl Board {
             return Err(BoardError::EmptyRequest("task IDs"));
         }
         let seqs = self.resolve(task_ids.iter().copied())?;
-        let mut removed = Vec::with_capacity(seqs.len());
+        let ids: Vec<TaskId> = seqs.iter().map(|seq| self.tasks[seq].id).collect();
+        Ok(self.delete_ids(&ids))
+    }
+
+    /// Deletes the tasks `ids` names, as `delete_tasks` does once it has
+    /// checked the request (a replay gives IDs it checked). IDs not on the
+    /// board, or given twice, are passed over.
+    pub fn delete_ids(&mut self, ids: &[TaskId]) -> Undo {
+        let mut removed = Vec::with_capacity(ids.len());
         let (mut events, mut journal) = (Vec::new(), Vec::new());
-        for seq in seqs {
+        let mut deleted = Vec::with_capacity(ids.len());
+        for id in ids {
+            let Some(seq) = self.index.remove(id) else {
+                continue;
+            };
             if let Some(task) = self.tasks.remove(&seq) {
-                self.index.remove(&task.id);
                 events.extend(self.detach_events(&task));
                 journal.extend(self.coordination.detach(task.id));
+                deleted.push(task.id);
                 removed.push((seq, task));
             }
         }
+        let now = self.clock.now();
         let history = match events.is_empty() {
             true => None,
-            false => self.record(events),
+            false => self.record(events, now),
         };
-        Ok(Undo {
+        let last = self.remember(now, Action::Delete(deleted));
+        Undo {
             step: UndoStep::Deleted(removed),
             history,
             journal,
-        })
+            last,
+        }
     }
 
     /// What the history says when `task`, about to be deleted, holds a
@@ -576,6 +698,7 @@ impl Board {
     /// Takes back a mutation. Only valid for the most recent mutation that has
     /// not been undone, which is how the shared board uses it.
     pub fn undo(&mut self, undo: Undo) {
+        self.last.0 = undo.last;
         for change in undo.journal.into_iter().rev() {
             let _ = self.coordination.apply(change);
         }
@@ -652,9 +775,8 @@ impl Board {
         })
     }
 
-    /// Records `events` in the history (when enabled) at the clock's time.
-    fn record(&mut self, events: Vec<Event>) -> Option<Recorded> {
-        let now = self.clock.now();
+    /// Records `events` in the history (when enabled) at `now`.
+    fn record(&mut self, events: Vec<Event>, now: SystemTime) -> Option<Recorded> {
         self.history
             .as_mut()
             .map(|history| history.record_at(events, now))

@@ -5,14 +5,17 @@
 //! The board's pure domain: tasks, the board, its history, the text the
 //! tools reply with, and what can be wrong. No I/O, no MCP.
 
+pub mod action;
 pub mod board;
 pub mod compact;
 pub mod coordination;
 pub mod error;
 pub mod history;
 pub mod render;
+pub mod replay;
 pub mod task;
 
+pub use action::{Action, Done};
 pub use board::{Added, Board, Limits, NewTask, Undo};
 pub use coordination::{Claim, Coordination, Edit, Evidence};
 pub use error::BoardError;

@@ -1,0 +1,330 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! A board's log as a set: the operations (each named by its replica and
+//! counter), the ones that cannot be read, and at most one checkpoint that
+//! stands for the operations it covers. Two logs merge by union, so a merge
+//! never conflicts and gives the same log whatever the order the clones
+//! met in; the board is the replay of the log in its order.
+//!
+//! A checkpoint covers, for each replica, its operations 1 to n (a
+//! replica's operations always travel together from the first, so a
+//! vector of counters says exactly which). It records the replay's state
+//! over them and the checkpoints it was built on (its chain). Replaying a
+//! log with a checkpoint starts from that state and applies, in order, the
+//! operations it does not cover, even those older than some it covers (a
+//! clone that was offline): every clone holding the checkpoint does the
+//! same. Checkpoints are made one at a time through the remote's
+//! compare-and-swap, so their chains grow one from another; two logs whose
+//! chains went apart (boards compacted apart, a remote rewritten by force)
+//! do not merge here: the caller brings back the operations both
+//! checkpoints covered since their common part, from git's history, and
+//! merges those ([`Diverged`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use super::op::{Op, OpId, Replica, Vector};
+use super::set_aside::Reason;
+use super::state::State;
+use crate::toolsets::planning::domain::Board;
+
+/// A checkpoint's name: when and by whom it was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CheckpointId {
+    /// The stamp it was made at (above every operation it covers).
+    pub stamp: u64,
+    /// Who made it.
+    pub replica: Replica,
+}
+
+impl fmt::Display for CheckpointId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}-{}", self.stamp, self.replica)
+    }
+}
+
+/// The replay's state over the operations a checkpoint covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Its name.
+    pub id: CheckpointId,
+    /// The checkpoints it was built on, oldest first.
+    pub chain: Vec<CheckpointId>,
+    /// The operations it covers: per replica, 1 to n.
+    pub covers: Vector,
+    /// The state the replay reached over them.
+    pub state: State,
+}
+
+impl Checkpoint {
+    /// Its chain with itself at the end.
+    pub fn lineage(&self) -> Vec<CheckpointId> {
+        let mut lineage = self.chain.clone();
+        lineage.push(self.id);
+        lineage
+    }
+
+    /// Whether it covers operation `counter` of `replica`.
+    pub fn covers(&self, replica: Replica, counter: u64) -> bool {
+        self.covers.get(&replica).is_some_and(|&n| counter <= n)
+    }
+}
+
+/// An entry of the log that cannot be read: its name and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corrupt {
+    /// The replica and counter its name gives, when it gives them.
+    pub name: Option<(Replica, u64)>,
+    /// Its name as stored.
+    pub label: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+/// Two logs whose checkpoints went apart: they merge only once the
+/// operations their checkpoints covered after `common` (their last shared
+/// checkpoint, if any) are brought back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diverged {
+    /// The last checkpoint both chains hold.
+    pub common: Option<CheckpointId>,
+}
+
+/// A board's log.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Log {
+    checkpoint: Option<Arc<Checkpoint>>,
+    /// The operations the checkpoint does not cover, in the log's order.
+    ops: BTreeMap<OpId, Op>,
+    /// (replica, counter) -> the operation's place in `ops`.
+    names: HashMap<(Replica, u64), OpId>,
+    /// Unreadable entries, by their stored name.
+    corrupt: BTreeMap<String, Corrupt>,
+}
+
+impl Log {
+    /// An empty log.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A log that starts from `checkpoint`.
+    pub fn from_checkpoint(checkpoint: Checkpoint) -> Self {
+        Self {
+            checkpoint: Some(Arc::new(checkpoint)),
+            ..Self::default()
+        }
+    }
+
+    /// The checkpoint, if any.
+    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+        self.checkpoint.as_deref()
+    }
+
+    /// The operations the checkpoint does not cover, in order.
+    pub fn ops(&self) -> impl DoubleEndedIterator<Item = &Op> + ExactSizeIterator {
+        self.ops.values()
+    }
+
+    /// The unreadable entries.
+    pub fn corrupt(&self) -> impl Iterator<Item = &Corrupt> {
+        self.corrupt.values()
+    }
+
+    /// The operation `counter` of `replica`, if the log holds it (not in a
+    /// checkpoint).
+    pub fn op(&self, replica: Replica, counter: u64) -> Option<&Op> {
+        self.names
+            .get(&(replica, counter))
+            .and_then(|id| self.ops.get(id))
+    }
+
+    /// Whether the checkpoint covers operation `counter` of `replica`.
+    pub fn covered(&self, replica: Replica, counter: u64) -> bool {
+        self.checkpoint()
+            .is_some_and(|checkpoint| checkpoint.covers(replica, counter))
+    }
+
+    /// Adds an operation. One the checkpoint covers, or one the log holds,
+    /// changes nothing. Two different operations with one name (a clone
+    /// copied with its replica) keep the first in the order, so that every
+    /// clone keeps the same one; returns whether the log changed.
+    pub fn insert(&mut self, op: Op) -> bool {
+        let name = (op.id.replica, op.id.counter);
+        if self.covered(name.0, name.1) {
+            return false;
+        }
+        if let Some(&held) = self.names.get(&name) {
+            let keep_held = match held.cmp(&op.id) {
+                std::cmp::Ordering::Less => true,
+                std::cmp::Ordering::Greater => false,
+                // One name, one place, different actions: any fixed rule.
+                std::cmp::Ordering::Equal => {
+                    let theirs = self.ops.get(&held).map(|o| format!("{o:?}"));
+                    theirs.is_none_or(|theirs| theirs <= format!("{op:?}"))
+                }
+            };
+            if keep_held {
+                return false;
+            }
+            self.ops.remove(&held);
+        }
+        self.names.insert(name, op.id);
+        self.ops.insert(op.id, op);
+        true
+    }
+
+    /// Adds an unreadable entry (kept, reported, skipped by the replay).
+    pub fn insert_corrupt(&mut self, corrupt: Corrupt) {
+        if let Some((replica, counter)) = corrupt.name
+            && self.covered(replica, counter)
+        {
+            return;
+        }
+        self.corrupt.insert(corrupt.label.clone(), corrupt);
+    }
+
+    /// How far the log reaches for each replica.
+    pub fn vector(&self) -> Vector {
+        let mut vector = self
+            .checkpoint()
+            .map(|checkpoint| checkpoint.covers.clone())
+            .unwrap_or_default();
+        let names = self
+            .names
+            .keys()
+            .copied()
+            .chain(self.corrupt.values().filter_map(|c| c.name));
+        for (replica, counter) in names {
+            let reach = vector.entry(replica).or_insert(0);
+            *reach = (*reach).max(counter);
+        }
+        vector
+    }
+
+    /// The highest stamp of the log.
+    pub fn max_stamp(&self) -> u64 {
+        let ops = self.ops.keys().next_back().map_or(0, |id| id.stamp);
+        let checkpoint = self
+            .checkpoint()
+            .map_or(0, |c| c.state.max_stamp.max(c.id.stamp));
+        ops.max(checkpoint)
+    }
+
+    /// The name of `replica`'s next operation, stamped at `now_micros` or
+    /// just above the log's highest stamp: after everything it knows.
+    pub fn next_id(&self, replica: Replica, now_micros: u64) -> OpId {
+        let counter = self.vector().get(&replica).copied().unwrap_or(0) + 1;
+        OpId {
+            stamp: now_micros.max(self.max_stamp() + 1),
+            replica,
+            counter,
+        }
+    }
+
+    /// The board the log makes, with what the replay set aside; `empty`
+    /// is the board before any operation (its limits and history setting
+    /// are the replay's).
+    pub fn replay(&self, empty: Board) -> State {
+        let mut state = match self.checkpoint() {
+            Some(checkpoint) => {
+                let mut state = checkpoint.state.clone();
+                state.board.set_clock(empty.clock());
+                state
+            }
+            None => State::new(empty),
+        };
+        let clock = state.board.clock();
+        for op in self.ops.values() {
+            state.apply(op);
+        }
+        for corrupt in self.corrupt.values() {
+            let id = OpId {
+                stamp: 0,
+                replica: corrupt.name.map_or(Replica(0), |(replica, _)| replica),
+                counter: corrupt.name.map_or(0, |(_, counter)| counter),
+            };
+            let reason = Reason::Corrupt(format!("{}: {}", corrupt.label, corrupt.problem));
+            let op = Op {
+                id,
+                at: std::time::UNIX_EPOCH,
+                claim: None,
+                action: crate::toolsets::planning::domain::Action::Edit(Vec::new()),
+            };
+            state.set_aside(&op, reason);
+        }
+        state.board.set_clock(clock);
+        state
+    }
+
+    /// This log and `other` as one: the union of their operations, from
+    /// the later of their checkpoints when one chain extends the other.
+    pub fn merge(&self, other: &Log) -> Result<Log, Diverged> {
+        let ours = self
+            .checkpoint()
+            .map(Checkpoint::lineage)
+            .unwrap_or_default();
+        let theirs = other
+            .checkpoint()
+            .map(Checkpoint::lineage)
+            .unwrap_or_default();
+        let base = if theirs.starts_with(&ours) {
+            other.checkpoint.clone()
+        } else if ours.starts_with(&theirs) {
+            self.checkpoint.clone()
+        } else {
+            let common = ours
+                .iter()
+                .zip(&theirs)
+                .take_while(|(a, b)| a == b)
+                .last()
+                .map(|(a, _)| *a);
+            return Err(Diverged { common });
+        };
+        let mut merged = Log {
+            checkpoint: base,
+            ..Log::default()
+        };
+        for op in self.ops.values().chain(other.ops.values()) {
+            merged.insert(op.clone());
+        }
+        for corrupt in self.corrupt.values().chain(other.corrupt.values()) {
+            merged.insert_corrupt(corrupt.clone());
+        }
+        Ok(merged)
+    }
+
+    /// The log compacted: one checkpoint, named `id`, that covers every
+    /// operation of this log and holds its replay over `empty`.
+    pub fn compact(&self, id: CheckpointId, empty: Board) -> Log {
+        let chain = self
+            .checkpoint()
+            .map(Checkpoint::lineage)
+            .unwrap_or_default();
+        let covers = self.vector();
+        let mut state = self.replay(empty);
+        // The unreadable entries stay in git's history; the checkpoint
+        // keeps their mention among the set-aside operations.
+        state.max_stamp = state.max_stamp.max(self.max_stamp());
+        Log::from_checkpoint(Checkpoint {
+            id,
+            chain,
+            covers,
+            state,
+        })
+    }
+
+    /// How many operations and unreadable entries the log holds beyond its
+    /// checkpoint.
+    pub fn len(&self) -> usize {
+        self.ops.len() + self.corrupt.len()
+    }
+
+    /// Whether the log holds nothing beyond its checkpoint.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

@@ -1,0 +1,743 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The replay's rules, one test each, and the property: clones that act
+//! concurrently and sync in any order, through partitions, converge to
+//! byte-identical boards, keep every operation and every invariant.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::runtime::clock::Clock;
+use crate::toolsets::planning::domain::{
+    Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId,
+};
+
+const MAX_TASKS: usize = 6;
+
+fn empty() -> Board {
+    let limits = Limits {
+        max_tasks: MAX_TASKS,
+        ..Limits::default()
+    };
+    Board::new(limits, true).with_clock(Clock::fixed(UNIX_EPOCH))
+}
+
+fn time(micros: u64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_micros(micros)
+}
+
+fn id(title: &str) -> TaskId {
+    TaskId::from_content(title, "")
+}
+
+/// One clone of the repository, as the git store drives the domain: its
+/// log, a wall clock, and whether its claims reach the remote first.
+#[derive(Debug, Clone)]
+struct Clone {
+    replica: Replica,
+    log: Log,
+    /// Microseconds of its wall clock.
+    now: u64,
+}
+
+impl Clone {
+    fn new(n: u64) -> Self {
+        Self {
+            replica: Replica(n + 1),
+            log: Log::new(),
+            now: 1_000_000,
+        }
+    }
+
+    fn board(&self) -> Board {
+        self.log.replay(empty()).board
+    }
+
+    /// Makes a change on the replayed board, as a tool call would; a
+    /// refused change writes nothing. Checks that replaying the log with
+    /// the new operation gives the board the change made. Returns the
+    /// operation written.
+    fn act(&mut self, mode: ClaimMode, change: impl FnOnce(&mut Board) -> bool) -> Option<OpId> {
+        self.now += 1_000;
+        let mut board = self.board();
+        board.set_clock(Clock::fixed(time(self.now)));
+        if !change(&mut board) {
+            return None;
+        }
+        let done = board.last_action()?.clone();
+        if done.action.is_empty() {
+            return None;
+        }
+        let op = Op {
+            id: self.log.next_id(self.replica, self.now),
+            at: done.at,
+            claim: done.action.claims().then_some(mode),
+            action: done.action,
+        };
+        let id = op.id;
+        let before = self.log.replay(empty()).set_aside_count;
+        assert!(self.log.insert(op));
+        let replayed = self.log.replay(empty());
+        let mut local = board;
+        local.set_clock(Clock::fixed(UNIX_EPOCH));
+        assert_eq!(replayed.board, local, "the replay is the local change");
+        assert_eq!(
+            replayed.set_aside_count, before,
+            "a local change is never set aside"
+        );
+        Some(id)
+    }
+
+    fn claim(&mut self, agent: &str, title: &str, minutes: u64, mode: ClaimMode) -> Option<OpId> {
+        let now = self.now + 1_000;
+        self.act(mode, |board| {
+            let Some(task) = board.task(id(title)).cloned() else {
+                return false;
+            };
+            if board
+                .coordination()
+                .claim(task.id)
+                .is_some_and(|c| c.holder != agent)
+            {
+                return false;
+            }
+            let until = time(now) + Duration::from_secs(60 * minutes);
+            let claim = Claim {
+                holder: agent.into(),
+                since: time(now),
+                until,
+            };
+            let edits = vec![
+                Edit::Status(task.id, Status::InProgress),
+                Edit::Claim(task.id, Some(claim)),
+                Edit::Record(Event::Claimed {
+                    task_id: task.id,
+                    title: task.title.clone(),
+                    holder: agent.into(),
+                    until,
+                }),
+            ];
+            board.edit(time(now), edits).is_ok()
+        })
+    }
+
+    fn release(&mut self, agent: &str, title: &str, to: Status, reason: ClaimEnd) -> Option<OpId> {
+        let now = self.now + 1_000;
+        self.act(ClaimMode::Provisional, |board| {
+            let Some(task) = board.task(id(title)).cloned() else {
+                return false;
+            };
+            let Some(claim) = board.coordination().claim(task.id).cloned() else {
+                return false;
+            };
+            if reason == ClaimEnd::Released && claim.holder != agent {
+                return false;
+            }
+            // Toolset team expires only leases that ended.
+            if reason == ClaimEnd::Expired && claim.until > time(now) {
+                return false;
+            }
+            let edits = vec![
+                Edit::Claim(task.id, None),
+                Edit::Record(Event::ClaimEnded {
+                    task_id: task.id,
+                    title: task.title.clone(),
+                    holder: claim.holder.clone(),
+                    until: claim.until,
+                    reason,
+                }),
+                Edit::Status(task.id, to),
+            ];
+            board.edit(time(now), edits).is_ok()
+        })
+    }
+
+    fn add(&mut self, titles: &[&str]) -> Option<OpId> {
+        let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(*t, "")).collect();
+        self.act(ClaimMode::Provisional, |board| {
+            board.add_tasks(&tasks).is_ok()
+        })
+    }
+
+    fn status(&mut self, title: &str, status: &str) -> Option<OpId> {
+        let task = id(title).to_string();
+        self.act(ClaimMode::Provisional, |board| {
+            board.update_statuses(&[(&task, status)]).is_ok()
+        })
+    }
+
+    fn delete(&mut self, title: &str) -> Option<OpId> {
+        let task = id(title).to_string();
+        self.act(ClaimMode::Provisional, |board| {
+            board.delete_tasks(&[&task]).is_ok()
+        })
+    }
+
+    fn reword(&mut self, title: &str, to: &str) -> Option<OpId> {
+        let task = id(title).to_string();
+        self.act(ClaimMode::Provisional, |board| {
+            board.modify_task(&task, Some(to), None).is_ok()
+        })
+    }
+
+    fn link(&mut self, task: &str, blocker: &str) -> Option<OpId> {
+        let (task, blocker) = (id(task), id(blocker));
+        self.act(ClaimMode::Provisional, |board| {
+            if board.task(task).is_none()
+                || board.task(blocker).is_none()
+                || task == blocker
+                || board.coordination().path(blocker, task).is_some()
+            {
+                return false;
+            }
+            board
+                .edit(board.clock().now(), vec![Edit::Link { task, blocker }])
+                .is_ok()
+        })
+    }
+
+    /// Fetches and merges `remote`, then pushes: the remote takes the
+    /// merged log (a compare-and-swap that succeeds: the test runs one
+    /// step at a time).
+    fn sync(&mut self, remote: &mut Log) {
+        self.log = self
+            .log
+            .merge(remote)
+            .expect("checkpoints made through the remote");
+        *remote = self.log.clone();
+    }
+
+    /// Compacts through the remote: fetch, merge, compact, push.
+    fn compact(&mut self, remote: &mut Log) {
+        self.log = self
+            .log
+            .merge(remote)
+            .expect("checkpoints made through the remote");
+        self.now += 1_000;
+        let id = CheckpointId {
+            stamp: self.log.next_id(self.replica, self.now).stamp,
+            replica: self.replica,
+        };
+        let before = self.log.replay(empty());
+        self.log = self.log.compact(id, empty());
+        let after = self.log.replay(empty());
+        assert_eq!(after.board, before.board, "compaction changes no board");
+        *remote = self.log.clone();
+    }
+}
+
+/// The snapshot of a board (what clones compare, byte for byte).
+fn bytes(board: &Board) -> Vec<u8> {
+    crate::toolsets::planning::store::snapshot::to_json(board)
+}
+
+fn set_aside(log: &Log) -> Vec<Reason> {
+    log.replay(empty())
+        .set_aside
+        .into_iter()
+        .map(|s| s.reason)
+        .collect()
+}
+
+#[test]
+fn complete_and_delete_of_one_task_end_deleted_in_either_order() {
+    for complete_first in [true, false] {
+        let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+        a.add(&["t"]);
+        a.sync(&mut remote);
+        b.sync(&mut remote);
+        // The later clock writes the later operation.
+        if complete_first {
+            a.status("t", "completed");
+            b.now = a.now + 10_000;
+            b.delete("t");
+        } else {
+            b.delete("t");
+            a.now = b.now + 10_000;
+            a.status("t", "completed");
+        }
+        a.sync(&mut remote);
+        b.sync(&mut remote);
+        a.sync(&mut remote);
+        assert!(a.board().is_empty(), "delete wins");
+        assert_eq!(bytes(&a.board()), bytes(&b.board()));
+        let expected = match complete_first {
+            true => vec![],
+            false => vec![Reason::TaskGone(id("t"))],
+        };
+        assert_eq!(set_aside(&a.log), expected);
+    }
+}
+
+#[test]
+fn two_adds_of_one_task_are_one_task_and_excess_adds_are_set_aside() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["same", "a1", "a2", "a3"]);
+    b.add(&["same", "b1", "b2", "b3"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let board = a.board();
+    let titles: Vec<&str> = board.tasks().map(|t| t.title.as_str()).collect();
+    // a's add came first: its four, then b's first two of three new ones.
+    assert_eq!(titles, ["same", "a1", "a2", "a3", "b1", "b2"]);
+    assert_eq!(
+        set_aside(&b.log),
+        [Reason::TooManyTasks {
+            title: "b3".into(),
+            max: MAX_TASKS
+        }]
+    );
+    assert_eq!(bytes(&board), bytes(&b.board()));
+}
+
+#[test]
+fn a_status_change_written_before_a_rewording_reaches_the_reworded_task() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["old", "other"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.reword("old", "new");
+    b.status("old", "completed");
+    b.reword("other", "new");
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let board = a.board();
+    let task = board.task(id("new")).expect("reworded");
+    assert_eq!(task.status, Status::Completed);
+    // b's rewording of "other" to the same words came second: set aside.
+    assert!(board.task(id("other")).is_some());
+    assert_eq!(
+        set_aside(&a.log),
+        [Reason::IdTaken {
+            task: id("other"),
+            id: id("new")
+        }]
+    );
+}
+
+#[test]
+fn a_second_first_goal_is_set_aside() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.act(ClaimMode::Provisional, |b| b.set_goal("A", "").is_ok());
+    b.act(ClaimMode::Provisional, |b| b.set_goal("B", "").is_ok());
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    assert_eq!(b.board().goal().unwrap().title, "A");
+    assert_eq!(
+        set_aside(&b.log),
+        [Reason::GoalAlreadySet { title: "B".into() }]
+    );
+}
+
+#[test]
+fn a_confirmed_claim_takes_over_a_provisional_one_and_the_loser_is_named() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["t"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    // b is offline: its claim is provisional, and earlier than a's.
+    let lost = b.claim("bee", "t", 30, ClaimMode::Provisional).unwrap();
+    b.release("bee", "t", Status::Completed, ClaimEnd::Released);
+    a.sync(&mut remote);
+    a.claim("ay", "t", 30, ClaimMode::Confirmed).unwrap();
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    let board = b.board();
+    assert_eq!(board.coordination().claim(id("t")).unwrap().holder, "ay");
+    assert_eq!(board.task(id("t")).unwrap().status, Status::InProgress);
+    let aside = b.log.replay(empty()).set_aside;
+    let lost_entry = aside.iter().find(|s| s.op == lost).unwrap();
+    assert_eq!(lost_entry.agent.as_deref(), Some("bee"));
+    assert_eq!(
+        lost_entry.reason,
+        Reason::Lost {
+            task: id("t"),
+            winner: "ay".into()
+        }
+    );
+    // bee's release of a task it no longer holds is set aside too.
+    assert_eq!(
+        aside.last().unwrap().reason,
+        Reason::NotHolder {
+            task: id("t"),
+            holder: Some("ay".into())
+        }
+    );
+}
+
+#[test]
+fn of_two_provisional_claims_the_first_in_order_wins() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["t"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.claim("ay", "t", 30, ClaimMode::Provisional);
+    b.now = a.now + 5_000;
+    b.claim("bee", "t", 30, ClaimMode::Provisional);
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    assert_eq!(
+        a.board().coordination().claim(id("t")).unwrap().holder,
+        "ay"
+    );
+    assert_eq!(
+        set_aside(&a.log),
+        [Reason::Held {
+            task: id("t"),
+            holder: "ay".into()
+        }]
+    );
+}
+
+#[test]
+fn an_expiry_of_a_claim_that_moved_on_is_skipped() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["t"]);
+    a.claim("ay", "t", 1, ClaimMode::Provisional);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    // Both see the lease end; a expires it and another agent claims it;
+    // b expires it too, later.
+    a.now += 120_000_000;
+    b.now = a.now + 10_000;
+    a.release("ay", "t", Status::Pending, ClaimEnd::Expired);
+    a.claim("cee", "t", 30, ClaimMode::Provisional);
+    b.release("ay", "t", Status::Pending, ClaimEnd::Expired);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    let board = b.board();
+    assert_eq!(board.coordination().claim(id("t")).unwrap().holder, "cee");
+    assert_eq!(board.task(id("t")).unwrap().status, Status::InProgress);
+    assert_eq!(set_aside(&b.log), []);
+}
+
+#[test]
+fn links_that_make_a_cycle_across_clones_are_set_aside() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["x", "y"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.link("x", "y");
+    b.now = a.now + 10_000;
+    b.link("y", "x");
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    let board = b.board();
+    assert!(board.coordination().find_cycle().is_none());
+    assert_eq!(board.coordination().link_count(), 1);
+    assert_eq!(
+        set_aside(&b.log),
+        [Reason::Cycle {
+            task: id("y"),
+            blocker: id("x")
+        }]
+    );
+}
+
+#[test]
+fn an_unreadable_entry_is_set_aside_and_the_others_replay() {
+    let mut a = Clone::new(0);
+    a.add(&["kept"]);
+    a.log.insert_corrupt(Corrupt {
+        name: Some((Replica(9), 1)),
+        label: "0000000000000009-1".into(),
+        problem: "not JSON".into(),
+    });
+    a.add(&["also kept"]);
+    assert_eq!(a.board().len(), 2);
+    assert_eq!(
+        set_aside(&a.log),
+        [Reason::Corrupt("0000000000000009-1: not JSON".into())]
+    );
+    // The next operation of replica 9 does not reuse its number.
+    assert_eq!(a.log.next_id(Replica(9), 0).counter, 2);
+}
+
+#[test]
+fn the_order_is_stamp_then_replica_then_counter_and_stamps_pass_what_was_seen() {
+    let mut a = Clone::new(0);
+    a.now = 5_000_000;
+    a.add(&["first"]);
+    let mut b = Clone::new(1);
+    b.now = 1_000; // far behind
+    let mut remote = a.log.clone();
+    b.sync(&mut remote);
+    let op = b.add(&["second"]).unwrap();
+    assert!(op.stamp > 5_000_000, "after everything it had seen");
+    let titles: Vec<String> = b.board().tasks().map(|t| t.title.clone()).collect();
+    assert_eq!(titles, ["first", "second"]);
+}
+
+#[test]
+fn a_checkpoint_replays_what_it_covers_and_late_operations_after_it() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["a"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    // b goes offline and completes "a", with an old stamp.
+    b.status("a", "completed");
+    a.now += 10_000_000;
+    a.add(&["b"]);
+    a.compact(&mut remote);
+    assert!(remote.is_empty() && remote.checkpoint().is_some());
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let board = a.board();
+    assert_eq!(board.task(id("a")).unwrap().status, Status::Completed);
+    assert_eq!(bytes(&board), bytes(&b.board()));
+    // The operations the checkpoint covers are gone from the log, and an
+    // old clone's copy of them brings nothing back.
+    let mut old = Log::new();
+    assert!(
+        old.insert(
+            a.log
+                .checkpoint()
+                .unwrap()
+                .state
+                .board
+                .tasks()
+                .next()
+                .map(|_| {
+                    Op {
+                        id: OpId {
+                            stamp: 1,
+                            replica: a.replica,
+                            counter: 1,
+                        },
+                        at: UNIX_EPOCH,
+                        claim: None,
+                        action: Action::AddTasks(vec![NewTask::new("a", "")]),
+                    }
+                })
+                .unwrap()
+        )
+    );
+    let merged = a.log.merge(&old).unwrap();
+    assert_eq!(merged.len(), a.log.len());
+}
+
+#[test]
+fn checkpoints_that_went_apart_do_not_merge() {
+    let (mut a, mut b) = (Clone::new(0), Clone::new(1));
+    let (mut ra, mut rb) = (Log::new(), Log::new());
+    a.add(&["x"]);
+    b.add(&["y"]);
+    a.compact(&mut ra);
+    b.compact(&mut rb);
+    assert_eq!(a.log.merge(&b.log), Err(Diverged { common: None }));
+}
+
+/// A step of the property test.
+#[derive(Debug, Clone)]
+enum Step {
+    Add(usize, u8, u8),
+    Status(usize, u8, u8),
+    Delete(usize, u8),
+    Reword(usize, u8, u8),
+    Claim(usize, u8, u8, bool),
+    Release(usize, u8, u8),
+    Expire(usize, u8),
+    Link(usize, u8, u8),
+    Goal(usize, u8),
+    Sync(usize),
+    Compact(usize),
+    Sleep(usize, u32),
+}
+
+const TITLES: [&str; 9] = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+const AGENTS: [&str; 3] = ["ann", "bob", "cyd"];
+
+fn step(clones: usize) -> impl Strategy<Value = Step> {
+    let c = 0..clones;
+    let t = 0u8..9;
+    prop_oneof![
+        3 => (c.clone(), t.clone(), t.clone()).prop_map(|(c, a, b)| Step::Add(c, a, b)),
+        3 => (c.clone(), t.clone(), 0u8..5).prop_map(|(c, a, s)| Step::Status(c, a, s)),
+        1 => (c.clone(), t.clone()).prop_map(|(c, a)| Step::Delete(c, a)),
+        2 => (c.clone(), t.clone(), t.clone()).prop_map(|(c, a, b)| Step::Reword(c, a, b)),
+        3 => (c.clone(), t.clone(), 0u8..3, any::<bool>()).prop_map(|(c, a, g, k)| Step::Claim(c, a, g, k)),
+        2 => (c.clone(), t.clone(), 0u8..3).prop_map(|(c, a, s)| Step::Release(c, a, s)),
+        1 => (c.clone(), t.clone()).prop_map(|(c, a)| Step::Expire(c, a)),
+        2 => (c.clone(), t.clone(), t.clone()).prop_map(|(c, a, b)| Step::Link(c, a, b)),
+        1 => (c.clone(), 0u8..3).prop_map(|(c, g)| Step::Goal(c, g)),
+        3 => c.clone().prop_map(Step::Sync),
+        1 => c.clone().prop_map(Step::Compact),
+        1 => (c, 0u32..3_000_000).prop_map(|(c, d)| Step::Sleep(c, d)),
+    ]
+}
+
+/// The board's invariants: within max_tasks, one task per ID, links
+/// without cycle naming tasks on the board, claims on tasks in progress.
+fn check_invariants(state: &State) {
+    let board = &state.board;
+    assert!(board.len() <= MAX_TASKS);
+    let ids: BTreeSet<TaskId> = board.tasks().map(|t| t.id).collect();
+    assert_eq!(ids.len(), board.len(), "one task per ID");
+    let coordination = board.coordination();
+    assert!(coordination.find_cycle().is_none(), "no cycle");
+    for task in board.tasks() {
+        for blocker in coordination.blockers(task.id) {
+            assert!(ids.contains(blocker), "a link names a task on the board");
+        }
+    }
+    for (task, _) in coordination.claims() {
+        let task = board.task(task).expect("a claim names a task on the board");
+        assert_eq!(
+            task.status,
+            Status::InProgress,
+            "a claimed task is in progress"
+        );
+    }
+}
+
+/// The title of the `n`th task (modulo the count) on `clone`'s board, or
+/// of a task not on it when the board is empty.
+fn pick(clone: &Clone, n: u8) -> String {
+    let board = clone.board();
+    match board.len() {
+        0 => TITLES[n as usize % TITLES.len()].to_owned(),
+        len => board
+            .tasks()
+            .nth(n as usize % len)
+            .map(|t| t.title.clone())
+            .unwrap_or_default(),
+    }
+}
+
+fn run(clones: usize, steps: &[Step]) {
+    let mut all: Vec<Clone> = (0..clones as u64).map(Clone::new).collect();
+    let mut remote = Log::new();
+    let mut written: Vec<OpId> = Vec::new();
+    let mut confirmed: Vec<OpId> = Vec::new();
+    for step in steps {
+        let op = match *step {
+            Step::Add(c, a, b) => all[c].add(&[TITLES[a as usize], TITLES[b as usize]]),
+            Step::Status(c, a, s) => {
+                let status = Status::ALL[s as usize].as_str();
+                let task = pick(&all[c], a);
+                all[c].status(&task, status)
+            }
+            Step::Delete(c, a) => {
+                let task = pick(&all[c], a);
+                all[c].delete(&task)
+            }
+            Step::Reword(c, a, b) => {
+                let task = pick(&all[c], a);
+                all[c].reword(&task, TITLES[b as usize])
+            }
+            Step::Claim(c, a, g, online) => {
+                let agent = AGENTS[g as usize];
+                match online {
+                    // Sync on: fetch, decide, push before telling the agent.
+                    true => {
+                        all[c].sync(&mut remote);
+                        let task = pick(&all[c], a);
+                        let op = all[c].claim(agent, &task, 5, ClaimMode::Confirmed);
+                        all[c].sync(&mut remote);
+                        confirmed.extend(op);
+                        op
+                    }
+                    false => {
+                        let task = pick(&all[c], a);
+                        all[c].claim(agent, &task, 5, ClaimMode::Provisional)
+                    }
+                }
+            }
+            Step::Release(c, a, s) => {
+                let agent = AGENTS[s as usize];
+                let task = pick(&all[c], a);
+                let to = [Status::Completed, Status::Failed, Status::Pending][s as usize];
+                all[c].release(agent, &task, to, ClaimEnd::Released)
+            }
+            Step::Expire(c, a) => {
+                all[c].now += 6 * 60 * 1_000_000;
+                let task = pick(&all[c], a);
+                all[c].release("", &task, Status::Pending, ClaimEnd::Expired)
+            }
+            Step::Link(c, a, b) => {
+                let (task, blocker) = (pick(&all[c], a), pick(&all[c], b));
+                all[c].link(&task, &blocker)
+            }
+            Step::Goal(c, g) => {
+                let title = AGENTS[g as usize];
+                all[c].act(ClaimMode::Provisional, |board| match board.goal() {
+                    None => board.set_goal(title, "").is_ok(),
+                    Some(_) => board.change_goal(title, "", "why").is_ok(),
+                })
+            }
+            Step::Sync(c) => {
+                all[c].sync(&mut remote);
+                None
+            }
+            Step::Compact(c) => {
+                all[c].compact(&mut remote);
+                None
+            }
+            Step::Sleep(c, d) => {
+                all[c].now += u64::from(d);
+                None
+            }
+        };
+        written.extend(op);
+        for clone in &all {
+            check_invariants(&clone.log.replay(empty()));
+        }
+    }
+    // Everyone syncs, twice round: every clone then holds the same log.
+    for _ in 0..2 {
+        for clone in &mut all {
+            clone.sync(&mut remote);
+        }
+    }
+    let expected = bytes(&all[0].board());
+    for clone in &all {
+        assert_eq!(clone.log, all[0].log);
+        assert_eq!(bytes(&clone.board()), expected, "byte-identical boards");
+    }
+    // No operation is missing: each is in the log or in its checkpoint.
+    let log = &all[0].log;
+    for op in &written {
+        assert!(
+            log.op(op.replica, op.counter).is_some() || log.covered(op.replica, op.counter),
+            "{op} is missing"
+        );
+    }
+    // The same operations in any order (and without the checkpoint's
+    // history of merges) make the same board.
+    let mut reversed = Log::new();
+    if let Some(checkpoint) = log.checkpoint() {
+        reversed = Log::from_checkpoint(checkpoint.clone());
+    }
+    for op in log.ops().rev() {
+        reversed.insert(op.clone());
+    }
+    assert_eq!(bytes(&reversed.replay(empty()).board), expected);
+    // A confirmed claim is set aside only when its task was deleted first.
+    let state = log.replay(empty());
+    for aside in &state.set_aside {
+        if confirmed.contains(&aside.op) {
+            assert!(
+                matches!(aside.reason, Reason::TaskGone(_)),
+                "an acknowledged claim was set aside: {aside}"
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn clones_converge_whatever_the_order_of_their_syncs(
+        (clones, steps) in (2usize..5).prop_flat_map(|n| (Just(n), prop::collection::vec(step(n), 1..120)))
+    ) {
+        run(clones, &steps);
+    }
+}
