@@ -8,6 +8,7 @@
 
 mod coordination_record;
 pub mod file;
+pub mod git_log;
 pub mod memory;
 pub mod repository;
 pub mod snapshot;

@@ -97,6 +97,8 @@ pub enum Reason {
     Refused(String),
     /// Its record in the log cannot be read; the other operations go on.
     Corrupt(String),
+    /// As a checkpoint noted it (the words of one of the reasons above).
+    Noted(String),
 }
 
 impl fmt::Display for Reason {
@@ -135,6 +137,7 @@ impl fmt::Display for Reason {
             }
             Reason::Refused(why) => write!(f, "refused: {why}"),
             Reason::Corrupt(why) => write!(f, "unreadable: {why}"),
+            Reason::Noted(text) => f.write_str(text),
         }
     }
 }

@@ -1,0 +1,162 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The git log's replay (docs/sync.md, target: 100,000 operations in at
+//! most 50 ms): a log of 100,000 operations from 4 clones (adds up to 500
+//! tasks, status changes, rewordings, claims and releases, deletes)
+//! replayed into the board; and one operation appended to a replayed
+//! board (what every change costs besides git).
+
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a bench that cannot set up stops; criterion_main! makes an undocumented main"
+)]
+
+use std::hint::black_box;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use planning_mcp_server::runtime::allocator;
+use planning_mcp_server::runtime::clock::Clock;
+use planning_mcp_server::toolsets::planning::domain::replay::{
+    ClaimMode, Log, Op, OpId, Replica,
+};
+use planning_mcp_server::toolsets::planning::domain::{
+    Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId,
+};
+
+/// Replays run on the allocator of `planning-mcp-server`.
+#[global_allocator]
+static ALLOCATOR: allocator::Sessions = allocator::Sessions;
+
+const OPS: u64 = 100_000;
+const TASKS: usize = 500;
+
+fn empty() -> Board {
+    let limits = Limits {
+        max_tasks: 1_000,
+        ..Limits::default()
+    };
+    Board::new(limits, true).with_clock(Clock::fixed(UNIX_EPOCH))
+}
+
+fn title(n: usize) -> String {
+    format!("Task number {n}: do step {n} of the plan")
+}
+
+/// The 100,000 operations: one in 200 adds a task (up to 500), the rest
+/// change statuses, reword, claim and release, now and then delete.
+pub fn log() -> Log {
+    let mut log = Log::new();
+    let mut titles: Vec<String> = Vec::new();
+    let mut counters = [0u64; 4];
+    for n in 0..OPS {
+        let replica = (n % 4) as usize;
+        counters[replica] += 1;
+        let at = UNIX_EPOCH + Duration::from_micros(1_000_000 + n * 10);
+        let live = titles.len().max(1);
+        let pick = |k: u64| (k as usize * 7919) % live;
+        let id_of = |titles: &Vec<String>, k: usize| {
+            titles
+                .get(k)
+                .map_or(TaskId::from_content("none", ""), |t| TaskId::from_content(t, ""))
+        };
+        let (action, claim) = match n % 200 {
+            0 if titles.len() < TASKS => {
+                let title = title(titles.len());
+                titles.push(title.clone());
+                (Action::AddTasks(vec![NewTask::new(title, "")]), None)
+            }
+            1 => {
+                let k = pick(n);
+                let id = id_of(&titles, k);
+                let new = format!("{} (reworded {n})", titles.get(k).cloned().unwrap_or_default());
+                if let Some(slot) = titles.get_mut(k) {
+                    *slot = new.clone();
+                }
+                let action = Action::Modify {
+                    id,
+                    title: Some(new),
+                    description: None,
+                };
+                (action, None)
+            }
+            2..=20 => {
+                let id = id_of(&titles, pick(n));
+                let until = at + Duration::from_secs(900);
+                let holder = format!("agent-{replica}");
+                let edits = vec![
+                    Edit::Status(id, Status::InProgress),
+                    Edit::Claim(id, Some(Claim { holder: holder.clone(), since: at, until })),
+                    Edit::Record(Event::Claimed { task_id: id, title: String::new(), holder, until }),
+                ];
+                (Action::Edit(edits), Some(ClaimMode::Confirmed))
+            }
+            21..=40 => {
+                let id = id_of(&titles, pick(n - 19));
+                let edits = vec![
+                    Edit::Claim(id, None),
+                    Edit::Record(Event::ClaimEnded {
+                        task_id: id,
+                        title: String::new(),
+                        holder: format!("agent-{replica}"),
+                        until: at,
+                        reason: ClaimEnd::Released,
+                    }),
+                    Edit::Status(id, Status::Completed),
+                ];
+                (Action::Edit(edits), None)
+            }
+            _ => {
+                let id = id_of(&titles, pick(n));
+                let status = Status::ALL[(n % 5) as usize];
+                (Action::SetStatuses(vec![(id, status)]), None)
+            }
+        };
+        log.insert(Op {
+            id: OpId {
+                stamp: 1_000_000 + n * 10,
+                replica: Replica(replica as u64 + 1),
+                counter: counters[replica],
+            },
+            at,
+            claim,
+            action,
+        });
+    }
+    log
+}
+
+fn replay(c: &mut Criterion) {
+    let log = log();
+    let state = log.replay(empty());
+    println!(
+        "the log: {} operations, {} tasks, {} set aside",
+        log.len(),
+        state.board.len(),
+        state.set_aside_count
+    );
+    c.bench_function("replay of 100,000 operations", |b| {
+        b.iter(|| black_box(log.replay(empty())))
+    });
+    let mut board = state.board;
+    let id = board.tasks().next().unwrap().id.to_string();
+    board.set_clock(Clock::fixed(SystemTime::now()));
+    c.bench_function("one operation on the replayed board", |b| {
+        b.iter(|| {
+            let undo = board.update_statuses(&[(&id, "completed")]).unwrap();
+            black_box(board.last_action());
+            board.undo(undo);
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10).measurement_time(Duration::from_secs(10));
+    targets = replay
+}
+criterion_main!(benches);

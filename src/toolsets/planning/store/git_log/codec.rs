@@ -1,0 +1,846 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The log's files: one JSON object per operation, and the checkpoint
+//! (docs/sync.md, "The operation format"). Reading checks everything and
+//! names the first problem; an operation that cannot be read is kept in
+//! the log as unreadable, and the others go on.
+//!
+//! ```json
+//! {"format":"planning-mcp-server operation","version":1,
+//!  "op":"3f9c2a1b00d4e5f6#12","stamp":1795000000123456,
+//!  "at":"2026-11-22T10:15:02.481516Z",
+//!  "action":{"set_statuses":{"tasks":[{"task_id":"a46f8d35","status":"completed"}]}}}
+//! ```
+
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::snapshot::{parse_time, timestamp};
+use crate::toolsets::planning::domain::replay::{
+    Checkpoint, CheckpointId, ClaimMode, ClaimOrigin, Op, OpId, Reason, Replica, SetAside, State,
+};
+use crate::toolsets::planning::domain::{
+    Action, Claim, ClaimEnd, Edit, Evidence, Event, Goal, Limits, NewTask, Status, TaskId,
+};
+
+/// The value of `format` in every operation.
+pub const OP_FORMAT: &str = "planning-mcp-server operation";
+/// The value of `format` in every checkpoint.
+pub const CHECKPOINT_FORMAT: &str = "planning-mcp-server checkpoint";
+/// The version of both formats this build writes and reads.
+pub const VERSION: u64 = 1;
+/// The largest operation read: an operation holds at most a few tasks'
+/// texts; more is not an operation of ours.
+pub const MAX_OP_BYTES: usize = 1024 * 1024;
+
+/// The name of operation `counter` of `replica` in the log's tree.
+pub fn op_name(replica: Replica, counter: u64) -> String {
+    format!("op-{replica}-{counter}")
+}
+
+/// The replica and counter an operation's name gives.
+pub fn parse_op_name(name: &str) -> Option<(Replica, u64)> {
+    let rest = name.strip_prefix("op-")?;
+    let (replica, text) = rest.split_once('-')?;
+    let counter = text.parse::<u64>().ok().filter(|n| *n >= 1)?;
+    // One spelling per operation: no sign, no leading zeros.
+    let canonical = counter.to_string() == text;
+    Some((Replica::parse(replica)?, counter)).filter(|_| canonical)
+}
+
+/// The name of a checkpoint in the log's tree.
+pub fn checkpoint_name(id: CheckpointId) -> String {
+    format!("checkpoint-{id}")
+}
+
+/// Whether a name in the log's tree is a checkpoint's.
+pub fn is_checkpoint_name(name: &str) -> bool {
+    name.starts_with("checkpoint-")
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpRecord {
+    format: String,
+    version: u64,
+    op: String,
+    stamp: u64,
+    at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claim: Option<ModeRecord>,
+    action: ActionRecord,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ModeRecord {
+    Confirmed,
+    Provisional,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum ActionRecord {
+    SetGoal {
+        title: String,
+        description: String,
+    },
+    ChangeGoal {
+        title: String,
+        description: String,
+        reason: String,
+    },
+    AddTasks {
+        tasks: Vec<NewTaskRecord>,
+    },
+    SetStatuses {
+        tasks: Vec<StatusRecord>,
+    },
+    Modify {
+        task_id: TaskId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+    },
+    Delete {
+        task_ids: Vec<TaskId>,
+    },
+    Edit {
+        edits: Vec<EditRecord>,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTaskRecord {
+    title: String,
+    description: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatusRecord {
+    task_id: TaskId,
+    status: Status,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "edit", rename_all = "snake_case", deny_unknown_fields)]
+enum EditRecord {
+    Status {
+        task_id: TaskId,
+        status: Status,
+    },
+    Claim {
+        task_id: TaskId,
+        claim: Option<ClaimRecord>,
+    },
+    Evidence {
+        task_id: TaskId,
+        evidence: Option<EvidenceRecord>,
+    },
+    CompletedBy {
+        task_id: TaskId,
+        agent: Option<String>,
+    },
+    Link {
+        task_id: TaskId,
+        blocker: TaskId,
+    },
+    Unlink {
+        task_id: TaskId,
+        blocker: TaskId,
+    },
+    DoneWhen {
+        condition: Option<String>,
+    },
+    Record {
+        event: EventRecord,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRecord {
+    holder: String,
+    since: String,
+    until: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvidenceRecord {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    by: String,
+    at: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
+enum EventRecord {
+    GoalSet {
+        title: String,
+        description: String,
+    },
+    GoalChanged {
+        from: GoalRecord,
+        to: GoalRecord,
+        reason: String,
+    },
+    StatusChanged {
+        task_id: TaskId,
+        title: String,
+        from: Status,
+        to: Status,
+    },
+    Claimed {
+        task_id: TaskId,
+        title: String,
+        holder: String,
+        until: String,
+    },
+    ClaimEnded {
+        task_id: TaskId,
+        title: String,
+        holder: String,
+        until: String,
+        reason: EndRecord,
+    },
+    LinksRemoved {
+        task_id: TaskId,
+        title: String,
+        dependents: Vec<TaskId>,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoalRecord {
+    title: String,
+    description: String,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum EndRecord {
+    Released,
+    Expired,
+    StatusChanged,
+    Deleted,
+}
+
+/// Writes an operation (one line of JSON, ending in a newline).
+pub fn op_to_json(op: &Op) -> Vec<u8> {
+    let record = OpRecord {
+        format: OP_FORMAT.into(),
+        version: VERSION,
+        op: op.id.to_string(),
+        stamp: op.id.stamp,
+        at: timestamp(op.at),
+        claim: op.claim.map(|mode| match mode {
+            ClaimMode::Confirmed => ModeRecord::Confirmed,
+            ClaimMode::Provisional => ModeRecord::Provisional,
+        }),
+        action: action_record(&op.action),
+    };
+    #[allow(
+        clippy::expect_used,
+        reason = "plain structs with string keys: serde_json cannot fail on them"
+    )]
+    let mut json = serde_json::to_vec(&record).expect("an operation always serializes");
+    json.push(b'\n');
+    json
+}
+
+/// Reads operation `name` of the log (its name gives its replica and
+/// counter, which its content must repeat). The error names the problem.
+pub fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, String> {
+    if json.len() > MAX_OP_BYTES {
+        return Err(format!(
+            "it holds {} bytes, more than an operation's {MAX_OP_BYTES}",
+            json.len()
+        ));
+    }
+    let record: OpRecord = serde_json::from_slice(json).map_err(|e| format!("not an operation ({e})"))?;
+    if record.format != OP_FORMAT {
+        return Err(format!(
+            "its format is \"{}\", not \"{OP_FORMAT}\"",
+            crate::runtime::text::clip(&record.format)
+        ));
+    }
+    if record.version != VERSION {
+        return Err(format!(
+            "it has format version {}, which this build does not read (it reads {VERSION}); upgrade",
+            record.version
+        ));
+    }
+    let id = OpId {
+        stamp: record.stamp,
+        replica: name.0,
+        counter: name.1,
+    };
+    if record.op != id.to_string() {
+        return Err(format!(
+            "it says it is operation {}, but its name says {id}",
+            crate::runtime::text::clip(&record.op)
+        ));
+    }
+    let at = time(&record.at, "at")?;
+    let action = action_from(record.action)?;
+    let claim = match (record.claim, action.claims()) {
+        (Some(ModeRecord::Confirmed), true) => Some(ClaimMode::Confirmed),
+        (Some(ModeRecord::Provisional) | None, true) => Some(ClaimMode::Provisional),
+        (Some(_), false) => return Err("it has a claim mode but claims no task".into()),
+        (None, false) => None,
+    };
+    if action.is_empty() {
+        return Err("it changes nothing".into());
+    }
+    Ok(Op {
+        id,
+        at,
+        claim,
+        action,
+    })
+}
+
+fn time(text: &str, field: &str) -> Result<SystemTime, String> {
+    parse_time(text, field, 1).map_err(|e| e.replacen("entry 1 has", "it has", 1))
+}
+
+fn action_record(action: &Action) -> ActionRecord {
+    match action {
+        Action::SetGoal(goal) => ActionRecord::SetGoal {
+            title: goal.title.clone(),
+            description: goal.description.clone(),
+        },
+        Action::ChangeGoal { goal, reason } => ActionRecord::ChangeGoal {
+            title: goal.title.clone(),
+            description: goal.description.clone(),
+            reason: reason.clone(),
+        },
+        Action::AddTasks(tasks) => ActionRecord::AddTasks {
+            tasks: tasks
+                .iter()
+                .map(|t| NewTaskRecord {
+                    title: t.title.clone(),
+                    description: t.description.clone(),
+                })
+                .collect(),
+        },
+        Action::SetStatuses(updates) => ActionRecord::SetStatuses {
+            tasks: updates
+                .iter()
+                .map(|&(task_id, status)| StatusRecord { task_id, status })
+                .collect(),
+        },
+        Action::Modify {
+            id,
+            title,
+            description,
+        } => ActionRecord::Modify {
+            task_id: *id,
+            title: title.clone(),
+            description: description.clone(),
+        },
+        Action::Delete(ids) => ActionRecord::Delete {
+            task_ids: ids.clone(),
+        },
+        Action::Edit(edits) => ActionRecord::Edit {
+            edits: edits.iter().map(edit_record).collect(),
+        },
+    }
+}
+
+fn action_from(record: ActionRecord) -> Result<Action, String> {
+    Ok(match record {
+        ActionRecord::SetGoal { title, description } => {
+            Action::SetGoal(Goal { title, description })
+        }
+        ActionRecord::ChangeGoal {
+            title,
+            description,
+            reason,
+        } => Action::ChangeGoal {
+            goal: Goal { title, description },
+            reason,
+        },
+        ActionRecord::AddTasks { tasks } => Action::AddTasks(
+            tasks
+                .into_iter()
+                .map(|t| NewTask::new(t.title, t.description))
+                .collect(),
+        ),
+        ActionRecord::SetStatuses { tasks } => {
+            Action::SetStatuses(tasks.into_iter().map(|t| (t.task_id, t.status)).collect())
+        }
+        ActionRecord::Modify {
+            task_id,
+            title,
+            description,
+        } => {
+            if title.is_none() && description.is_none() {
+                return Err("its modify changes neither title nor description".into());
+            }
+            Action::Modify {
+                id: task_id,
+                title,
+                description,
+            }
+        }
+        ActionRecord::Delete { task_ids } => Action::Delete(task_ids),
+        ActionRecord::Edit { edits } => Action::Edit(
+            edits
+                .into_iter()
+                .map(edit_from)
+                .collect::<Result<_, _>>()?,
+        ),
+    })
+}
+
+fn edit_record(edit: &Edit) -> EditRecord {
+    match edit {
+        Edit::Status(task_id, status) => EditRecord::Status {
+            task_id: *task_id,
+            status: *status,
+        },
+        Edit::Claim(task_id, claim) => EditRecord::Claim {
+            task_id: *task_id,
+            claim: claim.as_ref().map(|c| ClaimRecord {
+                holder: c.holder.clone(),
+                since: timestamp(c.since),
+                until: timestamp(c.until),
+            }),
+        },
+        Edit::Evidence(task_id, evidence) => EditRecord::Evidence {
+            task_id: *task_id,
+            evidence: evidence.as_ref().map(|e| EvidenceRecord {
+                command: e.command.clone(),
+                exit_code: e.exit_code,
+                commit: e.commit.clone(),
+                url: e.url.clone(),
+                note: e.note.clone(),
+                by: e.by.clone(),
+                at: timestamp(e.at),
+            }),
+        },
+        Edit::CompletedBy(task_id, agent) => EditRecord::CompletedBy {
+            task_id: *task_id,
+            agent: agent.clone(),
+        },
+        Edit::Link { task, blocker } => EditRecord::Link {
+            task_id: *task,
+            blocker: *blocker,
+        },
+        Edit::Unlink { task, blocker } => EditRecord::Unlink {
+            task_id: *task,
+            blocker: *blocker,
+        },
+        Edit::DoneWhen(condition) => EditRecord::DoneWhen {
+            condition: condition.clone(),
+        },
+        Edit::Record(event) => EditRecord::Record {
+            event: event_record(event),
+        },
+    }
+}
+
+fn edit_from(record: EditRecord) -> Result<Edit, String> {
+    Ok(match record {
+        EditRecord::Status { task_id, status } => Edit::Status(task_id, status),
+        EditRecord::Claim { task_id, claim } => Edit::Claim(
+            task_id,
+            claim
+                .map(|c| {
+                    Ok::<_, String>(Claim {
+                        holder: c.holder,
+                        since: time(&c.since, "since")?,
+                        until: time(&c.until, "until")?,
+                    })
+                })
+                .transpose()?,
+        ),
+        EditRecord::Evidence { task_id, evidence } => Edit::Evidence(
+            task_id,
+            evidence
+                .map(|e| {
+                    Ok::<_, String>(Evidence {
+                        command: e.command,
+                        exit_code: e.exit_code,
+                        commit: e.commit,
+                        url: e.url,
+                        note: e.note,
+                        by: e.by,
+                        at: time(&e.at, "at")?,
+                    })
+                })
+                .transpose()?,
+        ),
+        EditRecord::CompletedBy { task_id, agent } => Edit::CompletedBy(task_id, agent),
+        EditRecord::Link { task_id, blocker } => Edit::Link {
+            task: task_id,
+            blocker,
+        },
+        EditRecord::Unlink { task_id, blocker } => Edit::Unlink {
+            task: task_id,
+            blocker,
+        },
+        EditRecord::DoneWhen { condition } => Edit::DoneWhen(condition),
+        EditRecord::Record { event } => Edit::Record(event_from(event)?),
+    })
+}
+
+fn end_record(reason: ClaimEnd) -> EndRecord {
+    match reason {
+        ClaimEnd::Released => EndRecord::Released,
+        ClaimEnd::Expired => EndRecord::Expired,
+        ClaimEnd::StatusChanged => EndRecord::StatusChanged,
+        ClaimEnd::Deleted => EndRecord::Deleted,
+    }
+}
+
+fn event_record(event: &Event) -> EventRecord {
+    let goal = |g: &Goal| GoalRecord {
+        title: g.title.clone(),
+        description: g.description.clone(),
+    };
+    match event {
+        Event::GoalSet { goal: g } => EventRecord::GoalSet {
+            title: g.title.clone(),
+            description: g.description.clone(),
+        },
+        Event::GoalChanged { from, to, reason } => EventRecord::GoalChanged {
+            from: goal(from),
+            to: goal(to),
+            reason: reason.clone(),
+        },
+        Event::StatusChanged {
+            task_id,
+            title,
+            from,
+            to,
+        } => EventRecord::StatusChanged {
+            task_id: *task_id,
+            title: title.clone(),
+            from: *from,
+            to: *to,
+        },
+        Event::Claimed {
+            task_id,
+            title,
+            holder,
+            until,
+        } => EventRecord::Claimed {
+            task_id: *task_id,
+            title: title.clone(),
+            holder: holder.clone(),
+            until: timestamp(*until),
+        },
+        Event::ClaimEnded {
+            task_id,
+            title,
+            holder,
+            until,
+            reason,
+        } => EventRecord::ClaimEnded {
+            task_id: *task_id,
+            title: title.clone(),
+            holder: holder.clone(),
+            until: timestamp(*until),
+            reason: end_record(*reason),
+        },
+        Event::LinksRemoved {
+            task_id,
+            title,
+            dependents,
+        } => EventRecord::LinksRemoved {
+            task_id: *task_id,
+            title: title.clone(),
+            dependents: dependents.clone(),
+        },
+    }
+}
+
+fn event_from(record: EventRecord) -> Result<Event, String> {
+    let goal = |g: GoalRecord| Goal {
+        title: g.title,
+        description: g.description,
+    };
+    Ok(match record {
+        EventRecord::GoalSet { title, description } => Event::GoalSet {
+            goal: Goal { title, description },
+        },
+        EventRecord::GoalChanged { from, to, reason } => Event::GoalChanged {
+            from: goal(from),
+            to: goal(to),
+            reason,
+        },
+        EventRecord::StatusChanged {
+            task_id,
+            title,
+            from,
+            to,
+        } => Event::StatusChanged {
+            task_id,
+            title,
+            from,
+            to,
+        },
+        EventRecord::Claimed {
+            task_id,
+            title,
+            holder,
+            until,
+        } => Event::Claimed {
+            task_id,
+            title,
+            holder,
+            until: time(&until, "until")?,
+        },
+        EventRecord::ClaimEnded {
+            task_id,
+            title,
+            holder,
+            until,
+            reason,
+        } => Event::ClaimEnded {
+            task_id,
+            title,
+            holder,
+            until: time(&until, "until")?,
+            reason: match reason {
+                EndRecord::Released => ClaimEnd::Released,
+                EndRecord::Expired => ClaimEnd::Expired,
+                EndRecord::StatusChanged => ClaimEnd::StatusChanged,
+                EndRecord::Deleted => ClaimEnd::Deleted,
+            },
+        },
+        EventRecord::LinksRemoved {
+            task_id,
+            title,
+            dependents,
+        } => Event::LinksRemoved {
+            task_id,
+            title,
+            dependents,
+        },
+    })
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckpointRecord {
+    format: String,
+    version: u64,
+    checkpoint: String,
+    stamp: u64,
+    chain: Vec<String>,
+    /// Replica -> the highest counter covered.
+    covers: std::collections::BTreeMap<String, u64>,
+    /// The tree that held the operations it covers (git's history keeps
+    /// it reachable): where a merge of checkpoints that went apart finds
+    /// them again.
+    compacted: String,
+    max_stamp: u64,
+    set_aside_count: u64,
+    /// Old ID -> new ID, sorted.
+    aliases: Vec<(TaskId, TaskId)>,
+    claims: Vec<ClaimOriginRecord>,
+    set_aside: Vec<SetAsideRecord>,
+    board: serde_json::Value,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimOriginRecord {
+    task_id: TaskId,
+    mode: ModeRecord,
+    op: String,
+    stamp: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetAsideRecord {
+    op: String,
+    stamp: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    agent: Option<String>,
+    reason: String,
+}
+
+/// `replica#counter` as an operation's name.
+fn parse_op_id(text: &str, stamp: u64) -> Result<OpId, String> {
+    let bad = || format!("'{}' is not an operation's name", crate::runtime::text::clip(text));
+    let (replica, counter) = text.split_once('#').ok_or_else(bad)?;
+    Ok(OpId {
+        stamp,
+        replica: Replica::parse(replica).ok_or_else(bad)?,
+        counter: counter.parse().map_err(|_| bad())?,
+    })
+}
+
+/// `stamp-replica` as a checkpoint's name.
+fn parse_checkpoint_id(text: &str) -> Result<CheckpointId, String> {
+    let bad = || format!("'{}' is not a checkpoint's name", crate::runtime::text::clip(text));
+    let (stamp, replica) = text.split_once('-').ok_or_else(bad)?;
+    Ok(CheckpointId {
+        stamp: u64::from_str_radix(stamp, 16).map_err(|_| bad())?,
+        replica: Replica::parse(replica).ok_or_else(bad)?,
+    })
+}
+
+/// The checkpoint of a log, with the tree it compacted (a git object ID).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredCheckpoint {
+    /// The checkpoint.
+    pub checkpoint: Checkpoint,
+    /// The tree that held what it covers.
+    pub compacted: String,
+}
+
+/// Writes a checkpoint (pretty JSON: the board is readable in it).
+pub fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
+    let checkpoint = &stored.checkpoint;
+    let state = &checkpoint.state;
+    let mut aliases: Vec<(TaskId, TaskId)> =
+        state.aliases.iter().map(|(a, b)| (*a, *b)).collect();
+    aliases.sort_unstable();
+    let mut claims: Vec<ClaimOriginRecord> = state
+        .claims
+        .iter()
+        .map(|(task, origin)| ClaimOriginRecord {
+            task_id: *task,
+            mode: match origin.mode {
+                ClaimMode::Confirmed => ModeRecord::Confirmed,
+                ClaimMode::Provisional => ModeRecord::Provisional,
+            },
+            op: origin.op.to_string(),
+            stamp: origin.op.stamp,
+        })
+        .collect();
+    claims.sort_unstable_by_key(|c| c.task_id);
+    let mut board = state.board.clone();
+    board.set_clock(crate::runtime::clock::Clock::fixed(
+        std::time::UNIX_EPOCH + std::time::Duration::from_micros(checkpoint.id.stamp),
+    ));
+    let board = serde_json::from_slice(&super::super::snapshot::to_json(&board))
+        .unwrap_or(serde_json::Value::Null);
+    let record = CheckpointRecord {
+        format: CHECKPOINT_FORMAT.into(),
+        version: VERSION,
+        checkpoint: checkpoint.id.to_string(),
+        stamp: checkpoint.id.stamp,
+        chain: checkpoint.chain.iter().map(ToString::to_string).collect(),
+        covers: checkpoint
+            .covers
+            .iter()
+            .map(|(replica, n)| (replica.to_string(), *n))
+            .collect(),
+        compacted: stored.compacted.clone(),
+        max_stamp: state.max_stamp,
+        set_aside_count: state.set_aside_count,
+        aliases,
+        claims,
+        set_aside: state
+            .set_aside
+            .iter()
+            .map(|s| SetAsideRecord {
+                op: s.op.to_string(),
+                stamp: s.op.stamp,
+                agent: s.agent.clone(),
+                reason: s.reason.to_string(),
+            })
+            .collect(),
+        board,
+    };
+    #[allow(
+        clippy::expect_used,
+        reason = "plain structs and a JSON value: serde_json cannot fail on them"
+    )]
+    let mut json = serde_json::to_vec_pretty(&record).expect("a checkpoint always serializes");
+    json.push(b'\n');
+    json
+}
+
+/// Reads a checkpoint; its board gets these limits and history setting.
+pub fn checkpoint_from_json(
+    json: &[u8],
+    limits: Limits,
+    history_enabled: bool,
+) -> Result<StoredCheckpoint, String> {
+    let record: CheckpointRecord =
+        serde_json::from_slice(json).map_err(|e| format!("not a checkpoint ({e})"))?;
+    if record.format != CHECKPOINT_FORMAT || record.version != VERSION {
+        return Err(format!(
+            "it is not a checkpoint this build reads (format \"{}\", version {})",
+            crate::runtime::text::clip(&record.format),
+            record.version
+        ));
+    }
+    let id = parse_checkpoint_id(&record.checkpoint)?;
+    if id.stamp != record.stamp {
+        return Err("its stamp and its name disagree".into());
+    }
+    let chain = record
+        .chain
+        .iter()
+        .map(|name| parse_checkpoint_id(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let covers = record
+        .covers
+        .iter()
+        .map(|(replica, n)| {
+            Replica::parse(replica)
+                .map(|r| (r, *n))
+                .ok_or_else(|| format!("'{}' is not a replica", crate::runtime::text::clip(replica)))
+        })
+        .collect::<Result<_, _>>()?;
+    let board_json = serde_json::to_vec(&record.board).map_err(|e| e.to_string())?;
+    let board = super::super::snapshot::from_json(&board_json, limits, history_enabled)
+        .map_err(|e| format!("its board: {e}"))?;
+    let mut state = State::new(board);
+    state.aliases = record.aliases.into_iter().collect();
+    for claim in record.claims {
+        let mode = match claim.mode {
+            ModeRecord::Confirmed => ClaimMode::Confirmed,
+            ModeRecord::Provisional => ClaimMode::Provisional,
+        };
+        let op = parse_op_id(&claim.op, claim.stamp)?;
+        state.claims.insert(claim.task_id, ClaimOrigin { mode, op });
+    }
+    for aside in record.set_aside {
+        state.set_aside.push(SetAside {
+            op: parse_op_id(&aside.op, aside.stamp)?,
+            agent: aside.agent,
+            reason: Reason::Noted(aside.reason),
+        });
+    }
+    state.set_aside_count = record.set_aside_count;
+    state.max_stamp = record.max_stamp;
+    Ok(StoredCheckpoint {
+        checkpoint: Checkpoint {
+            id,
+            chain,
+            covers,
+            state,
+        },
+        compacted: record.compacted,
+    })
+}
+
+#[cfg(test)]
+mod tests;
