@@ -21,9 +21,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use criterion::{Criterion, criterion_group, criterion_main};
 use planning_mcp_server::runtime::allocator;
 use planning_mcp_server::runtime::clock::Clock;
-use planning_mcp_server::toolsets::planning::domain::replay::{
-    ClaimMode, Log, Op, OpId, Replica,
-};
+use planning_mcp_server::toolsets::planning::domain::replay::{ClaimMode, Log, Op, OpId, Replica};
 use planning_mcp_server::toolsets::planning::domain::{
     Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId,
 };
@@ -60,9 +58,9 @@ pub fn log() -> Log {
         let live = titles.len().max(1);
         let pick = |k: u64| (k as usize * 7919) % live;
         let id_of = |titles: &Vec<String>, k: usize| {
-            titles
-                .get(k)
-                .map_or(TaskId::from_content("none", ""), |t| TaskId::from_content(t, ""))
+            titles.get(k).map_or(TaskId::from_content("none", ""), |t| {
+                TaskId::from_content(t, "")
+            })
         };
         let (action, claim) = match n % 200 {
             0 if titles.len() < TASKS => {
@@ -73,7 +71,10 @@ pub fn log() -> Log {
             1 => {
                 let k = pick(n);
                 let id = id_of(&titles, k);
-                let new = format!("{} (reworded {n})", titles.get(k).cloned().unwrap_or_default());
+                let new = format!(
+                    "{} (reworded {n})",
+                    titles.get(k).cloned().unwrap_or_default()
+                );
                 if let Some(slot) = titles.get_mut(k) {
                     *slot = new.clone();
                 }
@@ -90,8 +91,20 @@ pub fn log() -> Log {
                 let holder = format!("agent-{replica}");
                 let edits = vec![
                     Edit::Status(id, Status::InProgress),
-                    Edit::Claim(id, Some(Claim { holder: holder.clone(), since: at, until })),
-                    Edit::Record(Event::Claimed { task_id: id, title: String::new(), holder, until }),
+                    Edit::Claim(
+                        id,
+                        Some(Claim {
+                            holder: holder.clone(),
+                            since: at,
+                            until,
+                        }),
+                    ),
+                    Edit::Record(Event::Claimed {
+                        task_id: id,
+                        title: String::new(),
+                        holder,
+                        until,
+                    }),
                 ];
                 (Action::Edit(edits), Some(ClaimMode::Confirmed))
             }

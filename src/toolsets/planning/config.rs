@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::domain::Limits;
+pub use super::store::git_log::settings::SyncSettings;
 use crate::runtime::clock::Clock;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient};
 
@@ -33,11 +34,14 @@ replies = 'full'
 
 [storage]
 # Where boards are kept: 'memory' (lost when the server stops, like the Go
-# server) or 'file' (a JSON snapshot per board, written before each reply, so
-# a restarted server loses nothing).
+# server), 'file' (a JSON snapshot per board, written before each reply, so
+# a restarted server loses nothing) or 'git' (a log of operations under the
+# repository's refs/planning/boards/, shared through its remote: [sync]).
 backend = 'memory'
 # Directory of the board files, relative to the working directory (the
 # project root for most MCP clients). The default board is {dir}/default.json.
+# With 'git': an absolute dir names a directory of the repository (default:
+# the working directory's).
 dir = '.planning-mcp-server'
 # Wait for the disk on each save (fsync), so a change survives a power cut.
 fsync = true
@@ -48,6 +52,23 @@ share_worktrees = false
 # When the server makes dir, put a .gitignore ('*') in it, so that git and
 # jj keep the boards out of your commits. false: to commit them on purpose.
 gitignore = true
+
+[sync]
+# With storage.backend = 'git': the git remote boards travel through
+# (refs/planning/boards/*), with your own git credentials.
+remote = 'origin'
+# Push every change before replying: claims are then acknowledged only once
+# the remote has them. Offline, changes are kept here and sync later.
+on_change = false
+# Also sync every this many seconds (0: only by hand, with
+# `planning-mcp-server sync`, and on change if on_change is set).
+interval = 0
+# How often a push that someone beat is retried (fetch, merge, push).
+retries = 10
+# Compact the log into a checkpoint once it holds this many operations.
+checkpoint_every = 1000
+# The longest one git command may take, in seconds.
+git_timeout = 60
 "#;
 
 /// The flags of toolset `planning`.
@@ -63,8 +84,8 @@ pub const FLAGS: &[Flag] = &[
         long: "storage",
         key: "storage.backend",
         value_name: "BACKEND",
-        help: "Where boards are kept: memory, or file to survive restarts",
-        kind: FlagKind::Choice(&["memory", "file"]),
+        help: "Where boards are kept: memory, file to survive restarts, or git to share them through the repository's remote",
+        kind: FlagKind::Choice(&["memory", "file", "git"]),
     },
     Flag {
         long: "storage-dir",
@@ -83,6 +104,9 @@ pub enum Backend {
     Memory,
     /// A JSON snapshot per board in `storage.dir`, written before each reply.
     File,
+    /// A log of operations per board under the repository's
+    /// `refs/planning/boards/`, shared through its remote (`[sync]`).
+    Git,
 }
 
 /// How the tools that change the board (`add_tasks`,
@@ -176,6 +200,8 @@ pub struct BoardSettings {
     pub planning: PlanningSettings,
     /// `[storage]`
     pub storage: StorageSettings,
+    /// `[sync]`: how the `git` backend's boards travel.
+    pub sync: SyncSettings,
     /// `[server] max_boards`: the most boards one server holds.
     pub max_boards: usize,
     /// `[server] lock_timeout`: the longest a call waits for a board's lock.
@@ -190,6 +216,7 @@ impl Default for BoardSettings {
         Self {
             planning: PlanningSettings::default(),
             storage: StorageSettings::default(),
+            sync: SyncSettings::default(),
             max_boards: 64,
             lock_timeout: Duration::from_secs(10),
             clock: Clock::system(),
@@ -198,14 +225,20 @@ impl Default for BoardSettings {
 }
 
 impl BoardSettings {
-    /// Reads `[planning]` and `[storage]` and checks what types cannot.
+    /// Reads `[planning]`, `[storage]` and `[sync]` and checks what types
+    /// cannot.
     pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let planning = settings.table::<PlanningSettings>("planning");
         let storage = settings.table::<StorageSettings>("storage");
-        let (planning, storage) = match (planning, storage) {
-            (Ok(planning), Ok(storage)) => (planning, storage),
-            (planning, storage) => {
-                let errors = planning.err().into_iter().chain(storage.err());
+        let sync = settings.table::<SyncSettings>("sync");
+        let (planning, storage, sync) = match (planning, storage, sync) {
+            (Ok(planning), Ok(storage), Ok(sync)) => (planning, storage, sync),
+            (planning, storage, sync) => {
+                let errors = planning
+                    .err()
+                    .into_iter()
+                    .chain(storage.err())
+                    .chain(sync.err());
                 return Err(errors.flatten().collect());
             }
         };
@@ -223,10 +256,14 @@ impl BoardSettings {
             "storage.dir",
             "must name a directory, e.g. .planning-mcp-server",
         );
+        for (key, problem) in sync.problems() {
+            settings.require(&mut problems, false, key, &problem);
+        }
         match problems.is_empty() {
             true => Ok(Self {
                 planning,
                 storage,
+                sync,
                 max_boards: settings.max_boards(),
                 lock_timeout: settings.lock_timeout(),
                 clock: Clock::system(),

@@ -8,8 +8,10 @@
 //! snapshots (memory, file); `named_boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
 //! (the seven tools and the board's resources) and `web` the HTTP face (the
-//! web board); `config` its tables and `toolset` its registry entry.
+//! web board); `cli` its subcommand (`sync`); `config` its tables and
+//! `toolset` its registry entry.
 
+pub(crate) mod cli;
 pub(crate) mod config;
 pub mod domain;
 pub(crate) mod mcp;

@@ -17,7 +17,7 @@ use super::config::{Backend, BoardSettings};
 use crate::server::BoardName;
 use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::shared_board::SharedBoard;
-use crate::toolsets::planning::store::{self, FileStore, StoreError};
+use crate::toolsets::planning::store::{self, FileStore, GitLogStore, SnapshotStore, StoreError};
 
 /// Why a board could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -74,8 +74,12 @@ impl Boards {
             return Ok(Some(board.clone()));
         }
         let storage = &self.settings.storage;
-        let stored =
-            storage.backend == Backend::File && FileStore::exists(&storage.dir, name.as_str());
+        let stored = match storage.backend {
+            Backend::Memory => false,
+            Backend::File => FileStore::exists(&storage.dir, name.as_str()),
+            Backend::Git => store::repository_dir(storage)
+                .is_ok_and(|dir| GitLogStore::exists(&dir, name.as_str())),
+        };
         match stored {
             true => self.open_new(name).map(Some),
             false => Ok(None),
@@ -128,10 +132,12 @@ impl Boards {
     pub fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
         let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
         let storage = &self.settings.storage;
-        if storage.backend == Backend::File {
-            let stored = store::file::stored_names(&store::dir(storage)?)?;
-            names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
-        }
+        let stored = match storage.backend {
+            Backend::Memory => Vec::new(),
+            Backend::File => store::file::stored_names(&store::dir(storage)?)?,
+            Backend::Git => GitLogStore::stored_names(&store::repository_dir(storage)?)?,
+        };
+        names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
         names.sort();
         names.dedup();
         Ok(names)
@@ -143,16 +149,32 @@ impl Boards {
     /// created): `None` when nothing is stored, or when boards live in memory.
     pub fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
         let storage = &self.settings.storage;
-        if storage.backend == Backend::Memory {
-            return Ok(None);
-        }
         let planning = &self.settings.planning;
+        match storage.backend {
+            Backend::Memory => return Ok(None),
+            Backend::File => {}
+            Backend::Git => {
+                let store = GitLogStore::open(
+                    &store::repository_dir(storage)?,
+                    name.as_str(),
+                    self.settings.sync.clone(),
+                    planning.limits(),
+                    planning.history_enabled,
+                )?;
+                return store.load_if_changed();
+            }
+        }
         store::file::read(
             &store::dir(storage)?,
             name.as_str(),
             planning.limits(),
             planning.history_enabled,
         )
+    }
+
+    /// The settings the boards were opened with.
+    pub fn settings(&self) -> &BoardSettings {
+        &self.settings
     }
 
     /// Where boards are kept.
@@ -165,7 +187,13 @@ impl Boards {
 pub fn open_board(settings: &BoardSettings, name: &BoardName) -> Result<SharedBoard, StoreError> {
     let planning = &settings.planning;
     let (limits, history) = (planning.limits(), planning.history_enabled);
-    let store = store::open(&settings.storage, name.as_str(), limits, history)?;
+    let store = store::open(
+        &settings.storage,
+        &settings.sync,
+        name.as_str(),
+        limits,
+        history,
+    )?;
     SharedBoard::open(
         name.as_str(),
         store,

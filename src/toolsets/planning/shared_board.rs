@@ -167,10 +167,13 @@ impl SharedBoard {
     /// Runs `change` on the current board under the exclusive lock (across
     /// processes too), saves the result, then runs `reply` on the changed
     /// board before anyone else can change it. If the save fails, the change
-    /// is taken back and the call fails.
+    /// is taken back and the call fails. A store whose save races (the git
+    /// log, whose remote took another clone's push first) has the change
+    /// taken back and made again on the board as now stored, so `change`
+    /// may run more than once and decides each time anew.
     pub fn mutate<T, R>(
         &self,
-        change: impl FnOnce(&mut Board) -> Result<(T, Undo), BoardError>,
+        change: impl FnMut(&mut Board) -> Result<(T, Undo), BoardError>,
         reply: impl FnOnce(&Board, T) -> R,
     ) -> Result<R, CallError> {
         self.mutate_with(change, reply)?.map_err(CallError::Refused)
@@ -181,7 +184,7 @@ impl SharedBoard {
     /// inner one the refusal.
     pub fn mutate_with<T, E, R>(
         &self,
-        change: impl FnOnce(&mut Board) -> Result<(T, Undo), E>,
+        mut change: impl FnMut(&mut Board) -> Result<(T, Undo), E>,
         reply: impl FnOnce(&Board, T) -> R,
     ) -> Result<Result<R, E>, CallError> {
         let inner = &*self.inner;
@@ -198,20 +201,38 @@ impl SharedBoard {
             .board
             .try_write_until(until)
             .ok_or_else(|| self.busy())?;
-        inner
-            .reload_if_changed(&mut board)
-            .map_err(CallError::NotLoaded)?;
-        let (outcome, undo) = match change(&mut board) {
-            Ok(changed) => changed,
-            Err(refused) => return Ok(Err(refused)),
-        };
-        if let Err(error) = inner.store.save(&board) {
-            board.undo(undo);
-            tracing::error!(board = %inner.name, %error, "a change was not saved and was taken back");
-            return Err(CallError::NotSaved(error));
+        let mut races = 0;
+        loop {
+            inner
+                .reload_if_changed(&mut board)
+                .map_err(CallError::NotLoaded)?;
+            let (outcome, undo) = match change(&mut board) {
+                Ok(changed) => changed,
+                Err(refused) => return Ok(Err(refused)),
+            };
+            match inner.store.save(&board) {
+                Ok(()) => {
+                    inner.changed();
+                    return Ok(Ok(reply(&board, outcome)));
+                }
+                Err(StoreError::Raced) if races < inner.store.races() => {
+                    board.undo(undo);
+                    races += 1;
+                }
+                Err(error) => {
+                    board.undo(undo);
+                    tracing::error!(board = %inner.name, %error, "a change was not saved and was taken back");
+                    return Err(CallError::NotSaved(error));
+                }
+            }
         }
-        inner.changed();
-        Ok(Ok(reply(&board, outcome)))
+    }
+
+    /// What the board's store has to tell `agent` (or, with `None`, a
+    /// caller that names no agent) and has not told yet: e.g. operations
+    /// of this clone that a merge of the git log set aside. Told once each.
+    pub fn notices(&self, agent: Option<&str>) -> Vec<String> {
+        self.inner.store.notices(agent)
     }
 
     /// When the board last changed: the time of the last change this process
@@ -355,7 +376,7 @@ mod tests {
 
     fn add(board: &SharedBoard, title: &str) -> Result<usize, CallError> {
         let task = NewTask::new(title, "");
-        board.mutate(|b| b.add_tasks(&[task]), |b, _| b.len())
+        board.mutate(|b| b.add_tasks(std::slice::from_ref(&task)), |b, _| b.len())
     }
 
     #[test]

@@ -9,12 +9,14 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use super::cli::SYNC;
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::mcp::BoardTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
 use super::web::{self, Web};
 use crate::server::BoardName;
+use crate::server::command::CliCommand;
 use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
@@ -46,7 +48,7 @@ impl ToolsetKind for PlanningKind {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["planning", "storage"]
+        &["planning", "storage", "sync"]
     }
 
     fn flags(&self) -> &'static [Flag] {
@@ -55,6 +57,10 @@ impl ToolsetKind for PlanningKind {
 
     fn example(&self) -> &'static str {
         EXAMPLE
+    }
+
+    fn commands(&self) -> &'static [CliCommand] {
+        &[SYNC]
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {

@@ -4,8 +4,9 @@
 
 //! The MCP face of the board: its seven tools (`tools`) and its resources
 //! (`resources`) on one board, offered through [`BoardTools`]; the log of
-//! skipped duplicates (`skipped`).
+//! skipped duplicates (`skipped`); what the store tells a reply (`notices`).
 
+pub mod notices;
 pub mod resources;
 pub(crate) mod skipped;
 pub mod tools;
@@ -69,7 +70,9 @@ impl Tools for BoardTools {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        TOOLS.call(self, request, context)
+        let agent = notices::agent_of(&request);
+        let call = TOOLS.call(self, request, context)?;
+        Some(notices::told(call, self.board.clone(), agent))
     }
 
     fn resources(&self) -> Vec<Resource> {

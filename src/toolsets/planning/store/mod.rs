@@ -18,8 +18,10 @@ use std::time::Instant;
 
 use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
+use git_log::settings::SyncSettings;
 
 pub use file::FileStore;
+pub use git_log::GitLogStore;
 pub use memory::MemoryStore;
 
 /// Held while a process reloads, changes and saves a board; dropping it
@@ -55,6 +57,20 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
 
     /// A short description for logs, e.g. `memory` or `file:/path/default.json`.
     fn describe(&self) -> String;
+
+    /// How many times a change whose save answered [`StoreError::Raced`]
+    /// is made again on the reloaded board before the call fails; a store
+    /// that never races needs none.
+    fn races(&self) -> u32 {
+        0
+    }
+
+    /// What the store has to tell the caller (`agent`, when the call names
+    /// one) and has not told yet in this process: e.g. the git log's
+    /// operations that a merge set aside. Told once each.
+    fn notices(&self, _agent: Option<&str>) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Why a snapshot could not be loaded or saved.
@@ -114,6 +130,19 @@ pub enum StoreError {
         /// The lock file.
         path: PathBuf,
     },
+    /// The stored board moved while the change was made (the git log's
+    /// remote took another clone's push first): the change was taken back
+    /// and may be made again on the stored board.
+    #[error("the board changed on another clone while this change was made")]
+    Raced,
+    /// A git command of the `git` backend failed.
+    #[error("board {board}'s git log: {problem}")]
+    Git {
+        /// The board.
+        board: String,
+        /// The command and what git said.
+        problem: String,
+    },
 }
 
 impl StoreError {
@@ -126,7 +155,7 @@ impl StoreError {
             | Self::Lock { path, .. }
             | Self::LockLost { path }
             | Self::Busy { lock: path, .. } => Some(path),
-            Self::NoRepository(_) => None,
+            Self::NoRepository(_) | Self::Raced | Self::Git { .. } => None,
         }
     }
 
@@ -156,15 +185,33 @@ pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
     Ok(root.join(&settings.dir))
 }
 
-/// Opens the store of the board `name` as configured.
+/// Where the `git` backend looks for the repository: `storage.dir` when
+/// it is absolute, else the working directory.
+pub fn repository_dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+    match settings.dir.is_absolute() {
+        true => Ok(settings.dir.clone()),
+        false => std::env::current_dir().map_err(|e| StoreError::NoRepository(e.to_string())),
+    }
+}
+
+/// Opens the store of the board `name` as configured (`sync`: how the
+/// `git` backend travels).
 pub fn open(
     settings: &StorageSettings,
+    sync: &SyncSettings,
     name: &str,
     limits: Limits,
     history_enabled: bool,
 ) -> Result<Box<dyn SnapshotStore>, StoreError> {
     Ok(match settings.backend {
         Backend::Memory => Box::new(MemoryStore),
+        Backend::Git => Box::new(git_log::GitLogStore::open(
+            &repository_dir(settings)?,
+            name,
+            sync.clone(),
+            limits,
+            history_enabled,
+        )?),
         Backend::File => Box::new(
             FileStore::open(
                 &dir(settings)?,

@@ -17,6 +17,7 @@ use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
+use crate::toolsets::planning::mcp::notices;
 use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// The team's tools and the digest on one board.
@@ -67,7 +68,9 @@ impl Tools for TeamTools {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Option<ToolFuture> {
-        TOOLS.call(self, request, context)
+        let agent = notices::agent_of(&request);
+        let call = TOOLS.call(self, request, context)?;
+        Some(notices::told(call, self.board.clone(), agent))
     }
 
     fn resources(&self) -> Vec<Resource> {

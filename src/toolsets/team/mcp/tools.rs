@@ -111,7 +111,7 @@ impl TeamTools {
     /// and saved as one change; `reply` renders the board after it.
     fn change<T>(
         &self,
-        decide: impl FnOnce(View<'_>) -> Result<(Vec<Edit>, T), TeamError>,
+        mut decide: impl FnMut(View<'_>) -> Result<(Vec<Edit>, T), TeamError>,
         reply: impl FnOnce(View<'_>, &[Expiry], T) -> String,
     ) -> CallToolResult {
         let now = self.clock.now();

@@ -23,7 +23,7 @@ use crate::toolsets::planning::domain::replay::{
     Checkpoint, CheckpointId, ClaimMode, ClaimOrigin, Op, OpId, Reason, Replica, SetAside, State,
 };
 use crate::toolsets::planning::domain::{
-    Action, Claim, ClaimEnd, Edit, Evidence, Event, Goal, Limits, NewTask, Status, TaskId,
+    Action, Claim, ClaimEnd, Edit, Event, Evidence, Goal, Limits, NewTask, Status, TaskId,
 };
 
 /// The value of `format` in every operation.
@@ -274,7 +274,8 @@ pub fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, String> {
             json.len()
         ));
     }
-    let record: OpRecord = serde_json::from_slice(json).map_err(|e| format!("not an operation ({e})"))?;
+    let record: OpRecord =
+        serde_json::from_slice(json).map_err(|e| format!("not an operation ({e})"))?;
     if record.format != OP_FORMAT {
         return Err(format!(
             "its format is \"{}\", not \"{OP_FORMAT}\"",
@@ -402,12 +403,9 @@ fn action_from(record: ActionRecord) -> Result<Action, String> {
             }
         }
         ActionRecord::Delete { task_ids } => Action::Delete(task_ids),
-        ActionRecord::Edit { edits } => Action::Edit(
-            edits
-                .into_iter()
-                .map(edit_from)
-                .collect::<Result<_, _>>()?,
-        ),
+        ActionRecord::Edit { edits } => {
+            Action::Edit(edits.into_iter().map(edit_from).collect::<Result<_, _>>()?)
+        }
     })
 }
 
@@ -684,7 +682,12 @@ struct SetAsideRecord {
 
 /// `replica#counter` as an operation's name.
 fn parse_op_id(text: &str, stamp: u64) -> Result<OpId, String> {
-    let bad = || format!("'{}' is not an operation's name", crate::runtime::text::clip(text));
+    let bad = || {
+        format!(
+            "'{}' is not an operation's name",
+            crate::runtime::text::clip(text)
+        )
+    };
     let (replica, counter) = text.split_once('#').ok_or_else(bad)?;
     Ok(OpId {
         stamp,
@@ -695,7 +698,12 @@ fn parse_op_id(text: &str, stamp: u64) -> Result<OpId, String> {
 
 /// `stamp-replica` as a checkpoint's name.
 fn parse_checkpoint_id(text: &str) -> Result<CheckpointId, String> {
-    let bad = || format!("'{}' is not a checkpoint's name", crate::runtime::text::clip(text));
+    let bad = || {
+        format!(
+            "'{}' is not a checkpoint's name",
+            crate::runtime::text::clip(text)
+        )
+    };
     let (stamp, replica) = text.split_once('-').ok_or_else(bad)?;
     Ok(CheckpointId {
         stamp: u64::from_str_radix(stamp, 16).map_err(|_| bad())?,
@@ -716,8 +724,7 @@ pub struct StoredCheckpoint {
 pub fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
     let checkpoint = &stored.checkpoint;
     let state = &checkpoint.state;
-    let mut aliases: Vec<(TaskId, TaskId)> =
-        state.aliases.iter().map(|(a, b)| (*a, *b)).collect();
+    let mut aliases: Vec<(TaskId, TaskId)> = state.aliases.iter().map(|(a, b)| (*a, *b)).collect();
     aliases.sort_unstable();
     let mut claims: Vec<ClaimOriginRecord> = state
         .claims
@@ -804,9 +811,9 @@ pub fn checkpoint_from_json(
         .covers
         .iter()
         .map(|(replica, n)| {
-            Replica::parse(replica)
-                .map(|r| (r, *n))
-                .ok_or_else(|| format!("'{}' is not a replica", crate::runtime::text::clip(replica)))
+            Replica::parse(replica).map(|r| (r, *n)).ok_or_else(|| {
+                format!("'{}' is not a replica", crate::runtime::text::clip(replica))
+            })
         })
         .collect::<Result<_, _>>()?;
     let board_json = serde_json::to_vec(&record.board).map_err(|e| e.to_string())?;

@@ -7,3 +7,14 @@
 //! through the user's git remote (docs/sync.md).
 
 pub mod codec;
+pub mod git;
+pub mod place;
+pub mod settings;
+pub mod store;
+pub mod stored;
+pub mod sync;
+
+pub use store::GitLogStore;
+
+#[cfg(test)]
+mod tests;

@@ -85,8 +85,14 @@ fn every_action() -> Vec<Op> {
         Edit::Evidence(b, None),
         Edit::CompletedBy(a, Some("w".into())),
         Edit::CompletedBy(b, None),
-        Edit::Link { task: a, blocker: b },
-        Edit::Unlink { task: b, blocker: a },
+        Edit::Link {
+            task: a,
+            blocker: b,
+        },
+        Edit::Unlink {
+            task: b,
+            blocker: a,
+        },
         Edit::DoneWhen(Some("cargo test passes".into())),
         Edit::DoneWhen(None),
     ];
@@ -186,11 +192,19 @@ fn a_corrupt_operation_is_refused_with_its_problem() {
         assert!(error.starts_with(problem), "{error}\n  for {text}");
     }
     let huge = vec![b' '; MAX_OP_BYTES + 1];
-    assert!(op_from_json(name, &huge).unwrap_err().contains("more than an operation's"));
+    assert!(
+        op_from_json(name, &huge)
+            .unwrap_err()
+            .contains("more than an operation's")
+    );
     let mut claim = every_action().remove(6);
     claim.claim = None;
     let read = op_from_json((claim.id.replica, claim.id.counter), &op_to_json(&claim)).unwrap();
-    assert_eq!(read.claim, Some(ClaimMode::Provisional), "a claim without a mode");
+    assert_eq!(
+        read.claim,
+        Some(ClaimMode::Provisional),
+        "a claim without a mode"
+    );
 }
 
 #[test]

@@ -1,0 +1,85 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! What `sync` prints: a line per board, and under it what a person
+//! should know (operations set aside, unreadable ones, a compaction, a
+//! remote rebuilt from the union).
+
+use std::fmt::Write as _;
+
+use super::Outcome;
+use crate::toolsets::planning::store::git_log::sync::Report;
+
+/// The text of a sync with `remote`, and whether every board synced.
+pub fn render(remote: &str, outcome: &Outcome) -> (String, bool) {
+    let mut text = String::new();
+    let mut all_good = true;
+    if outcome.is_empty() {
+        let _ = writeln!(text, "no board to sync: none here, none on {remote}");
+    }
+    for (board, result) in outcome {
+        match result {
+            Ok(report) => board_lines(&mut text, remote, report),
+            Err(error) => {
+                all_good = false;
+                let _ = writeln!(text, "board {board}: not synced: {error}");
+            }
+        }
+    }
+    (text, all_good)
+}
+
+fn board_lines(text: &mut String, remote: &str, report: &Report) {
+    let tasks = match report.tasks {
+        1 => "1 task".to_owned(),
+        n => format!("{n} tasks"),
+    };
+    let ops = |n: usize| match n {
+        1 => "1 operation".to_owned(),
+        n => format!("{n} operations"),
+    };
+    let _ = match (report.fetched, report.push) {
+        (0, false) => writeln!(
+            text,
+            "board {}: up to date with {remote}; {tasks}",
+            report.board
+        ),
+        (fetched, false) => writeln!(
+            text,
+            "board {}: fetched {} from {remote}; {tasks}",
+            report.board,
+            ops(fetched)
+        ),
+        (fetched, true) => writeln!(
+            text,
+            "board {}: fetched {}, pushed {} to {remote}{}; {tasks}",
+            report.board,
+            ops(fetched),
+            ops(report.pushed),
+            match report.attempts {
+                0 | 1 => String::new(),
+                n => format!(" (after {} pushes that another clone beat)", n - 1),
+            },
+        ),
+    };
+    if report.rewritten {
+        let _ = writeln!(
+            text,
+            "  {remote}'s log had been rewritten (it no longer held what this clone fetched before): \
+             rebuilt from the union of both logs"
+        );
+    }
+    if report.compacted {
+        let _ = writeln!(
+            text,
+            "  compacted into a checkpoint (the operations stay in git's history)"
+        );
+    }
+    for corrupt in &report.corrupt {
+        let _ = writeln!(text, "  unreadable, skipped (kept in the log): {corrupt}");
+    }
+    for aside in &report.set_aside {
+        let _ = writeln!(text, "  {aside}");
+    }
+}

@@ -1,0 +1,462 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The git commands the log needs, run through the runtime's runner (no
+//! shell, a timeout, an output cap, the repository variables removed):
+//! plumbing only (`hash-object`, `mktree`, `commit-tree`, `update-ref`
+//! with the old value, `ls-tree`, `cat-file --batch`), and `fetch`/`push`
+//! of `refs/planning/boards/*` with the user's own remotes and
+//! credentials. Nothing touches a working tree, the index, HEAD or a
+//! branch. git never prompts: a remote that wants a password the user's
+//! credential helpers do not give fails instead of waiting.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::runtime::process::{Invocation, Output, Runner};
+
+/// The environment of every git command: no prompt, and the log's commits
+/// signed by the server (not by the user's `user.name`, which may be
+/// unset), at the system's time.
+const ENV: &[(&str, &str)] = &[
+    ("GIT_TERMINAL_PROMPT", "0"),
+    ("GIT_AUTHOR_NAME", "planning-mcp-server"),
+    ("GIT_AUTHOR_EMAIL", "planning-mcp-server@localhost"),
+    ("GIT_COMMITTER_NAME", "planning-mcp-server"),
+    ("GIT_COMMITTER_EMAIL", "planning-mcp-server@localhost"),
+];
+
+/// What failed in a git command: the command line and what git said.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{command}: {problem}")]
+pub struct GitError {
+    /// The command as a user would type it.
+    pub command: String,
+    /// git's own words (its last lines), or why it did not run.
+    pub problem: String,
+}
+
+/// How a push ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pushed {
+    /// The remote's ref is ours now.
+    Done,
+    /// The remote's ref was not what we expected: someone pushed first.
+    Raced,
+    /// The push failed otherwise (offline, refused by a hook, no such
+    /// remote): what git said.
+    Failed(String),
+}
+
+/// One entry of a tree: its name, its type (`blob`, `tree`) and object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The name in the tree.
+    pub name: String,
+    /// The object's type.
+    pub kind: String,
+    /// The object ID.
+    pub oid: String,
+}
+
+/// One repository, as git sees it from a directory.
+#[derive(Debug, Clone)]
+pub struct Git {
+    runner: Runner,
+    /// The git directory worktrees share (`git rev-parse --git-common-dir`).
+    common_dir: PathBuf,
+}
+
+impl Git {
+    /// The repository around `dir`, whose commands may each take `timeout`.
+    pub fn open(dir: &Path, timeout: Duration) -> Result<Self, GitError> {
+        let runner = Runner {
+            dir: dir.to_path_buf(),
+            timeout,
+        };
+        let git = Self {
+            runner,
+            common_dir: PathBuf::new(),
+        };
+        let output = git.run(
+            &["rev-parse", "--path-format=absolute", "--git-common-dir"],
+            None,
+        )?;
+        let common = output.stdout.trim_end_matches(['\n', '\r']);
+        if common.is_empty() {
+            return Err(git.error(
+                &["rev-parse", "--git-common-dir"],
+                "git named no git directory".into(),
+            ));
+        }
+        Ok(Self {
+            common_dir: PathBuf::from(common),
+            ..git
+        })
+    }
+
+    /// The git directory the repository's worktrees share.
+    pub fn common_dir(&self) -> &Path {
+        &self.common_dir
+    }
+
+    fn invocation<'a>(&self, args: &[&str], stdin: Option<&'a str>) -> Invocation<'a> {
+        Invocation {
+            program: "git",
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            env: ENV,
+            stdin,
+        }
+    }
+
+    fn error(&self, args: &[&str], problem: String) -> GitError {
+        GitError {
+            command: self.invocation(args, None).command_line(),
+            problem,
+        }
+    }
+
+    /// Runs git; a non-zero exit is an error with git's last words.
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Result<Output, GitError> {
+        let output = self.run_any(args, stdin)?;
+        match output.success() {
+            true => Ok(output),
+            false => Err(self.error(args, said(&output))),
+        }
+    }
+
+    /// Runs git, whatever its exit status.
+    fn run_any(&self, args: &[&str], stdin: Option<&str>) -> Result<Output, GitError> {
+        self.runner
+            .run_blocking(&self.invocation(args, stdin))
+            .map_err(|error| self.error(args, error.to_string()))
+    }
+
+    /// The commit `name` (a ref) points at, or `None` when it does not exist.
+    pub fn resolve(&self, name: &str) -> Result<Option<String>, GitError> {
+        let spec = format!("{name}^{{commit}}");
+        let args = ["rev-parse", "--verify", "--quiet", &spec];
+        let output = self.run_any(&args, None)?;
+        match output.code {
+            Some(0) => Ok(Some(output.stdout.trim().to_owned())),
+            Some(1) if output.stderr.trim().is_empty() => Ok(None),
+            _ => Err(self.error(&args, said(&output))),
+        }
+    }
+
+    /// The tree of commit `commit`.
+    pub fn tree_of(&self, commit: &str) -> Result<String, GitError> {
+        let spec = format!("{commit}^{{tree}}");
+        let output = self.run(&["rev-parse", "--verify", &spec], None)?;
+        Ok(output.stdout.trim().to_owned())
+    }
+
+    /// Whether object `oid` is in the repository (a tree a checkpoint names
+    /// may be gone from a remote rewritten without its history).
+    pub fn has_object(&self, oid: &str) -> Result<bool, GitError> {
+        let output = self.run_any(&["cat-file", "-e", oid], None)?;
+        Ok(output.success())
+    }
+
+    /// Stores `text` as a blob; returns its ID.
+    pub fn hash_object(&self, text: &str) -> Result<String, GitError> {
+        let output = self.run(&["hash-object", "-w", "--stdin"], Some(text))?;
+        Ok(output.stdout.trim().to_owned())
+    }
+
+    /// Stores a tree of blobs (name -> blob ID); returns its ID.
+    pub fn mktree(&self, entries: &[(String, String)]) -> Result<String, GitError> {
+        let mut text = String::with_capacity(entries.len() * 80);
+        for (name, oid) in entries {
+            text.push_str("100644 blob ");
+            text.push_str(oid);
+            text.push('\t');
+            text.push_str(name);
+            text.push('\n');
+        }
+        let output = self.run(&["mktree"], Some(&text))?;
+        Ok(output.stdout.trim().to_owned())
+    }
+
+    /// Stores a commit of `tree` with `parents`; returns its ID.
+    pub fn commit_tree(
+        &self,
+        tree: &str,
+        parents: &[&str],
+        message: &str,
+    ) -> Result<String, GitError> {
+        let mut args = vec!["commit-tree", tree];
+        for parent in parents {
+            args.extend(["-p", parent]);
+        }
+        args.extend(["-m", message]);
+        let output = self.run(&args, None)?;
+        Ok(output.stdout.trim().to_owned())
+    }
+
+    /// Moves `name` to `new` if it is at `old` (`None`: if it does not
+    /// exist): a compare-and-swap. Returns whether it moved.
+    pub fn update_ref(&self, name: &str, new: &str, old: Option<&str>) -> Result<bool, GitError> {
+        const NONE: &str = "0000000000000000000000000000000000000000";
+        let old = old.unwrap_or(NONE);
+        let args = ["update-ref", "-m", "planning-mcp-server", name, new, old];
+        let output = self.run_any(&args, None)?;
+        if output.success() {
+            return Ok(true);
+        }
+        // Refused: if the ref is not where we thought, someone moved it.
+        let now = self.resolve(name)?;
+        match now.as_deref() == Some(old) || (now.is_none() && old == NONE) {
+            true => Err(self.error(&args, said(&output))),
+            false => Ok(false),
+        }
+    }
+
+    /// Deletes ref `name` if it is at `old`.
+    pub fn delete_ref(&self, name: &str, old: &str) -> Result<(), GitError> {
+        self.run(&["update-ref", "-d", name, old], None).map(drop)
+    }
+
+    /// The entries of the tree of `commit` (or of tree `commit`).
+    pub fn ls_tree(&self, commit: &str) -> Result<Vec<Entry>, GitError> {
+        let output = self.run(&["ls-tree", "-z", commit], None)?;
+        let mut entries = Vec::new();
+        for record in output.stdout.split('\0').filter(|r| !r.is_empty()) {
+            let parsed = record.split_once('\t').and_then(|(head, name)| {
+                let mut parts = head.split(' ');
+                let (_mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
+                Some(Entry {
+                    name: name.to_owned(),
+                    kind: kind.to_owned(),
+                    oid: oid.to_owned(),
+                })
+            });
+            match parsed {
+                Some(entry) => entries.push(entry),
+                None => {
+                    let problem =
+                        format!("unexpected output '{}'", crate::runtime::text::clip(record));
+                    return Err(self.error(&["ls-tree", "-z", commit], problem));
+                }
+            }
+        }
+        Ok(entries)
+    }
+
+    /// The contents of blobs, by ID (read in one `cat-file --batch`).
+    pub fn cat_blobs(&self, oids: &[&str]) -> Result<HashMap<String, Vec<u8>>, GitError> {
+        let mut blobs = HashMap::with_capacity(oids.len());
+        if oids.is_empty() {
+            return Ok(blobs);
+        }
+        // Batches keep each answer within the runner's output cap.
+        for chunk in oids.chunks(2_000) {
+            let input: String = chunk.iter().map(|oid| format!("{oid}\n")).collect();
+            let output = self.run(&["cat-file", "--batch"], Some(&input))?;
+            let bytes = output.stdout.as_bytes();
+            let mut at = 0;
+            while at < bytes.len() {
+                let end = memchr::memchr(b'\n', &bytes[at..])
+                    .map(|n| at + n)
+                    .ok_or_else(|| {
+                        self.error(&["cat-file", "--batch"], "a truncated answer".into())
+                    })?;
+                let header = String::from_utf8_lossy(&bytes[at..end]).into_owned();
+                let mut parts = header.split(' ');
+                let (oid, kind, size) = (parts.next(), parts.next(), parts.next());
+                let (Some(oid), Some(_kind), Some(size)) = (oid, kind, size) else {
+                    return Err(self.error(&["cat-file", "--batch"], format!("'{header}'")));
+                };
+                let size: usize = size
+                    .parse()
+                    .map_err(|_| self.error(&["cat-file", "--batch"], format!("'{header}'")))?;
+                let start = end + 1;
+                let stop = start + size;
+                if stop > bytes.len() {
+                    return Err(self.error(&["cat-file", "--batch"], "a truncated answer".into()));
+                }
+                blobs.insert(oid.to_owned(), bytes[start..stop].to_vec());
+                at = stop + 1;
+            }
+        }
+        Ok(blobs)
+    }
+
+    /// Whether commit `ancestor` is an ancestor of (or is) `of`.
+    pub fn is_ancestor(&self, ancestor: &str, of: &str) -> Result<bool, GitError> {
+        let args = ["merge-base", "--is-ancestor", ancestor, of];
+        let output = self.run_any(&args, None)?;
+        match output.code {
+            Some(0) => Ok(true),
+            Some(1) => Ok(false),
+            _ => Err(self.error(&args, said(&output))),
+        }
+    }
+
+    /// Fetches every board of `remote` into `refs/planning/remotes/{remote}/`
+    /// (boards the remote no longer has are pruned there).
+    pub fn fetch(&self, remote: &str) -> Result<(), GitError> {
+        let refspec = format!("+refs/planning/boards/*:refs/planning/remotes/{remote}/*");
+        let args = [
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-write-fetch-head",
+            "--prune",
+            "--no-auto-gc",
+            "--no-recurse-submodules",
+            remote,
+            &refspec,
+        ];
+        self.run(&args, None).map(drop)
+    }
+
+    /// Pushes commit `commit` to `remote`'s ref `name` if that ref is at
+    /// `expected` (`None`: if it does not exist): the remote's update is
+    /// the compare-and-swap.
+    pub fn push(
+        &self,
+        remote: &str,
+        commit: &str,
+        name: &str,
+        expected: Option<&str>,
+    ) -> Result<Pushed, GitError> {
+        let lease = format!("--force-with-lease={name}:{}", expected.unwrap_or(""));
+        let refspec = format!("{commit}:{name}");
+        let args = [
+            "push",
+            "--porcelain",
+            "--no-verify",
+            "--no-recurse-submodules",
+            &lease,
+            remote,
+            &refspec,
+        ];
+        let output = self.run_any(&args, None)?;
+        let line = output
+            .stdout
+            .lines()
+            .find(|line| line.contains(&format!(":{name}\t")));
+        Ok(match line {
+            Some(line) if line.starts_with('!') && line.contains("[rejected]") => Pushed::Raced,
+            Some(line) if line.starts_with('!') => {
+                Pushed::Failed(line.rsplit('\t').next().unwrap_or(line).trim().to_owned())
+            }
+            Some(_) if output.success() => Pushed::Done,
+            _ => Pushed::Failed(said(&output)),
+        })
+    }
+
+    /// The names of the configured remotes.
+    pub fn remotes(&self) -> Result<Vec<String>, GitError> {
+        let output = self.run(&["remote"], None)?;
+        Ok(output.stdout.lines().map(str::to_owned).collect())
+    }
+
+    /// The refs under `prefix` with their commits.
+    pub fn refs(&self, prefix: &str) -> Result<Vec<(String, String)>, GitError> {
+        let output = self.run(
+            &["for-each-ref", "--format=%(refname) %(objectname)", prefix],
+            None,
+        )?;
+        Ok(output
+            .stdout
+            .lines()
+            .filter_map(|line| line.split_once(' '))
+            .map(|(name, oid)| (name.to_owned(), oid.to_owned()))
+            .collect())
+    }
+}
+
+/// What git said: its last lines of stderr (or stdout), or its exit status.
+fn said(output: &Output) -> String {
+    let text = match output.stderr.trim().is_empty() {
+        true => output.stdout.trim(),
+        false => output.stderr.trim(),
+    };
+    let last: Vec<&str> = text.lines().rev().take(3).collect();
+    match last.is_empty() {
+        true => output.status(),
+        false => last.into_iter().rev().collect::<Vec<_>>().join(" / "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo() -> (tempfile::TempDir, Git) {
+        let dir = tempfile::tempdir().unwrap();
+        let init = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(init.success());
+        let git = Git::open(dir.path(), Duration::from_secs(60)).unwrap();
+        (dir, git)
+    }
+
+    #[test]
+    fn plumbing_writes_a_log_without_touching_the_worktree() {
+        let (dir, git) = repo();
+        assert_eq!(
+            git.common_dir(),
+            dir.path().canonicalize().unwrap().join(".git")
+        );
+        let blob = git.hash_object("{\"a\":1}\n").unwrap();
+        let tree = git.mktree(&[("op-1".into(), blob.clone())]).unwrap();
+        let commit = git.commit_tree(&tree, &[], "first").unwrap();
+        let name = "refs/planning/boards/default";
+        assert_eq!(git.resolve(name).unwrap(), None);
+        assert!(git.update_ref(name, &commit, None).unwrap());
+        // A second writer who thought the ref absent loses the swap.
+        assert!(!git.update_ref(name, &commit, None).unwrap());
+        assert_eq!(git.resolve(name).unwrap().as_deref(), Some(commit.as_str()));
+        let entries = git.ls_tree(&commit).unwrap();
+        assert_eq!(
+            entries,
+            [Entry {
+                name: "op-1".into(),
+                kind: "blob".into(),
+                oid: blob.clone()
+            }]
+        );
+        let blobs = git.cat_blobs(&[&blob]).unwrap();
+        assert_eq!(blobs[&blob], b"{\"a\":1}\n");
+        assert!(git.is_ancestor(&commit, &commit).unwrap());
+        // Nothing shows in the work tree, the index or the branches.
+        let status = std::process::Command::new("git")
+            .args(["status", "--porcelain", "--ignored"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&status.stdout), "");
+    }
+
+    #[test]
+    fn a_failing_command_says_what_git_said() {
+        let (_dir, git) = repo();
+        let error = git
+            .ls_tree("0123456789012345678901234567890123456789")
+            .unwrap_err();
+        assert_eq!(
+            error.command,
+            "git ls-tree -z 0123456789012345678901234567890123456789"
+        );
+        assert!(
+            error.problem.contains("not a tree object"),
+            "{}",
+            error.problem
+        );
+        let outside = tempfile::tempdir().unwrap();
+        let error = Git::open(outside.path(), Duration::from_secs(60)).unwrap_err();
+        assert!(
+            error.problem.contains("not a git repository"),
+            "{}",
+            error.problem
+        );
+    }
+}

@@ -1,0 +1,156 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Where a board's log lives in the repository: its ref, the ref its last
+//! fetch left, and the server's own files in the git directory that every
+//! worktree shares (`{git-common-dir}/planning-mcp-server/`): this clone's
+//! replica name and the boards' lock files. Nothing goes into a working
+//! tree.
+
+use std::fs::{self, File};
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::toolsets::planning::domain::replay::Replica;
+
+/// The ref of board `board`'s log.
+pub fn local_ref(board: &str) -> String {
+    format!("refs/planning/boards/{board}")
+}
+
+/// The ref that holds board `board`'s log as `remote` had it at the last
+/// fetch.
+pub fn tracking_ref(remote: &str, board: &str) -> String {
+    format!("refs/planning/remotes/{remote}/{board}")
+}
+
+/// The prefix of every board's ref.
+pub const BOARDS: &str = "refs/planning/boards/";
+
+/// The server's files in one repository's git directory.
+#[derive(Debug, Clone)]
+pub struct Place {
+    common_dir: PathBuf,
+    dir: PathBuf,
+}
+
+impl Place {
+    /// The files of the repository whose shared git directory is
+    /// `common_dir`.
+    pub fn new(common_dir: &Path) -> Self {
+        Self {
+            common_dir: common_dir.to_path_buf(),
+            dir: common_dir.join("planning-mcp-server"),
+        }
+    }
+
+    /// The path of board `board`'s lock file.
+    pub fn lock_path(&self, board: &str) -> PathBuf {
+        self.dir.join("boards").join(format!("{board}.lock"))
+    }
+
+    /// The lock file of board `board` (made with its directory).
+    pub fn lock_file(&self, board: &str) -> io::Result<File> {
+        fs::create_dir_all(self.dir.join("boards"))?;
+        File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(self.lock_path(board))
+    }
+
+    /// The files whose change says that the ref of `board` may have moved:
+    /// its loose ref, the packed refs, a reftable's list.
+    pub fn ref_files(&self, board: &str) -> [PathBuf; 3] {
+        [
+            self.common_dir.join(local_ref(board)),
+            self.common_dir.join("packed-refs"),
+            self.common_dir.join("reftable").join("tables.list"),
+        ]
+    }
+
+    /// This clone's replica: read from `replica`, or made (at random) the
+    /// first time. The file also names the git directory it was made in:
+    /// a copied repository (whose operations would otherwise repeat the
+    /// original's names) makes a replica of its own.
+    pub fn replica(&self) -> io::Result<Replica> {
+        let path = self.dir.join("replica");
+        let here = self.common_dir.display().to_string();
+        if let Some(replica) = read_replica(&path, &here)? {
+            return Ok(replica);
+        }
+        fs::create_dir_all(&self.dir)?;
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
+        let replica = Replica(u64::from_be_bytes(bytes));
+        // Written aside and renamed, so that a reader never sees half a
+        // file; two processes that race both end with the one that landed.
+        let temp = self.dir.join(format!("replica.{}.tmp", std::process::id()));
+        let mut file = File::create(&temp)?;
+        file.write_all(format!("{replica}\n{here}\n").as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        match fs::hard_link(&temp, &path) {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                // A copied repository's file, or another process's: a
+                // file of another directory is replaced.
+                if read_replica(&path, &here)?.is_none() {
+                    fs::rename(&temp, &path)?;
+                }
+            }
+            Err(error) => {
+                let _ = fs::remove_file(&temp);
+                return Err(error);
+            }
+        }
+        let _ = fs::remove_file(&temp);
+        read_replica(&path, &here)?
+            .ok_or_else(|| io::Error::other(format!("{} is not a replica file", path.display())))
+    }
+}
+
+/// The replica that `path` names for the git directory `here`, if it
+/// exists and was made there.
+fn read_replica(path: &Path, here: &str) -> io::Result<Option<Replica>> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    let mut lines = text.lines();
+    let replica = lines.next().and_then(Replica::parse);
+    Ok(replica.filter(|_| lines.next() == Some(here)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clone_keeps_its_replica_and_a_copy_gets_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        fs::create_dir_all(&git).unwrap();
+        let place = Place::new(&git);
+        let replica = place.replica().unwrap();
+        assert_eq!(place.replica().unwrap(), replica);
+        let copy = dir.path().join("copy");
+        fs::create_dir_all(copy.join("planning-mcp-server")).unwrap();
+        fs::copy(
+            git.join("planning-mcp-server/replica"),
+            copy.join("planning-mcp-server/replica"),
+        )
+        .unwrap();
+        let copied = Place::new(&copy).replica().unwrap();
+        assert_ne!(copied, replica);
+        assert_eq!(Place::new(&copy).replica().unwrap(), copied);
+        let leftovers: Vec<_> = fs::read_dir(git.join("planning-mcp-server"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers, ["replica"]);
+    }
+}

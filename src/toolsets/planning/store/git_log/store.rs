@@ -1,0 +1,497 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The `git` backend: a board is the replay of its log at
+//! `refs/planning/boards/{name}`. A save appends the board's last action
+//! as one operation (a commit; the ref moves by compare-and-swap under the
+//! board's lock file, shared by every process and worktree of the clone).
+//! With `[sync] on_change`, the save also pushes it before the call
+//! replies: a push someone beat fetches and merges, takes the operation
+//! back and answers [`StoreError::Raced`], so that the shared board makes
+//! the change again on the merged board (a claim on a task another clone
+//! claimed first is then refused by toolset team's own rule). Offline, the
+//! operation stays here (a claim becomes provisional) and the reply says
+//! so.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use parking_lot::Mutex;
+
+use super::git::{Git, Pushed};
+use super::place::{Place, local_ref, tracking_ref};
+use super::settings::SyncSettings;
+use super::stored::{LogError, Logs, StoredLog};
+use super::sync::now_micros;
+use crate::runtime::file_lock::{Access, FileLock, LockError};
+use crate::toolsets::planning::domain::replay::{
+    CheckpointId, ClaimMode, Op, OpId, Replica, State,
+};
+use crate::toolsets::planning::domain::{Board, Limits};
+use crate::toolsets::planning::store::{SnapshotStore, StoreError, WriteLock};
+
+/// A board kept as a log in git.
+#[derive(Debug)]
+pub struct GitLogStore {
+    board: String,
+    logs: Logs,
+    place: Place,
+    sync: SyncSettings,
+    /// Whether the configured remote exists (checked at opening): without
+    /// one, the log compacts here.
+    has_remote: bool,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// The log at the ref, as last read or written.
+    stored: StoredLog,
+    /// Its replay.
+    state: Option<State>,
+    /// The ref files as last seen.
+    seen: Option<Vec<Option<FileId>>>,
+    /// Whether the stored board was handed out once.
+    loaded: bool,
+    /// This clone's replica, once known.
+    replica: Option<Replica>,
+    /// The problem of the last push, while offline.
+    offline: Option<String>,
+    /// Set-aside operations and offline notices already told.
+    told: HashSet<String>,
+    /// Provisional claims made here that no sync confirmed yet.
+    provisional: Vec<OpId>,
+}
+
+/// A file's identity, to notice a rename over it.
+type FileId = (u64, u64, u64, i64, i64);
+
+impl GitLogStore {
+    /// Opens board `name` in the repository around `dir`.
+    pub fn open(
+        dir: &Path,
+        name: &str,
+        sync: SyncSettings,
+        limits: Limits,
+        history_enabled: bool,
+    ) -> Result<Self, StoreError> {
+        let timeout = Duration::from_secs(sync.git_timeout);
+        let git =
+            Git::open(dir, timeout).map_err(|error| StoreError::NoRepository(error.to_string()))?;
+        let place = Place::new(git.common_dir());
+        let has_remote = git
+            .remotes()
+            .map(|remotes| remotes.contains(&sync.remote))
+            .map_err(|e| git_error(name, e.to_string()))?;
+        Ok(Self {
+            board: name.to_owned(),
+            logs: Logs::new(git, limits, history_enabled),
+            place,
+            sync,
+            has_remote,
+            inner: Mutex::new(Inner::default()),
+        })
+    }
+
+    /// Whether board `name` has a log in the repository around `dir`.
+    pub fn exists(dir: &Path, name: &str) -> bool {
+        Git::open(dir, Duration::from_secs(60))
+            .and_then(|git| git.resolve(&local_ref(name)))
+            .is_ok_and(|commit| commit.is_some())
+    }
+
+    /// The names of the boards with a log in the repository around `dir`.
+    pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
+        let git = Git::open(dir, Duration::from_secs(60))
+            .map_err(|error| StoreError::NoRepository(error.to_string()))?;
+        let refs = git
+            .refs(super::place::BOARDS)
+            .map_err(|e| git_error("*", e.to_string()))?;
+        Ok(refs
+            .into_iter()
+            .filter_map(|(name, _)| name.strip_prefix(super::place::BOARDS).map(str::to_owned))
+            .collect())
+    }
+
+    /// The identities of the files that move with the ref.
+    fn ref_identity(&self) -> Vec<Option<FileId>> {
+        use std::os::unix::fs::MetadataExt;
+        self.place
+            .ref_files(&self.board)
+            .iter()
+            .map(|path| {
+                std::fs::metadata(path)
+                    .ok()
+                    .map(|m| (m.dev(), m.ino(), m.size(), m.mtime(), m.mtime_nsec()))
+            })
+            .collect()
+    }
+
+    /// Reads the log at the ref if it moved; returns whether it did.
+    fn refresh(&self, inner: &mut Inner) -> Result<bool, StoreError> {
+        let seen = self.ref_identity();
+        let git = self.logs.git();
+        let commit = git
+            .resolve(&local_ref(&self.board))
+            .map_err(|e| self.error(e.to_string()))?;
+        inner.seen = Some(seen);
+        if commit == inner.stored.commit && inner.state.is_some() {
+            return Ok(false);
+        }
+        let stored = self
+            .logs
+            .read(commit.as_deref())
+            .map_err(|e| self.log_error(e))?;
+        inner.state = Some(stored.log.replay(self.logs.empty()));
+        inner.stored = stored;
+        Ok(true)
+    }
+
+    fn error(&self, problem: String) -> StoreError {
+        git_error(&self.board, problem)
+    }
+
+    fn log_error(&self, error: LogError) -> StoreError {
+        match error {
+            LogError::Git(error) => self.error(error.to_string()),
+            LogError::Unusable(problem) => StoreError::Invalid {
+                path: PathBuf::from(local_ref(&self.board)),
+                problem,
+            },
+        }
+    }
+
+    fn replica(&self, inner: &mut Inner) -> Result<Replica, StoreError> {
+        if let Some(replica) = inner.replica {
+            return Ok(replica);
+        }
+        let replica = self.place.replica().map_err(|source| StoreError::Write {
+            path: self.place.lock_path(&self.board),
+            source,
+        })?;
+        inner.replica = Some(replica);
+        Ok(replica)
+    }
+
+    /// Moves the local ref from `old` to `new` (deletes it for a `new`
+    /// without a commit); `false` if it had moved.
+    fn move_ref(&self, new: &StoredLog, old: &StoredLog) -> Result<bool, StoreError> {
+        let git = self.logs.git();
+        let name = local_ref(&self.board);
+        let moved = match (new.commit.as_deref(), old.commit.as_deref()) {
+            (Some(commit), old) => git.update_ref(&name, commit, old),
+            (None, Some(old)) => git.delete_ref(&name, old).map(|()| true),
+            (None, None) => Ok(true),
+        };
+        moved.map_err(|e| self.error(e.to_string()))
+    }
+
+    /// Pushes `written` (the log with the new operation, whose ref is
+    /// moved) when sync on change is on. A push someone beat takes the
+    /// operation back, merges the remote's log and answers `Raced`.
+    fn push(
+        &self,
+        inner: &mut Inner,
+        before: &StoredLog,
+        written: &StoredLog,
+        op: &Op,
+    ) -> Result<(), StoreError> {
+        let git = self.logs.git();
+        let (remote, board) = (self.sync.remote.as_str(), self.board.as_str());
+        let tracking = tracking_ref(remote, board);
+        let expected = git
+            .resolve(&tracking)
+            .map_err(|e| self.error(e.to_string()))?;
+        let Some(commit) = written.commit.as_deref() else {
+            return Ok(());
+        };
+        let pushed = git
+            .push(remote, commit, &local_ref(board), expected.as_deref())
+            .map_err(|e| self.error(e.to_string()))?;
+        match pushed {
+            Pushed::Done => {
+                let _ = git.update_ref(&tracking, commit, expected.as_deref());
+                inner.offline = None;
+                Ok(())
+            }
+            Pushed::Raced => {
+                // Take the operation back (it was never acknowledged),
+                // merge what the remote has, and let the caller decide
+                // again on the merged board.
+                if !self.move_ref(before, written)? {
+                    return Err(StoreError::Raced);
+                }
+                inner.stored = before.clone();
+                inner.state = None;
+                if git.fetch(remote).is_ok() {
+                    let theirs = git
+                        .resolve(&tracking)
+                        .map_err(|e| self.error(e.to_string()))?;
+                    let theirs = self
+                        .logs
+                        .read(theirs.as_deref())
+                        .map_err(|e| self.log_error(e))?;
+                    let merged = self
+                        .logs
+                        .merge(before, &theirs)
+                        .map_err(|e| self.log_error(e))?;
+                    if self.move_ref(&merged, before)? {
+                        inner.stored = merged;
+                    }
+                }
+                Err(StoreError::Raced)
+            }
+            Pushed::Failed(problem) => {
+                if op.claim == Some(ClaimMode::Confirmed) {
+                    // Never acknowledged through the remote: the claim is
+                    // kept here as provisional, settled at the next sync.
+                    let provisional = Op {
+                        claim: Some(ClaimMode::Provisional),
+                        ..op.clone()
+                    };
+                    let rewritten = self
+                        .logs
+                        .append(before, provisional)
+                        .map_err(|e| self.log_error(e))?;
+                    if self.move_ref(&rewritten, written)? {
+                        inner.stored = rewritten;
+                        inner.state = None;
+                    }
+                    inner.provisional.push(op.id);
+                }
+                tracing::warn!(board, remote, %problem, "a change was kept here: the push failed");
+                inner.offline = Some(problem);
+                Ok(())
+            }
+        }
+    }
+
+    /// Compacts the log here when it has grown and no remote is
+    /// configured (with a remote, the sync compacts through it).
+    fn compact_locally(&self, inner: &mut Inner, replica: Replica) -> Result<(), StoreError> {
+        if self.has_remote || inner.stored.log.len() < self.sync.checkpoint_every {
+            return Ok(());
+        }
+        let before = inner.stored.clone();
+        let id = CheckpointId {
+            stamp: before.log.next_id(replica, now_micros()).stamp,
+            replica,
+        };
+        let compacted = self
+            .logs
+            .compact(&before, id)
+            .map_err(|e| self.log_error(e))?;
+        if self.move_ref(&compacted, &before)? {
+            inner.stored = compacted;
+            inner.state = None;
+        }
+        Ok(())
+    }
+
+    /// What this process has not yet told about the log: operations set
+    /// aside (for `agent`'s, or this clone's planning changes), a change
+    /// kept here because the push failed, claims still provisional.
+    pub fn notices(&self, agent: Option<&str>) -> Vec<String> {
+        let mut inner = self.inner.lock();
+        let inner = &mut *inner;
+        let mut notices = Vec::new();
+        if let Some(problem) = &inner.offline {
+            let key = format!("offline:{problem}");
+            if inner.told.insert(key) {
+                notices.push(format!(
+                    "Sync: kept on this clone, not pushed ({}); it syncs at the next sync.",
+                    crate::runtime::text::clip(problem)
+                ));
+            }
+        }
+        let Some(state) = &inner.state else {
+            return notices;
+        };
+        let replica = inner.replica;
+        for aside in &state.set_aside {
+            let ours = match (&aside.agent, agent) {
+                (Some(theirs), Some(agent)) => theirs == agent,
+                (None, _) => Some(aside.op.replica) == replica,
+                (Some(_), None) => false,
+            };
+            if ours && inner.told.insert(format!("aside:{}", aside.op)) {
+                notices.push(format!("Sync: {}.", aside));
+            }
+        }
+        for (task, origin) in &state.claims {
+            if origin.mode == ClaimMode::Provisional
+                && inner.provisional.contains(&origin.op)
+                && inner.told.insert(format!("provisional:{}", origin.op))
+            {
+                notices.push(format!(
+                    "Sync: the claim of [{task}] is provisional until the next sync; a claim \
+                     confirmed on another clone meanwhile takes it over."
+                ));
+            }
+        }
+        notices
+    }
+}
+
+fn git_error(board: &str, problem: String) -> StoreError {
+    StoreError::Git {
+        board: board.to_owned(),
+        problem,
+    }
+}
+
+impl SnapshotStore for GitLogStore {
+    fn lock(&self, until: Instant) -> Result<WriteLock<'_>, StoreError> {
+        let file = self
+            .place
+            .lock_file(&self.board)
+            .map_err(|source| StoreError::Lock {
+                path: self.place.lock_path(&self.board),
+                source,
+            })?;
+        match FileLock::wait(file, Access::Exclusive, until) {
+            Ok(lock) => Ok(Box::new(lock)),
+            Err(LockError::Held) => Err(StoreError::Busy {
+                board: self.board.clone(),
+                lock: self.place.lock_path(&self.board),
+            }),
+            Err(LockError::Io(source)) => Err(StoreError::Lock {
+                path: self.place.lock_path(&self.board),
+                source,
+            }),
+        }
+    }
+
+    fn may_block(&self) -> bool {
+        true
+    }
+
+    fn persistent(&self) -> bool {
+        true
+    }
+
+    fn may_have_changed(&self) -> bool {
+        let inner = self.inner.lock();
+        inner.state.is_none() || inner.seen.as_ref() != Some(&self.ref_identity())
+    }
+
+    fn load_if_changed(&self) -> Result<Option<Board>, StoreError> {
+        let mut inner = self.inner.lock();
+        let first = !inner.loaded;
+        let changed = self.refresh(&mut inner)?;
+        inner.loaded = true;
+        if !(changed || first) || inner.stored.commit.is_none() {
+            return Ok(None);
+        }
+        Ok(inner.state.as_ref().map(|state| state.board.clone()))
+    }
+
+    fn save(&self, board: &Board) -> Result<(), StoreError> {
+        let mut inner = self.inner.lock();
+        let inner = &mut *inner;
+        let Some(done) = board.last_action() else {
+            return Err(self.error("the change recorded no action".into()));
+        };
+        if done.action.is_empty() {
+            return Ok(());
+        }
+        // The ref must be where the board was read from: a writer that
+        // went around the lock makes the caller decide again.
+        let at_ref = self
+            .logs
+            .git()
+            .resolve(&local_ref(&self.board))
+            .map_err(|e| self.error(e.to_string()))?;
+        if at_ref != inner.stored.commit || inner.state.is_none() {
+            inner.state = None;
+            return Err(StoreError::Raced);
+        }
+        let replica = self.replica(inner)?;
+        let now = board
+            .clock()
+            .now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
+        let claims = done.action.claims();
+        let op = Op {
+            id: inner.stored.log.next_id(replica, now),
+            at: UNIX_EPOCH
+                + Duration::from_micros(
+                    done.at
+                        .duration_since(UNIX_EPOCH)
+                        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX)),
+                ),
+            claim: claims.then_some(match self.sync.on_change && self.has_remote {
+                true => ClaimMode::Confirmed,
+                false => ClaimMode::Provisional,
+            }),
+            action: done.action.clone(),
+        };
+        // The operation must make, replayed, the board the change made.
+        let mut next = inner
+            .state
+            .clone()
+            .unwrap_or_else(|| State::new(self.logs.empty()));
+        let set_aside = next.set_aside_count;
+        next.apply(&op);
+        if next.set_aside_count != set_aside || !same_board(&next.board, board) {
+            return Err(self
+                .error("the change does not replay as it was made; nothing was recorded".into()));
+        }
+        let before = inner.stored.clone();
+        let written = self
+            .logs
+            .append(&before, op.clone())
+            .map_err(|e| self.log_error(e))?;
+        if !self.move_ref(&written, &before)? {
+            inner.state = None;
+            return Err(StoreError::Raced);
+        }
+        inner.stored = written.clone();
+        inner.state = Some(next);
+        inner.seen = Some(self.ref_identity());
+        if self.sync.on_change && self.has_remote {
+            self.push(inner, &before, &written, &op)?;
+        } else if claims {
+            inner.provisional.push(op.id);
+        }
+        self.compact_locally(inner, replica)?;
+        if inner.state.is_none() {
+            inner.state = Some(inner.stored.log.replay(self.logs.empty()));
+            inner.seen = Some(self.ref_identity());
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "git:{}#{}",
+            self.logs.git().common_dir().display(),
+            local_ref(&self.board)
+        )
+    }
+
+    fn races(&self) -> u32 {
+        match self.sync.on_change && self.has_remote {
+            true => self.sync.retries,
+            false => 2,
+        }
+    }
+
+    fn notices(&self, agent: Option<&str>) -> Vec<String> {
+        GitLogStore::notices(self, agent)
+    }
+}
+
+/// Whether two boards hold the same, as their snapshots say (times to the
+/// microsecond, as the log keeps them).
+fn same_board(a: &Board, b: &Board) -> bool {
+    use crate::runtime::clock::Clock;
+    use crate::toolsets::planning::store::snapshot::to_json;
+    let (mut a, mut b) = (a.clone(), b.clone());
+    a.set_clock(Clock::fixed(UNIX_EPOCH));
+    b.set_clock(Clock::fixed(UNIX_EPOCH));
+    to_json(&a) == to_json(&b)
+}

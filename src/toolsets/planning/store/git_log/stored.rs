@@ -1,0 +1,372 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Logs as git holds them: a commit whose tree has one blob per operation
+//! (`op-{replica}-{counter}`) and at most one checkpoint
+//! (`checkpoint-{stamp}-{replica}`); its parents are the log's history.
+//! Reading decodes each blob once (a cache by object ID); writing an
+//! operation, merging two logs and compacting one each make one commit.
+//! Moving a ref is the caller's: these only make objects.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::codec::{self, StoredCheckpoint};
+use super::git::{Git, GitError};
+use crate::toolsets::planning::domain::replay::{CheckpointId, Corrupt, Log, Op};
+use crate::toolsets::planning::domain::{Board, Limits};
+
+/// Why a log could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// A git command failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The log cannot be used as it is (an unreadable checkpoint, a
+    /// history that lost what a checkpoint covered); it is left as it is.
+    #[error("{0}")]
+    Unusable(String),
+}
+
+/// One decoded blob.
+#[derive(Debug, Clone)]
+enum Decoded {
+    Op(Op),
+    Corrupt(String),
+    Checkpoint(Arc<StoredCheckpoint>),
+}
+
+/// A log at one commit (or none, for a board nobody wrote), with the blob
+/// of each entry of its tree.
+#[derive(Debug, Clone, Default)]
+pub struct StoredLog {
+    /// The commit, if any.
+    pub commit: Option<String>,
+    /// The log.
+    pub log: Log,
+    /// Every entry of the tree: name -> blob.
+    entries: BTreeMap<String, String>,
+    /// The checkpoint's entry name and the tree it compacted.
+    checkpoint: Option<(String, String)>,
+}
+
+impl StoredLog {
+    /// How many entries its tree holds (operations, unreadable entries and
+    /// the checkpoint).
+    pub fn entries(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+/// Reads and writes the logs of one repository, with the limits and the
+/// history setting that replays and checkpoints use.
+#[derive(Debug)]
+pub struct Logs {
+    git: Git,
+    limits: Limits,
+    history_enabled: bool,
+    /// Blobs decoded so far, by object ID (a blob never changes).
+    decoded: Mutex<HashMap<String, Decoded>>,
+}
+
+impl Logs {
+    /// The logs of `git`'s repository.
+    pub fn new(git: Git, limits: Limits, history_enabled: bool) -> Self {
+        Self {
+            git,
+            limits,
+            history_enabled,
+            decoded: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The repository.
+    pub fn git(&self) -> &Git {
+        &self.git
+    }
+
+    /// The board before any operation, as this server is configured.
+    pub fn empty(&self) -> Board {
+        Board::new(self.limits, self.history_enabled)
+    }
+
+    /// The log at `commit` (`None`: empty).
+    pub fn read(&self, commit: Option<&str>) -> Result<StoredLog, LogError> {
+        let Some(commit) = commit else {
+            return Ok(StoredLog::default());
+        };
+        let mut stored = self.read_tree(commit)?;
+        stored.commit = Some(commit.to_owned());
+        Ok(stored)
+    }
+
+    /// The log of tree (or commit) `tree`, without a commit.
+    fn read_tree(&self, tree: &str) -> Result<StoredLog, LogError> {
+        let listed = self.git.ls_tree(tree)?;
+        let missing: Vec<&str> = {
+            let decoded = self.decoded.lock();
+            listed
+                .iter()
+                .filter(|e| e.kind == "blob" && !decoded.contains_key(&e.oid))
+                .map(|e| e.oid.as_str())
+                .collect()
+        };
+        let blobs = self.git.cat_blobs(&missing)?;
+        let mut decoded = self.decoded.lock();
+        for entry in listed.iter().filter(|e| e.kind == "blob") {
+            if decoded.contains_key(&entry.oid) {
+                continue;
+            }
+            let bytes = blobs.get(&entry.oid).map(Vec::as_slice).unwrap_or_default();
+            decoded.insert(entry.oid.clone(), self.decode(&entry.name, bytes));
+        }
+        let mut stored = StoredLog::default();
+        let mut corrupt = Vec::new();
+        for entry in &listed {
+            stored.entries.insert(entry.name.clone(), entry.oid.clone());
+            let name = codec::parse_op_name(&entry.name);
+            let problem = match (entry.kind.as_str(), decoded.get(&entry.oid)) {
+                ("blob", Some(Decoded::Op(op))) => {
+                    stored.log.insert(op.clone());
+                    continue;
+                }
+                ("blob", Some(Decoded::Checkpoint(checkpoint))) => {
+                    if stored.checkpoint.is_some() {
+                        return Err(LogError::Unusable(format!(
+                            "the log {tree} holds two checkpoints"
+                        )));
+                    }
+                    stored.checkpoint = Some((entry.name.clone(), checkpoint.compacted.clone()));
+                    // Operations listed before it go in again, so that
+                    // those it covers are left out.
+                    let mut log = Log::from_checkpoint(checkpoint.checkpoint.clone());
+                    for op in stored.log.ops() {
+                        log.insert(op.clone());
+                    }
+                    stored.log = log;
+                    continue;
+                }
+                ("blob", Some(Decoded::Corrupt(problem))) => problem.clone(),
+                (kind, _) => format!("a {kind} where an operation belongs"),
+            };
+            corrupt.push(Corrupt {
+                name,
+                label: entry.name.clone(),
+                problem,
+            });
+        }
+        drop(decoded);
+        for corrupt in corrupt {
+            stored.log.insert_corrupt(corrupt);
+        }
+        Ok(stored)
+    }
+
+    /// Decodes the blob of entry `name`.
+    fn decode(&self, name: &str, bytes: &[u8]) -> Decoded {
+        if codec::is_checkpoint_name(name) {
+            return match codec::checkpoint_from_json(bytes, self.limits, self.history_enabled) {
+                Ok(checkpoint) => Decoded::Checkpoint(Arc::new(checkpoint)),
+                Err(problem) => Decoded::Corrupt(format!("checkpoint: {problem}")),
+            };
+        }
+        let Some(name) = codec::parse_op_name(name) else {
+            return Decoded::Corrupt("not the name of an operation".into());
+        };
+        match codec::op_from_json(name, bytes) {
+            Ok(op) => Decoded::Op(op),
+            Err(problem) => Decoded::Corrupt(problem),
+        }
+    }
+
+    /// A commit of `base` with `op` added (its parent: `base`'s commit).
+    pub fn append(&self, base: &StoredLog, op: Op) -> Result<StoredLog, LogError> {
+        let name = codec::op_name(op.id.replica, op.id.counter);
+        let json = codec::op_to_json(&op);
+        let text = String::from_utf8_lossy(&json);
+        let oid = self.git.hash_object(&text)?;
+        self.decoded
+            .lock()
+            .insert(oid.clone(), Decoded::Op(op.clone()));
+        let mut stored = base.clone();
+        stored.entries.insert(name, oid);
+        stored.log.insert(op);
+        let parents: Vec<&str> = base.commit.as_deref().into_iter().collect();
+        stored.commit = Some(self.commit(&stored, &parents, "operation")?);
+        Ok(stored)
+    }
+
+    /// Stores `stored`'s tree and a commit of it with `parents`.
+    fn commit(
+        &self,
+        stored: &StoredLog,
+        parents: &[&str],
+        message: &str,
+    ) -> Result<String, LogError> {
+        let entries: Vec<(String, String)> = stored
+            .entries
+            .iter()
+            .map(|(name, oid)| (name.clone(), oid.clone()))
+            .collect();
+        let tree = self.git.mktree(&entries)?;
+        Ok(self.git.commit_tree(&tree, parents, message)?)
+    }
+
+    /// `ours` and `theirs` as one log: `ours` when it holds `theirs`
+    /// already, `theirs` when it holds `ours` (a fast-forward), else a
+    /// merge commit of the union (see `domain::replay::log`). Checkpoints
+    /// that went apart are first expanded back to their common part from
+    /// git's history; if that history is gone, the merge is refused.
+    pub fn merge(&self, ours: &StoredLog, theirs: &StoredLog) -> Result<StoredLog, LogError> {
+        let (Some(a), Some(b)) = (ours.commit.as_deref(), theirs.commit.as_deref()) else {
+            return Ok(match ours.commit {
+                Some(_) => ours.clone(),
+                None => theirs.clone(),
+            });
+        };
+        if a == b || self.git.is_ancestor(b, a)? {
+            return Ok(ours.clone());
+        }
+        if self.git.is_ancestor(a, b)? {
+            return Ok(theirs.clone());
+        }
+        let (mut left, mut right) = (ours.clone(), theirs.clone());
+        let log = match left.log.merge(&right.log) {
+            Ok(log) => log,
+            Err(diverged) => {
+                left = self.expand(&left, diverged.common)?;
+                right = self.expand(&right, diverged.common)?;
+                left.log.merge(&right.log).map_err(|_| {
+                    LogError::Unusable("the checkpoints of the two logs went apart".into())
+                })?
+            }
+        };
+        let mut merged = StoredLog {
+            commit: None,
+            log,
+            entries: BTreeMap::new(),
+            checkpoint: None,
+        };
+        let lineage = |s: &StoredLog| s.log.checkpoint().map(|c| c.lineage());
+        let chosen = match lineage(&merged) {
+            None => None,
+            l if l == lineage(&left) => left.checkpoint.clone(),
+            _ => right.checkpoint.clone(),
+        };
+        if let Some((name, compacted)) = chosen {
+            let oid = left
+                .entries
+                .get(&name)
+                .or_else(|| right.entries.get(&name))
+                .cloned()
+                .unwrap_or_default();
+            merged.entries.insert(name.clone(), oid);
+            merged.checkpoint = Some((name, compacted));
+        }
+        for op in merged.log.ops() {
+            let name = codec::op_name(op.id.replica, op.id.counter);
+            let from = [&left, &right]
+                .into_iter()
+                .find(|side| side.log.op(op.id.replica, op.id.counter) == Some(op));
+            if let Some(oid) = from.and_then(|side| side.entries.get(&name)) {
+                merged.entries.insert(name, oid.clone());
+            }
+        }
+        for corrupt in merged.log.corrupt() {
+            let oid = left
+                .entries
+                .get(&corrupt.label)
+                .or_else(|| right.entries.get(&corrupt.label));
+            if let Some(oid) = oid {
+                merged.entries.insert(corrupt.label.clone(), oid.clone());
+            }
+        }
+        merged.commit = Some(self.commit(&merged, &[a, b], "merge")?);
+        Ok(merged)
+    }
+
+    /// `stored` with its checkpoints after `common` undone: their
+    /// operations read back from the trees they compacted (git's history
+    /// keeps those). Without a commit.
+    fn expand(
+        &self,
+        stored: &StoredLog,
+        common: Option<CheckpointId>,
+    ) -> Result<StoredLog, LogError> {
+        let Some(checkpoint) = stored.log.checkpoint() else {
+            return Ok(stored.clone());
+        };
+        if Some(checkpoint.id) == common {
+            return Ok(stored.clone());
+        }
+        let Some((name, compacted)) = stored.checkpoint.clone() else {
+            return Ok(stored.clone());
+        };
+        if !self.git.has_object(&compacted)? {
+            return Err(LogError::Unusable(format!(
+                "the operations that checkpoint {} covers are gone from this repository's history \
+                 (was the remote rewritten without them?): the logs cannot be merged without \
+                 losing operations",
+                checkpoint.id
+            )));
+        }
+        let before = self.expand(&self.read_tree(&compacted)?, common)?;
+        let mut ops = Log::new();
+        for op in stored.log.ops() {
+            ops.insert(op.clone());
+        }
+        for corrupt in stored.log.corrupt() {
+            ops.insert_corrupt(corrupt.clone());
+        }
+        let log = before
+            .log
+            .merge(&ops)
+            .map_err(|_| LogError::Unusable("a checkpoint's history is inconsistent".into()))?;
+        let mut entries = before.entries.clone();
+        for (entry, oid) in &stored.entries {
+            if *entry != name {
+                entries.insert(entry.clone(), oid.clone());
+            }
+        }
+        Ok(StoredLog {
+            commit: None,
+            log,
+            entries,
+            checkpoint: before.checkpoint,
+        })
+    }
+
+    /// A commit of `stored` compacted into one checkpoint named `id` (its
+    /// parent: `stored`'s commit, so the operations stay in the history).
+    pub fn compact(&self, stored: &StoredLog, id: CheckpointId) -> Result<StoredLog, LogError> {
+        let Some(commit) = stored.commit.as_deref() else {
+            return Ok(stored.clone());
+        };
+        let log = stored.log.compact(id, self.empty());
+        let Some(checkpoint) = log.checkpoint() else {
+            return Ok(stored.clone());
+        };
+        let tree = self.git.tree_of(commit)?;
+        let record = StoredCheckpoint {
+            checkpoint: checkpoint.clone(),
+            compacted: tree.clone(),
+        };
+        let json = codec::checkpoint_to_json(&record);
+        let oid = self.git.hash_object(&String::from_utf8_lossy(&json))?;
+        self.decoded
+            .lock()
+            .insert(oid.clone(), Decoded::Checkpoint(Arc::new(record)));
+        let name = codec::checkpoint_name(id);
+        let mut compacted = StoredLog {
+            commit: None,
+            log,
+            entries: BTreeMap::from([(name.clone(), oid)]),
+            checkpoint: Some((name, tree)),
+        };
+        compacted.commit = Some(self.commit(&compacted, &[commit], "checkpoint")?);
+        Ok(compacted)
+    }
+}

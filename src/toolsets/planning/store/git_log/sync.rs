@@ -1,0 +1,255 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! One sync of one board with one remote: fetch the remote's log, merge it
+//! into the local one, compact when the log has grown, push. The push
+//! names the remote ref's value at the fetch (`--force-with-lease`), so
+//! the remote's ref update is the compare-and-swap: a push someone beat
+//! fetches, merges and tries again, up to `retries` times. A sync with
+//! nothing new costs one fetch and no push.
+//!
+//! A remote whose log no longer holds what this clone fetched before (it
+//! was rewritten by force, or deleted) is rebuilt from the union: the
+//! merge keeps every operation of both, and the push puts back what the
+//! remote lost; the report says so.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use super::git::{GitError, Pushed};
+use super::place::{Place, local_ref, tracking_ref};
+use super::stored::{LogError, Logs, StoredLog};
+use crate::runtime::file_lock::{Access, FileLock, LockError};
+use crate::toolsets::planning::domain::replay::{CheckpointId, OpId, Replica, SetAside};
+
+/// Why a sync failed. The local log is always left whole.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// A git command failed (the fetch, when offline).
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The log could not be read or merged.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// Another process held the board's lock until the deadline.
+    #[error("another process holds the lock of board {0}; retry later")]
+    Busy(String),
+    /// The lock file could not be used.
+    #[error("cannot lock board {board}: {error}")]
+    Lock {
+        /// The board.
+        board: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// Every push was beaten by another clone's.
+    #[error(
+        "the remote's log of board {board} changed under each of {tries} pushes (sync.retries); \
+         the board is merged here, retry the sync"
+    )]
+    Raced {
+        /// The board.
+        board: String,
+        /// How many pushes were tried.
+        tries: u32,
+    },
+    /// The remote refused the push (a hook, permissions).
+    #[error("the push of board {board} to {remote} failed: {problem}")]
+    Push {
+        /// The board.
+        board: String,
+        /// The remote.
+        remote: String,
+        /// What git said.
+        problem: String,
+    },
+}
+
+/// What one sync of one board did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// The board.
+    pub board: String,
+    /// Operations that came from the remote.
+    pub fetched: usize,
+    /// Operations the remote got from here.
+    pub pushed: usize,
+    /// Whether anything was pushed.
+    pub push: bool,
+    /// Whether the log was compacted into a checkpoint.
+    pub compacted: bool,
+    /// Whether the remote no longer held what it had given before (and
+    /// was rebuilt from the union).
+    pub rewritten: bool,
+    /// How many pushes it took (0: none was needed).
+    pub attempts: u32,
+    /// Tasks on the board after the sync.
+    pub tasks: usize,
+    /// Operations set aside, the newest the board keeps.
+    pub set_aside: Vec<SetAside>,
+    /// Unreadable entries of the log (kept, skipped).
+    pub corrupt: Vec<String>,
+}
+
+/// How one sync runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan<'a> {
+    /// The remote's name.
+    pub remote: &'a str,
+    /// How many raced pushes are retried.
+    pub retries: u32,
+    /// Compact when the log holds this many operations beyond its
+    /// checkpoint.
+    pub checkpoint_every: usize,
+    /// The deadline for the board's lock.
+    pub until: Instant,
+}
+
+/// Takes the exclusive lock of `board`'s log.
+pub fn lock(place: &Place, board: &str, until: Instant) -> Result<FileLock, SyncError> {
+    let file = place.lock_file(board).map_err(|error| SyncError::Lock {
+        board: board.to_owned(),
+        error,
+    })?;
+    FileLock::wait(file, Access::Exclusive, until).map_err(|error| match error {
+        LockError::Held => SyncError::Busy(board.to_owned()),
+        LockError::Io(error) => SyncError::Lock {
+            board: board.to_owned(),
+            error,
+        },
+    })
+}
+
+/// Syncs `board` with `plan.remote`; `fetched` says whether the remote's
+/// boards were just fetched (one fetch serves every board of a sync).
+pub fn sync_board(
+    logs: &Logs,
+    place: &Place,
+    board: &str,
+    plan: Plan<'_>,
+    mut fetched: bool,
+) -> Result<Report, SyncError> {
+    let git = logs.git();
+    let (local_name, remote_name) = (local_ref(board), tracking_ref(plan.remote, board));
+    let _lock = lock(place, board, plan.until)?;
+    let replica = place.replica().map_err(|error| SyncError::Lock {
+        board: board.to_owned(),
+        error,
+    })?;
+    let mut report = Report {
+        board: board.to_owned(),
+        ..Report::default()
+    };
+    let mut known = git.resolve(&remote_name)?;
+    for attempt in 1..=plan.retries {
+        if !fetched {
+            git.fetch(plan.remote)?;
+        }
+        fetched = false;
+        let remote_commit = git.resolve(&remote_name)?;
+        if let Some(before) = &known
+            && remote_commit
+                .as_deref()
+                .is_none_or(|now| !git.is_ancestor(before, now).unwrap_or(false))
+        {
+            report.rewritten = true;
+        }
+        known.clone_from(&remote_commit);
+        let local_commit = git.resolve(&local_name)?;
+        let local = logs.read(local_commit.as_deref())?;
+        let remote = logs.read(remote_commit.as_deref())?;
+        let merged = logs.merge(&local, &remote)?;
+        report.fetched += new_ops(&local, &merged);
+        if merged.commit != local_commit
+            && let Some(commit) = &merged.commit
+            && !git.update_ref(&local_name, commit, local_commit.as_deref())?
+        {
+            // Only a writer that ignores the lock moves the ref meanwhile.
+            continue;
+        }
+        let candidate = match merged.log.len() >= plan.checkpoint_every {
+            true => {
+                let id = CheckpointId {
+                    stamp: merged.log.next_id(replica, now_micros()).stamp,
+                    replica,
+                };
+                logs.compact(&merged, id)?
+            }
+            false => merged.clone(),
+        };
+        finish(logs, &mut report, &candidate);
+        if candidate.commit == remote_commit {
+            return Ok(report);
+        }
+        let Some(commit) = candidate.commit.clone() else {
+            return Ok(report);
+        };
+        report.attempts = attempt;
+        match git.push(plan.remote, &commit, &local_name, remote_commit.as_deref())? {
+            Pushed::Done => {
+                report.push = true;
+                report.pushed = new_ops(&remote, &merged);
+                report.compacted = candidate.commit != merged.commit;
+                if report.compacted
+                    && let Some(merged_commit) = merged.commit.as_deref()
+                {
+                    git.update_ref(&local_name, &commit, Some(merged_commit))?;
+                }
+                git.update_ref(&remote_name, &commit, remote_commit.as_deref())?;
+                return Ok(report);
+            }
+            Pushed::Raced => continue,
+            Pushed::Failed(problem) => {
+                return Err(SyncError::Push {
+                    board: board.to_owned(),
+                    remote: plan.remote.to_owned(),
+                    problem,
+                });
+            }
+        }
+    }
+    Err(SyncError::Raced {
+        board: board.to_owned(),
+        tries: plan.retries,
+    })
+}
+
+/// Records in `report` what the board holds after the sync.
+fn finish(logs: &Logs, report: &mut Report, stored: &StoredLog) {
+    let state = stored.log.replay(logs.empty());
+    report.tasks = state.board.len();
+    report.set_aside = state.set_aside;
+    report.corrupt = stored
+        .log
+        .corrupt()
+        .map(|c| format!("{}: {}", c.label, c.problem))
+        .collect();
+}
+
+/// How many operations `after` holds that `before` did not (counting
+/// those a checkpoint covers by their numbers).
+fn new_ops(before: &StoredLog, after: &StoredLog) -> usize {
+    let had = |replica: Replica, counter: u64| {
+        before.log.op(replica, counter).is_some() || before.log.covered(replica, counter)
+    };
+    let ours: HashSet<OpId> = after.log.ops().map(|op| op.id).collect();
+    let mut count = ours
+        .iter()
+        .filter(|id| !had(id.replica, id.counter))
+        .count();
+    if let Some(checkpoint) = after.log.checkpoint() {
+        for (replica, reach) in &checkpoint.covers {
+            let from = before.log.vector().get(replica).copied().unwrap_or(0);
+            count += usize::try_from(reach.saturating_sub(from)).unwrap_or(0);
+        }
+    }
+    count
+}
+
+/// Microseconds since the Unix epoch, now.
+pub fn now_micros() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+}
