@@ -10,12 +10,14 @@
 //! whose snapshot could not be saved can put the board back as it was.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::action::{Action, Done};
 use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, Event, Goal, History, Recorded};
+use super::replay::SetAside;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
 
@@ -113,6 +115,9 @@ pub struct Board {
     /// The last change made through this board's methods (not a loaded
     /// board's), as the git log records it.
     last: LastAction,
+    /// The newest operations that the replay of the board's git log set
+    /// aside (empty for other stores), for the digest.
+    set_aside: Arc<[SetAside]>,
 }
 
 /// The board's last action: how it got to its state, not part of it, so
@@ -141,6 +146,7 @@ impl Board {
             coordination: Coordination::default(),
             clock: Clock::system(),
             last: LastAction::default(),
+            set_aside: Arc::from([]),
         }
     }
 
@@ -167,6 +173,17 @@ impl Board {
     /// loaded, until it changes.
     pub fn last_action(&self) -> Option<&Done> {
         self.last.0.as_ref()
+    }
+
+    /// The newest operations the replay of the board's git log set aside,
+    /// oldest first (none for a board of another store).
+    pub fn set_aside(&self) -> &[SetAside] {
+        &self.set_aside
+    }
+
+    /// Notes what the replay that made this board set aside.
+    pub fn note_set_aside(&mut self, set_aside: &[SetAside]) {
+        self.set_aside = Arc::from(set_aside);
     }
 
     /// Remembers `action`, made at `at`, as the last change; returns the

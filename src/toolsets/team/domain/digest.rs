@@ -21,7 +21,13 @@
 //! - ☐ [48dd0523] Implement feature X
 //! Blocked (5):
 //! - ☐ [0e4bc2e3] waits for [48dd0523]: Document the tools
+//!
+//! Set aside by sync (1):
+//! - worker-2 claim of [4e21ad16]: worker-1 holds it
 //! ```
+//!
+//! (The last section only for a board kept in git whose syncs set an
+//! operation aside in the last day: docs/sync.md.)
 
 use std::fmt::Write;
 
@@ -41,6 +47,9 @@ const CLAIMED_SHOWN: usize = 3;
 const READY_SHOWN: usize = 4;
 const BLOCKED_SHOWN: usize = 3;
 const BLOCKERS_SHOWN: usize = 3;
+const SET_ASIDE_SHOWN: usize = 3;
+/// How long an operation set aside by a sync stays in the digest.
+const SET_ASIDE_WITHIN: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 /// The digest of board `name` as `view` sees it.
 pub fn digest(name: &str, view: View<'_>) -> String {
@@ -116,7 +125,38 @@ pub fn digest(name: &str, view: View<'_>) -> String {
             let _ = write!(out, "\n- … and {} more", count - shown);
         }
     }
+    set_aside(&mut out, view);
     cut(&out, DIGEST_MAX_CHARS)
+}
+
+/// The operations that the last day's syncs set aside (a git board's):
+/// the newest few, so that an agent back from a reset learns of them.
+fn set_aside(out: &mut String, view: View<'_>) {
+    let since = view
+        .now
+        .checked_sub(SET_ASIDE_WITHIN)
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
+    let recent: Vec<_> = view
+        .board
+        .set_aside()
+        .iter()
+        .filter(|aside| aside.op.stamp >= since)
+        .collect();
+    if recent.is_empty() {
+        return;
+    }
+    let _ = write!(out, "\n\nSet aside by sync ({}):", recent.len());
+    for aside in recent.iter().rev().take(SET_ASIDE_SHOWN) {
+        let who = aside.agent.as_deref().map_or(String::new(), |a| {
+            format!("{} ", cut(&flat(a), HOLDER_CHARS))
+        });
+        let line = format!("- {who}{}", flat(&aside.reason.to_string()));
+        let _ = write!(out, "\n{}", cut(&line, LINE_CHARS * 2));
+    }
+    if recent.len() > SET_ASIDE_SHOWN {
+        let _ = write!(out, "\n- … and {} more", recent.len() - SET_ASIDE_SHOWN);
+    }
 }
 
 /// `waits for [a] [b] [c] +2`: the blockers of `id` not completed yet.
@@ -167,6 +207,54 @@ mod tests {
         let later = digest("default", View::new(&board, at(20)));
         assert!(later.contains("Ready (8):"), "{later}");
         assert!(!later.contains("Claimed"), "{later}");
+    }
+
+    #[test]
+    fn a_digest_names_what_the_last_days_syncs_set_aside() {
+        use crate::toolsets::planning::domain::replay::{OpId, Reason, Replica, SetAside};
+        let mut board = board(&["a"]);
+        let micros = |t: std::time::SystemTime| {
+            t.duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as u64
+        };
+        let aside = |hours_ago: u64, agent: Option<&str>, reason: Reason| SetAside {
+            op: OpId {
+                stamp: micros(at(0)) - hours_ago * 3_600_000_000,
+                replica: Replica(1),
+                counter: 1,
+            },
+            agent: agent.map(str::to_owned),
+            reason,
+        };
+        let id = crate::toolsets::planning::domain::TaskId::from_content("a", "");
+        board.note_set_aside(&[
+            aside(30, None, Reason::TaskGone(id)),
+            aside(
+                2,
+                Some("worker-2"),
+                Reason::Held {
+                    task: id,
+                    holder: "worker-1".into(),
+                },
+            ),
+            aside(
+                1,
+                None,
+                Reason::TooManyTasks {
+                    title: "z".into(),
+                    max: 100,
+                },
+            ),
+        ]);
+        let text = digest("default", View::new(&board, at(0)));
+        let section = text.split_once("\n\nSet aside").map(|(_, s)| s).unwrap();
+        assert_eq!(
+            section,
+            " by sync (2):\n\
+             - adding 'z' would pass max_tasks (100) once the clones' tasks were merged\n\
+             - worker-2 claim of [bfc622d4]: worker-1 holds it"
+        );
+        board.note_set_aside(&[]);
+        assert!(!digest("default", View::new(&board, at(0))).contains("Set aside"));
     }
 
     #[test]

@@ -257,6 +257,9 @@ impl Log {
             state.set_aside(&op, reason);
         }
         state.board.set_clock(clock);
+        let set_aside = std::mem::take(&mut state.set_aside);
+        state.board.note_set_aside(&set_aside);
+        state.set_aside = set_aside;
         state
     }
 

@@ -43,10 +43,12 @@ pub struct GitError {
 pub enum Pushed {
     /// The remote's ref is ours now.
     Done,
-    /// The remote's ref was not what we expected: someone pushed first.
-    Raced,
-    /// The push failed otherwise (offline, refused by a hook, no such
-    /// remote): what git said.
+    /// The remote refused the update of the ref (its value was not the
+    /// one expected, or a hook or a rule refused it): git's reason. The
+    /// caller fetches to tell a race from a refusal.
+    Rejected(String),
+    /// The push did not reach the remote (offline, no such remote, no
+    /// access): what git said.
     Failed(String),
 }
 
@@ -340,9 +342,8 @@ impl Git {
             .lines()
             .find(|line| line.contains(&format!(":{name}\t")));
         Ok(match line {
-            Some(line) if line.starts_with('!') && line.contains("[rejected]") => Pushed::Raced,
             Some(line) if line.starts_with('!') => {
-                Pushed::Failed(line.rsplit('\t').next().unwrap_or(line).trim().to_owned())
+                Pushed::Rejected(line.rsplit('\t').next().unwrap_or(line).trim().to_owned())
             }
             Some(_) if output.success() => Pushed::Done,
             _ => Pushed::Failed(said(&output)),

@@ -216,56 +216,69 @@ impl GitLogStore {
                 inner.offline = None;
                 Ok(())
             }
-            Pushed::Raced => {
+            Pushed::Rejected(problem) => {
+                // A race if the remote's log moved since our last fetch.
+                git.fetch(remote).map_err(|e| self.error(e.to_string()))?;
+                let theirs = git
+                    .resolve(&tracking)
+                    .map_err(|e| self.error(e.to_string()))?;
+                if theirs == expected {
+                    return self.kept_here(inner, before, written, op, problem);
+                }
                 // Take the operation back (it was never acknowledged),
                 // merge what the remote has, and let the caller decide
                 // again on the merged board.
                 if !self.move_ref(before, written)? {
+                    inner.state = None;
                     return Err(StoreError::Raced);
                 }
                 inner.stored = before.clone();
                 inner.state = None;
-                if git.fetch(remote).is_ok() {
-                    let theirs = git
-                        .resolve(&tracking)
-                        .map_err(|e| self.error(e.to_string()))?;
-                    let theirs = self
-                        .logs
-                        .read(theirs.as_deref())
-                        .map_err(|e| self.log_error(e))?;
-                    let merged = self
-                        .logs
-                        .merge(before, &theirs)
-                        .map_err(|e| self.log_error(e))?;
-                    if self.move_ref(&merged, before)? {
-                        inner.stored = merged;
-                    }
+                let theirs = self
+                    .logs
+                    .read(theirs.as_deref())
+                    .map_err(|e| self.log_error(e))?;
+                let merged = self
+                    .logs
+                    .merge(before, &theirs)
+                    .map_err(|e| self.log_error(e))?;
+                if self.move_ref(&merged, before)? {
+                    inner.stored = merged;
                 }
                 Err(StoreError::Raced)
             }
-            Pushed::Failed(problem) => {
-                if op.claim == Some(ClaimMode::Confirmed) {
-                    // Never acknowledged through the remote: the claim is
-                    // kept here as provisional, settled at the next sync.
-                    let provisional = Op {
-                        claim: Some(ClaimMode::Provisional),
-                        ..op.clone()
-                    };
-                    let rewritten = self
-                        .logs
-                        .append(before, provisional)
-                        .map_err(|e| self.log_error(e))?;
-                    if self.move_ref(&rewritten, written)? {
-                        inner.stored = rewritten;
-                        inner.state = None;
-                    }
-                    inner.provisional.push(op.id);
-                }
-                tracing::warn!(board, remote, %problem, "a change was kept here: the push failed");
-                inner.offline = Some(problem);
-                Ok(())
-            }
+            Pushed::Failed(problem) => self.kept_here(inner, before, written, op, problem),
         }
+    }
+
+    /// The push failed: the operation stays here, synced later. A claim
+    /// that the remote never acknowledged becomes provisional.
+    fn kept_here(
+        &self,
+        inner: &mut Inner,
+        before: &StoredLog,
+        written: &StoredLog,
+        op: &Op,
+        problem: String,
+    ) -> Result<(), StoreError> {
+        if op.claim == Some(ClaimMode::Confirmed) {
+            let provisional = Op {
+                claim: Some(ClaimMode::Provisional),
+                ..op.clone()
+            };
+            let rewritten = self
+                .logs
+                .append(before, provisional)
+                .map_err(|e| self.log_error(e))?;
+            if self.move_ref(&rewritten, written)? {
+                inner.stored = rewritten;
+                inner.state = None;
+            }
+            inner.provisional.push(op.id);
+        }
+        tracing::warn!(board = %self.board, remote = %self.sync.remote, %problem, "a change was kept here: the push failed");
+        inner.offline = Some(problem);
+        Ok(())
     }
 
     /// Compacts the log here when it has grown and no remote is

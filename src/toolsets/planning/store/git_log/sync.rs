@@ -199,7 +199,19 @@ pub fn sync_board(
                 git.update_ref(&remote_name, &commit, remote_commit.as_deref())?;
                 return Ok(report);
             }
-            Pushed::Raced => continue,
+            Pushed::Rejected(problem) => {
+                // A race if the remote's log moved meanwhile; a refusal
+                // (a hook, a rule) if it did not.
+                git.fetch(plan.remote)?;
+                fetched = true;
+                if git.resolve(&remote_name)? == remote_commit {
+                    return Err(SyncError::Push {
+                        board: board.to_owned(),
+                        remote: plan.remote.to_owned(),
+                        problem,
+                    });
+                }
+            }
             Pushed::Failed(problem) => {
                 return Err(SyncError::Push {
                     board: board.to_owned(),
