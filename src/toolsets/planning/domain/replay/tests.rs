@@ -337,6 +337,41 @@ fn a_second_first_goal_is_set_aside() {
 }
 
 #[test]
+fn an_offline_rewording_onto_a_deleted_tasks_words_leaves_one_claim_per_task() {
+    let (mut a, mut b, mut c, mut remote) =
+        (Clone::new(0), Clone::new(1), Clone::new(2), Log::new());
+    a.add(&["x", "y"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    // b, offline and behind in time, deletes x and rewords y as "x".
+    b.delete("x");
+    b.reword("y", "x");
+    // c, online and later, has two claims acknowledged: x and y.
+    c.now = b.now + 1_000_000;
+    for (agent, task) in [("cyd", "x"), ("ann", "y")] {
+        c.sync(&mut remote);
+        assert!(c.claim(agent, task, 5, ClaimMode::Confirmed).is_some());
+        c.sync(&mut remote);
+    }
+    b.sync(&mut remote);
+    c.sync(&mut remote);
+    // b's operations come first: y now bears x's words and ID, so both
+    // claims name one task; the first in order holds it.
+    let board = c.board();
+    let titles: Vec<&str> = board.tasks().map(|t| t.title.as_str()).collect();
+    assert_eq!(titles, ["x"]);
+    assert_eq!(board.coordination().claim(id("x")).unwrap().holder, "cyd");
+    assert_eq!(
+        set_aside(&c.log),
+        [Reason::Held {
+            task: id("x"),
+            holder: "cyd".into()
+        }]
+    );
+    assert_eq!(bytes(&board), bytes(&b.board()));
+}
+
+#[test]
 fn a_confirmed_claim_takes_over_a_provisional_one_and_the_loser_is_named() {
     let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
     a.add(&["t"]);
@@ -615,10 +650,17 @@ fn run(clones: usize, steps: &[Step]) {
     let mut all: Vec<Clone> = (0..clones as u64).map(Clone::new).collect();
     let mut remote = Log::new();
     let mut written: Vec<OpId> = Vec::new();
-    let mut confirmed: Vec<OpId> = Vec::new();
+    // The operations that add, delete or reword tasks.
+    let mut reshaping: Vec<OpId> = Vec::new();
+    // Each acknowledged claim with what its clone had seen when it made it.
+    let mut confirmed: Vec<(OpId, Vector)> = Vec::new();
     for step in steps {
         let op = match *step {
-            Step::Add(c, a, b) => all[c].add(&[TITLES[a as usize], TITLES[b as usize]]),
+            Step::Add(c, a, b) => {
+                let op = all[c].add(&[TITLES[a as usize], TITLES[b as usize]]);
+                reshaping.extend(op);
+                op
+            }
             Step::Status(c, a, s) => {
                 let status = Status::ALL[s as usize].as_str();
                 let task = pick(&all[c], a);
@@ -626,11 +668,15 @@ fn run(clones: usize, steps: &[Step]) {
             }
             Step::Delete(c, a) => {
                 let task = pick(&all[c], a);
-                all[c].delete(&task)
+                let op = all[c].delete(&task);
+                reshaping.extend(op);
+                op
             }
             Step::Reword(c, a, b) => {
                 let task = pick(&all[c], a);
-                all[c].reword(&task, TITLES[b as usize])
+                let op = all[c].reword(&task, TITLES[b as usize]);
+                reshaping.extend(op);
+                op
             }
             Step::Claim(c, a, g, online) => {
                 let agent = AGENTS[g as usize];
@@ -639,9 +685,10 @@ fn run(clones: usize, steps: &[Step]) {
                     true => {
                         all[c].sync(&mut remote);
                         let task = pick(&all[c], a);
+                        let seen = all[c].log.vector();
                         let op = all[c].claim(agent, &task, 5, ClaimMode::Confirmed);
                         all[c].sync(&mut remote);
-                        confirmed.extend(op);
+                        confirmed.extend(op.map(|op| (op, seen)));
                         op
                     }
                     false => {
@@ -719,15 +766,23 @@ fn run(clones: usize, steps: &[Step]) {
         reversed.insert(op.clone());
     }
     assert_eq!(bytes(&reversed.replay(empty()).board), expected);
-    // A confirmed claim is set aside only when its task was deleted first.
+    // An acknowledged claim stands, unless an operation its clone had not
+    // seen (written offline), ordered before it, added, deleted or
+    // reworded tasks: that can take its task away (a delete, or an add
+    // set aside past max_tasks), or give its task's ID to the task another
+    // acknowledged claim holds (one winner per task).
     let state = log.replay(empty());
     for aside in &state.set_aside {
-        if confirmed.contains(&aside.op) {
-            assert!(
-                matches!(aside.reason, Reason::TaskGone(_)),
-                "an acknowledged claim was set aside: {aside}"
-            );
-        }
+        let Some((_, seen)) = confirmed.iter().find(|(op, _)| *op == aside.op) else {
+            continue;
+        };
+        let unseen_reshaping = reshaping
+            .iter()
+            .any(|op| *op < aside.op && seen.get(&op.replica).is_none_or(|&n| op.counter > n));
+        assert!(
+            unseen_reshaping,
+            "an acknowledged claim was set aside: {aside}"
+        );
     }
 }
 
