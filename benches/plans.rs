@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use planning_mcp_server::runtime::allocator;
 use planning_mcp_server::toolsets::plans::mcp::tools::call;
-use planning_mcp_server::toolsets::plans::{Plans, document::parse, document::validate};
+use planning_mcp_server::toolsets::plans::{PlanFiles, document::parse, document::validate};
 use serde_json::{Value, json};
 
 /// Plan calls run on the allocator of `long-term-plan-mcp`.
@@ -71,7 +71,7 @@ fn tool_calls(c: &mut Criterion) {
     let text = plan_text();
     let file = plans_dir.join("big.md");
     std::fs::write(&file, &text).unwrap();
-    let plans = Plans::new(dir.path(), ".long-term-plan");
+    let plans = PlanFiles::new(dir.path(), ".long-term-plan");
     assert_eq!(parse::parse(&text).plan.unwrap().tasks.len(), TASKS);
 
     let mut group = c.benchmark_group("plans_2000_tasks");

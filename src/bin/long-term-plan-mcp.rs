@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use planning_mcp_server::runtime::{allocator, output, stack};
-use planning_mcp_server::toolsets::plans::Plans;
+use planning_mcp_server::toolsets::plans::PlanFiles;
 use planning_mcp_server::toolsets::plans::mcp::stdio::{self, NAME, PlansServer, VERSION};
 use planning_mcp_server::toolsets::plans::store::{self, DEFAULT_PLANS_DIR};
 use planning_mcp_server::transport::lines::Lines;
@@ -78,7 +78,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = PlansServer::new(Plans::new(&root, &plans), legacy);
+    let server = PlansServer::new(PlanFiles::new(&root, &plans), legacy);
     // Deeply nested plans need deep stacks (see `stack`).
     stack::run_with_large_stack(move || serve(server))
 }

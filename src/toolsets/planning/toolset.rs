@@ -10,7 +10,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
-use super::mcp::BoardTools;
+use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
 use super::web::{self, Web};
@@ -94,7 +94,7 @@ impl Toolset for Planning {
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         match self.boards.get(board) {
-            Ok(shared) => Ok(Arc::new(BoardTools::new(
+            Ok(shared) => Ok(Arc::new(PlanningTools::new(
                 board.clone(),
                 shared,
                 self.replies,

@@ -223,13 +223,14 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|v| !v.is_empty())
 }
 
-/// The plan operations over one store.
+/// The plan files of one directory and the operations on them, which
+/// both faces (MCP and CLI) share.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plans {
+pub struct PlanFiles {
     store: Store,
 }
 
-impl Plans {
+impl PlanFiles {
     /// Plans in `<root>/<plans_dir>`; `root` is resolved against the working directory.
     pub fn new(root: &Path, plans_dir: &str) -> Self {
         Self {
@@ -558,9 +559,9 @@ mod tests {
 
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 
-    fn plans() -> (tempfile::TempDir, Plans) {
+    fn plans() -> (tempfile::TempDir, PlanFiles) {
         let dir = tempfile::tempdir().unwrap();
-        let plans = Plans::new(dir.path(), ".long-term-plan");
+        let plans = PlanFiles::new(dir.path(), ".long-term-plan");
         (dir, plans)
     }
 

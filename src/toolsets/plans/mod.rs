@@ -22,7 +22,7 @@ pub mod store;
 pub mod syntax;
 pub(crate) mod toolset;
 
-pub use api::Plans;
+pub use api::PlanFiles;
 pub use error::PlanError;
 pub use syntax::status::Status;
 pub(crate) use toolset::KIND;

@@ -12,7 +12,7 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 
-use super::Plans;
+use super::PlanFiles;
 use crate::runtime::blocking;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
@@ -61,23 +61,28 @@ impl ToolsetKind for PlansKind {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
         let lock_timeout = settings.lock_timeout();
         let settings = PlansSettings::read(settings)?;
-        let plans = Plans::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
-        Ok(Arc::new(PlansTools {
+        let plans = PlanFiles::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
+        Ok(Arc::new(Plans(PlansTools {
             plans: Arc::new(plans),
             legacy_doc_tools: settings.legacy_doc_tools,
-        }))
+        })))
     }
 }
 
-/// Toolset `plans`, configured: the plan files and which tools are offered.
-/// The same on every board: plans do not belong to a board.
+/// Toolset `plans`, configured: its MCP face, the same on every board
+/// (plans do not belong to a board).
+#[derive(Debug)]
+pub struct Plans(PlansTools);
+
+/// The MCP face of toolset `plans`: the plan files and which tools are
+/// offered.
 #[derive(Debug, Clone)]
 pub struct PlansTools {
-    plans: Arc<Plans>,
+    plans: Arc<PlanFiles>,
     legacy_doc_tools: bool,
 }
 
-impl Toolset for PlansTools {
+impl Toolset for Plans {
     fn name(&self) -> &'static str {
         KIND.name()
     }
@@ -92,7 +97,7 @@ impl Toolset for PlansTools {
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
-        Ok(Arc::new(self.clone()))
+        Ok(Arc::new(self.0.clone()))
     }
 
     fn as_any(&self) -> &dyn Any {

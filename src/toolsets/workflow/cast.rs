@@ -26,9 +26,10 @@ use crate::runtime::clock::Clock;
 /// The longest note, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
 
-/// The workflow of one directory D, as the server's sessions share it.
+/// Casts the spells of one workflow directory D, as the server's sessions
+/// share it.
 #[derive(Debug)]
-pub struct Workflow {
+pub struct Caster {
     dir: Dir,
     limits: Limits,
     max_file_bytes: u64,
@@ -56,7 +57,7 @@ pub struct Setup {
     pub gitignore: bool,
 }
 
-impl Workflow {
+impl Caster {
     /// The workflow set up by `setup`, with time from `clock`.
     pub fn new(setup: Setup, clock: Clock) -> Self {
         Self {

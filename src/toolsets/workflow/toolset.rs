@@ -8,7 +8,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cast::Workflow;
+use super::cast::Caster;
 use super::config::{EXAMPLE, FLAGS, WorkflowSettings};
 use super::disk::pause::Pause;
 use super::mcp::tools::WorkflowTools;
@@ -54,8 +54,8 @@ impl ToolsetKind for WorkflowKind {
         let settings = WorkflowSettings::read(settings)?;
         let cwd = std::env::current_dir().unwrap_or_default();
         let workflow =
-            Workflow::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
-        Ok(Arc::new(WorkflowToolset {
+            Caster::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
+        Ok(Arc::new(Workflow {
             workflow: Arc::new(workflow),
         }))
     }
@@ -64,11 +64,11 @@ impl ToolsetKind for WorkflowKind {
 /// Toolset `workflow`, configured: one workflow directory, the same on
 /// every board.
 #[derive(Debug)]
-pub struct WorkflowToolset {
-    workflow: Arc<Workflow>,
+pub struct Workflow {
+    workflow: Arc<Caster>,
 }
 
-impl Toolset for WorkflowToolset {
+impl Toolset for Workflow {
     fn name(&self) -> &'static str {
         KIND.name()
     }

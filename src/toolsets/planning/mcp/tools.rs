@@ -11,7 +11,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::BoardTools;
+use super::PlanningTools;
 use crate::toolsets::planning::config::Replies;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::toolsets::planning::domain::{Board, NewTask, Task, TaskId, compact};
@@ -129,7 +129,7 @@ fn tasks_named(board: &Board, ids: &[&str]) -> Vec<Task> {
         .collect()
 }
 
-impl BoardTools {
+impl PlanningTools {
     /// Runs a call on the board off the async workers (see
     /// [`SharedBoard::run`]) and turns its outcome into the tool's reply.
     async fn on_board(
@@ -141,7 +141,7 @@ impl BoardTools {
 }
 
 #[tool_router(router = planning_tools, vis = "pub(crate)")]
-impl BoardTools {
+impl PlanningTools {
     /// Sets the goal of the session.
     #[tool(
         description = "Set the session's goal: a title and what done looks like. Call once, before add_tasks; fails if a goal is set.",

@@ -20,7 +20,7 @@ use serde::Deserialize;
 use crate::runtime::blocking;
 use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
-use crate::toolsets::workflow::cast::Workflow;
+use crate::toolsets::workflow::cast::Caster;
 use crate::toolsets::workflow::machine::spell::Spell;
 
 /// Arguments of the spells that take a note.
@@ -36,12 +36,12 @@ pub struct NoteParams {
 /// The spell tools on the server's workflow directory.
 #[derive(Clone)]
 pub struct WorkflowTools {
-    workflow: Arc<Workflow>,
+    workflow: Arc<Caster>,
 }
 
 impl WorkflowTools {
     /// The tools of `workflow`.
-    pub fn new(workflow: Arc<Workflow>) -> Self {
+    pub fn new(workflow: Arc<Caster>) -> Self {
         Self { workflow }
     }
 

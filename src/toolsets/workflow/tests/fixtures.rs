@@ -12,7 +12,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use tempfile::TempDir;
 
 use crate::runtime::clock::Clock;
-use crate::toolsets::workflow::cast::Workflow;
+use crate::toolsets::workflow::cast::Caster;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::CastError;
 use crate::toolsets::workflow::disk::apply::Fault;
@@ -66,7 +66,7 @@ pub type Tree = BTreeMap<String, Node>;
 /// A project with a workflow directory at `.ai/task`.
 pub struct Project {
     pub root: TempDir,
-    pub workflow: Workflow,
+    pub workflow: Caster,
 }
 
 impl Project {
@@ -78,7 +78,7 @@ impl Project {
     /// A project with these settings.
     pub fn with(settings: WorkflowSettings) -> Self {
         let root = tempfile::tempdir().unwrap();
-        let workflow = Workflow::new(settings.setup(root.path()), Clock::fixed(now()));
+        let workflow = Caster::new(settings.setup(root.path()), Clock::fixed(now()));
         std::fs::create_dir_all(workflow.path()).unwrap();
         std::fs::write(workflow.path().join(".lock"), "").unwrap();
         Self { root, workflow }
