@@ -19,11 +19,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::runtime::clock::Clock;
-use planning_mcp_server::toolsets::workflow::cast::{Caster, Setup};
-use planning_mcp_server::toolsets::workflow::machine::spell::Spell;
-use planning_mcp_server::toolsets::workflow::machine::step::Limits;
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::clock::Clock;
+use planning_mcp_server::api::workflow::{Caster, Limits, Setup, Spell};
 use serde_json::json;
 
 /// Spells run on the allocator of `planning-mcp-server`.

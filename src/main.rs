@@ -14,11 +14,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
-use planning_mcp_server::CliCommand;
-use planning_mcp_server::config::{self, ConfigFlags, Mode};
-use planning_mcp_server::runtime::{allocator, logging, output, stack};
-use planning_mcp_server::toolsets;
-use planning_mcp_server::transport as serve;
+use planning_mcp_server::api::config::{self, ConfigFlags, Mode};
+use planning_mcp_server::api::toolsets::{self, CliCommand};
+use planning_mcp_server::api::transport as serve;
+use planning_mcp_server::api::{allocator, logging, output, stack};
 
 /// The name in front of every message.
 const PROGRAM: &str = "planning-mcp-server";

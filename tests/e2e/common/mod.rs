@@ -352,7 +352,7 @@ pub async fn try_call(
 
 /// The board's ID of a task titled `title` with no description.
 pub fn id(title: &str) -> String {
-    planning_mcp_server::toolsets::planning::domain::TaskId::from_content(title, "").to_string()
+    planning_mcp_server::api::planning::TaskId::from_content(title, "").to_string()
 }
 
 /// Calls a tool that must succeed and returns its text.
