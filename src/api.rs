@@ -69,9 +69,10 @@ pub mod clock {
 pub mod planning {
     pub use crate::server::BoardName;
     pub use crate::toolsets::planning::domain::render::{Filter, task_list};
-    pub use crate::toolsets::planning::domain::{
-        Board, Claim, Edit, Entry, Event, Goal, History, Limits, NewTask, Status, Task, TaskId,
-    };
+    pub use crate::toolsets::planning::domain::board::{Board, Limits, NewTask};
+    pub use crate::toolsets::planning::domain::coordination::{Claim, Edit};
+    pub use crate::toolsets::planning::domain::history::{Entry, Event, Goal, History};
+    pub use crate::toolsets::planning::domain::task::{Status, Task, TaskId};
     pub use crate::toolsets::planning::shared_board::SharedBoard;
     pub use crate::toolsets::planning::store::snapshot::to_json as snapshot_json;
     pub use crate::toolsets::planning::store::{FileStore, MemoryStore, SnapshotStore};
@@ -115,7 +116,11 @@ pub mod plans {
 pub mod team {
     pub use crate::toolsets::team::domain::claims::{claim, expiries, release};
     pub use crate::toolsets::team::domain::links::link;
-    pub use crate::toolsets::team::domain::{EvidenceRule, Target, TeamError, View, digest};
+    pub use crate::toolsets::team::domain::claims::Target;
+    pub use crate::toolsets::team::domain::digest::digest;
+    pub use crate::toolsets::team::domain::error::TeamError;
+    pub use crate::toolsets::team::domain::evidence::EvidenceRule;
+    pub use crate::toolsets::team::domain::view::View;
 }
 
 /// Toolset `workflow`'s spells on one directory (`benches/workflow.rs`).
@@ -131,9 +136,9 @@ pub mod commit {
     pub use crate::toolsets::commit::config::CommitSettings;
     pub use crate::toolsets::commit::document::format::format;
     pub use crate::toolsets::commit::document::migrate::migrate;
-    pub use crate::toolsets::commit::document::{
-        CommitType, Document, Header, Limits, Reading, Task, read,
-    };
+    pub use crate::toolsets::commit::document::limits::Limits;
+    pub use crate::toolsets::commit::document::read::{Reading, read};
+    pub use crate::toolsets::commit::document::{CommitType, Document, Header, Task};
     pub use crate::toolsets::commit::edit::{GoalInput, TaskInput};
     pub use crate::toolsets::commit::mcp::call::{Call, Planner};
     pub use crate::toolsets::commit::vcs::locate::VcsChoice;

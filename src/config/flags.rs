@@ -145,7 +145,7 @@ impl FromArgMatches for ConfigFlags {
 }
 
 /// The keys a subcommand reads, and so the flags it takes.
-pub trait KeysRead {
+pub(crate) trait KeysRead {
     /// The keys, `table.key`; `table.` stands for every key of the table.
     const KEYS: &'static [&'static str];
 
@@ -158,14 +158,14 @@ pub trait KeysRead {
 /// The flags of a subcommand that reads only the keys `K` names: `--config`
 /// and the flags that set those keys, no others (`summary --help` lists
 /// neither `--port` nor `--plans-root`, and refuses them).
-pub struct CommandFlags<K> {
+pub(crate) struct CommandFlags<K> {
     flags: ConfigFlags,
     keys: PhantomData<K>,
 }
 
 impl<K: KeysRead> CommandFlags<K> {
     /// The flags of [`ConfigFlags::all`] that set a key `K` reads.
-    pub fn taken() -> Vec<&'static Flag> {
+    pub(crate) fn taken() -> Vec<&'static Flag> {
         let reads = |key: &str| {
             K::KEYS.iter().any(|read| match read.strip_suffix('.') {
                 Some(table) => key.split_once('.').is_some_and(|(t, _)| t == table),
@@ -179,7 +179,7 @@ impl<K: KeysRead> CommandFlags<K> {
     }
 
     /// The flags given, as the configuration's top tier.
-    pub fn config(&self) -> &ConfigFlags {
+    pub(crate) fn config(&self) -> &ConfigFlags {
         &self.flags
     }
 }

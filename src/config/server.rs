@@ -14,7 +14,7 @@ use crate::server::BoardName;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option, list};
 
 /// The flags of the server's own tables.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "mode",
         key: "server.mode",

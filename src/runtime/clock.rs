@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 
 /// The variable that shifts the clock, in whole seconds (may be negative).
 /// For tests only: a server started with it misjudges every lease.
-pub const OFFSET_VARIABLE: &str = "PLANNING_TEST_CLOCK_OFFSET";
+pub(crate) const OFFSET_VARIABLE: &str = "PLANNING_TEST_CLOCK_OFFSET";
 
 /// Where the time comes from. Cheap to copy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use super::endpoint::Endpoint;
 use super::toolset::{OpenError, Toolset};
 
 /// What stands between two toolsets' instructions.
-pub const INSTRUCTIONS_SEPARATOR: &str = "\n\n";
+pub(crate) const INSTRUCTIONS_SEPARATOR: &str = "\n\n";
 
 /// The enabled toolsets of a server.
 #[derive(Debug, Clone, Default)]

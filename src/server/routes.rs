@@ -71,7 +71,7 @@ impl Routes {
 
 /// The reply to a request that the server is too busy for, or that a cap
 /// refuses: 503 with `Retry-After`.
-pub fn unavailable(message: &str) -> Response {
+pub(crate) fn unavailable(message: &str) -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
         [(header::RETRY_AFTER, "1")],

@@ -18,7 +18,7 @@ use super::toolset::Toolset;
 
 /// The name of the figment provider that holds the flags, so that errors
 /// can name the flag.
-pub const FLAGS_PROVIDER: &str = "command-line flags";
+pub(crate) const FLAGS_PROVIDER: &str = "command-line flags";
 
 /// A command-line flag that sets one config key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,7 +169,7 @@ impl<'a> Settings<'a> {
 
 /// Reads a text setting. Environment values are typed by their look, so
 /// `PLANNING_SERVER_BOARD=2024` arrives as a number: take it as its text.
-pub fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Result<T, D::Error> {
+pub(crate) fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Result<T, D::Error> {
     struct Text;
     impl serde::de::Visitor<'_> for Text {
         type Value = String;
@@ -196,7 +196,7 @@ pub fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Resul
 }
 
 /// [`lenient`] for an optional setting.
-pub fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
+pub(crate) fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
     d: D,
 ) -> Result<Option<T>, D::Error> {
     lenient(d).map(Some)
@@ -204,7 +204,7 @@ pub fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
 
 /// Reads a list setting given as a list or, as environment variables give
 /// it, as comma-separated text (`planning,plans`).
-pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+pub(crate) fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Either {

@@ -30,18 +30,18 @@ use super::routes::{HttpContext, Routes};
 use super::settings::{Flag, Settings};
 
 /// What a tool call answers, once it is done.
-pub type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
+pub(crate) type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
 
 /// Work a toolset runs for as long as the server runs.
-pub type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
+pub(crate) type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// The characters a toolset's instructions may take unless its registry
 /// entry says otherwise: the room the registry keeps for one more toolset
 /// (a test checks that it has that room).
-pub const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
+pub(crate) const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
 
 /// A toolset the server can offer: one line of the registry.
-pub trait ToolsetKind: Sync {
+pub(crate) trait ToolsetKind: Sync {
     /// Its name in `[server] toolsets` and `--toolsets`.
     fn name(&self) -> &'static str;
 

@@ -14,11 +14,11 @@
 //! flags unique, every table reachable from the environment, every
 //! toolset's instructions within its budget.
 
-pub mod commit;
-pub mod planning;
-pub mod plans;
-pub mod team;
-pub mod workflow;
+pub(crate) mod commit;
+pub(crate) mod planning;
+pub(crate) mod plans;
+pub(crate) mod team;
+pub(crate) mod workflow;
 
 #[cfg(test)]
 mod registry_tests;

@@ -16,7 +16,7 @@ use crate::server::settings::{Settings, lenient};
 
 /// The part of the example config file that belongs to toolset `commit`:
 /// commented out, so the generated file still sets exactly the Go keys.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 # Toolset 'commit': the plan kept in the description of the change that holds
 # the work (jj's @, or git's refs/commit-plan/{branch}). Enable it with
 # toolsets = ['planning', 'commit']. The values below are the defaults.

@@ -15,7 +15,7 @@ use crate::runtime::clock::Clock;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient};
 
 /// The part of the example config file that belongs to toolset `planning`.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 [planning]
 # The most tasks the board holds.
 max_tasks = 100
@@ -51,7 +51,7 @@ gitignore = true
 "#;
 
 /// The flags of toolset `planning`.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "replies",
         key: "planning.replies",
@@ -78,7 +78,7 @@ pub const FLAGS: &[Flag] = &[
 /// Where boards are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Backend {
+pub(crate) enum Backend {
     /// In memory only, like the Go server: a restart loses the board.
     Memory,
     /// A JSON snapshot per board in `storage.dir`, written before each reply.
@@ -89,7 +89,7 @@ pub enum Backend {
 /// `update_task_statuses`, `modify_task`, `delete_tasks`) reply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Replies {
+pub(crate) enum Replies {
     /// The whole task list: the Go server's replies, byte for byte.
     #[default]
     Full,
@@ -101,7 +101,7 @@ pub enum Replies {
 /// `[planning]`: the board's limits and history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct PlanningSettings {
+pub(crate) struct PlanningSettings {
     /// The most tasks the board holds.
     pub max_tasks: usize,
     /// The longest goal title and goal description, in characters.
@@ -129,7 +129,7 @@ impl Default for PlanningSettings {
 
 impl PlanningSettings {
     /// The board limits these settings set.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_tasks: self.max_tasks,
             max_goal_length: self.max_goal_length,
@@ -141,7 +141,7 @@ impl PlanningSettings {
 /// `[storage]`: optional persistence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct StorageSettings {
+pub(crate) struct StorageSettings {
     /// `memory` (the default) or `file`.
     pub backend: Backend,
     /// The directory of the board files, relative to the working directory.
@@ -171,7 +171,7 @@ impl Default for StorageSettings {
 
 /// The settings of toolset `planning`, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoardSettings {
+pub(crate) struct BoardSettings {
     /// `[planning]`
     pub planning: PlanningSettings,
     /// `[storage]`
@@ -199,7 +199,7 @@ impl Default for BoardSettings {
 
 impl BoardSettings {
     /// Reads `[planning]` and `[storage]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let planning = settings.table::<PlanningSettings>("planning");
         let storage = settings.table::<StorageSettings>("storage");
         let (planning, storage) = match (planning, storage) {

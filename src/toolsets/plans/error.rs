@@ -35,6 +35,6 @@ impl From<&str> for PlanError {
 }
 
 /// `Task not found: <id>`.
-pub fn task_not_found(id: &str) -> PlanError {
+pub(crate) fn task_not_found(id: &str) -> PlanError {
     PlanError(format!("Task not found: {id}"))
 }

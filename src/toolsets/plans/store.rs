@@ -68,7 +68,7 @@ impl Snapshot {
 }
 
 /// Lowercase hex SHA-256 of the text.
-pub fn etag(text: &str) -> String {
+pub(crate) fn etag(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
@@ -103,7 +103,7 @@ pub fn resolve(base: &Path, path: &Path) -> PathBuf {
 }
 
 /// `path.relative(from, to)` for two resolved absolute paths.
-pub fn relative(from: &Path, to: &Path) -> PathBuf {
+pub(crate) fn relative(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component<'_>> = from.components().collect();
     let to: Vec<Component<'_>> = to.components().collect();
     let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
@@ -119,7 +119,7 @@ pub fn relative(from: &Path, to: &Path) -> PathBuf {
 
 /// Node's message for a failed file-system call, e.g.
 /// `ENOENT: no such file or directory, open '/abs/plan.md'`.
-pub fn node_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
+pub(crate) fn node_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
     let path = path.display();
     let message = match error.raw_os_error() {
         Some(2) => format!("ENOENT: no such file or directory, {syscall} '{path}'"),
@@ -378,7 +378,7 @@ impl Store {
 }
 
 /// Reads a whole file.
-pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut file = File::open(path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;

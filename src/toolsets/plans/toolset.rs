@@ -21,17 +21,17 @@ use crate::toolsets::plans::config::{EXAMPLE, FLAGS, PlansSettings};
 use crate::toolsets::plans::mcp::tools;
 
 /// What a model reads first when toolset `plans` is on.
-pub const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): pass the etag you read \
+pub(crate) const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): pass the etag you read \
 as ifMatch when you write, and re-read on CONFLICT. Each plan is <planId>.md in the plans \
 directory; tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read with plan.list, plan.get \
 and task.get (no taskId: the current task); change with task.add, task.update and \
 task.delete; find with task.search.";
 
 /// The registry entry of toolset `plans`.
-pub struct PlansKind;
+pub(crate) struct PlansKind;
 
 /// The registry entry of toolset `plans`.
-pub static KIND: PlansKind = PlansKind;
+pub(crate) static KIND: PlansKind = PlansKind;
 
 impl ToolsetKind for PlansKind {
     fn name(&self) -> &'static str {
@@ -72,12 +72,12 @@ impl ToolsetKind for PlansKind {
 /// Toolset `plans`, configured: its MCP face, the same on every board
 /// (plans do not belong to a board).
 #[derive(Debug)]
-pub struct Plans(PlansTools);
+pub(crate) struct Plans(PlansTools);
 
 /// The MCP face of toolset `plans`: the plan files and which tools are
 /// offered.
 #[derive(Debug, Clone)]
-pub struct PlansTools {
+pub(crate) struct PlansTools {
     plans: Arc<PlanFiles>,
     legacy_doc_tools: bool,
 }

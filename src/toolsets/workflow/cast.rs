@@ -24,7 +24,7 @@ use super::machine::transition::{Decision, decide};
 use crate::runtime::clock::Clock;
 
 /// The longest note, in characters.
-pub const MAX_NOTE_CHARS: usize = 500;
+pub(crate) const MAX_NOTE_CHARS: usize = 500;
 
 /// Casts the spells of one workflow directory D, as the server's sessions
 /// share it.
@@ -127,7 +127,7 @@ impl Caster {
 
 /// The note as recorded: at most 500 characters; newlines and other
 /// control characters become spaces; trimmed; an empty one is none.
-pub fn clean_note(note: Option<&str>) -> Result<Option<String>, CastError> {
+pub(crate) fn clean_note(note: Option<&str>) -> Result<Option<String>, CastError> {
     let Some(note) = note else {
         return Ok(None);
     };

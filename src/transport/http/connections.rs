@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 /// The open connections, up to a cap.
 #[derive(Debug)]
-pub struct Connections {
+pub(crate) struct Connections {
     cap: usize,
     state: Mutex<State>,
 }
@@ -35,7 +35,7 @@ struct State {
 
 /// One admitted connection; dropping it frees its place.
 #[derive(Debug)]
-pub struct Slot {
+pub(crate) struct Slot {
     connections: Arc<Connections>,
     /// Cancelled when a newer connection takes this one's place.
     evicted: CancellationToken,
@@ -52,11 +52,11 @@ struct Place {
 
 /// Held while a connection is in a request.
 #[derive(Debug)]
-pub struct InRequest(Arc<Slot>);
+pub(crate) struct InRequest(Arc<Slot>);
 
 impl Connections {
     /// At most `cap` connections.
-    pub fn new(cap: usize) -> Arc<Self> {
+    pub(crate) fn new(cap: usize) -> Arc<Self> {
         Arc::new(Self {
             cap,
             state: Mutex::new(State::default()),
@@ -64,7 +64,7 @@ impl Connections {
     }
 
     /// The cap.
-    pub fn cap(&self) -> usize {
+    pub(crate) fn cap(&self) -> usize {
         self.cap
     }
 
@@ -77,7 +77,7 @@ impl Connections {
     /// Admits a new connection (waiting for its first request), taking the
     /// place of the connection that has waited longest if the cap is
     /// reached; `None` if every connection is in a request.
-    pub fn admit(self: &Arc<Self>) -> Option<Arc<Slot>> {
+    pub(crate) fn admit(self: &Arc<Self>) -> Option<Arc<Slot>> {
         let mut state = self.state.lock();
         if state.open >= self.cap {
             let (_, oldest) = state.waiting.pop_first()?;
@@ -111,12 +111,12 @@ impl State {
 impl Slot {
     /// Resolves when a newer connection took this one's place: then the
     /// connection is closed.
-    pub async fn evicted(&self) {
+    pub(crate) async fn evicted(&self) {
         self.evicted.cancelled().await;
     }
 
     /// Marks the connection as in a request until the guard is dropped.
-    pub fn in_request(self: &Arc<Self>) -> InRequest {
+    pub(crate) fn in_request(self: &Arc<Self>) -> InRequest {
         let mut state = self.connections.state.lock();
         let mut place = self.place.lock();
         if let Some(key) = place.waiting.take() {

@@ -48,7 +48,7 @@ const RESERVED_DESCRIPTORS: usize = 64;
 const MAX_ACCEPT_PAUSE: Duration = Duration::from_secs(1);
 
 /// Serves HTTP until `signal` resolves and the calls in flight are done.
-pub async fn serve(
+pub(crate) async fn serve(
     config: &Config,
     config_file: &str,
     signal: impl Future<Output = ()> + Send + 'static,

@@ -27,7 +27,7 @@ impl std::fmt::Display for Impossible {
 }
 
 /// The reason an `unknown` text without a goal cannot be migrated.
-pub const NEEDS_GOAL: &str = "needs goal: the old text has no header";
+pub(crate) const NEEDS_GOAL: &str = "needs goal: the old text has no header";
 
 /// One candidate line and the line of the old text it came from.
 #[derive(Debug, Clone)]

@@ -10,16 +10,16 @@
 //! damaged descriptions (`migrate`) and plans joined by `jj squash`
 //! (`joined`).
 
-pub mod fence;
-pub mod format;
-pub mod grammar;
-pub mod joined;
-pub mod limits;
-pub mod migrate;
-pub mod problem;
-pub mod read;
-pub mod stage;
-pub mod tasks;
+pub(crate) mod fence;
+pub(crate) mod format;
+pub(crate) mod grammar;
+pub(crate) mod joined;
+pub(crate) mod limits;
+pub(crate) mod migrate;
+pub(crate) mod problem;
+pub(crate) mod read;
+pub(crate) mod stage;
+pub(crate) mod tasks;
 
 #[cfg(test)]
 pub(crate) mod props;
@@ -27,9 +27,9 @@ pub(crate) mod props;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-pub use limits::Limits;
-pub use problem::Problem;
-pub use read::{Reading, read};
+pub(crate) use limits::Limits;
+pub(crate) use problem::Problem;
+pub(crate) use read::{Reading, read};
 
 /// A Conventional-Commits type: the kind of change the plan is for. The
 /// tools take it as parameter `type`, so the variants' docs are what an

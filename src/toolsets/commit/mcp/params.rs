@@ -75,7 +75,7 @@ impl From<Goal> for GoalInput {
 
 /// Arguments of `set_overarching_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetGoalParams {
+pub(crate) struct SetGoalParams {
     /// The header.
     pub goal: Goal,
     /// Start a new plan (jj: a new change) instead of updating this one;
@@ -87,14 +87,14 @@ pub struct SetGoalParams {
 
 /// Arguments of `set_detailed_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetDescriptionParams {
+pub(crate) struct SetDescriptionParams {
     /// Why, what, how, and context for readers; several lines allowed.
     pub description: String,
 }
 
 /// Arguments of `set_constraints`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetConstraintsParams {
+pub(crate) struct SetConstraintsParams {
     /// Each "Prefix: text", Prefix one of Do not, Never, Avoid, Decide against, Must not, Cannot, Forbidden; [] removes them.
     #[schemars(length(max = 50))]
     pub constraints: Vec<String>,
@@ -153,7 +153,7 @@ impl From<PlanTask> for TaskInput {
 
 /// Arguments of `set_plan`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetPlanParams {
+pub(crate) struct SetPlanParams {
     /// The tasks, in the order they are done.
     #[schemars(length(min = 1))]
     pub plan: Vec<PlanTask>,
@@ -161,7 +161,7 @@ pub struct SetPlanParams {
 
 /// Arguments of `mark_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct MarkTaskParams {
+pub(crate) struct MarkTaskParams {
     /// The task: its path (1.2), its exact text, or a unique part of its text.
     pub task_id: String,
     /// true (the default) ticks it, false unticks it.
@@ -172,7 +172,7 @@ pub struct MarkTaskParams {
 
 /// Arguments of `verify_plan`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-pub struct VerifyPlanParams {
+pub(crate) struct VerifyPlanParams {
     /// Rewrite a description that is not a valid plan into the plan format.
     #[serde(default)]
     #[schemars(with = "bool", extend("default" = false))]

@@ -35,7 +35,7 @@ const COMMITTED_SEARCH: usize = 20;
 
 /// git through its CLI.
 #[derive(Debug, Clone)]
-pub struct Git {
+pub(crate) struct Git {
     /// The git program.
     pub program: String,
     /// Where and for how long commands run.

@@ -37,7 +37,7 @@ const ANCESTOR_SEARCH: usize = 20;
 
 /// jj through its CLI.
 #[derive(Debug, Clone)]
-pub struct Jj {
+pub(crate) struct Jj {
     /// The jj program.
     pub program: String,
     /// Where and for how long commands run.

@@ -17,10 +17,10 @@ use crate::toolsets::commit::place::relative;
 const MAX_CHANGES: usize = 20;
 
 /// The check that ends `verify_plan` on a valid plan.
-pub const VERIFY_CHECK: &str = "Check: confirm that the work of every ticked task is in this change and that every open task is still needed; fix the plan with mark_task or set_plan.";
+pub(crate) const VERIFY_CHECK: &str = "Check: confirm that the work of every ticked task is in this change and that every open task is still needed; fix the plan with mark_task or set_plan.";
 
 /// What a full view shows besides the plan.
-pub struct Full<'a> {
+pub(crate) struct Full<'a> {
     /// The action lines.
     pub actions: &'a [String],
     /// Where the plan lives.
@@ -36,7 +36,7 @@ pub struct Full<'a> {
 }
 
 /// The full view of a valid plan (`None`: an empty description).
-pub fn full(view: &Full<'_>, document: Option<&Document>) -> String {
+pub(crate) fn full(view: &Full<'_>, document: Option<&Document>) -> String {
     let mut out = String::new();
     actions(&mut out, view.actions);
     let stage = Stage::of(document);

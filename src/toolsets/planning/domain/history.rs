@@ -11,7 +11,7 @@ use super::task::{Status, TaskId};
 
 /// The most entries kept; older ones are dropped first, so that a long
 /// session cannot grow the board (or its snapshot) without bound.
-pub const HISTORY_CAP: usize = 1000;
+pub(crate) const HISTORY_CAP: usize = 1000;
 
 /// The goal: what the tasks are for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 //! (`resources`) on one board, offered through [`PlanningTools`]; the log of
 //! skipped duplicates (`skipped`).
 
-pub mod resources;
+pub(crate) mod resources;
 pub(crate) mod skipped;
-pub mod tools;
+pub(crate) mod tools;
 
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ use crate::server::toolset::{ToolFuture, Tools};
 
 /// The board's tools and resources on one board.
 #[derive(Clone)]
-pub struct PlanningTools {
+pub(crate) struct PlanningTools {
     name: BoardName,
     board: SharedBoard,
     replies: Replies,

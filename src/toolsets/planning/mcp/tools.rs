@@ -19,7 +19,7 @@ use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 
 /// Arguments of `set_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetGoalParams {
+pub(crate) struct SetGoalParams {
     /// A short title.
     pub title: String,
     /// What done looks like.
@@ -28,7 +28,7 @@ pub struct SetGoalParams {
 
 /// Arguments of `change_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ChangeGoalParams {
+pub(crate) struct ChangeGoalParams {
     /// The new title.
     pub title: String,
     /// The new description.
@@ -39,7 +39,7 @@ pub struct ChangeGoalParams {
 
 /// One task to add.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct TaskInput {
+pub(crate) struct TaskInput {
     /// Short and specific.
     pub title: String,
     /// How to do it or tell it is done.
@@ -49,7 +49,7 @@ pub struct TaskInput {
 
 /// Arguments of `add_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct AddTasksParams {
+pub(crate) struct AddTasksParams {
     /// In the order to do them.
     #[schemars(length(min = 1))]
     pub tasks: Vec<TaskInput>,
@@ -57,7 +57,7 @@ pub struct AddTasksParams {
 
 /// Arguments of `get_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct GetTasksParams {
+pub(crate) struct GetTasksParams {
     /// Only tasks with this status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(
@@ -69,7 +69,7 @@ pub struct GetTasksParams {
 
 /// One status change.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct TaskUpdate {
+pub(crate) struct TaskUpdate {
     /// The ID shown in brackets.
     pub task_id: String,
     #[schemars(extend("enum" = ["pending", "in_progress", "completed", "failed", "cancelled"]))]
@@ -78,7 +78,7 @@ pub struct TaskUpdate {
 
 /// Arguments of `update_task_statuses`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct UpdateTaskStatusesParams {
+pub(crate) struct UpdateTaskStatusesParams {
     /// All apply or none.
     #[schemars(length(min = 1))]
     pub tasks: Vec<TaskUpdate>,
@@ -86,7 +86,7 @@ pub struct UpdateTaskStatusesParams {
 
 /// Arguments of `modify_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ModifyTaskParams {
+pub(crate) struct ModifyTaskParams {
     /// The ID shown in brackets.
     pub task_id: String,
     /// Omit to keep it.
@@ -101,7 +101,7 @@ pub struct ModifyTaskParams {
 
 /// Arguments of `delete_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct DeleteTasksParams {
+pub(crate) struct DeleteTasksParams {
     /// All are deleted or none.
     #[schemars(length(min = 1))]
     pub task_ids: Vec<String>,

@@ -55,7 +55,7 @@ pub(super) struct TaskCoordination<'a> {
 
 impl TaskCoordination<'_> {
     /// Whether the task carries nothing that format version 1 lacks.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.blocked_by.is_empty()
             && self.claim.is_none()
             && self.evidence.is_none()

@@ -7,10 +7,10 @@
 //! and is chosen in [`open`], without touching `src/board/`.
 
 mod coordination_record;
-pub mod file;
-pub mod memory;
-pub mod repository;
-pub mod snapshot;
+pub(crate) mod file;
+pub(crate) mod memory;
+pub(crate) mod repository;
+pub(crate) mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub use memory::MemoryStore;
 
 /// Held while a process reloads, changes and saves a board; dropping it
 /// releases the lock (for other processes too).
-pub type WriteLock<'a> = Box<dyn Send + 'a>;
+pub(crate) type WriteLock<'a> = Box<dyn Send + 'a>;
 
 /// Where a board's snapshots are kept.
 pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
@@ -146,7 +146,7 @@ impl StoreError {
 /// The directory of the board files: `storage.dir`, resolved against the
 /// repository's main working copy when `storage.share_worktrees` is on
 /// (and `dir` is relative).
-pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+pub(crate) fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
     if !settings.share_worktrees || settings.dir.is_absolute() {
         return Ok(settings.dir.clone());
     }
@@ -156,7 +156,7 @@ pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
 }
 
 /// Opens the store of the board `name` as configured.
-pub fn open(
+pub(crate) fn open(
     settings: &StorageSettings,
     name: &str,
     limits: Limits,

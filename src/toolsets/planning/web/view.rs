@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::toolsets::planning::domain::{Board, Claim, Event, Evidence, Goal, Status, Task};
 
 /// The version of the JSON shape.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// A board as the web view shows it.
 #[derive(Debug, Serialize)]
@@ -428,7 +428,7 @@ impl<'a> From<&'a Event> for EventView<'a> {
 }
 
 /// A time as RFC 3339 in UTC with milliseconds, e.g. `2026-11-23T09:25:13.120Z`.
-pub fn timestamp(time: SystemTime) -> String {
+pub(crate) fn timestamp(time: SystemTime) -> String {
     DateTime::<Utc>::from(time).to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 

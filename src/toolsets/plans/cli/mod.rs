@@ -32,7 +32,7 @@ pub struct Outcome {
 }
 
 /// The help text; `cwd` is shown as the default root.
-pub fn help_text(cwd: &str) -> String {
+pub(crate) fn help_text(cwd: &str) -> String {
     format!(
         "long-term-plan — long-term plan CLI (structured Markdown)
 
@@ -160,7 +160,7 @@ fn parse_section(value: Option<String>) -> Option<Vec<String>> {
 }
 
 /// JavaScript's `Number(text)` for the `--limit` value.
-pub fn js_number(text: &str) -> f64 {
+pub(crate) fn js_number(text: &str) -> f64 {
     let t = trim(text);
     if t.is_empty() {
         return 0.0;

@@ -8,19 +8,19 @@
 use serde::Serialize;
 
 /// `MISSING_FORMAT_HEADER`
-pub const MISSING_FORMAT_HEADER: &str = "MISSING_FORMAT_HEADER";
+pub(crate) const MISSING_FORMAT_HEADER: &str = "MISSING_FORMAT_HEADER";
 /// `INVALID_STATUS_SYMBOL`
-pub const INVALID_STATUS_SYMBOL: &str = "INVALID_STATUS_SYMBOL";
+pub(crate) const INVALID_STATUS_SYMBOL: &str = "INVALID_STATUS_SYMBOL";
 /// `MISSING_TASK_ID`
-pub const MISSING_TASK_ID: &str = "MISSING_TASK_ID";
+pub(crate) const MISSING_TASK_ID: &str = "MISSING_TASK_ID";
 /// `INVALID_TASK_ID`
-pub const INVALID_TASK_ID: &str = "INVALID_TASK_ID";
+pub(crate) const INVALID_TASK_ID: &str = "INVALID_TASK_ID";
 /// `MALFORMED_TASK_LINE`
-pub const MALFORMED_TASK_LINE: &str = "MALFORMED_TASK_LINE";
+pub(crate) const MALFORMED_TASK_LINE: &str = "MALFORMED_TASK_LINE";
 /// `DUPLICATE_TASK_ID`
-pub const DUPLICATE_TASK_ID: &str = "DUPLICATE_TASK_ID";
+pub(crate) const DUPLICATE_TASK_ID: &str = "DUPLICATE_TASK_ID";
 /// `NO_TASKS` (a warning)
-pub const NO_TASKS: &str = "NO_TASKS";
+pub(crate) const NO_TASKS: &str = "NO_TASKS";
 
 /// One finding about a document.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,7 +21,7 @@ use crate::toolsets::plans::syntax::text::{
 };
 
 /// The title of a plan without a non-empty H1.
-pub const UNTITLED: &str = "Untitled Plan";
+pub(crate) const UNTITLED: &str = "Untitled Plan";
 
 /// A blockquote body: its decoded Markdown and its 0-based inclusive line range.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,7 +214,7 @@ pub fn parse(text: &str) -> Parsed<'_> {
 /// Parses already split lines (as [`text::split_content_lines`] splits
 /// them), with the task-line recogniser given (the validator passes
 /// the results it already has, by line index), into a borrowing plan.
-pub fn parse_lines_with<'a>(
+pub(crate) fn parse_lines_with<'a>(
     lines: &[&'a str],
     task_line: impl Fn(usize, &'a str) -> Option<line::TaskLine<'a>>,
 ) -> Parsed<'a> {

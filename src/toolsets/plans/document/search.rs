@@ -28,14 +28,14 @@ pub struct Hit {
 }
 
 /// The normalised query: trimmed and lowercased; `None` when blank.
-pub fn normalize_query(query: &str) -> Option<String> {
+pub(crate) fn normalize_query(query: &str) -> Option<String> {
     let q = trim(query);
     (!q.is_empty()).then(|| q.to_lowercase())
 }
 
 /// `max(1, min(500, limit))`, default 50. The limit may be fractional
 /// (from the CLI): hits stop once their count reaches it, so 1.5 gives 2.
-pub fn clamp_limit(limit: Option<f64>) -> f64 {
+pub(crate) fn clamp_limit(limit: Option<f64>) -> f64 {
     limit.unwrap_or(50.0).clamp(1.0, 500.0)
 }
 

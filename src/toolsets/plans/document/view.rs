@@ -60,7 +60,7 @@ impl Stats {
 
 /// `{name: "long-term-plan-md", version: "v1"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Format {
+pub(crate) struct Format {
     /// Always `long-term-plan-md`.
     pub name: &'static str,
     /// Always `v1`.
@@ -68,7 +68,7 @@ pub struct Format {
 }
 
 /// The format every plan declares.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "long-term-plan-md",
     version: "v1",
 };
@@ -279,7 +279,7 @@ fn body_if(task: &Task<'_>, include: bool) -> Option<String> {
 }
 
 /// One task in detail.
-pub fn detail<'a>(plan: &Plan<'a>, task: &Task<'a>, include_body: bool) -> TaskDetail {
+pub(crate) fn detail<'a>(plan: &Plan<'a>, task: &Task<'a>, include_body: bool) -> TaskDetail {
     TaskDetail {
         id: task.id.to_string(),
         title: task.title.to_string(),

@@ -46,7 +46,7 @@ pub struct Added {
 }
 
 /// Adds a task with a freshly generated id.
-pub fn add_task(text: &str, new: &NewTask<'_>) -> Result<Added, PlanError> {
+pub(crate) fn add_task(text: &str, new: &NewTask<'_>) -> Result<Added, PlanError> {
     add_task_with_id(text, new, &id::generate())
 }
 

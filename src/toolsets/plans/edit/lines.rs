@@ -79,7 +79,7 @@ pub(crate) fn find_task<'p, 'a>(plan: &'p Plan<'a>, id: &str) -> Result<&'p Task
 
 /// A task title as written: newlines become spaces, then trimmed; it must
 /// not be empty nor hold comment markers.
-pub fn sanitize_title(title: &str) -> Result<String, PlanError> {
+pub(crate) fn sanitize_title(title: &str) -> Result<String, PlanError> {
     let title = newlines_to_spaces(title);
     let title = trim(&title);
     if title.is_empty() {

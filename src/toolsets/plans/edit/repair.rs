@@ -57,7 +57,7 @@ pub struct Repaired {
 
 /// Applies the actions in the order given, then validates:
 /// `Repair failed: <CODE> <message>` for the first remaining error.
-pub fn repair(text: &str, actions: &[Action]) -> Result<Repaired, PlanError> {
+pub(crate) fn repair(text: &str, actions: &[Action]) -> Result<Repaired, PlanError> {
     repair_with(text, actions, id::generate)
 }
 

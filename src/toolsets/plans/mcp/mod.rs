@@ -6,6 +6,6 @@
 //! schemas and replies (`tools`, `schema`), and the drop-in stdio server
 //! `long-term-plan-mcp` (`stdio`).
 
-pub mod schema;
-pub mod stdio;
-pub mod tools;
+pub(crate) mod schema;
+pub(crate) mod stdio;
+pub(crate) mod tools;

@@ -324,7 +324,7 @@ impl Spec {
 }
 
 /// The names of the plans tools, in the reference's order.
-pub fn tool_names(legacy_doc_tools: bool) -> Vec<&'static str> {
+pub(crate) fn tool_names(legacy_doc_tools: bool) -> Vec<&'static str> {
     SPECS
         .iter()
         .filter(|s| legacy_doc_tools || !s.legacy)
@@ -333,7 +333,7 @@ pub fn tool_names(legacy_doc_tools: bool) -> Vec<&'static str> {
 }
 
 /// The tool definitions (for servers that list tools themselves).
-pub fn tools(legacy_doc_tools: bool) -> Vec<Tool> {
+pub(crate) fn tools(legacy_doc_tools: bool) -> Vec<Tool> {
     SPECS
         .iter()
         .filter(|s| legacy_doc_tools || !s.legacy)

@@ -51,9 +51,9 @@ impl Hasher for FxHasher {
 }
 
 /// A map with the Fx hash.
-pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 /// A set with the Fx hash.
-pub type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

@@ -20,7 +20,7 @@ use crate::toolsets::planning::domain::{
 
 /// How long leases are: the default and the longest, in minutes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LeasePolicy {
+pub(crate) struct LeasePolicy {
     /// The lease when a claim names none.
     pub default_minutes: i64,
     /// The longest lease a claim may ask for.
@@ -38,7 +38,7 @@ impl Default for LeasePolicy {
 
 impl LeasePolicy {
     /// The lease a claim asks for (`None`: the default), checked.
-    pub fn lease(&self, minutes: Option<i64>) -> Result<Duration, TeamError> {
+    pub(crate) fn lease(&self, minutes: Option<i64>) -> Result<Duration, TeamError> {
         let minutes = minutes.unwrap_or(self.default_minutes);
         if !(1..=self.max_minutes).contains(&minutes) {
             return Err(TeamError::Lease {
@@ -87,7 +87,7 @@ pub fn expiries(view: View<'_>) -> (Vec<Edit>, Vec<Expiry>) {
 }
 
 /// Whether any lease ended by `view.now` is still recorded as a claim.
-pub fn has_expiries(view: View<'_>) -> bool {
+pub(crate) fn has_expiries(view: View<'_>) -> bool {
     let claims = view.board.coordination().claims();
     claims.into_iter().any(|(_, claim)| claim.until <= view.now)
 }
@@ -399,7 +399,7 @@ fn end_claim(task: &Task, claim: &Claim, reason: ClaimEnd) -> [Edit; 2] {
 }
 
 /// The task a request names, or the board's "no task has the ID".
-pub fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError> {
+pub(crate) fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError> {
     TaskId::parse(id)
         .and_then(|parsed| board.task(parsed))
         .ok_or_else(|| BoardError::UnknownTasks(vec![id.to_owned()]).into())

@@ -41,7 +41,7 @@ enum Done {
 
 /// Carries out `effects` in D, all or nothing; with a `pause` (tests
 /// only), stops before the last effect (`state.json`) until resumed.
-pub fn apply(
+pub(crate) fn apply(
     dir: &Dir,
     effects: &[Effect],
     fault: Fault,

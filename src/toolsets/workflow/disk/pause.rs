@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The variable that names the directory of the pause.
-pub const PAUSE_VARIABLE: &str = "PLANNING_TEST_SPELL_PAUSE";
+pub(crate) const PAUSE_VARIABLE: &str = "PLANNING_TEST_SPELL_PAUSE";
 
 /// The longest a spell waits for `resume`, so that a test that never
 /// resumes cannot hold the server forever.

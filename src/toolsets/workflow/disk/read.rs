@@ -23,7 +23,7 @@ use crate::toolsets::workflow::machine::step::Start;
 
 /// What a call found on disk.
 #[derive(Debug, Clone)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// How the state was found.
     pub start: Start,
     /// The state (inferred when `state.json` is missing or corrupt).
@@ -84,7 +84,7 @@ fn free_name(dir: &Dir, base: &str) -> Result<String, CastError> {
 }
 
 /// Loads the state and the files a `spell` needs, at `now`.
-pub fn load(
+pub(crate) fn load(
     dir: &Dir,
     spell: Spell,
     now: DateTime<Utc>,

@@ -44,7 +44,7 @@ pub enum State {
 
 /// The name shown for a stored `GATHER_EDITING` whose plan has an unchecked
 /// criterion.
-pub const GATHER_READY: &str = "GATHER_READY";
+pub(crate) const GATHER_READY: &str = "GATHER_READY";
 
 /// The phases of the workflow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

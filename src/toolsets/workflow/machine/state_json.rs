@@ -19,11 +19,11 @@ use crate::runtime::text::clip;
 use crate::toolsets::workflow::files::ordered_json::{Checked, Entries, Json};
 
 /// The version this server writes.
-pub const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 1;
 
 /// `state.json` as read.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Read {
+pub(crate) enum Read {
     /// A state the server can work with.
     Doc(StateDoc),
     /// Not JSON, not an object, or no known `current_state`: why.
@@ -37,7 +37,7 @@ pub enum Read {
 
 /// The content of `state.json`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StateDoc {
+pub(crate) struct StateDoc {
     /// The current state.
     pub state: State,
     /// Its context.
@@ -128,7 +128,7 @@ impl Entry {
 const KNOWN: [&str; 4] = ["version", "current_state", "context", "history"];
 
 /// Reads `state.json`'s bytes.
-pub fn read(bytes: &[u8]) -> Read {
+pub(crate) fn read(bytes: &[u8]) -> Read {
     let starts_an_object = bytes.iter().find(|b| !b" \t\n\r".contains(b)) == Some(&b'{');
     if !starts_an_object {
         return match serde_json::from_slice::<Json>(bytes) {
@@ -241,7 +241,7 @@ fn read_context(fields: &[(String, Json)]) -> (Context, Vec<(String, Json)>) {
 
 impl StateDoc {
     /// A fresh state: no history, no unknown keys.
-    pub fn new(state: State, context: Context) -> Self {
+    pub(crate) fn new(state: State, context: Context) -> Self {
         Self {
             state,
             context,
@@ -253,14 +253,14 @@ impl StateDoc {
 
     /// How many history entries it holds.
     #[cfg(test)]
-    pub fn history_len(&self) -> usize {
+    pub(crate) fn history_len(&self) -> usize {
         self.history.entries().len()
     }
 
     /// This document moved to `state` with `context`, `entry` appended to
     /// its history, which keeps at most `max_history` entries (the oldest
     /// are dropped).
-    pub fn advanced(
+    pub(crate) fn advanced(
         &self,
         state: State,
         context: Context,
@@ -281,7 +281,7 @@ impl StateDoc {
     }
 
     /// The file's text.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let text = |s: &str| Json::String(s.to_owned());
         let mut context = Vec::new();
         if let Some(state) = self.context.pr_return_state {

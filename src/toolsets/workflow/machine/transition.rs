@@ -53,7 +53,7 @@ pub struct Decision {
 }
 
 /// Computes the transition for `input`.
-pub fn decide(input: &Input<'_>) -> Decision {
+pub(crate) fn decide(input: &Input<'_>) -> Decision {
     if let Start::Corrupt(reason) = &input.start
         && input.spell != Spell::Lumos
     {

@@ -25,7 +25,7 @@ use crate::toolsets::workflow::machine::spell::Spell;
 
 /// Arguments of the spells that take a note.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct NoteParams {
+pub(crate) struct NoteParams {
     /// What the user typed after the spell ("Accio: <note>"), at most 500
     /// characters; recorded in the history.
     #[serde(default)]
@@ -35,13 +35,13 @@ pub struct NoteParams {
 
 /// The spell tools on the server's workflow directory.
 #[derive(Clone)]
-pub struct WorkflowTools {
+pub(crate) struct WorkflowTools {
     workflow: Arc<Caster>,
 }
 
 impl WorkflowTools {
     /// The tools of `workflow`.
-    pub fn new(workflow: Arc<Caster>) -> Self {
+    pub(crate) fn new(workflow: Arc<Caster>) -> Self {
         Self { workflow }
     }
 
