@@ -67,15 +67,17 @@ pub mod clock {
 /// (`board`, `storage`, `team`, `e2e`) and the end-to-end tests (task ids,
 /// boards written for a `summary`, the web board's golden pages).
 pub mod planning {
-    pub use crate::server::BoardName;
-    pub use crate::toolsets::planning::domain::render::{Filter, task_list};
+    pub use crate::server::board_name::BoardName;
     pub use crate::toolsets::planning::domain::board::{Board, Limits, NewTask};
     pub use crate::toolsets::planning::domain::coordination::{Claim, Edit};
     pub use crate::toolsets::planning::domain::history::{Entry, Event, Goal, History};
+    pub use crate::toolsets::planning::domain::render::{Filter, task_list};
     pub use crate::toolsets::planning::domain::task::{Status, Task, TaskId};
     pub use crate::toolsets::planning::shared_board::SharedBoard;
     pub use crate::toolsets::planning::store::snapshot::to_json as snapshot_json;
-    pub use crate::toolsets::planning::store::{FileStore, MemoryStore, SnapshotStore};
+    pub use crate::toolsets::planning::store::{
+        SnapshotStore, file::FileStore, memory::MemoryStore,
+    };
 
     /// The web board's views and pages (`tests/e2e/web.rs`, golden pages).
     pub mod web {
@@ -114,12 +116,12 @@ pub mod plans {
 
 /// Toolset `team`'s domain (`benches/team.rs`).
 pub mod team {
-    pub use crate::toolsets::team::domain::claims::{claim, expiries, release};
-    pub use crate::toolsets::team::domain::links::link;
     pub use crate::toolsets::team::domain::claims::Target;
+    pub use crate::toolsets::team::domain::claims::{claim, expiries, release};
     pub use crate::toolsets::team::domain::digest::digest;
     pub use crate::toolsets::team::domain::error::TeamError;
     pub use crate::toolsets::team::domain::evidence::EvidenceRule;
+    pub use crate::toolsets::team::domain::links::link;
     pub use crate::toolsets::team::domain::view::View;
 }
 
@@ -135,8 +137,8 @@ pub mod workflow {
 pub mod commit {
     pub use crate::toolsets::commit::config::CommitSettings;
     pub use crate::toolsets::commit::document::format::format;
-    pub use crate::toolsets::commit::document::migrate::migrate;
     pub use crate::toolsets::commit::document::limits::Limits;
+    pub use crate::toolsets::commit::document::migrate::migrate;
     pub use crate::toolsets::commit::document::read::{Reading, read};
     pub use crate::toolsets::commit::document::{CommitType, Document, Header, Task};
     pub use crate::toolsets::commit::edit::{GoalInput, TaskInput};

@@ -23,14 +23,14 @@ use crate::toolsets::REGISTRY;
 #[derive(Debug, Clone, Default)]
 pub struct ConfigFlags {
     /// `--config PATH`: read this file instead of searching for one.
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// The flags given, with their values.
     given: Vec<(&'static Flag, Value)>,
 }
 
 impl ConfigFlags {
     /// Every flag that sets a key: the server's, then each toolset's.
-    pub fn all() -> Vec<&'static Flag> {
+    pub(crate) fn all() -> Vec<&'static Flag> {
         Self::all_of(REGISTRY)
     }
 
@@ -43,12 +43,15 @@ impl ConfigFlags {
             .collect()
     }
 
-    /// Reads flags from `args` (no program name), as the binary would.
-    pub fn parse(args: &[&str]) -> Result<Self, clap::Error> {
+    /// Reads flags from `args` (no program name), as the binary would
+    /// (tests).
+    #[cfg(test)]
+    pub(crate) fn parse(args: &[&str]) -> Result<Self, clap::Error> {
         Self::parse_with(REGISTRY, args)
     }
 
-    /// [`Self::parse`] with the flags of `registry`'s toolsets.
+    /// [`Self::parse`] with the flags of `registry`'s toolsets (tests).
+    #[cfg(test)]
     pub(crate) fn parse_with(registry: Registry<'_>, args: &[&str]) -> Result<Self, clap::Error> {
         let flags = Self::all_of(registry);
         let command = Command::new("flags").no_binary_name(true);

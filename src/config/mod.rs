@@ -25,13 +25,12 @@ pub(crate) use example::example_of;
 pub use example::generate;
 pub use flags::ConfigFlags;
 pub(crate) use flags::{CommandFlags, KeysRead};
-pub(crate) use seconds::Seconds;
 #[cfg(test)]
 pub(crate) use server::FLAGS as SERVER_FLAGS;
 pub use server::Mode;
-pub(crate) use server::{Secret, ServerSettings};
+pub(crate) use server::ServerSettings;
 
-pub(crate) use crate::runtime::logging::{LogFormat, LogLevel, LoggingSettings};
+pub(crate) use crate::runtime::logging::LoggingSettings;
 
 use crate::server::settings::Settings;
 use crate::server::toolset::Toolset;
@@ -169,9 +168,10 @@ fn keep<T>(problems: &mut Vec<String>, result: Result<T, Vec<String>>) -> Option
     result.map_err(|more| problems.extend(more)).ok()
 }
 
-/// The tiers merged: the config file (the one named by `--config`, else
+/// The tiers merged (tests): the config file (the one named by `--config`, else
 /// the first found in the search path), then `PLANNING_*` environment
 /// variables, then the flags. Defaults are each table's own.
+#[cfg(test)]
 pub(crate) fn tiers(flags: &ConfigFlags) -> Result<(Figment, Option<PathBuf>), ConfigError> {
     tiers_with(REGISTRY, flags)
 }
@@ -257,7 +257,9 @@ fn table_and_key<'k>(known: &[&'static str], name: &'k str) -> Option<(&'static 
 mod tests {
     use figment::Jail;
 
+    use super::server::Secret;
     use super::*;
+    use crate::runtime::logging::{LogFormat, LogLevel};
     use crate::server::BoardName;
     use crate::toolsets::planning::config::{Backend, BoardSettings, StorageSettings};
     use crate::toolsets::planning::domain::Limits;

@@ -82,6 +82,7 @@ impl Children {
     }
 
     /// How many groups are running.
+    #[cfg(test)]
     pub(crate) fn running(&self) -> usize {
         self.0.borrow().groups.len()
     }

@@ -40,7 +40,7 @@ use rmcp::{ErrorData, ServerHandler};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-pub use board_name::BoardName;
+pub(crate) use board_name::BoardName;
 pub(crate) use enabled::Enabled;
 pub(crate) use endpoint::Endpoint;
 pub(crate) use registry::Registry;

@@ -87,7 +87,7 @@ impl Default for CommitSettings {
 
 impl CommitSettings {
     /// Reads `[commit]` and checks the ranges.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let commit = settings.table::<Self>("commit")?;
         let mut problems = Vec::new();
         let ranges: [(&str, u64, u64, u64); 7] = [
@@ -142,7 +142,7 @@ impl CommitSettings {
     }
 
     /// The limits of a plan.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_title_length: self.max_title_length,
             max_depth: self.max_depth,
@@ -153,12 +153,12 @@ impl CommitSettings {
     }
 
     /// How long one VCS command may take.
-    pub fn timeout(&self) -> Duration {
+    pub(crate) fn timeout(&self) -> Duration {
         Duration::from_secs(self.timeout_secs)
     }
 
     /// How long a call waits for another server's lock on a jj repository.
-    pub fn lock_timeout(&self) -> Duration {
+    pub(crate) fn lock_timeout(&self) -> Duration {
         Duration::from_millis(self.lock_timeout_ms)
     }
 }

@@ -28,9 +28,9 @@ pub(crate) enum Place {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Below {
     /// `@`'s change id, 12 characters.
-    pub working_copy: String,
+    pub(crate) working_copy: String,
     /// How many changes down from `@` (1: the parent).
-    pub distance: usize,
+    pub(crate) distance: usize,
 }
 
 /// An operation git has started and not finished.
@@ -82,15 +82,15 @@ impl Operation {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Around {
     /// git: the operation in progress.
-    pub operation: Option<Operation>,
+    pub(crate) operation: Option<Operation>,
     /// The finished plan is already in history: git, the commit whose
     /// message it is (`1a2b3c4 (HEAD)`); jj, the change below `@` that
     /// holds it, with its header.
-    pub committed: Option<Committed>,
+    pub(crate) committed: Option<Committed>,
     /// jj: `@`'s change has several visible commits.
-    pub divergent: bool,
+    pub(crate) divergent: bool,
     /// jj: `@` holds unresolved conflicts.
-    pub conflicted: bool,
+    pub(crate) conflicted: bool,
 }
 
 /// Where a finished plan went into history.

@@ -103,15 +103,15 @@ pub(crate) enum Replies {
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct PlanningSettings {
     /// The most tasks the board holds.
-    pub max_tasks: usize,
+    pub(crate) max_tasks: usize,
     /// The longest goal title and goal description, in characters.
-    pub max_goal_length: usize,
+    pub(crate) max_goal_length: usize,
     /// The longest task title and task description, in characters.
-    pub max_task_length: usize,
+    pub(crate) max_task_length: usize,
     /// Whether goal and status changes are recorded.
-    pub history_enabled: bool,
+    pub(crate) history_enabled: bool,
     /// How the tools that change the board reply.
-    pub replies: Replies,
+    pub(crate) replies: Replies,
 }
 
 impl Default for PlanningSettings {
@@ -143,18 +143,18 @@ impl PlanningSettings {
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct StorageSettings {
     /// `memory` (the default) or `file`.
-    pub backend: Backend,
+    pub(crate) backend: Backend,
     /// The directory of the board files, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Whether each save waits for the disk (fsync of the file and the directory).
-    pub fsync: bool,
+    pub(crate) fsync: bool,
     /// Whether a relative `dir` is resolved against the repository's main
     /// working copy rather than the working directory (see `store::repository`).
-    pub share_worktrees: bool,
+    pub(crate) share_worktrees: bool,
     /// Whether a `dir` the server makes is born with a `.gitignore` that
     /// keeps the board files out of the user's commits.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
 }
 
 impl Default for StorageSettings {
@@ -173,16 +173,16 @@ impl Default for StorageSettings {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct BoardSettings {
     /// `[planning]`
-    pub planning: PlanningSettings,
+    pub(crate) planning: PlanningSettings,
     /// `[storage]`
-    pub storage: StorageSettings,
+    pub(crate) storage: StorageSettings,
     /// `[server] max_boards`: the most boards one server holds.
-    pub max_boards: usize,
+    pub(crate) max_boards: usize,
     /// `[server] lock_timeout`: the longest a call waits for a board's lock.
-    pub lock_timeout: Duration,
+    pub(crate) lock_timeout: Duration,
     /// What the boards time their tasks and history by (not configured:
     /// the system clock; tests fix it).
-    pub clock: Clock,
+    pub(crate) clock: Clock,
 }
 
 impl Default for BoardSettings {

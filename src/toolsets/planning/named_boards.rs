@@ -162,7 +162,10 @@ impl Boards {
 }
 
 /// Opens board `name` with the configured store, loading what it holds.
-pub(crate) fn open_board(settings: &BoardSettings, name: &BoardName) -> Result<SharedBoard, StoreError> {
+pub(crate) fn open_board(
+    settings: &BoardSettings,
+    name: &BoardName,
+) -> Result<SharedBoard, StoreError> {
     let planning = &settings.planning;
     let (limits, history) = (planning.limits(), planning.history_enabled);
     let store = store::open(&settings.storage, name.as_str(), limits, history)?;

@@ -156,7 +156,10 @@ impl Dir {
     /// The names of the regular files here (not symlinks, as with Node's
     /// `Dirent`) that `wanted` admits, with their contents; a file that
     /// cannot be read is left out.
-    pub(crate) fn read_files(&self, wanted: impl Fn(&str) -> bool) -> io::Result<Vec<(String, Vec<u8>)>> {
+    pub(crate) fn read_files(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> io::Result<Vec<(String, Vec<u8>)>> {
         let listing = rustix::fs::Dir::read_from(&self.0)?;
         let mut files = Vec::new();
         for entry in listing {

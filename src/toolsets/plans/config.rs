@@ -47,12 +47,12 @@ pub(crate) const FLAGS: &[Flag] = &[
 pub(crate) struct PlansSettings {
     /// The root that plan paths may not leave, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The plans directory, relative to the root.
     #[serde(deserialize_with = "lenient")]
-    pub dir: String,
+    pub(crate) dir: String,
     /// Whether `doc.validate` and `doc.repair` are offered too.
-    pub legacy_doc_tools: bool,
+    pub(crate) legacy_doc_tools: bool,
 }
 
 impl Default for PlansSettings {

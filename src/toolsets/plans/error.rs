@@ -11,13 +11,9 @@
 pub struct PlanError(pub String);
 
 impl PlanError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> Self {
-        Self(message.into())
-    }
-
     /// The message.
-    pub fn message(&self) -> &str {
+    #[cfg(test)]
+    pub(crate) fn message(&self) -> &str {
         &self.0
     }
 }

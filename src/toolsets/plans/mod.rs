@@ -23,6 +23,4 @@ pub(crate) mod syntax;
 pub(crate) mod toolset;
 
 pub(crate) use api::PlanFiles;
-pub(crate) use error::PlanError;
-pub(crate) use syntax::status::Status;
 pub(crate) use toolset::KIND;

@@ -31,11 +31,11 @@ const MAX_LEASE_LIMIT: i64 = 24 * 60;
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct TeamSettings {
     /// The default lease, in minutes.
-    pub lease_minutes: i64,
+    pub(crate) lease_minutes: i64,
     /// The longest lease, in minutes.
-    pub max_lease_minutes: i64,
+    pub(crate) max_lease_minutes: i64,
     /// Whether a completion must carry evidence.
-    pub require_evidence: bool,
+    pub(crate) require_evidence: bool,
 }
 
 impl Default for TeamSettings {

@@ -7,7 +7,6 @@
 //! nothing), answer. Blocking work: the MCP face runs it off the async
 //! workers.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -78,12 +77,13 @@ impl Caster {
 
     /// This workflow, pausing every spell that writes more than one file
     /// before its last when `pause` is given (end-to-end tests only).
-    pub fn with_pause(self, pause: Option<Pause>) -> Self {
+    pub(crate) fn with_pause(self, pause: Option<Pause>) -> Self {
         Self { pause, ..self }
     }
 
     /// D on disk.
-    pub fn path(&self) -> &Path {
+    #[cfg(test)]
+    pub(crate) fn path(&self) -> &std::path::Path {
         &self.dir.path
     }
 
@@ -95,7 +95,7 @@ impl Caster {
 
     /// [`Self::cast`], with a failure injected into the effects, returning
     /// the whole decision.
-    pub fn cast_with(
+    pub(crate) fn cast_with(
         &self,
         spell: Spell,
         note: Option<&str>,

@@ -65,24 +65,24 @@ pub(crate) const FLAGS: &[Flag] = &[
 pub(crate) struct WorkflowSettings {
     /// The project root, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The workflow directory D, relative to the root (or absolute).
     #[serde(deserialize_with = "lenient")]
-    pub dir: String,
+    pub(crate) dir: String,
     /// History entries kept in `state.json`.
-    pub max_history: u64,
+    pub(crate) max_history: u64,
     /// The most bytes of a file quoted in instructions.
-    pub max_inline_bytes: u64,
+    pub(crate) max_inline_bytes: u64,
     /// Larger files are not read.
-    pub max_file_bytes: u64,
+    pub(crate) max_file_bytes: u64,
     /// The longest wait for the lock, in milliseconds.
-    pub lock_timeout_ms: u64,
+    pub(crate) lock_timeout_ms: u64,
     /// Extra Atlassian hosts.
     #[serde(deserialize_with = "list")]
-    pub atlassian_hosts: Vec<String>,
+    pub(crate) atlassian_hosts: Vec<String>,
     /// Whether a workflow directory a spell makes is born with a
     /// `.gitignore` naming the server's own files.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
 }
 
 impl Default for WorkflowSettings {

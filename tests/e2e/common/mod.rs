@@ -177,13 +177,22 @@ impl HttpServer {
     }
 
     /// Like [`HttpServer::start_in`], on the given port (0: any free one).
-    pub(crate) async fn start_on(dir: &TempDir, port: u16, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) async fn start_on(
+        dir: &TempDir,
+        port: u16,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         Self::start_command(command(dir), port, args, env).await
     }
 
     /// Like [`HttpServer::start`], the server's open-files limit (soft and
     /// hard) set to `limit` first, as `ulimit -n` sets it.
-    pub(crate) async fn start_with_open_files(limit: u32, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) async fn start_with_open_files(
+        limit: u32,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut limited = Command::new("sh");
         limited.args([

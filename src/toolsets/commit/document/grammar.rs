@@ -150,19 +150,20 @@ pub(crate) fn is_valid_scope(scope: &str) -> bool {
 }
 
 /// What a scope must look like, for messages.
-pub(crate) const SCOPE_RULE: &str = "a lowercase word: a letter a-z, then letters, digits or hyphens";
+pub(crate) const SCOPE_RULE: &str =
+    "a lowercase word: a letter a-z, then letters, digits or hyphens";
 
 /// A header line's parts as loosely recognised: `^[A-Za-z]+(\([^()]*\))?!?:`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LooseHeader<'a> {
     /// The letters before the scope or colon.
-    pub kind: &'a str,
+    pub(crate) kind: &'a str,
     /// What is between the parentheses, if there are any.
-    pub scope: Option<&'a str>,
+    pub(crate) scope: Option<&'a str>,
     /// Whether `!` precedes the colon.
-    pub breaking: bool,
+    pub(crate) breaking: bool,
     /// Everything after the colon.
-    pub rest: &'a str,
+    pub(crate) rest: &'a str,
 }
 
 /// Recognises `line` as a header, loosely; `None` means free text.
@@ -256,11 +257,11 @@ pub(crate) fn strict_header(loose: &LooseHeader<'_>, max_title: usize) -> Result
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct TaskLine<'a> {
     /// 0 for a top-level task, one more per two spaces of indentation.
-    pub level: usize,
+    pub(crate) level: usize,
     /// Whether the box is ticked.
-    pub done: bool,
+    pub(crate) done: bool,
     /// The task's text.
-    pub text: &'a str,
+    pub(crate) text: &'a str,
 }
 
 /// Reads a task line strictly: `indent "- [" (" "|"x"|"X") "]: " text`.

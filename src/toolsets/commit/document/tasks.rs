@@ -10,7 +10,7 @@ use super::Task;
 /// A task's place: 0-based indices from the top level down, shown 1-based
 /// and dotted (`1.2`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct TaskPath(pub Vec<usize>);
+pub(crate) struct TaskPath(pub(crate) Vec<usize>);
 
 impl std::fmt::Display for TaskPath {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -39,26 +39,19 @@ impl TaskPath {
         }
         Some(Self(indices))
     }
-
-    /// Its ancestors' paths, nearest first.
-    pub(crate) fn ancestors(&self) -> impl Iterator<Item = TaskPath> + '_ {
-        (1..self.0.len())
-            .rev()
-            .map(|n| TaskPath(self.0[..n].to_vec()))
-    }
 }
 
 /// One task in document order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Flat<'a> {
     /// Where it is.
-    pub path: TaskPath,
+    pub(crate) path: TaskPath,
     /// Its text.
-    pub text: &'a str,
+    pub(crate) text: &'a str,
     /// Whether it is done.
-    pub done: bool,
+    pub(crate) done: bool,
     /// Whether it has no subtasks.
-    pub leaf: bool,
+    pub(crate) leaf: bool,
 }
 
 /// Every task in document order.
@@ -232,12 +225,6 @@ mod tests {
         }
         let huge = TaskPath::parse("99999999999999999999999").unwrap();
         assert_eq!(get(&sample(), &huge), None);
-        let ancestors: Vec<String> = TaskPath::parse("1.2.3")
-            .unwrap()
-            .ancestors()
-            .map(|p| p.to_string())
-            .collect();
-        assert_eq!(ancestors, ["1.2", "1"]);
     }
 
     #[test]

@@ -56,7 +56,11 @@ pub(crate) fn normalise(text: &str) -> Result<String, Refused> {
 }
 
 /// `set_detailed_goal(description)` on the plan as read.
-pub(crate) fn set_description(reading: &Reading, text: &str, limits: &Limits) -> Result<Edit, Refused> {
+pub(crate) fn set_description(
+    reading: &Reading,
+    text: &str,
+    limits: &Limits,
+) -> Result<Edit, Refused> {
     let before = open_plan(reading)?;
     let description = normalise(text)?;
     let lines = description.split('\n').count();

@@ -29,7 +29,10 @@ pub(crate) enum GoalEdit {
 }
 
 /// The header a goal describes, with notes on what was normalised.
-pub(crate) fn header_of(goal: &GoalInput, limits: &Limits) -> Result<(Header, Vec<String>), Refused> {
+pub(crate) fn header_of(
+    goal: &GoalInput,
+    limits: &Limits,
+) -> Result<(Header, Vec<String>), Refused> {
     let mut notes = Vec::new();
     let scope = match goal.scope.as_deref().map(str::trim) {
         None | Some("") => None,

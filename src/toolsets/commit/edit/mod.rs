@@ -40,11 +40,11 @@ impl Refused {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Edit {
     /// The plan after the call.
-    pub document: Document,
+    pub(crate) document: Document,
     /// What happened, one line each (`Goal set: ...`, notes).
-    pub actions: Vec<String>,
+    pub(crate) actions: Vec<String>,
     /// The canonical text to write; `None` when the text would not change.
-    pub text: Option<String>,
+    pub(crate) text: Option<String>,
 }
 
 impl Edit {

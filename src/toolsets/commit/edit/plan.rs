@@ -54,7 +54,11 @@ fn convert(
 }
 
 /// `set_plan(plan)` on the plan as read.
-pub(crate) fn set_plan(reading: &Reading, given: &[TaskInput], limits: &Limits) -> Result<Edit, Refused> {
+pub(crate) fn set_plan(
+    reading: &Reading,
+    given: &[TaskInput],
+    limits: &Limits,
+) -> Result<Edit, Refused> {
     let before = open_plan(reading)?;
     if given.is_empty() {
         return Err(Refused::because(

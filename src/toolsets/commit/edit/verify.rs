@@ -28,10 +28,10 @@ pub(crate) enum Verified {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Diagnosis {
     /// The text a migration would write, or why none can.
-    pub migration: Result<String, Impossible>,
+    pub(crate) migration: Result<String, Impossible>,
     /// The plans it joins one after another (`feat: a (finished)`), when it
     /// does (`jj squash`); empty otherwise.
-    pub joined: Vec<String>,
+    pub(crate) joined: Vec<String>,
 }
 
 /// The diagnosis of `raw`, the migration with the goal, if any.
@@ -46,7 +46,11 @@ pub(crate) fn diagnose(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> 
 }
 
 /// The migration of `raw` with the goal, if any, as a preview.
-pub(crate) fn preview(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Result<String, Impossible> {
+pub(crate) fn preview(
+    raw: &str,
+    goal: Option<&GoalInput>,
+    limits: &Limits,
+) -> Result<String, Impossible> {
     let header = match goal.map(|g| header_of(g, limits)).transpose() {
         Ok(header) => header.map(|(header, _)| header),
         Err(Refused::Because(why)) => return Err(Impossible(vec![why])),

@@ -48,7 +48,7 @@ impl CommitTools {
 }
 
 /// The nine tools.
-static TOOLS: RoutedTools<CommitTools> = RoutedTools::new(CommitTools::router);
+static TOOLS: RoutedTools<CommitTools> = RoutedTools::new(CommitTools::tool_router);
 
 impl Tools for CommitTools {
     fn tools(&self) -> Vec<Tool> {

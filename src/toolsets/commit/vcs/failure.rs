@@ -50,15 +50,15 @@ pub(crate) enum Subject {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Critical {
     /// What cannot be used.
-    pub subject: Subject,
+    pub(crate) subject: Subject,
     /// The command line, if one was run.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Its exit status, spawn error or timeout; or what was searched.
-    pub status: String,
+    pub(crate) status: String,
     /// The first lines of its stderr.
-    pub stderr: Vec<String>,
+    pub(crate) stderr: Vec<String>,
     /// How to fix it.
-    pub fix: String,
+    pub(crate) fix: String,
 }
 
 impl Critical {

@@ -15,9 +15,9 @@ use crate::toolsets::commit::place::Operation;
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct GitState {
     /// The operation in progress, if any.
-    pub operation: Option<Operation>,
+    pub(crate) operation: Option<Operation>,
     /// The branch a rebase or bisect started from (`main`), if git recorded one.
-    pub branch: Option<String>,
+    pub(crate) branch: Option<String>,
 }
 
 /// The git directory of the working tree at `top`: `top/.git`, or where a

@@ -39,9 +39,9 @@ const ANCESTOR_SEARCH: usize = 20;
 #[derive(Debug, Clone)]
 pub(crate) struct Jj {
     /// The jj program.
-    pub program: String,
+    pub(crate) program: String,
     /// Where and for how long commands run.
-    pub runner: Runner,
+    pub(crate) runner: Runner,
 }
 
 /// One change as [`CHANGE`] prints it.

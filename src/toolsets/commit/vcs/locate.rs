@@ -36,11 +36,11 @@ pub(crate) enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Repository {
     /// jj or git.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Where commands run: `[commit] root`.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// The directory holding `.jj/` or `.git`, when found.
-    pub top: Option<PathBuf>,
+    pub(crate) top: Option<PathBuf>,
 }
 
 /// The nearest directory from `start` up holding `.jj/` or `.git`.

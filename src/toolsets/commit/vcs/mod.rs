@@ -28,18 +28,18 @@ use super::place::{Around, Place};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Snapshot {
     /// The description, as the VCS holds it (empty when none).
-    pub text: String,
+    pub(crate) text: String,
     /// Where it lives.
-    pub place: Place,
+    pub(crate) place: Place,
     /// What a write replaces: jj, the commit the description was read
     /// from; git, the object `refs/commit-plan/{branch}` pointed at
     /// (`None`: no plan yet).
-    pub base: Option<String>,
+    pub(crate) base: Option<String>,
     /// git: `base` is a commit of the earlier layout, migrated by the next
     /// write.
-    pub legacy: bool,
+    pub(crate) legacy: bool,
     /// What the replies say about the repository around the plan.
-    pub around: Around,
+    pub(crate) around: Around,
 }
 
 /// A VCS that holds the plan.

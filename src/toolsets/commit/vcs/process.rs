@@ -52,9 +52,9 @@ const REPOSITORY_VARIABLES: [&str; 15] = [
 #[derive(Debug, Clone)]
 pub(crate) struct Runner {
     /// The working directory.
-    pub dir: std::path::PathBuf,
+    pub(crate) dir: std::path::PathBuf,
     /// The longest one command may take.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
 /// One command: the program, its arguments, its extra environment and what
@@ -62,13 +62,13 @@ pub(crate) struct Runner {
 #[derive(Debug, Clone)]
 pub(crate) struct Invocation<'a> {
     /// The program (a name looked up on `PATH`, or a path).
-    pub program: &'a str,
+    pub(crate) program: &'a str,
     /// Its arguments.
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// Extra environment variables.
-    pub env: &'a [(&'a str, &'a str)],
+    pub(crate) env: &'a [(&'a str, &'a str)],
     /// What it reads on stdin; `None` closes stdin.
-    pub stdin: Option<&'a str>,
+    pub(crate) stdin: Option<&'a str>,
 }
 
 impl Invocation<'_> {
@@ -97,11 +97,11 @@ fn quote(arg: &str) -> String {
 #[derive(Debug, Clone)]
 pub(crate) struct Output {
     /// Its exit code; `None` when a signal ended it.
-    pub code: Option<i32>,
+    pub(crate) code: Option<i32>,
     /// Its stdout.
-    pub stdout: String,
+    pub(crate) stdout: String,
     /// Its stderr.
-    pub stderr: String,
+    pub(crate) stderr: String,
 }
 
 impl Output {

@@ -22,17 +22,17 @@ pub(crate) const VERIFY_CHECK: &str = "Check: confirm that the work of every tic
 /// What a full view shows besides the plan.
 pub(crate) struct Full<'a> {
     /// The action lines.
-    pub actions: &'a [String],
+    pub(crate) actions: &'a [String],
     /// Where the plan lives.
-    pub place: &'a Place,
+    pub(crate) place: &'a Place,
     /// What else to say about the repository.
-    pub around: &'a Around,
+    pub(crate) around: &'a Around,
     /// The changed paths, as the VCS prints them.
-    pub changes: &'a [String],
+    pub(crate) changes: &'a [String],
     /// The stage guidance (`gather_requirements` only).
-    pub guide: Option<&'a Limits>,
+    pub(crate) guide: Option<&'a Limits>,
     /// The closing check (`verify_plan` only).
-    pub check: Option<&'a str>,
+    pub(crate) check: Option<&'a str>,
 }
 
 /// The full view of a valid plan (`None`: an empty description).

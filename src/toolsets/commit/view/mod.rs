@@ -18,7 +18,7 @@ pub(crate) mod status;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use super::place::{Around, Below, Committed, Operation, Place};
+pub(crate) use super::place::{Around, Committed, Place};
 
 use super::document::Document;
 use super::document::tasks::counts;

@@ -5,9 +5,11 @@
 //! The lines every reply ends with: `Next:`, `Available:` and `Blocked:`.
 
 use super::{Around, Place};
+use crate::toolsets::commit::document::Document;
+#[cfg(test)]
+use crate::toolsets::commit::document::Reading;
 use crate::toolsets::commit::document::stage::Stage;
-use crate::toolsets::commit::document::tasks::{counts, open_leaves};
-use crate::toolsets::commit::document::{Document, Reading};
+use crate::toolsets::commit::document::tasks::open_leaves;
 
 /// The nine tools, in the order replies list them.
 pub(crate) const TOOLS: [&str; 9] = [
@@ -33,7 +35,8 @@ pub(crate) enum Standing<'a> {
 }
 
 impl<'a> Standing<'a> {
-    /// The standing of a reading.
+    /// The standing of a reading (tests).
+    #[cfg(test)]
     pub(crate) fn of(reading: &'a Reading) -> Self {
         match reading {
             Reading::Empty => Standing::Plan(None),
@@ -100,7 +103,12 @@ fn blocked(tool: &str, standing: Standing<'_>) -> Option<String> {
 /// Pushes the `Next:`, `Available:` and `Blocked:` lines (the last only
 /// when something is blocked); tools blocked for the same reason in a row
 /// share it.
-pub(crate) fn push_status(out: &mut String, standing: Standing<'_>, place: &Place, around: &Around) {
+pub(crate) fn push_status(
+    out: &mut String,
+    standing: Standing<'_>,
+    place: &Place,
+    around: &Around,
+) {
     out.push_str(&format!("Next: {}\n", next(standing, place, around)));
     let new_change_only = match standing {
         Standing::Invalid(_) => true,
@@ -143,11 +151,6 @@ pub(crate) fn push_status(out: &mut String, standing: Standing<'_>, place: &Plac
             .collect();
         out.push_str(&format!("Blocked: {}\n", parts.join(", ")));
     }
-}
-
-/// `{done}/{total}` of a plan's tasks.
-pub(crate) fn progress(document: &Document) -> (usize, usize) {
-    counts(&document.tasks)
 }
 
 #[cfg(test)]

@@ -13,8 +13,8 @@ pub(crate) mod history;
 pub(crate) mod render;
 pub(crate) mod task;
 
-pub(crate) use board::{Added, Board, Limits, NewTask, Undo};
-pub(crate) use coordination::{Claim, Coordination, Edit, Evidence};
+pub(crate) use board::{Board, Limits, NewTask, Undo};
+pub(crate) use coordination::{Claim, Edit, Evidence};
 pub(crate) use error::BoardError;
 pub(crate) use history::{ClaimEnd, Entry, Event, Goal, History};
 pub(crate) use task::{Status, Task, TaskId};

@@ -29,7 +29,7 @@ pub enum Filter {
 
 impl Filter {
     /// Parses a `get_tasks` status filter: `all` or a status name.
-    pub fn parse(text: &str) -> Result<Self, BoardError> {
+    pub(crate) fn parse(text: &str) -> Result<Self, BoardError> {
         match text {
             "all" => Ok(Filter::All),
             other => other

@@ -57,7 +57,7 @@ impl PlanningTools {
 }
 
 /// The seven tools.
-static TOOLS: RoutedTools<PlanningTools> = RoutedTools::new(PlanningTools::planning_tools);
+static TOOLS: RoutedTools<PlanningTools> = RoutedTools::new(PlanningTools::tool_router);
 
 impl Tools for PlanningTools {
     fn tools(&self) -> Vec<Tool> {

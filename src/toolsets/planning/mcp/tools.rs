@@ -21,30 +21,30 @@ use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct SetGoalParams {
     /// A short title.
-    pub title: String,
+    pub(crate) title: String,
     /// What done looks like.
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// Arguments of `change_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct ChangeGoalParams {
     /// The new title.
-    pub title: String,
+    pub(crate) title: String,
     /// The new description.
-    pub description: String,
+    pub(crate) description: String,
     /// The operator's reason.
-    pub reason: String,
+    pub(crate) reason: String,
 }
 
 /// One task to add.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct TaskInput {
     /// Short and specific.
-    pub title: String,
+    pub(crate) title: String,
     /// How to do it or tell it is done.
     #[serde(default)]
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// Arguments of `add_tasks`.
@@ -52,7 +52,7 @@ pub(crate) struct TaskInput {
 pub(crate) struct AddTasksParams {
     /// In the order to do them.
     #[schemars(length(min = 1))]
-    pub tasks: Vec<TaskInput>,
+    pub(crate) tasks: Vec<TaskInput>,
 }
 
 /// Arguments of `get_tasks`.
@@ -64,16 +64,16 @@ pub(crate) struct GetTasksParams {
         with = "String",
         extend("enum" = ["all", "pending", "in_progress", "completed", "cancelled", "failed"], "default" = "all")
     )]
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
 }
 
 /// One status change.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct TaskUpdate {
     /// The ID shown in brackets.
-    pub task_id: String,
+    pub(crate) task_id: String,
     #[schemars(extend("enum" = ["pending", "in_progress", "completed", "failed", "cancelled"]))]
-    pub status: String,
+    pub(crate) status: String,
 }
 
 /// Arguments of `update_task_statuses`.
@@ -81,22 +81,22 @@ pub(crate) struct TaskUpdate {
 pub(crate) struct UpdateTaskStatusesParams {
     /// All apply or none.
     #[schemars(length(min = 1))]
-    pub tasks: Vec<TaskUpdate>,
+    pub(crate) tasks: Vec<TaskUpdate>,
 }
 
 /// Arguments of `modify_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct ModifyTaskParams {
     /// The ID shown in brackets.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// Omit to keep it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// Omit to keep it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
 }
 
 /// Arguments of `delete_tasks`.
@@ -104,7 +104,7 @@ pub(crate) struct ModifyTaskParams {
 pub(crate) struct DeleteTasksParams {
     /// All are deleted or none.
     #[schemars(length(min = 1))]
-    pub task_ids: Vec<String>,
+    pub(crate) task_ids: Vec<String>,
 }
 
 /// The tool's reply: the text on success, an `isError` result with the
@@ -140,7 +140,7 @@ impl PlanningTools {
     }
 }
 
-#[tool_router(router = planning_tools, vis = "pub(crate)")]
+#[tool_router(router = tool_router, vis = "pub(crate)")]
 impl PlanningTools {
     /// Sets the goal of the session.
     #[tool(
@@ -153,7 +153,10 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_goal(&self, Parameters(p): Parameters<SetGoalParams>) -> CallToolResult {
+    pub(crate) async fn set_goal(
+        &self,
+        Parameters(p): Parameters<SetGoalParams>,
+    ) -> CallToolResult {
         self.on_board(move |shared| {
             shared.mutate(
                 |board| Ok(((), board.set_goal(&p.title, &p.description)?)),
@@ -174,7 +177,10 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn change_goal(&self, Parameters(p): Parameters<ChangeGoalParams>) -> CallToolResult {
+    pub(crate) async fn change_goal(
+        &self,
+        Parameters(p): Parameters<ChangeGoalParams>,
+    ) -> CallToolResult {
         self.on_board(move |shared| {
             shared.mutate(
                 |board| {
@@ -198,7 +204,10 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn add_tasks(&self, Parameters(p): Parameters<AddTasksParams>) -> CallToolResult {
+    pub(crate) async fn add_tasks(
+        &self,
+        Parameters(p): Parameters<AddTasksParams>,
+    ) -> CallToolResult {
         let new: Vec<NewTask> = p
             .tasks
             .into_iter()
@@ -234,7 +243,10 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn get_tasks(&self, Parameters(p): Parameters<GetTasksParams>) -> CallToolResult {
+    pub(crate) async fn get_tasks(
+        &self,
+        Parameters(p): Parameters<GetTasksParams>,
+    ) -> CallToolResult {
         match Filter::parse(p.status.as_deref().unwrap_or("all")) {
             Ok(filter) => {
                 self.on_board(move |shared| shared.read(|board| render::task_list(board, filter)))
@@ -255,7 +267,7 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn update_task_statuses(
+    pub(crate) async fn update_task_statuses(
         &self,
         Parameters(p): Parameters<UpdateTaskStatusesParams>,
     ) -> CallToolResult {
@@ -294,7 +306,10 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn modify_task(&self, Parameters(p): Parameters<ModifyTaskParams>) -> CallToolResult {
+    pub(crate) async fn modify_task(
+        &self,
+        Parameters(p): Parameters<ModifyTaskParams>,
+    ) -> CallToolResult {
         let replies = self.replies;
         self.on_board(move |shared| {
             shared.mutate(
@@ -319,7 +334,7 @@ impl PlanningTools {
             open_world_hint = false
         )
     )]
-    pub async fn delete_tasks(
+    pub(crate) async fn delete_tasks(
         &self,
         Parameters(p): Parameters<DeleteTasksParams>,
     ) -> CallToolResult {

@@ -47,10 +47,10 @@ pub(super) struct EvidenceRecord<'a> {
 
 /// The coordination fields of one task, as read from its record.
 pub(super) struct TaskCoordination<'a> {
-    pub blocked_by: Vec<TaskId>,
-    pub claim: Option<ClaimRecord<'a>>,
-    pub evidence: Option<EvidenceRecord<'a>>,
-    pub completed_by: Option<Cow<'a, str>>,
+    pub(crate) blocked_by: Vec<TaskId>,
+    pub(crate) claim: Option<ClaimRecord<'a>>,
+    pub(crate) evidence: Option<EvidenceRecord<'a>>,
+    pub(crate) completed_by: Option<Cow<'a, str>>,
 }
 
 impl TaskCoordination<'_> {

@@ -142,17 +142,12 @@ impl FileStore {
     /// The same store; when `gitignore`, the directory it makes (at the
     /// first write, if it is missing) is born with [`IGNORE_RULE`] inside.
     /// A directory that exists is never given one.
-    pub fn with_gitignore(self, gitignore: bool) -> Self {
+    pub(crate) fn with_gitignore(self, gitignore: bool) -> Self {
         Self { gitignore, ..self }
     }
 
-    /// The snapshot's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Whether a snapshot of board `name` is stored in `dir`.
-    pub fn exists(dir: &Path, name: &str) -> bool {
+    pub(crate) fn exists(dir: &Path, name: &str) -> bool {
         dir.join(format!("{name}.json")).exists()
     }
 
@@ -448,10 +443,6 @@ impl SnapshotStore for FileStore {
             Err(_) => Seen::Unknown,
         };
         Ok(())
-    }
-
-    fn describe(&self) -> String {
-        format!("file:{}", self.path.display())
     }
 }
 
@@ -769,9 +760,5 @@ mod tests {
         save(&store, &board_with(&["synced"]));
         let loaded = open(dir.path()).load_if_changed().unwrap().unwrap();
         assert_eq!(titles(&loaded), ["synced"]);
-        assert_eq!(
-            store.describe(),
-            format!("file:{}", dir.path().join("default.json").display())
-        );
     }
 }

@@ -18,8 +18,8 @@ use std::time::Instant;
 use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
 
-pub use file::FileStore;
-pub use memory::MemoryStore;
+pub(crate) use file::FileStore;
+pub(crate) use memory::MemoryStore;
 
 /// Held while a process reloads, changes and saves a board; dropping it
 /// releases the lock (for other processes too).
@@ -51,9 +51,6 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// Saves the board durably; returns only once it is stored. The caller
     /// holds the lock.
     fn save(&self, board: &Board) -> Result<(), StoreError>;
-
-    /// A short description for logs, e.g. `memory` or `file:/path/default.json`.
-    fn describe(&self) -> String;
 }
 
 /// Why a snapshot could not be loaded or saved.
@@ -132,7 +129,7 @@ impl StoreError {
     /// The message with the file named without its directories, for
     /// answers that leave the server (HTTP bodies, tool results); the log
     /// keeps the whole path.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         let Some(path) = self.path() else {
             return self.to_string();
         };

@@ -178,7 +178,11 @@ pub fn to_json(board: &Board) -> Vec<u8> {
 
 /// Reads a snapshot into a board with these limits; the history is kept only
 /// when `history_enabled`. The error names the first problem found.
-pub(crate) fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<Board, String> {
+pub(crate) fn from_json(
+    json: &[u8],
+    limits: Limits,
+    history_enabled: bool,
+) -> Result<Board, String> {
     if json.iter().all(u8::is_ascii_whitespace) {
         return Err("the file is empty (truncated?)".into());
     }

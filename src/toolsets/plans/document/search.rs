@@ -16,15 +16,15 @@ use crate::toolsets::plans::syntax::text::trim;
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
     /// The plan searched.
-    pub plan_id: String,
+    pub(crate) plan_id: String,
     /// The task.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// Its title.
-    pub title: String,
+    pub(crate) title: String,
     /// Its status.
-    pub status: Status,
+    pub(crate) status: Status,
     /// Its section path.
-    pub section_path: Vec<String>,
+    pub(crate) section_path: Vec<String>,
 }
 
 /// The normalised query: trimmed and lowercased; `None` when blank.

@@ -19,7 +19,10 @@ pub(crate) enum Mode {
 }
 
 /// The default task.
-pub(crate) fn default_task<'p, 'a>(plan: &'p Plan<'a>, mode: Mode) -> Result<&'p Task<'a>, PlanError> {
+pub(crate) fn default_task<'p, 'a>(
+    plan: &'p Plan<'a>,
+    mode: Mode,
+) -> Result<&'p Task<'a>, PlanError> {
     let mut doing = plan.tasks.iter().filter(|t| t.status == Status::Doing);
     if let Some(first) = doing.next() {
         if mode == Mode::Write && doing.next().is_some() {

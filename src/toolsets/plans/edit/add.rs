@@ -40,7 +40,7 @@ pub struct NewTask<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
     /// The generated id.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The new document.
     pub text: String,
 }

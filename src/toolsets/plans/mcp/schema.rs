@@ -40,20 +40,20 @@ pub(crate) enum Kind {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Field {
     /// Its name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What it holds.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Whether it must be given.
-    pub required: bool,
+    pub(crate) required: bool,
 }
 
 /// A rule over the whole object, checked when every field is well typed.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Rule {
     /// The refusal message.
-    pub message: &'static str,
+    pub(crate) message: &'static str,
     /// Whether the arguments pass.
-    pub holds: fn(&Map<String, Value>) -> bool,
+    pub(crate) holds: fn(&Map<String, Value>) -> bool,
 }
 
 /// One zod issue, with its keys in zod's order.

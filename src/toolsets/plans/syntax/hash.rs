@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// The Fx hasher: rotate, xor, multiply, a word at a time.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 

@@ -31,13 +31,13 @@ const ID_KEY: &str = "long-term-plan:id=";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TaskLine<'a> {
     /// Leading whitespace, in UTF-16 code units (every JS space is one unit).
-    pub indent: usize,
+    pub(crate) indent: usize,
     /// The status symbol's status.
-    pub status: Status,
+    pub(crate) status: Status,
     /// The title, trimmed, non-empty, without comment markers.
-    pub title: &'a str,
+    pub(crate) title: &'a str,
     /// The id from the trailer (not necessarily a safe id).
-    pub id: &'a str,
+    pub(crate) id: &'a str,
 }
 
 /// A line that starts like a task, `^(\s*)-\s+\[(.)\]`: found once, then
@@ -286,6 +286,7 @@ pub(crate) fn task_line(line: &str) -> Option<TaskLine<'_>> {
 
 /// The loose task-line regex: the character between the brackets, if the
 /// line looks like a task at all.
+#[cfg(test)]
 pub(crate) fn loose_task_symbol(line: &str) -> Option<char> {
     Checkbox::of(line)?.loose_symbol()
 }

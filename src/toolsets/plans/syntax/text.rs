@@ -195,11 +195,11 @@ pub(crate) fn json_quote(s: &str) -> String {
 #[derive(Debug, Clone)]
 pub(crate) struct Lines<'a> {
     /// The lines, without their line breaks.
-    pub lines: Vec<Cow<'a, str>>,
+    pub(crate) lines: Vec<Cow<'a, str>>,
     /// `\r\n` if the text contains any `\r\n`, else `\n`.
-    pub eol: &'static str,
+    pub(crate) eol: &'static str,
     /// Whether the text ended with `\n`.
-    pub ends_with_newline: bool,
+    pub(crate) ends_with_newline: bool,
 }
 
 impl<'a> Lines<'a> {

@@ -57,7 +57,11 @@ pub(crate) enum Source<'a> {
 }
 
 /// The digest of board `name`, from `source`, or why it cannot be had.
-pub(crate) fn summary(toolsets: &Enabled, name: &BoardName, source: Source<'_>) -> Result<String, String> {
+pub(crate) fn summary(
+    toolsets: &Enabled,
+    name: &BoardName,
+    source: Source<'_>,
+) -> Result<String, String> {
     match source {
         Source::Server { url, token } => fetch::digest(url, name, token),
         Source::Stored => {

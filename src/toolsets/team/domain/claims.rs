@@ -22,9 +22,9 @@ use crate::toolsets::planning::domain::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LeasePolicy {
     /// The lease when a claim names none.
-    pub default_minutes: i64,
+    pub(crate) default_minutes: i64,
     /// The longest lease a claim may ask for.
-    pub max_minutes: i64,
+    pub(crate) max_minutes: i64,
 }
 
 impl Default for LeasePolicy {
@@ -54,11 +54,11 @@ impl LeasePolicy {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expiry {
     /// The task, pending again.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// Who held it.
-    pub holder: String,
+    pub(crate) holder: String,
     /// When the lease ended.
-    pub until: SystemTime,
+    pub(crate) until: SystemTime,
 }
 
 /// The edits that record every lease that ended by `view.now`, in board
@@ -105,11 +105,11 @@ pub enum Target<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {
     /// The task.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// When the lease ends.
-    pub until: SystemTime,
+    pub(crate) until: SystemTime,
     /// Whether the agent held it already (a renewal).
-    pub renewed: bool,
+    pub(crate) renewed: bool,
 }
 
 /// Claims `target` for `agent` for `lease`: a task that is pending (or in
@@ -187,14 +187,14 @@ pub fn claim(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Released {
     /// The task.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// Its status now.
-    pub status: Status,
+    pub(crate) status: Status,
     /// Tasks that became ready because this one was completed, in board order.
-    pub now_ready: Vec<TaskId>,
+    pub(crate) now_ready: Vec<TaskId>,
     /// Whether the call only added evidence to a task the agent had
     /// completed without it.
-    pub evidence_added: bool,
+    pub(crate) evidence_added: bool,
 }
 
 /// Ends `agent`'s claim on task `id`, leaving it `to` (pending, completed

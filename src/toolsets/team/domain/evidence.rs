@@ -31,15 +31,15 @@ pub(crate) const MAX_URL_CHARS: usize = 2000;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct EvidenceInput<'a> {
     /// A command that was run.
-    pub command: Option<&'a str>,
+    pub(crate) command: Option<&'a str>,
     /// Its exit code.
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// A commit or change ID.
-    pub commit: Option<&'a str>,
+    pub(crate) commit: Option<&'a str>,
     /// A URL.
-    pub url: Option<&'a str>,
+    pub(crate) url: Option<&'a str>,
     /// A note.
-    pub note: Option<&'a str>,
+    pub(crate) note: Option<&'a str>,
 }
 
 impl EvidenceInput<'_> {

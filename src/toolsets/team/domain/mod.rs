@@ -19,8 +19,8 @@ pub(crate) mod render;
 pub(crate) mod text;
 pub(crate) mod view;
 
-pub(crate) use claims::{Claimed, Expiry, LeasePolicy, Released, Target};
-pub(crate) use digest::{DIGEST_MAX_CHARS, digest};
+pub(crate) use claims::{LeasePolicy, Target};
+pub(crate) use digest::digest;
 pub(crate) use error::TeamError;
 pub(crate) use evidence::{EvidenceInput, EvidenceRule};
 pub(crate) use view::View;

@@ -130,7 +130,12 @@ pub(crate) fn met_line(view: View<'_>) -> &'static str {
 }
 
 /// The reply of `claim_task`.
-pub(crate) fn claimed(view: View<'_>, expired: &[Expiry], claimed: &Claimed, agent: &str) -> String {
+pub(crate) fn claimed(
+    view: View<'_>,
+    expired: &[Expiry],
+    claimed: &Claimed,
+    agent: &str,
+) -> String {
     let mut out = expiry_lines(view, expired);
     let what = if claimed.renewed {
         "Renewed"

@@ -23,57 +23,57 @@ use crate::toolsets::team::domain::{EvidenceInput, Target, TeamError, View, goal
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct ClaimParams {
     /// Your agent name, the same in every call.
-    pub agent: String,
+    pub(crate) agent: String,
     /// The task to claim; omit it for the next ready task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub task_id: Option<String>,
+    pub(crate) task_id: Option<String>,
     /// Minutes the lease lasts; omit it for the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub lease_minutes: Option<i64>,
+    pub(crate) lease_minutes: Option<i64>,
 }
 
 /// Arguments of `release_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct ReleaseParams {
     /// Your agent name.
-    pub agent: String,
+    pub(crate) agent: String,
     /// The task you hold.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// What the task becomes.
     #[schemars(extend("enum" = ["completed", "failed", "pending"]))]
-    pub status: String,
+    pub(crate) status: String,
     /// Evidence: a command you ran (with exit_code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Evidence: the command's exit code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// Evidence: a commit or change ID.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// Evidence: a URL (CI run, pull request).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub url: Option<String>,
+    pub(crate) url: Option<String>,
     /// Evidence: a one-line note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// Arguments of `link_tasks` and `unlink_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct LinkParams {
     /// The task that waits.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The tasks it waits for.
     #[schemars(length(min = 1))]
-    pub blocked_by: Vec<String>,
+    pub(crate) blocked_by: Vec<String>,
 }
 
 /// Arguments of `ready_tasks`.
@@ -82,14 +82,14 @@ pub(crate) struct ReadyParams {
     /// The most tasks listed (1 to 100, default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub limit: Option<i64>,
+    pub(crate) limit: Option<i64>,
 }
 
 /// Arguments of `set_done_when`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct DoneWhenParams {
     /// What must be true for the goal to be met; "" removes it.
-    pub condition: String,
+    pub(crate) condition: String,
 }
 
 /// The most tasks `ready_tasks` lists.
@@ -294,7 +294,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn set_done_when(&self, Parameters(p): Parameters<DoneWhenParams>) -> CallToolResult {
+    pub(crate) fn set_done_when(
+        &self,
+        Parameters(p): Parameters<DoneWhenParams>,
+    ) -> CallToolResult {
         self.change(
             |view| Ok((goal::done_when(view.board, &p.condition)?, ())),
             |view, expired, ()| render::done_when(view, expired),

@@ -21,7 +21,7 @@ use crate::toolsets::workflow::machine::effect::Effect;
 
 /// A failure injected before one effect, to test undo and recovery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// No failure.
     #[default]
     None,

@@ -23,16 +23,16 @@ pub(crate) use error::CastError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Dir {
     /// Its path.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// How replies show it: relative to the root (e.g. `.ai/task`), or
     /// absolute when it lies outside the root.
-    pub shown: String,
+    pub(crate) shown: String,
     /// The project root (`workflow.root`), the boundary writes stay
     /// beneath when D lies beneath it.
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Whether D, when a spell makes it, is born with a `.gitignore` that
     /// keeps the server's own files out of the user's commits.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
 }
 
 /// What is at a path on the way to a write.

@@ -25,13 +25,13 @@ use crate::toolsets::workflow::machine::step::Start;
 #[derive(Debug, Clone)]
 pub(crate) struct Loaded {
     /// How the state was found.
-    pub start: Start,
+    pub(crate) start: Start,
     /// The state (inferred when `state.json` is missing or corrupt).
-    pub doc: StateDoc,
+    pub(crate) doc: StateDoc,
     /// `state.json`'s bytes, if it exists.
-    pub state_file: Option<Vec<u8>>,
+    pub(crate) state_file: Option<Vec<u8>>,
     /// The files.
-    pub facts: Facts,
+    pub(crate) facts: Facts,
 }
 
 /// The bytes of `rel`, refused if it is not a regular file or larger than

@@ -19,11 +19,11 @@ pub(crate) const SATISFIED_HEADING: &str = "Satisfied Acceptance Criteria";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Criterion {
     /// Whether its box is ticked (`[x]` or `[X]`).
-    pub checked: bool,
+    pub(crate) checked: bool,
     /// Its text, as written after the box.
-    pub text: String,
+    pub(crate) text: String,
     /// The offset in `plan.md` of the byte between its brackets.
-    pub mark: usize,
+    pub(crate) mark: usize,
 }
 
 /// `bytes` after a list marker (`-`, `*` or `+`, then blanks), if it starts
@@ -110,13 +110,13 @@ pub(crate) fn normalized(text: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Ticking {
     /// The new `plan.md`, if a box was ticked.
-    pub plan: Option<Vec<u8>>,
+    pub(crate) plan: Option<Vec<u8>>,
     /// The criteria ticked, in plan order.
-    pub ticked: Vec<String>,
+    pub(crate) ticked: Vec<String>,
     /// The results' items that equal no criterion of the plan, in order.
-    pub unmatched: Vec<String>,
+    pub(crate) unmatched: Vec<String>,
     /// The criteria still unchecked afterwards, in plan order.
-    pub remaining: Vec<String>,
+    pub(crate) remaining: Vec<String>,
 }
 
 /// Ticks every unchecked criterion of `plan` that an item of `results`'

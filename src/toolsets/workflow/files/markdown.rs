@@ -14,9 +14,9 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
     /// The offset of its first byte in the file.
-    pub start: usize,
+    pub(crate) start: usize,
     /// Its bytes, without `\n` and a `\r` before it.
-    pub bytes: &'a [u8],
+    pub(crate) bytes: &'a [u8],
 }
 
 /// The lines of `text`.

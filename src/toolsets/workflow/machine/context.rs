@@ -12,20 +12,20 @@ use crate::toolsets::workflow::files::names::File;
 
 /// The context kept next to the current state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Context {
+pub(crate) struct Context {
     /// Where the PR review returns to: a non-PR, non-error state; present
     /// in PR states and in error states reached from the PR flow.
-    pub pr_return_state: Option<State>,
+    pub(crate) pr_return_state: Option<State>,
     /// The last non-error state before the current error state; present in
     /// error states only.
-    pub error_original_state: Option<State>,
+    pub(crate) error_original_state: Option<State>,
 }
 
 impl Context {
     /// The context with values that cannot be right dropped: a PR return
     /// state that is a PR or error state, an error origin that is an error
     /// state.
-    pub fn checked(self) -> Self {
+    pub(crate) fn checked(self) -> Self {
         Self {
             pr_return_state: self
                 .pr_return_state

@@ -31,11 +31,12 @@ pub(crate) enum Found {
 pub(crate) struct Facts {
     files: [Found; 7],
     /// The free names of the places files may be moved to.
-    pub slots: Slots,
+    pub(crate) slots: Slots,
 }
 
 impl Facts {
     /// Facts with every file absent and `slots` for the archives.
+    #[cfg(test)]
     pub(crate) fn new(slots: Slots) -> Self {
         Self {
             files: Default::default(),

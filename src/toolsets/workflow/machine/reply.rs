@@ -26,15 +26,15 @@ never advance the workflow.";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Reply {
     /// The state after the call, as shown.
-    pub state: &'static str,
+    pub(crate) state: &'static str,
     /// `{ID} {FROM} → {TO}`, `blocked ({ID})` or `none`.
-    pub transition: String,
+    pub(crate) transition: String,
     /// One line for the user.
-    pub message: String,
+    pub(crate) message: String,
     /// The spells valid now.
-    pub options: Vec<Spell>,
+    pub(crate) options: Vec<Spell>,
     /// The lines for the agent, before the standing rule.
-    pub instructions: Vec<String>,
+    pub(crate) instructions: Vec<String>,
 }
 
 impl Reply {

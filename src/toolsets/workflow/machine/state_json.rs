@@ -39,9 +39,9 @@ pub(crate) enum Read {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct StateDoc {
     /// The current state.
-    pub state: State,
+    pub(crate) state: State,
     /// Its context.
-    pub context: Context,
+    pub(crate) context: Context,
     /// The context's keys we do not know, in their order.
     context_extra: Vec<(String, Json)>,
     /// The history, oldest first, entries kept as they were.
@@ -96,17 +96,17 @@ impl PartialEq for History {
 
 /// One history entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// When: RFC 3339, UTC, whole seconds.
-    pub timestamp: String,
+    pub(crate) timestamp: String,
     /// The spell, e.g. `Accio`.
-    pub trigger: &'static str,
+    pub(crate) trigger: &'static str,
     /// The row of the transition table, e.g. `G1`.
-    pub rule: &'static str,
+    pub(crate) rule: &'static str,
     /// `FROM → TO`.
-    pub transition: String,
+    pub(crate) transition: String,
     /// The user's note, if one was given.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 impl Entry {

@@ -49,31 +49,31 @@ pub(crate) enum Start {
 #[derive(Debug, Clone)]
 pub(crate) struct Input<'a> {
     /// The spell cast.
-    pub spell: Spell,
+    pub(crate) spell: Spell,
     /// How the state was found.
-    pub start: Start,
+    pub(crate) start: Start,
     /// The state and its context, history and unknown keys (inferred ones
     /// when `state.json` is missing or corrupt).
-    pub doc: StateDoc,
+    pub(crate) doc: StateDoc,
     /// `state.json`'s bytes as read, to undo with.
-    pub state_file: Option<Vec<u8>>,
+    pub(crate) state_file: Option<Vec<u8>>,
     /// The files.
-    pub facts: Facts,
+    pub(crate) facts: Facts,
     /// The user's note, cleaned.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// The call's time.
-    pub now: DateTime<Utc>,
+    pub(crate) now: DateTime<Utc>,
     /// The server's limits.
-    pub limits: &'a Limits,
+    pub(crate) limits: &'a Limits,
 }
 
 /// A transition being worked out.
 pub(crate) struct Step<'a> {
     input: &'a Input<'a>,
     /// The state before.
-    pub from: State,
+    pub(crate) from: State,
     /// The state after.
-    pub to: State,
+    pub(crate) to: State,
     pub(super) effects: Vec<Effect>,
     pub(super) message: String,
     pub(super) lines: Vec<String>,

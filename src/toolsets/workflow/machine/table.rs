@@ -139,24 +139,17 @@ pub(crate) enum Next {
 /// One row of the transition table.
 pub(crate) struct Row {
     /// Its ID, e.g. `G1`.
-    pub id: &'static str,
+    pub(crate) id: &'static str,
     /// The states it applies in.
-    pub states: &'static [State],
+    pub(crate) states: &'static [State],
     /// The spell it answers.
-    pub spell: Spell,
+    pub(crate) spell: Spell,
     /// Its condition.
-    pub when: When,
+    pub(crate) when: When,
     /// Its next state.
-    pub next: Next,
+    pub(crate) next: Next,
     /// Adds its file effects and what it says.
-    pub act: fn(&mut Step<'_>),
-}
-
-impl Row {
-    /// Whether the row is a blocked one.
-    pub(crate) fn is_blocked(&self) -> bool {
-        self.next == Next::Blocked
-    }
+    pub(crate) act: fn(&mut Step<'_>),
 }
 
 /// The rows that start a PR review (they set `pr_return_state`).

@@ -65,8 +65,8 @@ pub(crate) type Tree = BTreeMap<String, Node>;
 
 /// A project with a workflow directory at `.ai/task`.
 pub(crate) struct Project {
-    pub root: TempDir,
-    pub workflow: Caster,
+    pub(crate) root: TempDir,
+    pub(crate) workflow: Caster,
 }
 
 impl Project {
