@@ -2,23 +2,18 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! Toolset `plans` as the server sees it: its registry entry, its
-//! configured state (the plan files) and its MCP face.
+//! Toolset `plans` as the server sees it: its registry entry and its
+//! configured state (its MCP face on the plan files).
 
 use std::any::Any;
 use std::sync::Arc;
 
-use rmcp::ErrorData;
-use rmcp::model::{CallToolRequestParams, Tool};
-use rmcp::service::{RequestContext, RoleServer};
-
 use super::PlanFiles;
-use crate::runtime::blocking;
+use super::mcp::PlansTools;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
-use crate::server::toolset::{OpenError, ToolFuture, Tools, Toolset, ToolsetKind};
+use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::plans::config::{EXAMPLE, FLAGS, PlansSettings};
-use crate::toolsets::plans::mcp::tools;
 
 /// What a model reads first when toolset `plans` is on.
 pub(crate) const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): pass the etag you read \
@@ -62,10 +57,10 @@ impl ToolsetKind for PlansKind {
         let lock_timeout = settings.lock_timeout();
         let settings = PlansSettings::read(settings)?;
         let plans = PlanFiles::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
-        Ok(Arc::new(Plans(PlansTools {
-            plans: Arc::new(plans),
-            legacy_doc_tools: settings.legacy_doc_tools,
-        })))
+        Ok(Arc::new(Plans(PlansTools::new(
+            Arc::new(plans),
+            settings.legacy_doc_tools,
+        ))))
     }
 }
 
@@ -73,14 +68,6 @@ impl ToolsetKind for PlansKind {
 /// (plans do not belong to a board).
 #[derive(Debug)]
 pub(crate) struct Plans(PlansTools);
-
-/// The MCP face of toolset `plans`: the plan files and which tools are
-/// offered.
-#[derive(Debug, Clone)]
-pub(crate) struct PlansTools {
-    plans: Arc<PlanFiles>,
-    legacy_doc_tools: bool,
-}
 
 impl Toolset for Plans {
     fn name(&self) -> &'static str {
@@ -102,35 +89,5 @@ impl Toolset for Plans {
 
     fn as_any(&self) -> &dyn Any {
         self
-    }
-}
-
-impl Tools for PlansTools {
-    fn tools(&self) -> Vec<Tool> {
-        tools::tools(self.legacy_doc_tools)
-    }
-
-    fn call(
-        &self,
-        request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Option<ToolFuture> {
-        let legacy = self.legacy_doc_tools;
-        if !tools::tool_names(legacy).contains(&request.name.as_ref()) {
-            return None;
-        }
-        // Plan files are read, locked and written: off the async workers.
-        let plans = self.plans.clone();
-        Some(Box::pin(async move {
-            let result = blocking::run(move || {
-                let arguments = request.arguments.as_ref();
-                tools::call(&request.name, &plans, arguments, legacy)
-            })
-            .await;
-            match result {
-                Some(result) => Ok(result.into()),
-                None => Err(ErrorData::invalid_params("tool not found", None)),
-            }
-        }))
     }
 }
