@@ -8,15 +8,15 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Most characters in the header's title.
-    pub(crate) max_title_length: usize,
+    pub max_title_length: usize,
     /// Most task levels (a top-level task is at depth 1).
-    pub(crate) max_depth: usize,
+    pub max_depth: usize,
     /// Most tasks, all levels counted.
-    pub(crate) max_tasks: usize,
+    pub max_tasks: usize,
     /// Most characters in one task text or one constraint text.
-    pub(crate) max_item_length: usize,
+    pub max_item_length: usize,
     /// Most bytes in the whole description.
-    pub(crate) max_input_bytes: usize,
+    pub max_input_bytes: usize,
 }
 
 impl Default for Limits {

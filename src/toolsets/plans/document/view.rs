@@ -49,7 +49,7 @@ impl Stats {
 
     /// Counts every strict task line of the raw text, parsed or not (so
     /// duplicate ids count twice, as in the reference).
-    pub(crate) fn of_text(text: &str) -> Self {
+    pub fn of_text(text: &str) -> Self {
         let mut stats = Self::default();
         for task in lines_of(text).filter_map(line::task_line) {
             stats.count(task.status);
