@@ -29,6 +29,7 @@
 pub mod config;
 pub mod runtime;
 pub(crate) mod server;
+pub(crate) mod setup;
 pub mod toolsets;
 pub mod transport;
 
