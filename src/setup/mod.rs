@@ -6,5 +6,7 @@
 //! (not a toolset's), which wire the server into the coding agents' config
 //! files and check what they wrote.
 
+mod agent;
 mod json;
+mod plan;
 mod toml_file;
