@@ -35,3 +35,9 @@ pub mod transport;
 
 pub use server::BoardName;
 pub use server::command::CliCommand;
+
+/// Every subcommand of `planning-mcp-server`: the server's own (`setup`,
+/// `doctor`), then those the toolsets bring, in registry order.
+pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
+    setup::COMMANDS.iter().chain(toolsets::commands())
+}

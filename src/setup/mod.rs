@@ -4,9 +4,27 @@
 
 //! `planning-mcp-server setup` and `doctor`: the server's own subcommands
 //! (not a toolset's), which wire the server into the coding agents' config
-//! files and check what they wrote.
+//! files and check what they wrote (docs/setup.md).
+//!
+//! - [`agent`]: each agent's files, formats and entries;
+//! - [`plan`]: what to write for the options given (pure);
+//! - [`json`], [`toml_file`]: editors that change only their own bytes;
+//! - [`apply`]: one agent's edits, computed from the files' texts;
+//! - [`files`]: reading, atomic writing; [`diff`]: `--dry-run`'s diff;
+//! - [`program`]: the command written, checked against `PATH`;
+//! - `command`: `setup`'s arguments and run.
 
 mod agent;
+mod apply;
+mod command;
+mod diff;
+mod files;
 mod json;
 mod plan;
+mod program;
 mod toml_file;
+
+use crate::server::command::CliCommand;
+
+/// The server's own subcommands.
+pub(crate) const COMMANDS: &[CliCommand] = &[command::SETUP];

@@ -11,5 +11,4 @@ mod parse;
 mod value;
 
 pub(crate) use edit::{Document, Misfit};
-pub(crate) use parse::ParseError;
 pub(crate) use value::Json;
