@@ -100,7 +100,8 @@ mod tests {
         assert_eq!(find_on_path(PROGRAM, Some(&path)), Some(b.join(PROGRAM)));
         assert_eq!(find_on_path(PROGRAM, None), None);
         let this = std::fs::canonicalize(b.join(PROGRAM)).unwrap();
-        assert!(path_note(&this, Some(&b.join(PROGRAM))).ends_with("is this binary (".to_owned() + &this.display().to_string() + ")"));
+        let expected = format!("is this binary ({})", this.display());
+        assert!(path_note(&this, Some(&b.join(PROGRAM))).ends_with(&expected));
         assert!(path_note(&this, None).starts_with("warning: planning-mcp-server is not on PATH"));
         assert!(path_note(&this, Some(&a.join(PROGRAM))).contains("not this binary"));
     }
