@@ -146,12 +146,13 @@ fn middle<'a>(old: &[&'a str], new: &[&'a str]) -> Vec<Line<'a>> {
         if i < n && j < m && old[i] == new[j] {
             lines.push(Line::Same(old[i]));
             (i, j) = (i + 1, j + 1);
-        } else if j < m && (i == n || lcs[i * width + j + 1] >= lcs[(i + 1) * width + j]) {
-            lines.push(Line::Added(new[j]));
-            j += 1;
-        } else {
+        } else if i < n && (j == m || lcs[(i + 1) * width + j] >= lcs[i * width + j + 1]) {
+            // Removed lines before added ones, as diff(1) shows them.
             lines.push(Line::Removed(old[i]));
             i += 1;
+        } else {
+            lines.push(Line::Added(new[j]));
+            j += 1;
         }
     }
     lines
