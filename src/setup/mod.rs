@@ -12,19 +12,22 @@
 //! - [`apply`]: one agent's edits, computed from the files' texts;
 //! - [`files`]: reading, atomic writing; [`diff`]: `--dry-run`'s diff;
 //! - [`program`]: the command written, checked against `PATH`;
-//! - `command`: `setup`'s arguments and run.
+//! - `command`: `setup`'s arguments and run; `doctor` and what it runs
+//!   ([`probe`]).
 
 mod agent;
 mod apply;
 mod command;
 mod diff;
+mod doctor;
 mod files;
 mod json;
 mod plan;
+mod probe;
 mod program;
 mod toml_file;
 
 use crate::server::command::CliCommand;
 
 /// The server's own subcommands.
-pub(crate) const COMMANDS: &[CliCommand] = &[command::SETUP];
+pub(crate) const COMMANDS: &[CliCommand] = &[command::SETUP, doctor::DOCTOR];
