@@ -124,9 +124,26 @@ fn entry(agent: &str, text: &str) -> Value {
             let table: toml::Table = toml::from_str(text).unwrap();
             serde_json::to_value(&table["mcp_servers"]["planning"]).unwrap()
         }
-        "vscode" => serde_json::from_str::<Value>(text).unwrap()["servers"]["planning"].clone(),
+        "vscode" => serde_json::from_str::<Value>(&strict(text)).unwrap()["servers"]["planning"].clone(),
         _ => serde_json::from_str::<Value>(text).unwrap()["mcpServers"]["planning"].clone(),
     }
+}
+
+/// JSONC (whole-line comments, trailing commas: what the fixtures hold)
+/// as JSON.
+fn strict(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+    let joined = lines.join("\n");
+    let mut out = String::new();
+    let chars: Vec<char> = joined.chars().collect();
+    for (n, c) in chars.iter().enumerate() {
+        let next = chars[n + 1..].iter().find(|c| !c.is_whitespace());
+        if *c == ',' && matches!(next, Some('}' | ']')) {
+            continue;
+        }
+        out.push(*c);
+    }
+    out
 }
 
 /// Starts the server of `entry` as the agent would, and checks it speaks
@@ -366,7 +383,7 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr.contains("  FAIL  SessionStart hook `planning-mcp-server summary` fails: it exited with 1: planning-mcp-server: board default lives in the memory"), "{stderr}");
     assert!(stderr.contains("        fix: run planning-mcp-server setup claude-code again"), "{stderr}");
-    assert!(stderr.ends_with("6 checks, 2 failed"), "{stderr}");
+    assert!(stderr.trim_end().ends_with("6 checks, 2 failed"), "{stderr}");
 }
 
 #[tokio::test]
