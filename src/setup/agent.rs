@@ -238,7 +238,9 @@ impl Agent {
             (Self::ClaudeCode, Scope::Project) => {
                 Some(places.in_project(".claude/settings.json", Format::Json))
             }
-            (Self::ClaudeCode, Scope::User) => places.at_home(".claude/settings.json", Format::Json),
+            (Self::ClaudeCode, Scope::User) => {
+                places.at_home(".claude/settings.json", Format::Json)
+            }
             _ => None,
         }
     }
@@ -308,7 +310,9 @@ impl Launch {
         }
         let text = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_owned);
         if let Some(command) = text("command") {
-            let ours = Path::new(&command).file_name().is_some_and(|name| name == PROGRAM);
+            let ours = Path::new(&command)
+                .file_name()
+                .is_some_and(|name| name == PROGRAM);
             let args = match object.get("args") {
                 None => Vec::new(),
                 Some(args) => args
@@ -367,7 +371,11 @@ mod tests {
     fn names_parse_back_and_every_agent_has_a_file_in_its_default_scope() {
         for agent in Agent::ALL {
             assert_eq!(Agent::parse(agent.name()), Some(agent));
-            assert!(agent.servers_file(agent.default_scope(), &places()).is_some());
+            assert!(
+                agent
+                    .servers_file(agent.default_scope(), &places())
+                    .is_some()
+            );
             assert!(agent.has_scope(agent.default_scope()));
         }
         assert_eq!(Agent::parse("claude"), None);
@@ -377,9 +385,18 @@ mod tests {
     fn files_of_each_scope() {
         let p = places();
         let shown = |agent: Agent, scope| agent.servers_file(scope, &p).map(|f| f.shown);
-        assert_eq!(shown(Agent::ClaudeCode, Scope::Project).unwrap(), ".mcp.json");
-        assert_eq!(shown(Agent::ClaudeCode, Scope::User).unwrap(), "~/.claude.json");
-        assert_eq!(shown(Agent::Codex, Scope::User).unwrap(), "~/.codex/config.toml");
+        assert_eq!(
+            shown(Agent::ClaudeCode, Scope::Project).unwrap(),
+            ".mcp.json"
+        );
+        assert_eq!(
+            shown(Agent::ClaudeCode, Scope::User).unwrap(),
+            "~/.claude.json"
+        );
+        assert_eq!(
+            shown(Agent::Codex, Scope::User).unwrap(),
+            "~/.codex/config.toml"
+        );
         assert_eq!(shown(Agent::ClaudeDesktop, Scope::Project), None);
         let hooks = Agent::ClaudeCode.hooks_file(Scope::Project, &p).unwrap();
         assert_eq!(hooks.path, PathBuf::from("/p/.claude/settings.json"));
@@ -430,7 +447,10 @@ mod tests {
 
     #[test]
     fn shell_words_quote_what_the_shell_would_read() {
-        assert_eq!(shell_word("/usr/bin/planning-mcp-server"), "/usr/bin/planning-mcp-server");
+        assert_eq!(
+            shell_word("/usr/bin/planning-mcp-server"),
+            "/usr/bin/planning-mcp-server"
+        );
         assert_eq!(shell_word("/my dir/x"), "'/my dir/x'");
         assert_eq!(shell_word("it's"), r"'it'\''s'");
         assert_eq!(shell_word(""), "''");

@@ -63,9 +63,14 @@ pub(crate) fn servers(
     let (changed, what) = match launch {
         Some(launch) => {
             let entry = agent.entry(launch);
-            let changed = doc.set_server(key, name, &entry).map_err(|m| misfit(shown, &m.0))?;
+            let changed = doc
+                .set_server(key, name, &entry)
+                .map_err(|m| misfit(shown, &m.0))?;
             let what = match (changed, existing.is_some()) {
-                (false, _) => format!("server '{name}' is set up already: it {}", launch.describe()),
+                (false, _) => format!(
+                    "server '{name}' is set up already: it {}",
+                    launch.describe()
+                ),
                 (true, true) => format!("updated server '{name}', which now {}", launch.describe()),
                 (true, false) => format!("added server '{name}', which {}", launch.describe()),
             };
@@ -79,7 +84,11 @@ pub(crate) fn servers(
 
 /// The edit of Claude Code's settings (`file`, its text `before`): the
 /// hooks run `hook`, or are removed (`None`).
-pub(crate) fn hooks(file: &ConfigFile, before: Option<&str>, hook: Option<&str>) -> Result<Edit, String> {
+pub(crate) fn hooks(
+    file: &ConfigFile,
+    before: Option<&str>,
+    hook: Option<&str>,
+) -> Result<Edit, String> {
     let shown = &file.shown;
     let mut doc = match Doc::read(file, before)? {
         Doc::Json(doc) => doc,
@@ -88,13 +97,18 @@ pub(crate) fn hooks(file: &ConfigFile, before: Option<&str>, hook: Option<&str>)
     let mut changed = Vec::new();
     for (event, matcher) in HOOK_EVENTS {
         let path = ["hooks", event];
-        let index = doc.get(&path).and_then(|node| node.items()).and_then(|items| {
-            items
-                .iter()
-                .position(|item| doc.data(&item.value).is_some_and(|data| is_our_hook(&data)))
-        });
+        let index = doc
+            .get(&path)
+            .and_then(|node| node.items())
+            .and_then(|items| {
+                items
+                    .iter()
+                    .position(|item| doc.data(&item.value).is_some_and(|data| is_our_hook(&data)))
+            });
         let did = match (hook, index) {
-            (Some(command), Some(index)) => doc.replace_element(&path, index, &hook_group(matcher, command)),
+            (Some(command), Some(index)) => {
+                doc.replace_element(&path, index, &hook_group(matcher, command))
+            }
             (Some(command), None) => {
                 doc.push_element(&path, &hook_group(matcher, command))
                     .map_err(|m| misfit(shown, &m.0))?;
@@ -110,7 +124,9 @@ pub(crate) fn hooks(file: &ConfigFile, before: Option<&str>, hook: Option<&str>)
     let events = HOOK_EVENTS.map(|(event, _)| event).join(" and ");
     let what = match (hook, changed.is_empty()) {
         (Some(command), true) => format!("hooks {events} are set up already: they run `{command}`"),
-        (Some(command), false) => format!("set hooks {}, which run `{command}`", changed.join(" and ")),
+        (Some(command), false) => {
+            format!("set hooks {}, which run `{command}`", changed.join(" and "))
+        }
         (None, true) => "no hooks of setup to remove".to_owned(),
         (None, false) => format!("removed hooks {}", changed.join(" and ")),
     };
@@ -155,7 +171,9 @@ pub(crate) fn runs_summary(command: &str) -> bool {
         },
         None => command.split_once(' ').unwrap_or((command, "")),
     };
-    let ours = std::path::Path::new(program).file_name().is_some_and(|n| n == PROGRAM);
+    let ours = std::path::Path::new(program)
+        .file_name()
+        .is_some_and(|n| n == PROGRAM);
     ours && rest.split_whitespace().next() == Some("summary")
 }
 
@@ -204,7 +222,12 @@ impl Doc {
         }
     }
 
-    fn set_server(&mut self, key: &str, name: &str, entry: &Json) -> Result<bool, super::json::Misfit> {
+    fn set_server(
+        &mut self,
+        key: &str,
+        name: &str,
+        entry: &Json,
+    ) -> Result<bool, super::json::Misfit> {
         match self {
             Self::Json(doc) => doc.set_member(&[key], name, entry),
             Self::Toml(doc) => doc.set_server(name, entry),

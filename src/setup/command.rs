@@ -109,7 +109,13 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
         true => (None, None),
         false => (Some(&plan.launch), plan.hook.as_deref()),
     };
-    let no_home = || format!("HOME is not set, so {}'s {} files cannot be found", agent.title(), scope.name());
+    let no_home = || {
+        format!(
+            "HOME is not set, so {}'s {} files cannot be found",
+            agent.title(),
+            scope.name()
+        )
+    };
     let servers_file = agent.servers_file(scope, &places).ok_or_else(no_home)?;
     let mut edits: Vec<(ConfigFile, Edit)> = Vec::new();
     let before = files::read(&servers_file.path, &servers_file.shown)?;
@@ -145,7 +151,11 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
     if args.dry_run {
         out.push_str("Nothing was written (--dry-run). The changes:\n");
         for (file, edit) in &edits {
-            out.push_str(&diff::unified(&file.shown, edit.before.as_deref(), edit.after.as_deref()));
+            out.push_str(&diff::unified(
+                &file.shown,
+                edit.before.as_deref(),
+                edit.after.as_deref(),
+            ));
         }
         return Ok(out);
     }
@@ -223,7 +233,9 @@ mod tests {
             clap::error::ErrorKind::InvalidValue
         );
         assert_eq!(
-            parse(&["codex", "--remove", "--storage", "file"]).unwrap_err().kind(),
+            parse(&["codex", "--remove", "--storage", "file"])
+                .unwrap_err()
+                .kind(),
             clap::error::ErrorKind::ArgumentConflict
         );
         assert_eq!(AGENTS, Agent::ALL.map(Agent::name));

@@ -47,7 +47,10 @@ pub(crate) fn unified(name: &str, old: Option<&str>, new: Option<&str>) -> Strin
         let (old_start, new_start) = position(&lines, hunk.0);
         let part = &lines[hunk.0..hunk.1];
         let old_count = part.iter().filter(|l| !matches!(l, Line::Added(_))).count();
-        let new_count = part.iter().filter(|l| !matches!(l, Line::Removed(_))).count();
+        let new_count = part
+            .iter()
+            .filter(|l| !matches!(l, Line::Removed(_)))
+            .count();
         let _ = writeln!(
             out,
             "@@ -{} +{} @@",
@@ -77,11 +80,13 @@ fn range(start: usize, count: usize) -> String {
 
 /// The old and new line numbers (0-based) where line `index` of the diff is.
 fn position(lines: &[Line<'_>], index: usize) -> (usize, usize) {
-    lines[..index].iter().fold((0, 0), |(old, new), line| match line {
-        Line::Same(_) => (old + 1, new + 1),
-        Line::Removed(_) => (old + 1, new),
-        Line::Added(_) => (old, new + 1),
-    })
+    lines[..index]
+        .iter()
+        .fold((0, 0), |(old, new), line| match line {
+            Line::Same(_) => (old + 1, new + 1),
+            Line::Removed(_) => (old + 1, new),
+            Line::Added(_) => (old, new + 1),
+        })
 }
 
 /// The hunks: ranges of the diff's lines, each change with its context,
@@ -178,7 +183,9 @@ mod tests {
     #[test]
     fn changes_come_with_three_lines_of_context_and_far_ones_apart() {
         let old: String = (1..=20).map(|n| format!("{n}\n")).collect();
-        let new = old.replacen("2\n", "2\nnew\n", 1).replace("18\n", "eighteen\n");
+        let new = old
+            .replacen("2\n", "2\nnew\n", 1)
+            .replace("18\n", "eighteen\n");
         assert_eq!(
             unified("f", Some(&old), Some(&new)),
             "--- a/f\n+++ b/f\n@@ -1,5 +1,6 @@\n 1\n 2\n+new\n 3\n 4\n 5\n@@ -15,6 +16,6 @@\n 15\n 16\n 17\n-18\n+eighteen\n 19\n 20\n"

@@ -101,7 +101,11 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
             looked.join(", ")
         ));
     }
-    let _ = write!(report.text, "{} checks, {} failed", report.checks, report.failed);
+    let _ = write!(
+        report.text,
+        "{} checks, {} failed",
+        report.checks, report.failed
+    );
     match report.failed {
         0 => Ok(format!("{}\n", report.text)),
         _ => Err(report.text),
@@ -109,8 +113,20 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
 }
 
 /// Checks server `name` in `file`, and its hooks, if the file holds it.
-fn check(agent: Agent, scope: Scope, file: &ConfigFile, name: &str, places: &Places, report: &mut Report) {
-    let head = format!("{}, {} scope ({}):", agent.title(), scope.name(), file.shown);
+fn check(
+    agent: Agent,
+    scope: Scope,
+    file: &ConfigFile,
+    name: &str,
+    places: &Places,
+    report: &mut Report,
+) {
+    let head = format!(
+        "{}, {} scope ({}):",
+        agent.title(),
+        scope.name(),
+        file.shown
+    );
     let entry = match server_entry(agent, file, name) {
         Ok(Some(entry)) => entry,
         Ok(None) => return,
@@ -172,14 +188,19 @@ fn check(agent: Agent, scope: Scope, file: &ConfigFile, name: &str, places: &Pla
 
 /// The entry of server `name` in `file`, as data; `None` if the file or
 /// the entry is not there.
-fn server_entry(agent: Agent, file: &ConfigFile, name: &str) -> Result<Option<serde_json::Value>, String> {
+fn server_entry(
+    agent: Agent,
+    file: &ConfigFile,
+    name: &str,
+) -> Result<Option<serde_json::Value>, String> {
     let Some(text) = files::read(&file.path, &file.shown)? else {
         return Ok(None);
     };
     let key = agent.servers_key();
     match file.format {
         Format::Toml => {
-            let doc = TomlDocument::parse(&text).map_err(|e| format!("{} cannot be read ({e})", file.shown))?;
+            let doc = TomlDocument::parse(&text)
+                .map_err(|e| format!("{} cannot be read ({e})", file.shown))?;
             Ok(doc.server(name))
         }
         Format::Json | Format::Jsonc => {
@@ -212,7 +233,10 @@ fn check_program(command: &str, scope: Scope, setup: &str, report: &mut Report) 
         }
         Ok(this) => {
             report.ok(&format!("{command} is found: {}", found.display()));
-            report.warn(&format!("it is not this binary ({}): the agent starts another build", this.display()));
+            report.warn(&format!(
+                "it is not this binary ({}): the agent starts another build",
+                this.display()
+            ));
         }
         Err(_) => report.ok(&format!("{command} is found: {}", found.display())),
     }
@@ -248,8 +272,15 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
     let mut found = 0;
     for (event, _) in HOOK_EVENTS {
         let Some(doc) = &doc else { break };
-        let groups = doc.get(&["hooks", event]).and_then(|n| n.items()).unwrap_or(&[]);
-        for group in groups.iter().filter_map(|g| doc.data(&g.value)).filter(is_our_hook) {
+        let groups = doc
+            .get(&["hooks", event])
+            .and_then(|n| n.items())
+            .unwrap_or(&[]);
+        for group in groups
+            .iter()
+            .filter_map(|g| doc.data(&g.value))
+            .filter(is_our_hook)
+        {
             found += 1;
             let command = group["hooks"][0]["command"].as_str().unwrap_or("");
             match probe::hook(command, dir) {

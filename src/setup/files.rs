@@ -28,13 +28,20 @@ pub(crate) fn read(path: &Path, shown: &str) -> Result<Option<String>, String> {
             .map(Some)
             .map_err(|_| format!("cannot read {shown}: it is not UTF-8 text; nothing was changed")),
         Err(refused) if refused.is_not_found() => Ok(None),
-        Err(refused) => Err(format!("cannot read {shown}: {refused}; nothing was changed")),
+        Err(refused) => Err(format!(
+            "cannot read {shown}: {refused}; nothing was changed"
+        )),
     }
 }
 
 /// Replaces the text of `path` (or makes the file, and its directories)
 /// with `text`, if it still holds `expected` (`None`: no file).
-pub(crate) fn write(path: &Path, shown: &str, expected: Option<&str>, text: &str) -> Result<(), String> {
+pub(crate) fn write(
+    path: &Path,
+    shown: &str,
+    expected: Option<&str>,
+    text: &str,
+) -> Result<(), String> {
     let target = target(path);
     let fail = |error: std::io::Error| format!("cannot write {shown}: {error}");
     let dir = match target.parent() {
@@ -44,9 +51,14 @@ pub(crate) fn write(path: &Path, shown: &str, expected: Option<&str>, text: &str
     fs::create_dir_all(&dir).map_err(fail)?;
     let temp = temp_beside(&target);
     let written = (|| {
-        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
         if let Ok(old) = fs::metadata(&target) {
-            file.set_permissions(fs::Permissions::from_mode(old.permissions().mode() & 0o7777))?;
+            file.set_permissions(fs::Permissions::from_mode(
+                old.permissions().mode() & 0o7777,
+            ))?;
         }
         file.write_all(text.as_bytes())?;
         file.sync_all()
@@ -71,7 +83,12 @@ pub(crate) fn write(path: &Path, shown: &str, expected: Option<&str>, text: &str
 /// Deletes `path` if it still holds `expected`, then its directory if that
 /// is left empty and is not the project's or the home directory itself
 /// (`keep`): `setup` made both.
-pub(crate) fn delete(path: &Path, shown: &str, expected: &str, keep: &[&Path]) -> Result<(), String> {
+pub(crate) fn delete(
+    path: &Path,
+    shown: &str,
+    expected: &str,
+    keep: &[&Path],
+) -> Result<(), String> {
     let target = target(path);
     if read(&target, shown)?.as_deref() != Some(expected) {
         return Err(changed(shown));
@@ -85,13 +102,17 @@ pub(crate) fn delete(path: &Path, shown: &str, expected: &str, keep: &[&Path]) -
 }
 
 fn changed(shown: &str) -> String {
-    format!("{shown} changed while setup was working on it (did the agent write it?): run setup again")
+    format!(
+        "{shown} changed while setup was working on it (did the agent write it?): run setup again"
+    )
 }
 
 /// Where `path` leads: the target of a symbolic link, else itself.
 fn target(path: &Path) -> PathBuf {
     match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_owned())
+        }
         _ => path.to_owned(),
     }
 }
@@ -121,10 +142,21 @@ mod tests {
         let link = dir.path().join("link.json");
         std::os::unix::fs::symlink(&real, &link).unwrap();
         write(&link, "link.json", Some("{}"), "{\"a\": 1}").unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&real).unwrap(), "{\"a\": 1}");
-        assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
-        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(
+            fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
     }
 
@@ -134,7 +166,10 @@ mod tests {
         let path = dir.path().join("a.json");
         fs::write(&path, "{\"theirs\": 1}").unwrap();
         let error = write(&path, "a.json", Some("{}"), "{\"ours\": 1}").unwrap_err();
-        assert!(error.starts_with("a.json changed while setup was working on it"), "{error}");
+        assert!(
+            error.starts_with("a.json changed while setup was working on it"),
+            "{error}"
+        );
         assert_eq!(fs::read_to_string(&path).unwrap(), "{\"theirs\": 1}");
         assert!(delete(&path, "a.json", "{}", &[]).is_err());
         assert!(path.exists());

@@ -90,9 +90,11 @@ pub(crate) fn plan(
             ));
         }
         if request.storage.is_some() {
-            return Err("--storage is for a server the agent starts; an HTTP server keeps its \
+            return Err(
+                "--storage is for a server the agent starts; an HTTP server keeps its \
                         boards as its own flags say (start it with --storage file)"
-                .into());
+                    .into(),
+            );
         }
         if hooks && url.starts_with("https://") {
             return Err(format!(
@@ -216,7 +218,9 @@ fn endpoint(url: &str) -> Result<String, String> {
         .or_else(|| url.strip_prefix("https://"))
         .ok_or_else(|| format!("--http {shown}: not an http:// or https:// URL"))?;
     if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(format!("--http {shown}: a URL holds no blanks or control characters"));
+        return Err(format!(
+            "--http {shown}: a URL holds no blanks or control characters"
+        ));
     }
     let host = rest.split(['/', '?', '#']).next().unwrap_or("");
     if host.is_empty() {
@@ -273,7 +277,10 @@ mod tests {
     #[test]
     fn team_on_claude_code_stores_the_board_for_its_hooks() {
         let plan = planned(&with_toolsets(Agent::ClaudeCode, "team,planning")).unwrap();
-        assert_eq!(args(&plan), ["--toolsets", "planning,team", "--storage", "file"]);
+        assert_eq!(
+            args(&plan),
+            ["--toolsets", "planning,team", "--storage", "file"]
+        );
         assert_eq!(
             plan.hook.as_deref(),
             Some("planning-mcp-server summary --storage file")
@@ -310,12 +317,20 @@ mod tests {
             storage: Some(Storage::File),
             ..http.clone()
         };
-        assert!(planned(&storage).unwrap_err().starts_with("--storage is for"));
+        assert!(
+            planned(&storage)
+                .unwrap_err()
+                .starts_with("--storage is for")
+        );
         let desktop = Request {
             agent: Agent::ClaudeDesktop,
             ..http
         };
-        assert!(planned(&desktop).unwrap_err().contains("does not connect to URLs"));
+        assert!(
+            planned(&desktop)
+                .unwrap_err()
+                .contains("does not connect to URLs")
+        );
     }
 
     #[test]
@@ -336,19 +351,51 @@ mod tests {
         assert_eq!(plan.scope, Scope::User);
         assert_eq!(
             args(&plan),
-            ["--storage", "file", "--storage-dir", "/home/you/.planning-mcp-server"]
+            [
+                "--storage",
+                "file",
+                "--storage-dir",
+                "/home/you/.planning-mcp-server"
+            ]
         );
     }
 
     #[test]
     fn bad_toolsets_and_urls_are_refused() {
         let cases = [
-            (with_toolsets(Agent::Codex, "team"), "toolset 'team' works on toolset 'planning': enable both, e.g. planning,team"),
-            (with_toolsets(Agent::Codex, "boards"), "unknown toolset 'boards'; the toolsets are planning, plans, team, workflow, commit"),
-            (with_toolsets(Agent::Codex, " , "), "--toolsets names no toolset"),
-            (Request { http: Some("ftp://x".into()), ..request(Agent::Codex) }, "--http ftp://x: not an http:// or https:// URL"),
-            (Request { http: Some("http:///mcp".into()), ..request(Agent::Codex) }, "--http http:///mcp: names no host"),
-            (Request { http: Some("http://a b".into()), ..request(Agent::Codex) }, "--http http://a b: a URL holds no blanks or control characters"),
+            (
+                with_toolsets(Agent::Codex, "team"),
+                "toolset 'team' works on toolset 'planning': enable both, e.g. planning,team",
+            ),
+            (
+                with_toolsets(Agent::Codex, "boards"),
+                "unknown toolset 'boards'; the toolsets are planning, plans, team, workflow, commit",
+            ),
+            (
+                with_toolsets(Agent::Codex, " , "),
+                "--toolsets names no toolset",
+            ),
+            (
+                Request {
+                    http: Some("ftp://x".into()),
+                    ..request(Agent::Codex)
+                },
+                "--http ftp://x: not an http:// or https:// URL",
+            ),
+            (
+                Request {
+                    http: Some("http:///mcp".into()),
+                    ..request(Agent::Codex)
+                },
+                "--http http:///mcp: names no host",
+            ),
+            (
+                Request {
+                    http: Some("http://a b".into()),
+                    ..request(Agent::Codex)
+                },
+                "--http http://a b: a URL holds no blanks or control characters",
+            ),
         ];
         for (request, expected) in cases {
             assert_eq!(planned(&request).unwrap_err(), expected);

@@ -125,7 +125,11 @@ pub(crate) fn http_server(url: &str) -> Result<String, String> {
         .ok_or("it does not answer HTTP")?;
     match status {
         200 => {}
-        401 => return Err("it wants a token (401): add its Authorization header in the agent's config".into()),
+        401 => {
+            return Err(
+                "it wants a token (401): add its Authorization header in the agent's config".into(),
+            );
+        }
         other => return Err(format!("it answered {other}")),
     }
     let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body);
@@ -135,14 +139,19 @@ pub(crate) fn http_server(url: &str) -> Result<String, String> {
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .find_map(|message| {
             let info = message.get("result")?.get("serverInfo")?;
-            Some(format!("{} {}", info.get("name")?.as_str()?, info.get("version")?.as_str()?))
+            Some(format!(
+                "{} {}",
+                info.get("name")?.as_str()?,
+                info.get("version")?.as_str()?
+            ))
         });
     let session = response
         .lines()
         .take_while(|line| !line.is_empty())
         .find_map(|line| {
             let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id").then(|| value.trim().to_owned())
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
         });
     if let Some(session) = session {
         // End the session it opened, so that it does not wait to expire.
@@ -217,12 +226,17 @@ pub(crate) fn hook(command: &str, dir: &Path) -> Result<String, String> {
             }
         }
     };
-    let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+    let (stdout, stderr) = (
+        stdout.join().unwrap_or_default(),
+        stderr.join().unwrap_or_default(),
+    );
     match status.success() {
         true => Ok(stdout),
         false => Err(format!(
             "it exited with {}: {}",
-            status.code().map_or("a signal".to_owned(), |c| c.to_string()),
+            status
+                .code()
+                .map_or("a signal".to_owned(), |c| c.to_string()),
             stderr.trim()
         )),
     }
@@ -232,8 +246,14 @@ pub(crate) fn hook(command: &str, dir: &Path) -> Result<String, String> {
 /// the server would): a file is made in it and removed again, or in the
 /// nearest directory above it that exists.
 pub(crate) fn writable(dir: &Path) -> Result<(), String> {
-    let existing = dir.ancestors().find(|d| d.is_dir()).ok_or("no directory above it exists")?;
-    let probe = existing.join(format!(".planning-mcp-server-doctor-{}", std::process::id()));
+    let existing = dir
+        .ancestors()
+        .find(|d| d.is_dir())
+        .ok_or("no directory above it exists")?;
+    let probe = existing.join(format!(
+        ".planning-mcp-server-doctor-{}",
+        std::process::id()
+    ));
     std::fs::write(&probe, b"")
         .and_then(|()| std::fs::remove_file(&probe))
         .map_err(|e| format!("{} cannot be written: {e}", existing.display()))
@@ -246,15 +266,27 @@ mod tests {
     #[test]
     fn hooks_run_in_their_directory_and_say_why_they_fail() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(hook("pwd", dir.path()).unwrap().trim(), std::fs::canonicalize(dir.path()).unwrap().display().to_string());
-        assert_eq!(hook("echo no >&2; exit 3", dir.path()).unwrap_err(), "it exited with 3: no");
+        assert_eq!(
+            hook("pwd", dir.path()).unwrap().trim(),
+            std::fs::canonicalize(dir.path())
+                .unwrap()
+                .display()
+                .to_string()
+        );
+        assert_eq!(
+            hook("echo no >&2; exit 3", dir.path()).unwrap_err(),
+            "it exited with 3: no"
+        );
     }
 
     #[test]
     fn a_server_that_does_not_speak_mcp_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let error = stdio_server("echo", &["hello".into()], dir.path()).unwrap_err();
-        assert_eq!(error, "it wrote something that is not JSON-RPC on stdout: hello");
+        assert_eq!(
+            error,
+            "it wrote something that is not JSON-RPC on stdout: hello"
+        );
         let error = stdio_server("true", &[], dir.path()).unwrap_err();
         assert_eq!(error, "it exited without answering initialize");
         let error = stdio_server("/nonexistent/x", &[], dir.path()).unwrap_err();
@@ -266,6 +298,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         writable(&dir.path().join("not/yet")).unwrap();
         assert!(!dir.path().join("not").exists());
-        assert!(http_server("https://x/mcp").unwrap_err().contains("plain http://"));
+        assert!(
+            http_server("https://x/mcp")
+                .unwrap_err()
+                .contains("plain http://")
+        );
     }
 }

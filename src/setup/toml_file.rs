@@ -198,8 +198,10 @@ mod tests {
 
     #[test]
     fn a_changed_server_is_rewritten_in_place() {
-        let mut doc =
-            TomlDocument::parse("[mcp_servers.planning] # ours\ncommand = \"old\"\n\n[other]\nx = 1\n").unwrap();
+        let mut doc = TomlDocument::parse(
+            "[mcp_servers.planning] # ours\ncommand = \"old\"\n\n[other]\nx = 1\n",
+        )
+        .unwrap();
         assert!(doc.set_server("planning", &entry()).unwrap());
         assert_eq!(
             doc.text(),

@@ -634,7 +634,9 @@ async fn check_block(block: &Block, used: &mut Vec<usize>) -> Vec<Outcome> {
             let parsed: Result<Value, _> = serde_json::from_str(&block.body);
             match parsed {
                 Err(error) => out.push(outcome("json".into(), Err(format!("not JSON: {error}")))),
-                Ok(value) if value.get("mcpServers").is_some() || value.get("servers").is_some() => {
+                Ok(value)
+                    if value.get("mcpServers").is_some() || value.get("servers").is_some() =>
+                {
                     // `servers`: VS Code's key.
                     let key = match value.get("mcpServers") {
                         Some(_) => "mcpServers",

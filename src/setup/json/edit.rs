@@ -119,7 +119,11 @@ impl Document {
 
     /// Replaces element `index` of the array at `path` with `value`.
     pub fn replace_element(&mut self, path: &[&str], index: usize, value: &Json) -> bool {
-        let item = self.get(path).and_then(|n| n.items()).and_then(|i| i.get(index)).cloned();
+        let item = self
+            .get(path)
+            .and_then(|n| n.items())
+            .and_then(|i| i.get(index))
+            .cloned();
         match item {
             Some(item) if self.data(&item.value) != Some(value.to_serde()) => {
                 self.replace_value(&item, value);
@@ -149,14 +153,18 @@ impl Document {
         let Some(container) = self.get(path).cloned() else {
             return false;
         };
-        let Some(index) = index.filter(|i| container.items().is_some_and(|items| *i < items.len())) else {
+        let Some(index) = index.filter(|i| container.items().is_some_and(|items| *i < items.len()))
+        else {
             return false;
         };
         self.remove_item(&container, index);
         // Prune the containers the removal left empty, innermost first.
         for depth in (1..=path.len()).rev() {
             let (parents, key) = (&path[..depth - 1], path[depth - 1]);
-            let empty = self.get(&path[..depth]).and_then(|n| n.items()).is_some_and(<[Item]>::is_empty);
+            let empty = self
+                .get(&path[..depth])
+                .and_then(|n| n.items())
+                .is_some_and(<[Item]>::is_empty);
             if !empty {
                 break;
             }
@@ -204,7 +212,11 @@ impl Document {
                 );
                 (last.value.end, last.value.end, text)
             }
-            Some(last) => (last.value.end, last.value.end, format!(", {}", head(value.inline()))),
+            Some(last) => (
+                last.value.end,
+                last.value.end,
+                format!(", {}", head(value.inline())),
+            ),
             None => {
                 let outer = self.indent_of(container.start);
                 let indent = format!("{outer}{}", self.style.unit);
@@ -289,15 +301,19 @@ impl Document {
 /// the first missing key.
 fn nest(path: &[&str], key: &str, value: Json) -> Json {
     let inner = Json::Object(vec![(key.to_owned(), value)]);
-    path.iter()
-        .rev()
-        .fold(inner, |inner, k| Json::Object(vec![((*k).to_owned(), inner)]))
+    path.iter().rev().fold(inner, |inner, k| {
+        Json::Object(vec![((*k).to_owned(), inner)])
+    })
 }
 
 /// The file holds `node` at `path` where `expected` belongs.
 fn misfit(path: &[&str], node: &Node, expected: &str) -> Misfit {
     let path: Vec<String> = path.iter().map(|k| quote(k)).collect();
-    Misfit(format!("{} is {}, not {expected}", path.join("."), node.what()))
+    Misfit(format!(
+        "{} is {}, not {expected}",
+        path.join("."),
+        node.what()
+    ))
 }
 
 /// The number of blank bytes at the end of `text`.
@@ -344,9 +360,16 @@ mod tests {
     /// bytes are back.
     fn round_trip(original: &str, expected: &str) {
         let mut d = doc(original);
-        assert!(d.set_member(&["mcpServers"], "planning", &server()).unwrap());
+        assert!(
+            d.set_member(&["mcpServers"], "planning", &server())
+                .unwrap()
+        );
         assert_eq!(d.text(), expected);
-        assert!(!d.set_member(&["mcpServers"], "planning", &server()).unwrap(), "twice");
+        assert!(
+            !d.set_member(&["mcpServers"], "planning", &server())
+                .unwrap(),
+            "twice"
+        );
         assert!(d.remove_member(&["mcpServers"], "planning"));
         assert_eq!(d.text(), original);
     }
@@ -386,9 +409,16 @@ mod tests {
 
     #[test]
     fn a_changed_entry_is_replaced_in_place() {
-        let mut d = doc("{\"mcpServers\": {\n  \"planning\": {\"command\": \"old\"},\n  \"z\": 1\n}}");
-        assert!(d.set_member(&["mcpServers"], "planning", &server()).unwrap());
-        assert!(d.text().contains("  \"planning\": {\n    \"command\": \"planning-mcp-server\""));
+        let mut d =
+            doc("{\"mcpServers\": {\n  \"planning\": {\"command\": \"old\"},\n  \"z\": 1\n}}");
+        assert!(
+            d.set_member(&["mcpServers"], "planning", &server())
+                .unwrap()
+        );
+        assert!(
+            d.text()
+                .contains("  \"planning\": {\n    \"command\": \"planning-mcp-server\"")
+        );
         assert!(d.text().ends_with("},\n  \"z\": 1\n}}"), "{}", d.text());
     }
 
@@ -420,7 +450,8 @@ mod tests {
     fn pruning_removes_what_adding_made() {
         let original = "{\n  \"theme\": 1\n}\n";
         let mut d = doc(original);
-        d.push_element(&["hooks", "SessionStart"], &Json::Number(1)).unwrap();
+        d.push_element(&["hooks", "SessionStart"], &Json::Number(1))
+            .unwrap();
         assert!(d.remove_element(&["hooks", "SessionStart"], 0));
         assert_eq!(d.text(), original);
     }
@@ -429,10 +460,17 @@ mod tests {
     fn misfits_are_refused_and_change_nothing() {
         let original = "{\"mcpServers\": [], \"hooks\": {\"SessionStart\": {}}}";
         let mut d = doc(original);
-        let error = d.set_member(&["mcpServers"], "planning", &server()).unwrap_err();
+        let error = d
+            .set_member(&["mcpServers"], "planning", &server())
+            .unwrap_err();
         assert_eq!(error.0, "\"mcpServers\" is an array, not an object");
-        let error = d.push_element(&["hooks", "SessionStart"], &server()).unwrap_err();
-        assert_eq!(error.0, "\"hooks\".\"SessionStart\" is an object, not an array");
+        let error = d
+            .push_element(&["hooks", "SessionStart"], &server())
+            .unwrap_err();
+        assert_eq!(
+            error.0,
+            "\"hooks\".\"SessionStart\" is an object, not an array"
+        );
         assert_eq!(d.text(), original);
         assert!(Document::parse("[]", false).is_err());
     }

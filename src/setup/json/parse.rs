@@ -93,7 +93,11 @@ pub(crate) struct ParseError {
 
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.what)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.what
+        )
     }
 }
 
@@ -275,7 +279,10 @@ impl Parser<'_> {
             Ok(_) => Ok(()),
             Err(_) => {
                 self.at = start;
-                Err(self.error(&format!("'{}' is not a value", crate::runtime::text::clip(raw))))
+                Err(self.error(&format!(
+                    "'{}' is not a value",
+                    crate::runtime::text::clip(raw)
+                )))
             }
         }
     }
@@ -317,17 +324,33 @@ mod tests {
     #[test]
     fn errors_say_where() {
         let cases = [
-            ("{\"a\": 1,\n \"b\" 2}", "line 2, column 6: expected ':' after the member name"),
+            (
+                "{\"a\": 1,\n \"b\" 2}",
+                "line 2, column 6: expected ':' after the member name",
+            ),
             ("{\"a\": 1", "line 1, column 8: expected ',' or '}'"),
-            ("", "line 1, column 1: the text ends where a value should be"),
+            (
+                "",
+                "line 1, column 1: the text ends where a value should be",
+            ),
             ("{} x", "line 1, column 4: more text after the value"),
             ("{\"a\": tru}", "line 1, column 7: 'tru' is not a value"),
-            ("{\"a\": \"\\q\"}", "line 1, column 7: a string with a bad escape"),
-            ("{\"a\": \"x\ny\"}", "line 1, column 9: a control character inside a string"),
+            (
+                "{\"a\": \"\\q\"}",
+                "line 1, column 7: a string with a bad escape",
+            ),
+            (
+                "{\"a\": \"x\ny\"}",
+                "line 1, column 9: a control character inside a string",
+            ),
             ("/* x", "line 1, column 1: a comment that never ends"),
         ];
         for (text, expected) in cases {
-            assert_eq!(parse(text, true).unwrap_err().to_string(), expected, "{text}");
+            assert_eq!(
+                parse(text, true).unwrap_err().to_string(),
+                expected,
+                "{text}"
+            );
         }
     }
 

@@ -43,7 +43,12 @@ impl Default for Style {
 impl Json {
     /// An object of `members`.
     pub fn object<const N: usize>(members: [(&str, Json); N]) -> Self {
-        Self::Object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+        Self::Object(
+            members
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+        )
     }
 
     /// A string.
@@ -66,7 +71,9 @@ impl Json {
                     .map(|(k, v)| (k.clone(), v.to_serde()))
                     .collect(),
             ),
-            Self::Array(items) => serde_json::Value::Array(items.iter().map(Self::to_serde).collect()),
+            Self::Array(items) => {
+                serde_json::Value::Array(items.iter().map(Self::to_serde).collect())
+            }
             Self::String(text) => serde_json::Value::String(text.clone()),
             Self::Number(n) => serde_json::Value::from(*n),
         }
@@ -100,7 +107,11 @@ impl Json {
                 out.push_str(indent);
                 out.push('}');
             }
-            Self::Array(items) if items.iter().any(|i| matches!(i, Self::Object(_) | Self::Array(_))) => {
+            Self::Array(items)
+                if items
+                    .iter()
+                    .any(|i| matches!(i, Self::Object(_) | Self::Array(_))) =>
+            {
                 out.push('[');
                 for (n, item) in items.iter().enumerate() {
                     out.push_str(style.newline);
@@ -164,7 +175,10 @@ mod tests {
         Json::object([
             ("command", Json::string("planning-mcp-server")),
             ("args", Json::strings(&["--storage", "file"])),
-            ("hooks", Json::Array(vec![Json::object([("timeout", Json::Number(10))])])),
+            (
+                "hooks",
+                Json::Array(vec![Json::object([("timeout", Json::Number(10))])]),
+            ),
         ])
     }
 
@@ -189,7 +203,8 @@ mod tests {
             sample().inline(),
             r#"{"command": "planning-mcp-server", "args": ["--storage", "file"], "hooks": [{"timeout": 10}]}"#
         );
-        let parsed: serde_json::Value = serde_json::from_str(&sample().pretty("", &Style::default())).unwrap();
+        let parsed: serde_json::Value =
+            serde_json::from_str(&sample().pretty("", &Style::default())).unwrap();
         assert_eq!(parsed, sample().to_serde());
         assert_eq!(quote("a\"\n"), r#""a\"\n""#);
     }
