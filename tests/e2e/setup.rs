@@ -409,8 +409,7 @@ async fn an_unparseable_file_is_refused_and_left_untouched() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{agent}");
         assert!(
-            stderr.contains("cannot be read (line ")
-                && stderr.contains("setup changed nothing"),
+            stderr.contains("cannot be read (line ") && stderr.contains("setup changed nothing"),
             "{agent}: {stderr}"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), broken, "{agent}");
