@@ -30,11 +30,16 @@ pub mod transport {
     pub use crate::transport::run;
 }
 
-/// The registered toolsets: their subcommands (`src/main.rs`) and their
-/// names (`tests/e2e/budget.rs`).
-pub mod toolsets {
+/// The subcommands of `planning-mcp-server` (`src/main.rs`): the server's
+/// own (`setup`, `doctor`), then those the toolsets bring.
+pub mod subcommands {
+    pub use crate::commands;
     pub use crate::server::command::CliCommand;
-    pub use crate::toolsets::{commands, names};
+}
+
+/// The names of the registered toolsets (`tests/e2e/budget.rs`).
+pub mod toolsets {
+    pub use crate::toolsets::names;
 }
 
 /// The allocators of the binaries and the benches (which measure on the

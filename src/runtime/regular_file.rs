@@ -31,7 +31,6 @@ pub(crate) enum ReadRefused {
 
 impl ReadRefused {
     /// Whether the file does not exist.
-    #[cfg(test)]
     pub(crate) fn is_not_found(&self) -> bool {
         matches!(self, Self::Io(error) if error.kind() == std::io::ErrorKind::NotFound)
     }
@@ -91,7 +90,6 @@ pub(crate) fn read_all(file: &mut File, limit: u64) -> Result<Vec<u8>, ReadRefus
 }
 
 /// Opens and reads the regular file at `path` (see [`read_all`]).
-#[cfg(test)]
 pub(crate) fn read(path: &Path, limit: u64) -> Result<Vec<u8>, ReadRefused> {
     read_all(&mut open(path)?, limit)
 }

@@ -46,6 +46,6 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// The subcommands of `planning-mcp-server` that the toolsets bring, in
 /// registry order.
-pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
+pub(crate) fn commands() -> impl Iterator<Item = &'static CliCommand> {
     REGISTRY.kinds().flat_map(|kind| kind.commands())
 }
