@@ -33,8 +33,15 @@ pub mod transport {
 /// The subcommands of `planning-mcp-server` (`src/main.rs`): the server's
 /// own (`setup`, `doctor`), then those the toolsets bring.
 pub mod subcommands {
-    pub use crate::commands;
     pub use crate::server::command::CliCommand;
+
+    /// Every subcommand of `planning-mcp-server`: the server's own
+    /// (`setup`, `doctor`), then those the toolsets bring, in registry order.
+    pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
+        crate::setup::COMMANDS
+            .iter()
+            .chain(crate::toolsets::commands())
+    }
 }
 
 /// The names of the registered toolsets (`tests/e2e/budget.rs`).

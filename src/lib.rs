@@ -37,11 +37,3 @@ mod server;
 mod setup;
 mod toolsets;
 mod transport;
-
-use server::command::CliCommand;
-
-/// Every subcommand of `planning-mcp-server`: the server's own (`setup`,
-/// `doctor`), then those the toolsets bring, in registry order.
-pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
-    setup::COMMANDS.iter().chain(toolsets::commands())
-}
