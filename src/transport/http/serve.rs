@@ -199,7 +199,11 @@ async fn accept(
         pause = Duration::from_millis(10);
         // Without TCP_NODELAY every SSE reply waits for the client's delayed ACK (~40 ms).
         let _ = tcp.set_nodelay(true);
-        match cap.admit() {
+        let admitted = tokio::select! {
+            () = serving.life.stopping.cancelled() => return,
+            admitted = cap.admit() => admitted,
+        };
+        match admitted {
             Some(slot) => {
                 connections.spawn(serving.clone().connection(tcp, slot));
             }
