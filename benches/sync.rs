@@ -16,15 +16,14 @@
 )]
 
 use std::hint::black_box;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::runtime::clock::Clock;
-use planning_mcp_server::toolsets::planning::domain::replay::{ClaimMode, Log, Op, OpId, Replica};
-use planning_mcp_server::toolsets::planning::domain::{
-    Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId,
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::planning::{
+    Board, Claim, Edit, Event, Limits, NewTask, Status, TaskId,
 };
+use planning_mcp_server::api::sync::{Action, ClaimEnd, ClaimMode, Log, Op, OpId, Replica};
 
 /// Replays run on the allocator of `planning-mcp-server`.
 #[global_allocator]
@@ -38,7 +37,7 @@ fn empty() -> Board {
         max_tasks: 1_000,
         ..Limits::default()
     };
-    Board::new(limits, true).with_clock(Clock::fixed(UNIX_EPOCH))
+    Board::new(limits, true)
 }
 
 fn title(n: usize) -> String {
@@ -125,7 +124,13 @@ pub fn log() -> Log {
             }
             _ => {
                 let id = id_of(&titles, pick(n));
-                let status = Status::ALL[(n % 5) as usize];
+                let status = [
+                    Status::Pending,
+                    Status::InProgress,
+                    Status::Completed,
+                    Status::Failed,
+                    Status::Cancelled,
+                ][(n % 5) as usize];
                 (Action::SetStatuses(vec![(id, status)]), None)
             }
         };
@@ -156,12 +161,12 @@ fn replay(c: &mut Criterion) {
         b.iter(|| black_box(log.replay(empty())))
     });
     let mut board = state.board;
-    let id = board.tasks().next().unwrap().id.to_string();
-    board.set_clock(Clock::fixed(SystemTime::now()));
+    let extra = NewTask::new("one more task for the bench", "");
+    let _added = board.add_tasks(&[extra]).unwrap();
+    let id = TaskId::from_content("one more task for the bench", "").to_string();
     c.bench_function("one operation on the replayed board", |b| {
         b.iter(|| {
             let undo = board.update_statuses(&[(&id, "completed")]).unwrap();
-            black_box(board.last_action());
             board.undo(undo);
         })
     });

@@ -323,6 +323,55 @@ async fn commit_git_plan_refs_of_the_earlier_layout_are_read_and_migrated() {
 }
 
 #[tokio::test]
+async fn commit_git_a_repository_written_by_the_earlier_release_is_migrated() {
+    // The fixture's plan was written by the server of main at 44589f3.
+    let repo = Repo::new(Backend::Git, None);
+    std::fs::remove_dir_all(&repo.path).unwrap();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/commit-plan-earlier-layout.tar"
+    );
+    let dir = repo.dir.path().display().to_string();
+    let unpacked = std::process::Command::new("tar")
+        .args(["-xf", fixture, "-C", &dir])
+        .status()
+        .unwrap();
+    assert!(unpacked.success());
+    let chain = repo.git(&["rev-list", "refs/commit-plan/main"]);
+    assert_eq!(chain.lines().count(), 3, "the earlier layout: {chain}");
+    let client = start(&repo, &[]).await;
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    assert!(read.contains("\nGoal: feat: greet\n"), "{read}");
+    assert!(
+        read.contains("\nTasks: 1/2 done\n  1 [x] First\n  2 [ ] Second\n"),
+        "{read}"
+    );
+    let marked = ok(&client, "mark_task", json!({"task_id": "2"})).await;
+    assert!(marked.contains("Tasks: 2/2 done"), "{marked}");
+    assert_eq!(
+        repo.git_plan_versions("main"),
+        [
+            "000001-from-commit",
+            "000002-from-commit",
+            "000003-from-commit",
+            "000004-mark_task"
+        ]
+    );
+    let first = repo.git(&[
+        "cat-file",
+        "blob",
+        "refs/commit-plan/main:history/000001-from-commit",
+    ]);
+    assert_eq!(first, "feat: greet\n");
+    assert_eq!(
+        repo.git(&["log", "--all", "--oneline"]).lines().count(),
+        1,
+        "only the branch's commit"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn commit_git_the_plan_history_is_read_with_one_command() {
     let repo = repo_with_history();
     let client = start(&repo, &[]).await;

@@ -15,7 +15,7 @@ use crate::server::command::CliCommand;
 use crate::toolsets::planning::Planning;
 
 /// The subcommand, for the registry entry's `commands`.
-pub const SYNC: CliCommand = CliCommand {
+pub(crate) const SYNC: CliCommand = CliCommand {
     name: "sync",
     define,
     run,

@@ -30,7 +30,7 @@ use crate::toolsets::planning::store::repository_dir;
 /// What `sync` reads of the configuration, and so its only flags (besides
 /// `--config`): where boards are stored and how they sync.
 #[derive(Debug)]
-pub struct SyncKeys;
+pub(crate) struct SyncKeys;
 
 impl KeysRead for SyncKeys {
     const KEYS: &'static [&'static str] = &["storage.", "sync."];
@@ -41,13 +41,13 @@ impl KeysRead for SyncKeys {
 }
 
 /// What one `sync` run did: a report per board, or its error.
-pub type Outcome = Vec<(String, Result<Report, SyncError>)>;
+pub(crate) type Outcome = Vec<(String, Result<Report, SyncError>)>;
 
 /// Syncs `board` (every board of the repository and of the remote when
 /// `None`) with `remote` (`[sync] remote` when `None`), as `settings` say.
 /// An error before any board is synced (no repository, no such remote,
 /// offline) is the whole answer.
-pub fn sync(
+pub(crate) fn sync(
     settings: &BoardSettings,
     remote: Option<&str>,
     board: Option<&BoardName>,

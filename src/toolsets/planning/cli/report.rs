@@ -12,7 +12,7 @@ use super::Outcome;
 use crate::toolsets::planning::store::git_log::sync::Report;
 
 /// The text of a sync with `remote`, and whether every board synced.
-pub fn render(remote: &str, outcome: &Outcome) -> (String, bool) {
+pub(crate) fn render(remote: &str, outcome: &Outcome) -> (String, bool) {
     let mut text = String::new();
     let mut all_good = true;
     if outcome.is_empty() {

@@ -50,7 +50,7 @@ pub enum Action {
 impl Action {
     /// Whether the action changes nothing (an `add_tasks` whose every task
     /// was a duplicate): nothing to record.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         match self {
             Action::AddTasks(tasks) => tasks.is_empty(),
             Action::SetStatuses(updates) => updates.is_empty(),
@@ -62,7 +62,7 @@ impl Action {
 
     /// Whether the action claims a task (or renews a claim): with sync on,
     /// such an action is acknowledged only once the remote has it.
-    pub fn claims(&self) -> bool {
+    pub(crate) fn claims(&self) -> bool {
         match self {
             Action::Edit(edits) => edits
                 .iter()
@@ -74,9 +74,9 @@ impl Action {
 
 /// An action and the time the board gave its tasks and history entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Done {
+pub(crate) struct Done {
     /// The board's time when it was made.
-    pub at: SystemTime,
+    pub(crate) at: SystemTime,
     /// What was done.
-    pub action: Action,
+    pub(crate) action: Action,
 }

@@ -65,12 +65,12 @@ impl NewTask {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
     /// IDs of the tasks added, in request order.
-    pub added: Vec<TaskId>,
+    pub(crate) added: Vec<TaskId>,
     /// IDs of the tasks skipped because the board or the batch already had
     /// the very same task.
-    pub skipped: Vec<TaskId>,
+    pub(crate) skipped: Vec<TaskId>,
     /// Whether the board had no tasks before the call.
-    pub was_empty: bool,
+    pub(crate) was_empty: bool,
 }
 
 /// How to take a successful mutation back.
@@ -152,37 +152,37 @@ impl Board {
 
     /// This board, timing its changes by `clock` (the system clock unless
     /// given).
-    pub fn with_clock(mut self, clock: Clock) -> Self {
+    pub(crate) fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
         self
     }
 
     /// The clock this board times its changes by.
-    pub fn clock(&self) -> Clock {
+    pub(crate) fn clock(&self) -> Clock {
         self.clock
     }
 
     /// Times the board's changes from now on by `clock` (a replay sets
     /// each operation's own time).
-    pub fn set_clock(&mut self, clock: Clock) {
+    pub(crate) fn set_clock(&mut self, clock: Clock) {
         self.clock = clock;
     }
 
     /// The last change made through this board's methods, with its time:
     /// what a store that records operations writes. `None` for a board as
     /// loaded, until it changes.
-    pub fn last_action(&self) -> Option<&Done> {
+    pub(crate) fn last_action(&self) -> Option<&Done> {
         self.last.0.as_ref()
     }
 
     /// The newest operations the replay of the board's git log set aside,
     /// oldest first (none for a board of another store).
-    pub fn set_aside(&self) -> &[SetAside] {
+    pub(crate) fn set_aside(&self) -> &[SetAside] {
         &self.set_aside
     }
 
     /// Notes what the replay that made this board set aside.
-    pub fn note_set_aside(&mut self, set_aside: &[SetAside]) {
+    pub(crate) fn note_set_aside(&mut self, set_aside: &[SetAside]) {
         self.set_aside = Arc::from(set_aside);
     }
 
@@ -194,7 +194,7 @@ impl Board {
 
     /// This board with the given coordination data, as loaded from a
     /// snapshot (which checked that it names only tasks of the board).
-    pub fn with_coordination(mut self, coordination: Coordination) -> Self {
+    pub(crate) fn with_coordination(mut self, coordination: Coordination) -> Self {
         self.coordination = coordination;
         self
     }
@@ -227,7 +227,7 @@ impl Board {
     }
 
     /// The limits this board enforces.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.limits
     }
 
@@ -237,17 +237,17 @@ impl Board {
     }
 
     /// All tasks, oldest first.
-    pub fn tasks(&self) -> impl DoubleEndedIterator<Item = &Task> + ExactSizeIterator {
+    pub(crate) fn tasks(&self) -> impl DoubleEndedIterator<Item = &Task> + ExactSizeIterator {
         self.tasks.values()
     }
 
     /// The task with this ID.
-    pub fn task(&self, id: TaskId) -> Option<&Task> {
+    pub(crate) fn task(&self, id: TaskId) -> Option<&Task> {
         self.index.get(&id).and_then(|seq| self.tasks.get(seq))
     }
 
     /// Where task `id` stands in creation order (larger is newer).
-    pub fn position(&self, id: TaskId) -> Option<u64> {
+    pub(crate) fn position(&self, id: TaskId) -> Option<u64> {
         self.index.get(&id).copied()
     }
 
@@ -262,7 +262,7 @@ impl Board {
     }
 
     /// The history, when it is enabled.
-    pub fn history(&self) -> Option<&History> {
+    pub(crate) fn history(&self) -> Option<&History> {
         self.history.as_ref()
     }
 
@@ -285,7 +285,7 @@ impl Board {
     }
 
     /// Replaces the goal, keeping the tasks; the reason goes to the history.
-    pub fn change_goal(
+    pub(crate) fn change_goal(
         &mut self,
         title: &str,
         description: &str,
@@ -420,7 +420,7 @@ impl Board {
     /// Sets the statuses of tasks on the board, as `update_statuses` does
     /// once it has checked the request (a replay gives IDs it checked).
     /// IDs not on the board are passed over.
-    pub fn set_statuses(&mut self, updates: &[(TaskId, Status)]) -> Undo {
+    pub(crate) fn set_statuses(&mut self, updates: &[(TaskId, Status)]) -> Undo {
         let mut previous = Vec::with_capacity(updates.len());
         let mut events = Vec::new();
         let mut journal = Vec::new();
@@ -571,7 +571,7 @@ impl Board {
 
     /// Rewords task `id`, which must be on the board, as `modify_task` does
     /// (a replay gives IDs it checked).
-    pub fn modify_id(
+    pub(crate) fn modify_id(
         &mut self,
         id: TaskId,
         title: Option<&str>,
@@ -659,7 +659,7 @@ impl Board {
     /// Deletes the tasks `ids` names, as `delete_tasks` does once it has
     /// checked the request (a replay gives IDs it checked). IDs not on the
     /// board, or given twice, are passed over.
-    pub fn delete_ids(&mut self, ids: &[TaskId]) -> Undo {
+    pub(crate) fn delete_ids(&mut self, ids: &[TaskId]) -> Undo {
         let mut removed = Vec::with_capacity(ids.len());
         let (mut events, mut journal) = (Vec::new(), Vec::new());
         let mut deleted = Vec::with_capacity(ids.len());

@@ -14,7 +14,7 @@ use crate::server::toolset::ToolFuture;
 use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// The agent a call names (its `agent` argument), if any.
-pub fn agent_of(request: &CallToolRequestParams) -> Option<String> {
+pub(crate) fn agent_of(request: &CallToolRequestParams) -> Option<String> {
     request
         .arguments
         .as_ref()
@@ -24,7 +24,7 @@ pub fn agent_of(request: &CallToolRequestParams) -> Option<String> {
 }
 
 /// `call` with the board's notices for `agent` appended to its reply.
-pub fn told(call: ToolFuture, board: SharedBoard, agent: Option<String>) -> ToolFuture {
+pub(crate) fn told(call: ToolFuture, board: SharedBoard, agent: Option<String>) -> ToolFuture {
     Box::pin(async move {
         let mut response = call.await?;
         let notices = board.notices(agent.as_deref());

@@ -7,11 +7,11 @@
 //! and is chosen in [`open`], without touching `src/board/`.
 
 mod coordination_record;
-pub mod file;
-pub mod git_log;
-pub mod memory;
-pub mod repository;
-pub mod snapshot;
+pub(crate) mod file;
+pub(crate) mod git_log;
+pub(crate) mod memory;
+pub(crate) mod repository;
+pub(crate) mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -20,13 +20,13 @@ use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
 use git_log::settings::SyncSettings;
 
-pub use file::FileStore;
-pub use git_log::GitLogStore;
-pub use memory::MemoryStore;
+pub(crate) use file::FileStore;
+pub(crate) use git_log::GitLogStore;
+pub(crate) use memory::MemoryStore;
 
 /// Held while a process reloads, changes and saves a board; dropping it
 /// releases the lock (for other processes too).
-pub type WriteLock<'a> = Box<dyn Send + 'a>;
+pub(crate) type WriteLock<'a> = Box<dyn Send + 'a>;
 
 /// Where a board's snapshots are kept.
 pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
@@ -54,9 +54,6 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// Saves the board durably; returns only once it is stored. The caller
     /// holds the lock.
     fn save(&self, board: &Board) -> Result<(), StoreError>;
-
-    /// A short description for logs, e.g. `memory` or `file:/path/default.json`.
-    fn describe(&self) -> String;
 
     /// How many times a change whose save answered [`StoreError::Raced`]
     /// is made again on the reloaded board before the call fails; a store
@@ -162,7 +159,7 @@ impl StoreError {
     /// The message with the file named without its directories, for
     /// answers that leave the server (HTTP bodies, tool results); the log
     /// keeps the whole path.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         let Some(path) = self.path() else {
             return self.to_string();
         };
@@ -176,7 +173,7 @@ impl StoreError {
 /// The directory of the board files: `storage.dir`, resolved against the
 /// repository's main working copy when `storage.share_worktrees` is on
 /// (and `dir` is relative).
-pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+pub(crate) fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
     if !settings.share_worktrees || settings.dir.is_absolute() {
         return Ok(settings.dir.clone());
     }
@@ -187,7 +184,7 @@ pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
 
 /// Where the `git` backend looks for the repository: `storage.dir` when
 /// it is absolute, else the working directory.
-pub fn repository_dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+pub(crate) fn repository_dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
     match settings.dir.is_absolute() {
         true => Ok(settings.dir.clone()),
         false => std::env::current_dir().map_err(|e| StoreError::NoRepository(e.to_string())),
@@ -196,7 +193,7 @@ pub fn repository_dir(settings: &StorageSettings) -> Result<PathBuf, StoreError>
 
 /// Opens the store of the board `name` as configured (`sync`: how the
 /// `git` backend travels).
-pub fn open(
+pub(crate) fn open(
     settings: &StorageSettings,
     sync: &SyncSettings,
     name: &str,

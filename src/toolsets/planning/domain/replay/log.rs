@@ -33,11 +33,11 @@ use crate::toolsets::planning::domain::Board;
 
 /// A checkpoint's name: when and by whom it was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CheckpointId {
+pub(crate) struct CheckpointId {
     /// The stamp it was made at (above every operation it covers).
-    pub stamp: u64,
+    pub(crate) stamp: u64,
     /// Who made it.
-    pub replica: Replica,
+    pub(crate) replica: Replica,
 }
 
 impl fmt::Display for CheckpointId {
@@ -48,49 +48,49 @@ impl fmt::Display for CheckpointId {
 
 /// The replay's state over the operations a checkpoint covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     /// Its name.
-    pub id: CheckpointId,
+    pub(crate) id: CheckpointId,
     /// The checkpoints it was built on, oldest first.
-    pub chain: Vec<CheckpointId>,
+    pub(crate) chain: Vec<CheckpointId>,
     /// The operations it covers: per replica, 1 to n.
-    pub covers: Vector,
+    pub(crate) covers: Vector,
     /// The state the replay reached over them.
-    pub state: State,
+    pub(crate) state: State,
 }
 
 impl Checkpoint {
     /// Its chain with itself at the end.
-    pub fn lineage(&self) -> Vec<CheckpointId> {
+    pub(crate) fn lineage(&self) -> Vec<CheckpointId> {
         let mut lineage = self.chain.clone();
         lineage.push(self.id);
         lineage
     }
 
     /// Whether it covers operation `counter` of `replica`.
-    pub fn covers(&self, replica: Replica, counter: u64) -> bool {
+    pub(crate) fn covers(&self, replica: Replica, counter: u64) -> bool {
         self.covers.get(&replica).is_some_and(|&n| counter <= n)
     }
 }
 
 /// An entry of the log that cannot be read: its name and the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Corrupt {
+pub(crate) struct Corrupt {
     /// The replica and counter its name gives, when it gives them.
-    pub name: Option<(Replica, u64)>,
+    pub(crate) name: Option<(Replica, u64)>,
     /// Its name as stored.
-    pub label: String,
+    pub(crate) label: String,
     /// What is wrong with it.
-    pub problem: String,
+    pub(crate) problem: String,
 }
 
 /// Two logs whose checkpoints went apart: they merge only once the
 /// operations their checkpoints covered after `common` (their last shared
 /// checkpoint, if any) are brought back.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diverged {
+pub(crate) struct Diverged {
     /// The last checkpoint both chains hold.
-    pub common: Option<CheckpointId>,
+    pub(crate) common: Option<CheckpointId>,
 }
 
 /// A board's log.
@@ -112,7 +112,7 @@ impl Log {
     }
 
     /// A log that starts from `checkpoint`.
-    pub fn from_checkpoint(checkpoint: Checkpoint) -> Self {
+    pub(crate) fn from_checkpoint(checkpoint: Checkpoint) -> Self {
         Self {
             checkpoint: Some(Arc::new(checkpoint)),
             ..Self::default()
@@ -120,30 +120,30 @@ impl Log {
     }
 
     /// The checkpoint, if any.
-    pub fn checkpoint(&self) -> Option<&Checkpoint> {
+    pub(crate) fn checkpoint(&self) -> Option<&Checkpoint> {
         self.checkpoint.as_deref()
     }
 
     /// The operations the checkpoint does not cover, in order.
-    pub fn ops(&self) -> impl DoubleEndedIterator<Item = &Op> + ExactSizeIterator {
+    pub(crate) fn ops(&self) -> impl DoubleEndedIterator<Item = &Op> + ExactSizeIterator {
         self.ops.values()
     }
 
     /// The unreadable entries.
-    pub fn corrupt(&self) -> impl Iterator<Item = &Corrupt> {
+    pub(crate) fn corrupt(&self) -> impl Iterator<Item = &Corrupt> {
         self.corrupt.values()
     }
 
     /// The operation `counter` of `replica`, if the log holds it (not in a
     /// checkpoint).
-    pub fn op(&self, replica: Replica, counter: u64) -> Option<&Op> {
+    pub(crate) fn op(&self, replica: Replica, counter: u64) -> Option<&Op> {
         self.names
             .get(&(replica, counter))
             .and_then(|id| self.ops.get(id))
     }
 
     /// Whether the checkpoint covers operation `counter` of `replica`.
-    pub fn covered(&self, replica: Replica, counter: u64) -> bool {
+    pub(crate) fn covered(&self, replica: Replica, counter: u64) -> bool {
         self.checkpoint()
             .is_some_and(|checkpoint| checkpoint.covers(replica, counter))
     }
@@ -178,7 +178,7 @@ impl Log {
     }
 
     /// Adds an unreadable entry (kept, reported, skipped by the replay).
-    pub fn insert_corrupt(&mut self, corrupt: Corrupt) {
+    pub(crate) fn insert_corrupt(&mut self, corrupt: Corrupt) {
         if let Some((replica, counter)) = corrupt.name
             && self.covered(replica, counter)
         {
@@ -188,7 +188,7 @@ impl Log {
     }
 
     /// How far the log reaches for each replica.
-    pub fn vector(&self) -> Vector {
+    pub(crate) fn vector(&self) -> Vector {
         let mut vector = self
             .checkpoint()
             .map(|checkpoint| checkpoint.covers.clone())
@@ -206,7 +206,7 @@ impl Log {
     }
 
     /// The highest stamp of the log.
-    pub fn max_stamp(&self) -> u64 {
+    pub(crate) fn max_stamp(&self) -> u64 {
         let ops = self.ops.keys().next_back().map_or(0, |id| id.stamp);
         let checkpoint = self
             .checkpoint()
@@ -216,7 +216,7 @@ impl Log {
 
     /// The name of `replica`'s next operation, stamped at `now_micros` or
     /// just above the log's highest stamp: after everything it knows.
-    pub fn next_id(&self, replica: Replica, now_micros: u64) -> OpId {
+    pub(crate) fn next_id(&self, replica: Replica, now_micros: u64) -> OpId {
         let counter = self.vector().get(&replica).copied().unwrap_or(0) + 1;
         OpId {
             stamp: now_micros.max(self.max_stamp() + 1),
@@ -265,7 +265,7 @@ impl Log {
 
     /// This log and `other` as one: the union of their operations, from
     /// the later of their checkpoints when one chain extends the other.
-    pub fn merge(&self, other: &Log) -> Result<Log, Diverged> {
+    pub(crate) fn merge(&self, other: &Log) -> Result<Log, Diverged> {
         let ours = self
             .checkpoint()
             .map(Checkpoint::lineage)
@@ -302,7 +302,7 @@ impl Log {
 
     /// The log compacted: one checkpoint, named `id`, that covers every
     /// operation of this log and holds its replay over `empty`.
-    pub fn compact(&self, id: CheckpointId, empty: Board) -> Log {
+    pub(crate) fn compact(&self, id: CheckpointId, empty: Board) -> Log {
         let chain = self
             .checkpoint()
             .map(Checkpoint::lineage)

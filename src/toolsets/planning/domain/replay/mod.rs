@@ -9,15 +9,15 @@
 //! concurrently ([`state`]) and what they set aside ([`set_aside`]). Pure:
 //! the git store reads and writes the log.
 
-pub mod log;
-pub mod op;
-pub mod set_aside;
-pub mod state;
+pub(crate) mod log;
+pub(crate) mod op;
+pub(crate) mod set_aside;
+pub(crate) mod state;
 
 #[cfg(test)]
 mod tests;
 
-pub use log::{Checkpoint, CheckpointId, Corrupt, Diverged, Log};
-pub use op::{ClaimMode, Op, OpId, Replica, Vector};
-pub use set_aside::{Reason, SET_ASIDE_KEPT, SetAside};
-pub use state::{ClaimOrigin, State};
+pub(crate) use log::{Checkpoint, CheckpointId, Corrupt, Log};
+pub(crate) use op::{ClaimMode, Op, OpId, Replica};
+pub(crate) use set_aside::{Reason, SetAside};
+pub(crate) use state::{ClaimOrigin, State};

@@ -22,7 +22,7 @@ pub struct Replica(pub u64);
 
 impl Replica {
     /// Parses 16 lowercase hex digits.
-    pub fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &str) -> Option<Self> {
         let well_formed =
             text.len() == 16 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
         well_formed
@@ -70,16 +70,6 @@ pub enum ClaimMode {
     Provisional,
 }
 
-impl ClaimMode {
-    /// The name used in the log's JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClaimMode::Confirmed => "confirmed",
-            ClaimMode::Provisional => "provisional",
-        }
-    }
-}
-
 /// One operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Op {
@@ -98,7 +88,7 @@ impl Op {
     /// The agent an operation speaks for, when it names one (toolset
     /// `team`'s claims, releases and evidence); `None` for the planning
     /// tools, which name no agent.
-    pub fn agent(&self) -> Option<&str> {
+    pub(crate) fn agent(&self) -> Option<&str> {
         use crate::toolsets::planning::domain::{Edit, Event};
         let Action::Edit(edits) = &self.action else {
             return None;
@@ -120,4 +110,4 @@ impl Op {
 /// How far a log reaches for each replica: the highest counter it holds
 /// (or a checkpoint covers). A replica's operations always travel as a
 /// prefix (1 to n), so this says exactly which ones a checkpoint covers.
-pub type Vector = std::collections::BTreeMap<Replica, u64>;
+pub(crate) type Vector = std::collections::BTreeMap<Replica, u64>;

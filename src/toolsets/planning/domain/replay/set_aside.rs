@@ -14,22 +14,22 @@ use crate::toolsets::planning::domain::TaskId;
 
 /// The most set-aside operations a board remembers (the newest): enough
 /// for every agent to be told in its next reply, bounded like the history.
-pub const SET_ASIDE_KEPT: usize = 50;
+pub(crate) const SET_ASIDE_KEPT: usize = 50;
 
 /// One operation (or part of one) that the replay set aside.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetAside {
+pub(crate) struct SetAside {
     /// The operation.
-    pub op: OpId,
+    pub(crate) op: OpId,
     /// The agent it spoke for, if it named one.
-    pub agent: Option<String>,
+    pub(crate) agent: Option<String>,
     /// Why.
-    pub reason: Reason,
+    pub(crate) reason: Reason,
 }
 
 /// Why an operation was set aside.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reason {
+pub(crate) enum Reason {
     /// `set_goal`, but another clone had set the goal first.
     GoalAlreadySet {
         /// The goal it would have set.

@@ -49,11 +49,11 @@ const MAX_HOPS: usize = 64;
 
 /// How a claim on the board was made, and by which operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ClaimOrigin {
+pub(crate) struct ClaimOrigin {
     /// Confirmed through the remote, or provisional.
-    pub mode: ClaimMode,
+    pub(crate) mode: ClaimMode,
     /// The operation that made it.
-    pub op: OpId,
+    pub(crate) op: OpId,
 }
 
 /// The board a replay has made so far, with what the rules need besides
@@ -64,21 +64,21 @@ pub struct State {
     /// The board.
     pub board: Board,
     /// A reworded task's old ID -> its ID after the rewording.
-    pub aliases: HashMap<TaskId, TaskId>,
+    pub(crate) aliases: HashMap<TaskId, TaskId>,
     /// How the claims on the board were made.
-    pub claims: HashMap<TaskId, ClaimOrigin>,
+    pub(crate) claims: HashMap<TaskId, ClaimOrigin>,
     /// The newest set-aside operations, oldest first, at most
     /// [`SET_ASIDE_KEPT`].
-    pub set_aside: Vec<SetAside>,
+    pub(crate) set_aside: Vec<SetAside>,
     /// How many operations (or tasks of one) were set aside in all.
     pub set_aside_count: u64,
     /// The highest stamp applied: a writer's next stamp is above it.
-    pub max_stamp: u64,
+    pub(crate) max_stamp: u64,
 }
 
 impl State {
     /// The state before any operation: `empty`, as configured.
-    pub fn new(empty: Board) -> Self {
+    pub(crate) fn new(empty: Board) -> Self {
         Self {
             board: empty,
             aliases: HashMap::new(),
@@ -90,7 +90,7 @@ impl State {
     }
 
     /// The task `id` names now: itself, or what rewordings made of it.
-    pub fn resolve(&self, id: TaskId) -> Option<TaskId> {
+    pub(crate) fn resolve(&self, id: TaskId) -> Option<TaskId> {
         let mut id = id;
         for _ in 0..MAX_HOPS {
             if self.board.task(id).is_some() {
@@ -102,7 +102,7 @@ impl State {
     }
 
     /// Applies one operation by the rules; what they refuse is set aside.
-    pub fn apply(&mut self, op: &Op) {
+    pub(crate) fn apply(&mut self, op: &Op) {
         self.max_stamp = self.max_stamp.max(op.id.stamp);
         self.board.set_clock(Clock::fixed(op.at));
         match &op.action {
@@ -129,7 +129,7 @@ impl State {
     }
 
     /// Sets `op` aside for `reason`.
-    pub fn set_aside(&mut self, op: &Op, reason: Reason) {
+    pub(crate) fn set_aside(&mut self, op: &Op, reason: Reason) {
         self.set_aside_as(op.id, op.agent().map(str::to_owned), reason);
     }
 

@@ -11,6 +11,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 
+use super::log::Diverged;
+use super::op::Vector;
 use super::*;
 use crate::runtime::clock::Clock;
 use crate::toolsets::planning::domain::{

@@ -27,22 +27,22 @@ use crate::toolsets::planning::domain::{
 };
 
 /// The value of `format` in every operation.
-pub const OP_FORMAT: &str = "planning-mcp-server operation";
+pub(crate) const OP_FORMAT: &str = "planning-mcp-server operation";
 /// The value of `format` in every checkpoint.
-pub const CHECKPOINT_FORMAT: &str = "planning-mcp-server checkpoint";
+pub(crate) const CHECKPOINT_FORMAT: &str = "planning-mcp-server checkpoint";
 /// The version of both formats this build writes and reads.
-pub const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 1;
 /// The largest operation read: an operation holds at most a few tasks'
 /// texts; more is not an operation of ours.
-pub const MAX_OP_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_OP_BYTES: usize = 1024 * 1024;
 
 /// The name of operation `counter` of `replica` in the log's tree.
-pub fn op_name(replica: Replica, counter: u64) -> String {
+pub(crate) fn op_name(replica: Replica, counter: u64) -> String {
     format!("op-{replica}-{counter}")
 }
 
 /// The replica and counter an operation's name gives.
-pub fn parse_op_name(name: &str) -> Option<(Replica, u64)> {
+pub(crate) fn parse_op_name(name: &str) -> Option<(Replica, u64)> {
     let rest = name.strip_prefix("op-")?;
     let (replica, text) = rest.split_once('-')?;
     let counter = text.parse::<u64>().ok().filter(|n| *n >= 1)?;
@@ -52,12 +52,12 @@ pub fn parse_op_name(name: &str) -> Option<(Replica, u64)> {
 }
 
 /// The name of a checkpoint in the log's tree.
-pub fn checkpoint_name(id: CheckpointId) -> String {
+pub(crate) fn checkpoint_name(id: CheckpointId) -> String {
     format!("checkpoint-{id}")
 }
 
 /// Whether a name in the log's tree is a checkpoint's.
-pub fn is_checkpoint_name(name: &str) -> bool {
+pub(crate) fn is_checkpoint_name(name: &str) -> bool {
     name.starts_with("checkpoint-")
 }
 
@@ -243,7 +243,7 @@ enum EndRecord {
 }
 
 /// Writes an operation (one line of JSON, ending in a newline).
-pub fn op_to_json(op: &Op) -> Vec<u8> {
+pub(crate) fn op_to_json(op: &Op) -> Vec<u8> {
     let record = OpRecord {
         format: OP_FORMAT.into(),
         version: VERSION,
@@ -267,7 +267,7 @@ pub fn op_to_json(op: &Op) -> Vec<u8> {
 
 /// Reads operation `name` of the log (its name gives its replica and
 /// counter, which its content must repeat). The error names the problem.
-pub fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, String> {
+pub(crate) fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, String> {
     if json.len() > MAX_OP_BYTES {
         return Err(format!(
             "it holds {} bytes, more than an operation's {MAX_OP_BYTES}",
@@ -713,15 +713,15 @@ fn parse_checkpoint_id(text: &str) -> Result<CheckpointId, String> {
 
 /// The checkpoint of a log, with the tree it compacted (a git object ID).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredCheckpoint {
+pub(crate) struct StoredCheckpoint {
     /// The checkpoint.
-    pub checkpoint: Checkpoint,
+    pub(crate) checkpoint: Checkpoint,
     /// The tree that held what it covers.
-    pub compacted: String,
+    pub(crate) compacted: String,
 }
 
 /// Writes a checkpoint (pretty JSON: the board is readable in it).
-pub fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
+pub(crate) fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
     let checkpoint = &stored.checkpoint;
     let state = &checkpoint.state;
     let mut aliases: Vec<(TaskId, TaskId)> = state.aliases.iter().map(|(a, b)| (*a, *b)).collect();
@@ -784,7 +784,7 @@ pub fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
 }
 
 /// Reads a checkpoint; its board gets these limits and history setting.
-pub fn checkpoint_from_json(
+pub(crate) fn checkpoint_from_json(
     json: &[u8],
     limits: Limits,
     history_enabled: bool,

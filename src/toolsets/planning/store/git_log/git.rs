@@ -31,16 +31,16 @@ const ENV: &[(&str, &str)] = &[
 /// What failed in a git command: the command line and what git said.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{command}: {problem}")]
-pub struct GitError {
+pub(crate) struct GitError {
     /// The command as a user would type it.
-    pub command: String,
+    pub(crate) command: String,
     /// git's own words (its last lines), or why it did not run.
-    pub problem: String,
+    pub(crate) problem: String,
 }
 
 /// How a push ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pushed {
+pub(crate) enum Pushed {
     /// The remote's ref is ours now.
     Done,
     /// The remote refused the update of the ref (its value was not the
@@ -54,18 +54,18 @@ pub enum Pushed {
 
 /// One entry of a tree: its name, its type (`blob`, `tree`) and object.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The name in the tree.
-    pub name: String,
+    pub(crate) name: String,
     /// The object's type.
-    pub kind: String,
+    pub(crate) kind: String,
     /// The object ID.
-    pub oid: String,
+    pub(crate) oid: String,
 }
 
 /// One repository, as git sees it from a directory.
 #[derive(Debug, Clone)]
-pub struct Git {
+pub(crate) struct Git {
     runner: Runner,
     /// The git directory worktrees share (`git rev-parse --git-common-dir`).
     common_dir: PathBuf,
@@ -73,7 +73,7 @@ pub struct Git {
 
 impl Git {
     /// The repository around `dir`, whose commands may each take `timeout`.
-    pub fn open(dir: &Path, timeout: Duration) -> Result<Self, GitError> {
+    pub(crate) fn open(dir: &Path, timeout: Duration) -> Result<Self, GitError> {
         let runner = Runner {
             dir: dir.to_path_buf(),
             timeout,
@@ -100,7 +100,7 @@ impl Git {
     }
 
     /// The git directory the repository's worktrees share.
-    pub fn common_dir(&self) -> &Path {
+    pub(crate) fn common_dir(&self) -> &Path {
         &self.common_dir
     }
 
@@ -137,7 +137,7 @@ impl Git {
     }
 
     /// The commit `name` (a ref) points at, or `None` when it does not exist.
-    pub fn resolve(&self, name: &str) -> Result<Option<String>, GitError> {
+    pub(crate) fn resolve(&self, name: &str) -> Result<Option<String>, GitError> {
         let spec = format!("{name}^{{commit}}");
         let args = ["rev-parse", "--verify", "--quiet", &spec];
         let output = self.run_any(&args, None)?;
@@ -149,7 +149,7 @@ impl Git {
     }
 
     /// The tree of commit `commit`.
-    pub fn tree_of(&self, commit: &str) -> Result<String, GitError> {
+    pub(crate) fn tree_of(&self, commit: &str) -> Result<String, GitError> {
         let spec = format!("{commit}^{{tree}}");
         let output = self.run(&["rev-parse", "--verify", &spec], None)?;
         Ok(output.stdout.trim().to_owned())
@@ -157,19 +157,19 @@ impl Git {
 
     /// Whether object `oid` is in the repository (a tree a checkpoint names
     /// may be gone from a remote rewritten without its history).
-    pub fn has_object(&self, oid: &str) -> Result<bool, GitError> {
+    pub(crate) fn has_object(&self, oid: &str) -> Result<bool, GitError> {
         let output = self.run_any(&["cat-file", "-e", oid], None)?;
         Ok(output.success())
     }
 
     /// Stores `text` as a blob; returns its ID.
-    pub fn hash_object(&self, text: &str) -> Result<String, GitError> {
+    pub(crate) fn hash_object(&self, text: &str) -> Result<String, GitError> {
         let output = self.run(&["hash-object", "-w", "--stdin"], Some(text))?;
         Ok(output.stdout.trim().to_owned())
     }
 
     /// Stores a tree of blobs (name -> blob ID); returns its ID.
-    pub fn mktree(&self, entries: &[(String, String)]) -> Result<String, GitError> {
+    pub(crate) fn mktree(&self, entries: &[(String, String)]) -> Result<String, GitError> {
         let mut text = String::with_capacity(entries.len() * 80);
         for (name, oid) in entries {
             text.push_str("100644 blob ");
@@ -183,7 +183,7 @@ impl Git {
     }
 
     /// Stores a commit of `tree` with `parents`; returns its ID.
-    pub fn commit_tree(
+    pub(crate) fn commit_tree(
         &self,
         tree: &str,
         parents: &[&str],
@@ -200,7 +200,12 @@ impl Git {
 
     /// Moves `name` to `new` if it is at `old` (`None`: if it does not
     /// exist): a compare-and-swap. Returns whether it moved.
-    pub fn update_ref(&self, name: &str, new: &str, old: Option<&str>) -> Result<bool, GitError> {
+    pub(crate) fn update_ref(
+        &self,
+        name: &str,
+        new: &str,
+        old: Option<&str>,
+    ) -> Result<bool, GitError> {
         const NONE: &str = "0000000000000000000000000000000000000000";
         let old = old.unwrap_or(NONE);
         let args = ["update-ref", "-m", "planning-mcp-server", name, new, old];
@@ -217,12 +222,12 @@ impl Git {
     }
 
     /// Deletes ref `name` if it is at `old`.
-    pub fn delete_ref(&self, name: &str, old: &str) -> Result<(), GitError> {
+    pub(crate) fn delete_ref(&self, name: &str, old: &str) -> Result<(), GitError> {
         self.run(&["update-ref", "-d", name, old], None).map(drop)
     }
 
     /// The entries of the tree of `commit` (or of tree `commit`).
-    pub fn ls_tree(&self, commit: &str) -> Result<Vec<Entry>, GitError> {
+    pub(crate) fn ls_tree(&self, commit: &str) -> Result<Vec<Entry>, GitError> {
         let output = self.run(&["ls-tree", "-z", commit], None)?;
         let mut entries = Vec::new();
         for record in output.stdout.split('\0').filter(|r| !r.is_empty()) {
@@ -248,7 +253,7 @@ impl Git {
     }
 
     /// The contents of blobs, by ID (read in one `cat-file --batch`).
-    pub fn cat_blobs(&self, oids: &[&str]) -> Result<HashMap<String, Vec<u8>>, GitError> {
+    pub(crate) fn cat_blobs(&self, oids: &[&str]) -> Result<HashMap<String, Vec<u8>>, GitError> {
         let mut blobs = HashMap::with_capacity(oids.len());
         if oids.is_empty() {
             return Ok(blobs);
@@ -287,7 +292,7 @@ impl Git {
     }
 
     /// Whether commit `ancestor` is an ancestor of (or is) `of`.
-    pub fn is_ancestor(&self, ancestor: &str, of: &str) -> Result<bool, GitError> {
+    pub(crate) fn is_ancestor(&self, ancestor: &str, of: &str) -> Result<bool, GitError> {
         let args = ["merge-base", "--is-ancestor", ancestor, of];
         let output = self.run_any(&args, None)?;
         match output.code {
@@ -299,7 +304,7 @@ impl Git {
 
     /// Fetches every board of `remote` into `refs/planning/remotes/{remote}/`
     /// (boards the remote no longer has are pruned there).
-    pub fn fetch(&self, remote: &str) -> Result<(), GitError> {
+    pub(crate) fn fetch(&self, remote: &str) -> Result<(), GitError> {
         let refspec = format!("+refs/planning/boards/*:refs/planning/remotes/{remote}/*");
         let args = [
             "fetch",
@@ -318,7 +323,7 @@ impl Git {
     /// Pushes commit `commit` to `remote`'s ref `name` if that ref is at
     /// `expected` (`None`: if it does not exist): the remote's update is
     /// the compare-and-swap.
-    pub fn push(
+    pub(crate) fn push(
         &self,
         remote: &str,
         commit: &str,
@@ -351,13 +356,13 @@ impl Git {
     }
 
     /// The names of the configured remotes.
-    pub fn remotes(&self) -> Result<Vec<String>, GitError> {
+    pub(crate) fn remotes(&self) -> Result<Vec<String>, GitError> {
         let output = self.run(&["remote"], None)?;
         Ok(output.stdout.lines().map(str::to_owned).collect())
     }
 
     /// The refs under `prefix` with their commits.
-    pub fn refs(&self, prefix: &str) -> Result<Vec<(String, String)>, GitError> {
+    pub(crate) fn refs(&self, prefix: &str) -> Result<Vec<(String, String)>, GitError> {
         let output = self.run(
             &["for-each-ref", "--format=%(refname) %(objectname)", prefix],
             None,

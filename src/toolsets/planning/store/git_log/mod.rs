@@ -6,15 +6,15 @@
 //! (`refs/planning/boards/{name}`), written with git's plumbing and shared
 //! through the user's git remote (docs/sync.md).
 
-pub mod codec;
-pub mod git;
-pub mod place;
-pub mod settings;
-pub mod store;
-pub mod stored;
-pub mod sync;
+pub(crate) mod codec;
+pub(crate) mod git;
+pub(crate) mod place;
+pub(crate) mod settings;
+pub(crate) mod store;
+pub(crate) mod stored;
+pub(crate) mod sync;
 
-pub use store::GitLogStore;
+pub(crate) use store::GitLogStore;
 
 #[cfg(test)]
 mod tests;

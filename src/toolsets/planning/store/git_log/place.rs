@@ -15,22 +15,22 @@ use std::path::{Path, PathBuf};
 use crate::toolsets::planning::domain::replay::Replica;
 
 /// The ref of board `board`'s log.
-pub fn local_ref(board: &str) -> String {
+pub(crate) fn local_ref(board: &str) -> String {
     format!("refs/planning/boards/{board}")
 }
 
 /// The ref that holds board `board`'s log as `remote` had it at the last
 /// fetch.
-pub fn tracking_ref(remote: &str, board: &str) -> String {
+pub(crate) fn tracking_ref(remote: &str, board: &str) -> String {
     format!("refs/planning/remotes/{remote}/{board}")
 }
 
 /// The prefix of every board's ref.
-pub const BOARDS: &str = "refs/planning/boards/";
+pub(crate) const BOARDS: &str = "refs/planning/boards/";
 
 /// The server's files in one repository's git directory.
 #[derive(Debug, Clone)]
-pub struct Place {
+pub(crate) struct Place {
     common_dir: PathBuf,
     dir: PathBuf,
 }
@@ -38,7 +38,7 @@ pub struct Place {
 impl Place {
     /// The files of the repository whose shared git directory is
     /// `common_dir`.
-    pub fn new(common_dir: &Path) -> Self {
+    pub(crate) fn new(common_dir: &Path) -> Self {
         Self {
             common_dir: common_dir.to_path_buf(),
             dir: common_dir.join("planning-mcp-server"),
@@ -46,12 +46,12 @@ impl Place {
     }
 
     /// The path of board `board`'s lock file.
-    pub fn lock_path(&self, board: &str) -> PathBuf {
+    pub(crate) fn lock_path(&self, board: &str) -> PathBuf {
         self.dir.join("boards").join(format!("{board}.lock"))
     }
 
     /// The lock file of board `board` (made with its directory).
-    pub fn lock_file(&self, board: &str) -> io::Result<File> {
+    pub(crate) fn lock_file(&self, board: &str) -> io::Result<File> {
         fs::create_dir_all(self.dir.join("boards"))?;
         File::options()
             .read(true)
@@ -63,7 +63,7 @@ impl Place {
 
     /// The files whose change says that the ref of `board` may have moved:
     /// its loose ref, the packed refs, a reftable's list.
-    pub fn ref_files(&self, board: &str) -> [PathBuf; 3] {
+    pub(crate) fn ref_files(&self, board: &str) -> [PathBuf; 3] {
         [
             self.common_dir.join(local_ref(board)),
             self.common_dir.join("packed-refs"),
@@ -75,7 +75,7 @@ impl Place {
     /// first time. The file also names the git directory it was made in:
     /// a copied repository (whose operations would otherwise repeat the
     /// original's names) makes a replica of its own.
-    pub fn replica(&self) -> io::Result<Replica> {
+    pub(crate) fn replica(&self) -> io::Result<Replica> {
         let path = self.dir.join("replica");
         let here = self.common_dir.display().to_string();
         if let Some(replica) = read_replica(&path, &here)? {

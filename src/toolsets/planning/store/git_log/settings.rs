@@ -11,19 +11,19 @@ use serde::{Deserialize, Serialize};
 /// `[sync]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct SyncSettings {
+pub(crate) struct SyncSettings {
     /// The remote's name, as `git remote` lists it.
-    pub remote: String,
+    pub(crate) remote: String,
     /// Whether every change is pushed before its reply.
-    pub on_change: bool,
+    pub(crate) on_change: bool,
     /// Seconds between background syncs; 0: none.
-    pub interval: u64,
+    pub(crate) interval: u64,
     /// How often a raced push is retried.
-    pub retries: u32,
+    pub(crate) retries: u32,
     /// Operations beyond the checkpoint that make the next sync compact.
-    pub checkpoint_every: usize,
+    pub(crate) checkpoint_every: usize,
     /// The longest one git command may take, in seconds.
-    pub git_timeout: u64,
+    pub(crate) git_timeout: u64,
 }
 
 impl Default for SyncSettings {
@@ -41,7 +41,7 @@ impl Default for SyncSettings {
 
 impl SyncSettings {
     /// What is wrong with these settings: `(key, problem)` pairs.
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn problems(&self) -> Vec<(&'static str, String)> {
         let mut problems = Vec::new();
         if let Err(problem) = check_remote(&self.remote) {
             problems.push(("sync.remote", problem));
@@ -67,7 +67,7 @@ impl SyncSettings {
 
 /// Checks a remote's name: a name `git remote` could list, never an
 /// option (a leading `-`) or a URL.
-pub fn check_remote(name: &str) -> Result<(), String> {
+pub(crate) fn check_remote(name: &str) -> Result<(), String> {
     let fine = !name.is_empty()
         && name.len() <= 100
         && !name.starts_with(['-', '.'])

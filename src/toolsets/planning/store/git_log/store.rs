@@ -34,7 +34,7 @@ use crate::toolsets::planning::store::{SnapshotStore, StoreError, WriteLock};
 
 /// A board kept as a log in git.
 #[derive(Debug)]
-pub struct GitLogStore {
+pub(crate) struct GitLogStore {
     board: String,
     logs: Logs,
     place: Place,
@@ -70,7 +70,7 @@ type FileId = (u64, u64, u64, i64, i64);
 
 impl GitLogStore {
     /// Opens board `name` in the repository around `dir`.
-    pub fn open(
+    pub(crate) fn open(
         dir: &Path,
         name: &str,
         sync: SyncSettings,
@@ -96,14 +96,14 @@ impl GitLogStore {
     }
 
     /// Whether board `name` has a log in the repository around `dir`.
-    pub fn exists(dir: &Path, name: &str) -> bool {
+    pub(crate) fn exists(dir: &Path, name: &str) -> bool {
         Git::open(dir, Duration::from_secs(60))
             .and_then(|git| git.resolve(&local_ref(name)))
             .is_ok_and(|commit| commit.is_some())
     }
 
     /// The names of the boards with a log in the repository around `dir`.
-    pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
+    pub(crate) fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
         let git = Git::open(dir, Duration::from_secs(60))
             .map_err(|error| StoreError::NoRepository(error.to_string()))?;
         let refs = git
@@ -306,7 +306,7 @@ impl GitLogStore {
     /// What this process has not yet told about the log: operations set
     /// aside (for `agent`'s, or this clone's planning changes), a change
     /// kept here because the push failed, claims still provisional.
-    pub fn notices(&self, agent: Option<&str>) -> Vec<String> {
+    pub(crate) fn notices(&self, agent: Option<&str>) -> Vec<String> {
         let mut inner = self.inner.lock();
         let inner = &mut *inner;
         let mut notices = Vec::new();
@@ -476,14 +476,6 @@ impl SnapshotStore for GitLogStore {
             inner.seen = Some(self.ref_identity());
         }
         Ok(())
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "git:{}#{}",
-            self.logs.git().common_dir().display(),
-            local_ref(&self.board)
-        )
     }
 
     fn races(&self) -> u32 {

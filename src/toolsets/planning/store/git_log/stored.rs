@@ -21,7 +21,7 @@ use crate::toolsets::planning::domain::{Board, Limits};
 
 /// Why a log could not be read or written.
 #[derive(Debug, thiserror::Error)]
-pub enum LogError {
+pub(crate) enum LogError {
     /// A git command failed.
     #[error(transparent)]
     Git(#[from] GitError),
@@ -42,29 +42,21 @@ enum Decoded {
 /// A log at one commit (or none, for a board nobody wrote), with the blob
 /// of each entry of its tree.
 #[derive(Debug, Clone, Default)]
-pub struct StoredLog {
+pub(crate) struct StoredLog {
     /// The commit, if any.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// The log.
-    pub log: Log,
+    pub(crate) log: Log,
     /// Every entry of the tree: name -> blob.
     entries: BTreeMap<String, String>,
     /// The checkpoint's entry name and the tree it compacted.
     checkpoint: Option<(String, String)>,
 }
 
-impl StoredLog {
-    /// How many entries its tree holds (operations, unreadable entries and
-    /// the checkpoint).
-    pub fn entries(&self) -> usize {
-        self.entries.len()
-    }
-}
-
 /// Reads and writes the logs of one repository, with the limits and the
 /// history setting that replays and checkpoints use.
 #[derive(Debug)]
-pub struct Logs {
+pub(crate) struct Logs {
     git: Git,
     limits: Limits,
     history_enabled: bool,
@@ -74,7 +66,7 @@ pub struct Logs {
 
 impl Logs {
     /// The logs of `git`'s repository.
-    pub fn new(git: Git, limits: Limits, history_enabled: bool) -> Self {
+    pub(crate) fn new(git: Git, limits: Limits, history_enabled: bool) -> Self {
         Self {
             git,
             limits,
@@ -84,17 +76,17 @@ impl Logs {
     }
 
     /// The repository.
-    pub fn git(&self) -> &Git {
+    pub(crate) fn git(&self) -> &Git {
         &self.git
     }
 
     /// The board before any operation, as this server is configured.
-    pub fn empty(&self) -> Board {
+    pub(crate) fn empty(&self) -> Board {
         Board::new(self.limits, self.history_enabled)
     }
 
     /// The log at `commit` (`None`: empty).
-    pub fn read(&self, commit: Option<&str>) -> Result<StoredLog, LogError> {
+    pub(crate) fn read(&self, commit: Option<&str>) -> Result<StoredLog, LogError> {
         let Some(commit) = commit else {
             return Ok(StoredLog::default());
         };
@@ -183,7 +175,7 @@ impl Logs {
     }
 
     /// A commit of `base` with `op` added (its parent: `base`'s commit).
-    pub fn append(&self, base: &StoredLog, op: Op) -> Result<StoredLog, LogError> {
+    pub(crate) fn append(&self, base: &StoredLog, op: Op) -> Result<StoredLog, LogError> {
         let name = codec::op_name(op.id.replica, op.id.counter);
         let json = codec::op_to_json(&op);
         let text = String::from_utf8_lossy(&json);
@@ -220,7 +212,11 @@ impl Logs {
     /// merge commit of the union (see `domain::replay::log`). Checkpoints
     /// that went apart are first expanded back to their common part from
     /// git's history; if that history is gone, the merge is refused.
-    pub fn merge(&self, ours: &StoredLog, theirs: &StoredLog) -> Result<StoredLog, LogError> {
+    pub(crate) fn merge(
+        &self,
+        ours: &StoredLog,
+        theirs: &StoredLog,
+    ) -> Result<StoredLog, LogError> {
         let (Some(a), Some(b)) = (ours.commit.as_deref(), theirs.commit.as_deref()) else {
             return Ok(match ours.commit {
                 Some(_) => ours.clone(),
@@ -341,7 +337,11 @@ impl Logs {
 
     /// A commit of `stored` compacted into one checkpoint named `id` (its
     /// parent: `stored`'s commit, so the operations stay in the history).
-    pub fn compact(&self, stored: &StoredLog, id: CheckpointId) -> Result<StoredLog, LogError> {
+    pub(crate) fn compact(
+        &self,
+        stored: &StoredLog,
+        id: CheckpointId,
+    ) -> Result<StoredLog, LogError> {
         let Some(commit) = stored.commit.as_deref() else {
             return Ok(stored.clone());
         };

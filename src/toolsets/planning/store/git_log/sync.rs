@@ -25,7 +25,7 @@ use crate::toolsets::planning::domain::replay::{CheckpointId, OpId, Replica, Set
 
 /// Why a sync failed. The local log is always left whole.
 #[derive(Debug, thiserror::Error)]
-pub enum SyncError {
+pub(crate) enum SyncError {
     /// A git command failed (the fetch, when offline).
     #[error(transparent)]
     Git(#[from] GitError),
@@ -68,46 +68,46 @@ pub enum SyncError {
 
 /// What one sync of one board did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Report {
+pub(crate) struct Report {
     /// The board.
-    pub board: String,
+    pub(crate) board: String,
     /// Operations that came from the remote.
-    pub fetched: usize,
+    pub(crate) fetched: usize,
     /// Operations the remote got from here.
-    pub pushed: usize,
+    pub(crate) pushed: usize,
     /// Whether anything was pushed.
-    pub push: bool,
+    pub(crate) push: bool,
     /// Whether the log was compacted into a checkpoint.
-    pub compacted: bool,
+    pub(crate) compacted: bool,
     /// Whether the remote no longer held what it had given before (and
     /// was rebuilt from the union).
-    pub rewritten: bool,
+    pub(crate) rewritten: bool,
     /// How many pushes it took (0: none was needed).
-    pub attempts: u32,
+    pub(crate) attempts: u32,
     /// Tasks on the board after the sync.
-    pub tasks: usize,
+    pub(crate) tasks: usize,
     /// Operations set aside, the newest the board keeps.
-    pub set_aside: Vec<SetAside>,
+    pub(crate) set_aside: Vec<SetAside>,
     /// Unreadable entries of the log (kept, skipped).
-    pub corrupt: Vec<String>,
+    pub(crate) corrupt: Vec<String>,
 }
 
 /// How one sync runs.
 #[derive(Debug, Clone, Copy)]
-pub struct Plan<'a> {
+pub(crate) struct Plan<'a> {
     /// The remote's name.
-    pub remote: &'a str,
+    pub(crate) remote: &'a str,
     /// How many raced pushes are retried.
-    pub retries: u32,
+    pub(crate) retries: u32,
     /// Compact when the log holds this many operations beyond its
     /// checkpoint.
-    pub checkpoint_every: usize,
+    pub(crate) checkpoint_every: usize,
     /// The deadline for the board's lock.
-    pub until: Instant,
+    pub(crate) until: Instant,
 }
 
 /// Takes the exclusive lock of `board`'s log.
-pub fn lock(place: &Place, board: &str, until: Instant) -> Result<FileLock, SyncError> {
+pub(crate) fn lock(place: &Place, board: &str, until: Instant) -> Result<FileLock, SyncError> {
     let file = place.lock_file(board).map_err(|error| SyncError::Lock {
         board: board.to_owned(),
         error,
@@ -123,7 +123,7 @@ pub fn lock(place: &Place, board: &str, until: Instant) -> Result<FileLock, Sync
 
 /// Syncs `board` with `plan.remote`; `fetched` says whether the remote's
 /// boards were just fetched (one fetch serves every board of a sync).
-pub fn sync_board(
+pub(crate) fn sync_board(
     logs: &Logs,
     place: &Place,
     board: &str,
@@ -260,7 +260,7 @@ fn new_ops(before: &StoredLog, after: &StoredLog) -> usize {
 }
 
 /// Microseconds since the Unix epoch, now.
-pub fn now_micros() -> u64 {
+pub(crate) fn now_micros() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))

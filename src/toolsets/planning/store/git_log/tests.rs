@@ -19,7 +19,7 @@ use crate::toolsets::planning::domain::{Board, Limits, NewTask, Status};
 use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 
 /// Runs git in `dir`, which must succeed.
-pub fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -38,14 +38,14 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// A bare remote and `n` clones of it, in one temporary directory.
-pub struct Clones {
+pub(crate) struct Clones {
     /// Holds the directories until the test ends.
-    pub _root: tempfile::TempDir,
-    pub remote: PathBuf,
-    pub clones: Vec<PathBuf>,
+    pub(crate) _root: tempfile::TempDir,
+    pub(crate) remote: PathBuf,
+    pub(crate) clones: Vec<PathBuf>,
 }
 
-pub fn clones(n: usize) -> Clones {
+pub(crate) fn clones(n: usize) -> Clones {
     let root = tempfile::tempdir().unwrap();
     let remote = root.path().join("remote.git");
     git(
