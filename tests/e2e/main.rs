@@ -44,6 +44,7 @@ mod sessions;
 mod setup;
 mod shared_http;
 mod stdio;
+mod sync;
 mod team;
 mod team_races;
 mod team_summary;

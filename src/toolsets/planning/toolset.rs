@@ -9,7 +9,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cli::SYNC;
+use super::cli::{SYNC, background_syncs};
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
@@ -19,7 +19,7 @@ use crate::server::BoardName;
 use crate::server::command::CliCommand;
 use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::{Flag, Settings};
-use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
+use crate::server::toolset::{BackgroundTask, OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first: how to use the board.
 pub(crate) const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
@@ -113,6 +113,11 @@ impl Toolset for Planning {
                 Err(OpenError::Failed(error.public()))
             }
         }
+    }
+
+    /// With boards kept in git and `[sync] interval` set: their syncs.
+    fn background(&self) -> Option<BackgroundTask> {
+        background_syncs(self.boards.settings())
     }
 
     /// The web board, announced as `board: <url>/` at start-up.

@@ -7,12 +7,15 @@
 //! remote: one fetch, then for each board a merge and, when the remote
 //! lacks something, a push (retried when another clone pushed first). The
 //! subcommand itself, its arguments and its run, is `command`; the text it
-//! prints is `report`.
+//! prints is `report`; the server's syncs every `[sync] interval` seconds
+//! are `every`.
 
 mod command;
+mod every;
 mod report;
 
 pub(crate) use command::SYNC;
+pub(crate) use every::background_syncs;
 
 use std::time::{Duration, Instant};
 

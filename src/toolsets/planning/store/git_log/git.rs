@@ -382,10 +382,23 @@ fn said(output: &Output) -> String {
         true => output.stdout.trim(),
         false => output.stderr.trim(),
     };
-    let last: Vec<&str> = text.lines().rev().take(3).collect();
-    match last.is_empty() {
-        true => output.status(),
-        false => last.into_iter().rev().collect::<Vec<_>>().join(" / "),
+    // git's own verdict (`fatal:`, `error:`) says more than the advice
+    // that follows it.
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let verdicts: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("fatal:") || l.starts_with("error:"))
+        .take(2)
+        .collect();
+    match (verdicts.is_empty(), lines.is_empty()) {
+        (false, _) => verdicts.join(" / "),
+        (true, false) => lines[lines.len().saturating_sub(3)..].join(" / "),
+        (true, true) => output.status(),
     }
 }
 

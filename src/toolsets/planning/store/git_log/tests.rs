@@ -239,3 +239,15 @@ fn the_log_compacts_through_the_remote_and_keeps_its_history() {
     sync(&c.clones[1]);
     assert_eq!(titles(&b), titles(&a));
 }
+
+#[test]
+fn the_goal_travels_with_the_tasks() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], true), board(&c.clones[1], true));
+    a.mutate(|b| b.set_goal("Ship 1.0", "").map(|u| ((), u)), |_, ()| ())
+        .unwrap();
+    add(&a, &["task"]).unwrap();
+    sync(&c.clones[1]);
+    let goal = b.read(|b| b.goal().map(|g| g.title.clone())).unwrap();
+    assert_eq!(goal.as_deref(), Some("Ship 1.0"));
+}

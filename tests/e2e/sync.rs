@@ -1,0 +1,424 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! Boards kept in git (`storage.backend = 'git'`) end to end: clones of
+//! one bare remote on disk, each with its own server (the real binary over
+//! stdio, through the rmcp client) and `planning-mcp-server sync`. Two
+//! clones share a board (the transcript docs/sync.md shows); three clones
+//! race for one task with sync on and get one winner; a clone offline for
+//! 100 changes rejoins without conflict; a server with `[sync] interval`
+//! pushes by itself.
+
+use crate::common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+use std::time::{Duration, Instant};
+
+use common::{Client, id};
+use rmcp::model::CallToolRequestParams;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+/// Runs git in `dir`; it must succeed. Returns its standard output.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = StdCommand::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A bare remote `remote.git` and `names.len()` clones of it, side by side
+/// in one temporary directory, each with a `planning-mcp-server.toml` that
+/// keeps boards in git with `sync` (the `[sync]` table's lines).
+struct Clones {
+    root: TempDir,
+    remote: PathBuf,
+}
+
+impl Clones {
+    fn new(names: &[&str], sync: &str) -> Self {
+        let root = tempfile::tempdir().unwrap();
+        let remote = root.path().join("remote.git");
+        git(root.path(), &["init", "--quiet", "--bare", "remote.git"]);
+        for name in names {
+            git(root.path(), &["clone", "--quiet", "remote.git", name]);
+            let config = format!(
+                "[server]\ntoolsets = ['planning', 'team']\n\n[storage]\nbackend = 'git'\n\n[sync]\n{sync}"
+            );
+            std::fs::write(
+                root.path().join(name).join("planning-mcp-server.toml"),
+                config,
+            )
+            .unwrap();
+        }
+        Self { root, remote }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// The binary, run in clone `name`.
+    fn command(&self, name: &str) -> tokio::process::Command {
+        let mut command = common::command(&self.root);
+        command.current_dir(self.path(name));
+        command
+    }
+
+    /// A server in clone `name`, and a client of it.
+    async fn server(&self, name: &str) -> Client {
+        common::stdio_client_with_pid(self.command(name), &[], &[])
+            .await
+            .0
+    }
+
+    /// `planning-mcp-server sync` in clone `name`: (success, output).
+    async fn sync(&self, name: &str) -> (bool, String) {
+        let output = self.command(name).arg("sync").output().await.unwrap();
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.success(), text)
+    }
+
+    /// The remote's board `default`: its ref's commit, if any.
+    fn remote_board(&self) -> Option<String> {
+        let refs = git(
+            &self.remote,
+            &[
+                "for-each-ref",
+                "--format=%(objectname)",
+                "refs/planning/boards/default",
+            ],
+        );
+        Some(refs.trim().to_owned()).filter(|r| !r.is_empty())
+    }
+}
+
+/// Calls a tool: (refused, its text blocks joined by a blank line: the
+/// reply, then what the sync has to tell).
+async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
+    let mut params = CallToolRequestParams::new(tool.to_owned());
+    if let Value::Object(arguments) = arguments {
+        params = params.with_arguments(arguments);
+    }
+    let result = client.call_tool(params).await.unwrap();
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .map(|c| c.as_text().expect("text content").text.as_str())
+        .collect();
+    (result.is_error == Some(true), texts.join("\n\n"))
+}
+
+/// One step of a transcript: who calls what, and what comes back.
+async fn step(t: &mut String, who: &str, client: &Client, tool: &str, args: Value) -> String {
+    let (is_error, text) = call(client, tool, args.clone()).await;
+    let answer = if is_error { "is refused" } else { "gets" };
+    let _ = write!(
+        t,
+        "**{who}** calls `{tool}` `{args}` and {answer}:\n\n```text\n{text}\n```\n\n"
+    );
+    text
+}
+
+/// A command and its output, for a transcript.
+fn shell(t: &mut String, who: &str, command: &str, output: &str) {
+    let _ = write!(
+        t,
+        "**{who}** runs `{command}`:\n\n```text\n{}\n```\n\n",
+        output.trim_end()
+    );
+}
+
+#[tokio::test]
+async fn two_clones_share_a_board_through_a_bare_remote() {
+    let clones = Clones::new(&["alice", "bob"], "on_change = true\n");
+    let (alice, bob) = (clones.server("alice").await, clones.server("bob").await);
+    let mut t = String::new();
+    step(
+        &mut t,
+        "alice",
+        &alice,
+        "set_goal",
+        json!({"title": "Ship 1.0", "description": ""}),
+    )
+    .await;
+    step(
+        &mut t,
+        "alice",
+        &alice,
+        "add_tasks",
+        json!({"tasks": [{"title": "Write the parser"}, {"title": "Write the tests"}]}),
+    )
+    .await;
+    assert!(clones.remote_board().is_some(), "on_change pushed");
+    let (ok, out) = clones.sync("bob").await;
+    assert!(ok, "{out}");
+    shell(&mut t, "bob", "planning-mcp-server sync", &out);
+    let tasks = step(&mut t, "bob", &bob, "get_tasks", json!({})).await;
+    assert!(
+        tasks.contains("Write the parser") && tasks.contains("Ship 1.0"),
+        "{tasks}"
+    );
+    // Both claim the parser; alice's push lands first, bob's is beaten:
+    // his server fetches, merges, and decides his claim again.
+    let won = step(
+        &mut t,
+        "alice",
+        &alice,
+        "claim_task",
+        json!({"agent": "alice-agent", "task_id": id("Write the parser")}),
+    )
+    .await;
+    assert!(won.contains("alice-agent"), "{won}");
+    let (refused, lost) = call(
+        &bob,
+        "claim_task",
+        json!({"agent": "bob-agent", "task_id": id("Write the parser")}),
+    )
+    .await;
+    let _ = write!(
+        t,
+        "**bob** calls `claim_task` `{}` and {}:\n\n```text\n{lost}\n```\n\n",
+        json!({"agent": "bob-agent", "task_id": id("Write the parser")}),
+        if refused { "is refused" } else { "gets" }
+    );
+    assert!(refused, "one winner: {lost}");
+    assert!(lost.contains("alice-agent"), "{lost}");
+    let claimed = step(
+        &mut t,
+        "bob",
+        &bob,
+        "claim_task",
+        json!({"agent": "bob-agent"}),
+    )
+    .await;
+    assert!(claimed.contains("Write the tests"), "{claimed}");
+    let (ok, out) = clones.sync("alice").await;
+    assert!(ok, "{out}");
+    shell(&mut t, "alice", "planning-mcp-server sync", &out);
+    let board = step(&mut t, "alice", &alice, "team_board", json!({})).await;
+    assert!(
+        board.contains("alice-agent") && board.contains("bob-agent"),
+        "{board}"
+    );
+    // Nothing new: one fetch, no push.
+    let before = clones.remote_board();
+    let (ok, again) = clones.sync("alice").await;
+    assert!(ok, "{again}");
+    assert_eq!(clones.remote_board(), before, "{again}");
+    // Nothing of it touched the worktrees, the branches or the index.
+    for name in ["alice", "bob"] {
+        let status = git(&clones.path(name), &["status", "--porcelain"]);
+        assert_eq!(status, "?? planning-mcp-server.toml\n", "{name}");
+    }
+    let t = crate::team::redact_times(&t);
+    insta::assert_snapshot!("two_clones", t);
+    let doc = std::fs::read_to_string(DOC).unwrap();
+    let (before, section, after) = transcript(&doc);
+    if std::env::var("UPDATE_DOCS").as_deref() == Ok("1") {
+        std::fs::write(DOC, format!("{before}{BEGIN}{t}{END}{after}")).unwrap();
+    } else {
+        assert_eq!(
+            section, t,
+            "docs/sync.md shows this run: UPDATE_DOCS=1 rewrites it"
+        );
+    }
+}
+
+/// docs/sync.md, whose transcript shows [`two_clones_share_a_board_through_a_bare_remote`].
+const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/sync.md");
+const BEGIN: &str = "<!-- transcript:begin -->\n";
+const END: &str = "<!-- transcript:end -->";
+
+fn transcript(doc: &str) -> (&str, &str, &str) {
+    let (before, rest) = doc.split_once(BEGIN).unwrap();
+    let (section, after) = rest.split_once(END).unwrap();
+    (before, section, after)
+}
+
+#[tokio::test]
+async fn three_clones_racing_for_tasks_with_sync_on_get_one_winner_each() {
+    let names = ["one", "two", "three"];
+    let clones = Clones::new(&names, "on_change = true\n");
+    let mut servers = Vec::new();
+    for name in names {
+        servers.push(clones.server(name).await);
+    }
+    let titles: Vec<String> = (0..6).map(|n| format!("Task {n}")).collect();
+    let tasks: Vec<Value> = titles.iter().map(|t| json!({"title": t})).collect();
+    let (error, text) = call(&servers[0], "add_tasks", json!({"tasks": tasks})).await;
+    assert!(!error, "{text}");
+    for name in &names[1..] {
+        let (ok, out) = clones.sync(name).await;
+        assert!(ok, "{out}");
+    }
+    // Every clone's agent claims every task, the clones in turn; none of
+    // them fetches first, so every push after the first of a task races.
+    let mut winners = vec![Vec::new(); titles.len()];
+    for (n, title) in titles.iter().enumerate() {
+        for (c, server) in servers.iter().enumerate() {
+            let agent = format!("agent-{}", names[c]);
+            let (refused, text) = call(
+                server,
+                "claim_task",
+                json!({"agent": agent, "task_id": id(title)}),
+            )
+            .await;
+            if !refused {
+                winners[n].push(agent);
+            } else {
+                assert!(
+                    text.contains("agent-"),
+                    "refused for another holder: {text}"
+                );
+            }
+        }
+    }
+    for (n, won) in winners.iter().enumerate() {
+        assert_eq!(won.len(), 1, "task {n}: {won:?}");
+    }
+    // Every clone converges to the same board.
+    let mut boards = Vec::new();
+    for name in names {
+        let (ok, out) = clones.sync(name).await;
+        assert!(ok, "{out}");
+    }
+    for server in &servers {
+        let (_, text) = call(server, "team_board", json!({})).await;
+        boards.push(text);
+    }
+    assert!(boards.iter().all(|b| *b == boards[0]), "{boards:#?}");
+    for (n, won) in winners.iter().enumerate() {
+        assert!(boards[0].contains(&won[0]), "task {n}");
+    }
+}
+
+#[tokio::test]
+async fn a_clone_offline_for_100_changes_rejoins_without_conflict() {
+    let clones = Clones::new(&["online", "offline"], "on_change = true\n");
+    let online = clones.server("online").await;
+    let (error, text) = call(
+        &online,
+        "add_tasks",
+        json!({"tasks": [{"title": "Shared"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    let (ok, out) = clones.sync("offline").await;
+    assert!(ok, "{out}");
+    // The offline clone's remote leads nowhere now.
+    let offline_dir = clones.path("offline");
+    git(
+        &offline_dir,
+        &["remote", "set-url", "origin", "/nonexistent/remote.git"],
+    );
+    let offline = clones.server("offline").await;
+    let (error, text) = call(
+        &offline,
+        "claim_task",
+        json!({"agent": "away", "task_id": id("Shared")}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    assert!(
+        text.contains("provisional") || text.contains("offline") || text.contains("kept here"),
+        "the reply says the claim waits for a sync: {text}"
+    );
+    // With the claim, 100 changes: 50 adds, 49 completions.
+    for n in 0..50 {
+        let title = format!("Offline {n}");
+        let (error, text) = call(&offline, "add_tasks", json!({"tasks": [{"title": title}]})).await;
+        assert!(!error, "{text}");
+        if n < 49 {
+            let (error, text) = call(
+                &offline,
+                "update_task_statuses",
+                json!({"tasks": [{"task_id": id(&title), "status": "completed"}]}),
+            )
+            .await;
+            assert!(!error, "{text}");
+        }
+    }
+    // Meanwhile the online clone works on.
+    for n in 0..5 {
+        let (error, text) = call(
+            &online,
+            "add_tasks",
+            json!({"tasks": [{"title": format!("Online {n}")}]}),
+        )
+        .await;
+        assert!(!error, "{text}");
+    }
+    let (ok, out) = clones.sync("offline").await;
+    assert!(!ok, "offline: {out}");
+    git(
+        &offline_dir,
+        &[
+            "remote",
+            "set-url",
+            "origin",
+            clones.remote.to_str().unwrap(),
+        ],
+    );
+    let (ok, out) = clones.sync("offline").await;
+    assert!(ok, "{out}");
+    let (ok, out) = clones.sync("online").await;
+    assert!(ok, "{out}");
+    // The boards, without what each clone's sync has to tell it.
+    let board = |text: String| text.split("\n\nSync: ").next().unwrap().to_owned();
+    let a = board(call(&online, "get_tasks", json!({})).await.1);
+    let b = board(call(&offline, "get_tasks", json!({})).await.1);
+    assert_eq!(a, b);
+    assert!(a.contains("☑ [") && !a.contains("Sync:"), "{a}");
+    for title in ["Shared", "Offline 0", "Offline 49", "Online 4"] {
+        assert!(a.contains(title), "{title}: {a}");
+    }
+    let (_, board) = call(&online, "team_board", json!({})).await;
+    assert!(
+        board.contains("away"),
+        "the provisional claim stood: {board}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_with_an_interval_syncs_by_itself() {
+    let clones = Clones::new(&["a", "b"], "interval = 5\n");
+    let a = clones.server("a").await;
+    let (error, text) = call(
+        &a,
+        "add_tasks",
+        json!({"tasks": [{"title": "Pushed in the background"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    // Not pushed by the call (on_change is off); the background sync does
+    // it within a few intervals.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while clones.remote_board().is_none() {
+        assert!(Instant::now() < deadline, "no background sync in 120 s");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let b = clones.server("b").await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+        if tasks.contains("Pushed in the background") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "b never fetched: {tasks}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
