@@ -422,3 +422,140 @@ async fn a_server_with_an_interval_syncs_by_itself() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
+
+#[tokio::test]
+async fn a_remote_rewritten_by_force_is_rebuilt_from_the_union() {
+    let clones = Clones::new(&["a", "b"], "");
+    let a = clones.server("a").await;
+    let add = |title: &'static str| {
+        let a = &a;
+        async move {
+            let (error, text) = call(a, "add_tasks", json!({"tasks": [{"title": title}]})).await;
+            assert!(!error, "{text}");
+        }
+    };
+    add("First").await;
+    assert!(clones.sync("a").await.0);
+    let first = clones.remote_board().unwrap();
+    add("Second").await;
+    assert!(clones.sync("a").await.0);
+    assert!(clones.sync("b").await.0);
+    // Someone forces the remote's log back to its first commit.
+    git(
+        &clones.remote,
+        &["update-ref", "refs/planning/boards/default", &first],
+    );
+    add("Third").await;
+    let (ok, out) = clones.sync("a").await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("origin's log had been rewritten") && out.contains("rebuilt from the union"),
+        "{out}"
+    );
+    let (ok, out) = clones.sync("b").await;
+    assert!(ok, "{out}");
+    let b = clones.server("b").await;
+    let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+    for title in ["First", "Second", "Third"] {
+        assert!(tasks.contains(title), "{title}: {tasks}");
+    }
+    // A remote whose log was deleted is rebuilt too.
+    git(
+        &clones.remote,
+        &["update-ref", "-d", "refs/planning/boards/default"],
+    );
+    let (ok, out) = clones.sync("b").await;
+    assert!(ok && out.contains("rebuilt from the union"), "{out}");
+    assert!(clones.remote_board().is_some());
+}
+
+#[tokio::test]
+async fn a_corrupt_operation_is_refused_without_losing_the_others() {
+    let clones = Clones::new(&["a", "b"], "");
+    let a = clones.server("a").await;
+    let (error, text) = call(
+        &a,
+        "add_tasks",
+        json!({"tasks": [{"title": "Kept"}, {"title": "Also kept"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    assert!(clones.sync("a").await.0);
+    // A commit on the remote adds an entry that is not an operation.
+    let remote = &clones.remote;
+    let head = clones.remote_board().unwrap();
+    let tree = git(remote, &["ls-tree", &head]);
+    let blob = {
+        let mut child = StdCommand::new("git")
+            .args(["hash-object", "-w", "--stdin"])
+            .current_dir(remote)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child.stdin.take().unwrap().write_all(b"{not json").unwrap();
+        let output = child.wait_with_output().unwrap();
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    };
+    let listing = format!("{tree}100644 blob {blob}\top-00000000000000ab-1\n");
+    let new_tree = {
+        let mut child = StdCommand::new("git")
+            .args(["mktree"])
+            .current_dir(remote)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(listing.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    };
+    let commit = StdCommand::new("git")
+        .args(["commit-tree", &new_tree, "-p", &head, "-m", "corrupt"])
+        .current_dir(remote)
+        .env("GIT_AUTHOR_NAME", "x")
+        .env("GIT_AUTHOR_EMAIL", "x@x")
+        .env("GIT_COMMITTER_NAME", "x")
+        .env("GIT_COMMITTER_EMAIL", "x@x")
+        .output()
+        .unwrap();
+    let commit = String::from_utf8(commit.stdout).unwrap().trim().to_owned();
+    git(
+        remote,
+        &["update-ref", "refs/planning/boards/default", &commit, &head],
+    );
+    let (ok, out) = clones.sync("b").await;
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("unreadable, skipped (kept in the log): op-00000000000000ab-1"),
+        "{out}"
+    );
+    let b = clones.server("b").await;
+    let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+    assert!(
+        tasks.contains("Kept") && tasks.contains("Also kept"),
+        "{tasks}"
+    );
+    // b's next change goes through, and the entry stays in the log.
+    let (error, text) = call(&b, "add_tasks", json!({"tasks": [{"title": "From b"}]})).await;
+    assert!(!error, "{text}");
+    assert!(clones.sync("b").await.0);
+    let entries = git(
+        remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert!(entries.contains("op-00000000000000ab-1"), "{entries}");
+    assert!(clones.sync("a").await.0);
+    let (_, tasks) = call(&a, "get_tasks", json!({})).await;
+    assert!(
+        tasks.contains("From b") && tasks.contains("Kept"),
+        "{tasks}"
+    );
+}

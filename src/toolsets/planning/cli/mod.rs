@@ -17,6 +17,7 @@ mod report;
 pub(crate) use command::SYNC;
 pub(crate) use every::background_syncs;
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::config::KeysRead;
@@ -73,6 +74,15 @@ pub(crate) fn sync(
             "this repository has no remote '{remote}' (git remote add {remote} URL, or --remote NAME)"
         ));
     }
+    // The remote's logs as the last fetch left them: a log that the fetch
+    // does not extend was rewritten on the remote.
+    let tracking = format!("refs/planning/remotes/{remote}/");
+    let before: HashMap<String, String> = git
+        .refs(&tracking)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .filter_map(|(name, commit)| Some((name.strip_prefix(&tracking)?.to_owned(), commit)))
+        .collect();
     git.fetch(remote)
         .map_err(|e| format!("cannot fetch from {remote}: {e}"))?;
     let boards = match board {
@@ -90,7 +100,8 @@ pub(crate) fn sync(
             checkpoint_every: settings.sync.checkpoint_every,
             until: Instant::now() + settings.lock_timeout,
         };
-        let synced = sync::sync_board(&logs, &place, &name, plan, true);
+        let known = before.get(&name).cloned();
+        let synced = sync::sync_board(&logs, &place, &name, plan, Some(known));
         outcome.push((name, synced));
     }
     Ok(outcome)

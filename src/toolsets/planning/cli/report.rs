@@ -59,6 +59,7 @@ fn board_lines(text: &mut String, remote: &str, report: &Report) {
             ops(report.pushed),
             match report.attempts {
                 0 | 1 => String::new(),
+                2 => " (after 1 push that another clone beat)".to_owned(),
                 n => format!(" (after {} pushes that another clone beat)", n - 1),
             },
         ),

@@ -121,14 +121,16 @@ pub(crate) fn lock(place: &Place, board: &str, until: Instant) -> Result<FileLoc
     })
 }
 
-/// Syncs `board` with `plan.remote`; `fetched` says whether the remote's
-/// boards were just fetched (one fetch serves every board of a sync).
+/// Syncs `board` with `plan.remote`. `prefetched` is `Some` when the
+/// remote's boards were just fetched (one fetch serves every board of a
+/// sync), with the board's remote log as the fetch before that one had left
+/// it (to tell a remote rewritten since); `None`: this sync fetches.
 pub(crate) fn sync_board(
     logs: &Logs,
     place: &Place,
     board: &str,
     plan: Plan<'_>,
-    mut fetched: bool,
+    prefetched: Option<Option<String>>,
 ) -> Result<Report, SyncError> {
     let git = logs.git();
     let (local_name, remote_name) = (local_ref(board), tracking_ref(plan.remote, board));
@@ -141,7 +143,11 @@ pub(crate) fn sync_board(
         board: board.to_owned(),
         ..Report::default()
     };
-    let mut known = git.resolve(&remote_name)?;
+    let mut fetched = prefetched.is_some();
+    let mut known = match prefetched {
+        Some(known) => known,
+        None => git.resolve(&remote_name)?,
+    };
     for attempt in 1..=plan.retries {
         if !fetched {
             git.fetch(plan.remote)?;

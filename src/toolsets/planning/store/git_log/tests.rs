@@ -124,7 +124,7 @@ fn sync(dir: &Path) -> Report {
         checkpoint_every: 10,
         until: Instant::now() + Duration::from_secs(30),
     };
-    sync_board(&logs, &place, "default", plan, false).unwrap()
+    sync_board(&logs, &place, "default", plan, None).unwrap()
 }
 
 #[test]
