@@ -6,7 +6,10 @@
 //! most 50 ms): a log of 100,000 operations from 4 clones (adds up to 500
 //! tasks, status changes, rewordings, claims and releases, deletes)
 //! replayed into the board; and one operation appended to a replayed
-//! board (what every change costs besides git).
+//! board (what every change costs besides git). Then git: a change on a
+//! board kept in git with sync off (a commit, a ref moved) and with sync on
+//! change (one push more), against a plain `git push` of one commit to the
+//! same bare remote on disk.
 
 #![allow(
     missing_docs,
@@ -21,9 +24,13 @@ use std::time::{Duration, UNIX_EPOCH};
 use criterion::{Criterion, criterion_group, criterion_main};
 use planning_mcp_server::api::allocator;
 use planning_mcp_server::api::planning::{
-    Board, Claim, Edit, Event, Limits, NewTask, Status, TaskId,
+    Board, Claim, Edit, Event, Limits, NewTask, SharedBoard, Status, TaskId,
 };
-use planning_mcp_server::api::sync::{Action, ClaimEnd, ClaimMode, Log, Op, OpId, Replica};
+use planning_mcp_server::api::sync::{
+    Action, ClaimEnd, ClaimMode, GitLogStore, Log, Op, OpId, Replica, SyncSettings,
+};
+use std::path::Path;
+use std::process::Command;
 
 /// Replays run on the allocator of `planning-mcp-server`.
 #[global_allocator]
@@ -172,9 +179,98 @@ fn replay(c: &mut Criterion) {
     });
 }
 
+/// Runs git in `dir` (as the server does: no user configuration needed);
+/// returns its output.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@localhost")
+        .env("GIT_COMMITTER_NAME", "bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@localhost")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap().trim().to_owned()
+}
+
+/// A board kept in git in `clone`, with one task, its ID.
+fn git_board(clone: &Path, on_change: bool) -> (SharedBoard, String) {
+    let limits = Limits::default();
+    let sync = SyncSettings {
+        on_change,
+        ..SyncSettings::default()
+    };
+    let store = GitLogStore::open(clone, "default", sync, limits.clone(), true).unwrap();
+    let board = SharedBoard::open(
+        "default",
+        Box::new(store),
+        Board::new(limits, true),
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    let task = NewTask::new("the task of the bench", "");
+    board
+        .mutate(|b| b.add_tasks(&[task.clone()]), |_, _| ())
+        .unwrap();
+    let id = TaskId::from_content("the task of the bench", "").to_string();
+    (board, id)
+}
+
+/// One change: the task's status, back and forth.
+fn change(board: &SharedBoard, id: &str, flip: &mut bool) {
+    *flip = !*flip;
+    let status = if *flip { "completed" } else { "pending" };
+    board
+        .mutate(
+            |b| b.update_statuses(&[(id, status)]).map(|undo| ((), undo)),
+            |_, ()| (),
+        )
+        .unwrap();
+}
+
+fn push(c: &mut Criterion) {
+    let root = tempfile::tempdir().unwrap();
+    git(root.path(), &["init", "-q", "--bare", "remote.git"]);
+    for clone in ["plain", "off", "on"] {
+        git(root.path(), &["clone", "-q", "remote.git", clone]);
+    }
+    let plain = root.path().join("plain");
+    let tree = git(&plain, &["hash-object", "-t", "tree", "-w", "/dev/null"]);
+    let mut parent: Option<String> = None;
+    c.bench_function("plain git push of one commit", |b| {
+        b.iter(|| {
+            let mut args = vec!["commit-tree", tree.as_str(), "-m", "bench"];
+            if let Some(parent) = &parent {
+                args.extend(["-p", parent.as_str()]);
+            }
+            let commit = git(&plain, &args);
+            let refspec = format!("{commit}:refs/heads/bench");
+            git(&plain, &["push", "-q", "origin", &refspec]);
+            parent = Some(commit);
+        })
+    });
+    let (off, id) = git_board(&root.path().join("off"), false);
+    let mut flip = false;
+    c.bench_function("a change on a git board, sync off", |b| {
+        b.iter(|| change(&off, &id, &mut flip))
+    });
+    let (on, id) = git_board(&root.path().join("on"), true);
+    c.bench_function("a change on a git board, sync on change", |b| {
+        b.iter(|| change(&on, &id, &mut flip))
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).measurement_time(Duration::from_secs(10));
     targets = replay
 }
-criterion_main!(benches);
+
+criterion_group! {
+    name = git_benches;
+    config = Criterion::default().sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(5));
+    targets = push
+}
+criterion_main!(benches, git_benches);

@@ -99,14 +99,16 @@ pub mod planning {
     }
 }
 
-/// A board kept as a git log of operations (docs/sync.md): the log and its
-/// replay (`benches/sync.rs`).
+/// A board kept as a git log of operations (docs/sync.md): the log, its
+/// replay, and the store with its sync settings (`benches/sync.rs`).
 pub mod sync {
     pub use crate::toolsets::planning::domain::action::Action;
     pub use crate::toolsets::planning::domain::history::ClaimEnd;
     pub use crate::toolsets::planning::domain::replay::log::Log;
     pub use crate::toolsets::planning::domain::replay::op::{ClaimMode, Op, OpId, Replica};
     pub use crate::toolsets::planning::domain::replay::state::State;
+    pub use crate::toolsets::planning::store::git_log::settings::SyncSettings;
+    pub use crate::toolsets::planning::store::git_log::store::GitLogStore;
 }
 
 /// Toolset `plans`: the binaries `long-term-plan` (its CLI) and

@@ -11,19 +11,19 @@ use serde::{Deserialize, Serialize};
 /// `[sync]`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub(crate) struct SyncSettings {
+pub struct SyncSettings {
     /// The remote's name, as `git remote` lists it.
-    pub(crate) remote: String,
+    pub remote: String,
     /// Whether every change is pushed before its reply.
-    pub(crate) on_change: bool,
+    pub on_change: bool,
     /// Seconds between background syncs; 0: none.
-    pub(crate) interval: u64,
+    pub interval: u64,
     /// How often a raced push is retried.
-    pub(crate) retries: u32,
+    pub retries: u32,
     /// Operations beyond the checkpoint that make the next sync compact.
-    pub(crate) checkpoint_every: usize,
+    pub checkpoint_every: usize,
     /// The longest one git command may take, in seconds.
-    pub(crate) git_timeout: u64,
+    pub git_timeout: u64,
 }
 
 impl Default for SyncSettings {

@@ -34,7 +34,7 @@ use crate::toolsets::planning::store::{SnapshotStore, StoreError, WriteLock};
 
 /// A board kept as a log in git.
 #[derive(Debug)]
-pub(crate) struct GitLogStore {
+pub struct GitLogStore {
     board: String,
     logs: Logs,
     place: Place,
@@ -70,7 +70,7 @@ type FileId = (u64, u64, u64, i64, i64);
 
 impl GitLogStore {
     /// Opens board `name` in the repository around `dir`.
-    pub(crate) fn open(
+    pub fn open(
         dir: &Path,
         name: &str,
         sync: SyncSettings,
