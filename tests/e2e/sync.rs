@@ -559,3 +559,67 @@ async fn a_corrupt_operation_is_refused_without_losing_the_others() {
         "{tasks}"
     );
 }
+
+/// Six tasks added on `clone`'s server, one call each.
+async fn add_six(client: &Client, clone: &str, round: u32) {
+    for n in 0..6 {
+        let title = format!("{clone} {round}.{n}");
+        let (error, text) = call(client, "add_tasks", json!({"tasks": [{"title": title}]})).await;
+        assert!(!error, "{text}");
+    }
+}
+
+#[tokio::test]
+async fn compaction_during_concurrent_syncs_loses_nothing() {
+    let clones = Clones::new(&["a", "b"], "on_change = true\ncheckpoint_every = 10\n");
+    let (a, b) = (clones.server("a").await, clones.server("b").await);
+    for round in 0..3 {
+        // Both clones change the board and sync at once, each sync
+        // compacting a log past 10 operations while the other pushes.
+        let (_, _, sa, sb) = tokio::join!(
+            add_six(&a, "a", round),
+            add_six(&b, "b", round),
+            clones.sync("a"),
+            clones.sync("b")
+        );
+        // A sync may lose every race of the round to the other clone's
+        // pushes; it never breaks the log.
+        for (ok, out) in [sa, sb] {
+            assert!(ok || out.contains("retry the sync"), "{out}");
+        }
+    }
+    for name in ["a", "b", "a"] {
+        let (ok, out) = clones.sync(name).await;
+        assert!(ok, "{out}");
+    }
+    let board = |text: String| text.split("\n\nSync: ").next().unwrap().to_owned();
+    let ta = board(call(&a, "get_tasks", json!({})).await.1);
+    let tb = board(call(&b, "get_tasks", json!({})).await.1);
+    assert_eq!(ta, tb);
+    for clone in ["a", "b"] {
+        for round in 0..3 {
+            for n in 0..6 {
+                let title = format!("{clone} {round}.{n}");
+                assert!(
+                    ta.contains(&format!("] {title}\n")),
+                    "{title} missing: {ta}"
+                );
+            }
+        }
+    }
+    let entries = git(
+        &clones.remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert!(
+        entries.lines().any(|e| e.starts_with("checkpoint-")),
+        "{entries}"
+    );
+    assert!(entries.lines().count() < 36, "compacted: {entries}");
+    // The compacted operations stay in the history.
+    let commits = git(
+        &clones.remote,
+        &["rev-list", "--count", "refs/planning/boards/default"],
+    );
+    assert!(commits.trim().parse::<u32>().unwrap() > 10, "{commits}");
+}

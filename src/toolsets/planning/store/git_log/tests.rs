@@ -251,3 +251,21 @@ fn the_goal_travels_with_the_tasks() {
     let goal = b.read(|b| b.goal().map(|g| g.title.clone())).unwrap();
     assert_eq!(goal.as_deref(), Some("Ship 1.0"));
 }
+
+#[test]
+fn a_worktree_shares_its_clones_board_and_replica() {
+    let c = clones(1);
+    let main = &c.clones[0];
+    git(main, &["commit", "-q", "--allow-empty", "-m", "first"]);
+    let worktree = main.with_file_name("worktree");
+    git(main, &["worktree", "add", "-q", worktree.to_str().unwrap()]);
+    let (a, b) = (board(main, false), board(&worktree, false));
+    add(&a, &["from the main worktree"]).unwrap();
+    add(&b, &["from the other worktree"]).unwrap();
+    // One board, and one writer: the worktrees' operations number on.
+    assert_eq!(titles(&a), titles(&b));
+    assert_eq!(titles(&a).len(), 2);
+    let report = sync(&worktree);
+    assert_eq!((report.pushed, report.push), (2, true));
+    assert_eq!(git(&worktree, &["status", "--porcelain"]), "");
+}
