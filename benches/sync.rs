@@ -202,7 +202,7 @@ fn git_board(clone: &Path, on_change: bool) -> (SharedBoard, String) {
         on_change,
         ..SyncSettings::default()
     };
-    let store = GitLogStore::open(clone, "default", sync, limits.clone(), true).unwrap();
+    let store = GitLogStore::open(clone, "default", sync, limits, true).unwrap();
     let board = SharedBoard::open(
         "default",
         Box::new(store),
@@ -212,7 +212,7 @@ fn git_board(clone: &Path, on_change: bool) -> (SharedBoard, String) {
     .unwrap();
     let task = NewTask::new("the task of the bench", "");
     board
-        .mutate(|b| b.add_tasks(&[task.clone()]), |_, _| ())
+        .mutate(|b| b.add_tasks(std::slice::from_ref(&task)), |_, _| ())
         .unwrap();
     let id = TaskId::from_content("the task of the bench", "").to_string();
     (board, id)
