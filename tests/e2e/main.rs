@@ -42,6 +42,7 @@ mod replies;
 mod scenario;
 mod sessions;
 mod shared_http;
+mod skills;
 mod stdio;
 mod team;
 mod team_races;

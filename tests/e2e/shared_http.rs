@@ -388,7 +388,14 @@ async fn resources_show_the_board_and_a_bounded_summary() {
         .into_iter()
         .map(|r| r.uri.clone())
         .collect();
-    assert_eq!(listed, ["board://default", "board://default/summary"]);
+    assert_eq!(
+        listed,
+        [
+            "board://default",
+            "board://default/summary",
+            "skill://planning-board/SKILL.md"
+        ]
+    );
     ok(
         &client,
         "set_goal",
