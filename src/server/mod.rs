@@ -11,10 +11,11 @@
 //! in [`skill`], HTTP routes in [`routes`], subcommands in [`command`]);
 //! the configuration through [`settings`].
 //!
-//! It declares exactly what it serves: tools; resources (with
-//! subscriptions) when a toolset has resources or a skill; the Skills
-//! extension when a toolset has a skill; no prompts. Since rmcp 3.11 the
-//! SDK answers a method whose capability is not declared with "method not
+//! It declares exactly what it serves: tools; prompts and completions
+//! (both empty: the conformance suite asks every server for them);
+//! resources (with subscriptions) when a toolset has resources or a skill;
+//! the Skills extension when a toolset has a skill. Since rmcp 3.11 the SDK
+//! answers a method whose capability is not declared with "method not
 //! found" (-32601), and so does [`SessionServer`] for the ones it
 //! implements itself.
 
@@ -38,9 +39,10 @@ use futures_util::future::select_all;
 use parking_lot::Mutex;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, ConstString, CustomRequest, CustomResult,
-    ErrorCode, GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesRequestMethod,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
+    Implementation, ListPromptsResult, ListResourcesRequestMethod, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
     ResourceUpdatedNotificationParam, ResultType, ServerCapabilities, ServerConfig,
     SubscribeRequestMethod, SubscribeRequestParams, SubscriptionFilter, Tool,
     UnsubscribeRequestMethod, UnsubscribeRequestParams,
@@ -131,7 +133,12 @@ impl SessionServer {
 
 impl ServerHandler for SessionServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools();
+        // Prompts and completions are declared, and honestly empty: the
+        // conformance suite asks every server for both lists.
+        let capabilities = ServerCapabilities::builder()
+            .enable_completions()
+            .enable_prompts()
+            .enable_tools();
         let capabilities = match (
             self.endpoint.has_resources(),
             self.endpoint.skills().is_empty(),
@@ -238,6 +245,26 @@ impl ServerHandler for SessionServer {
             Some(result) => result.map(Into::into),
             None => Err(self.resource_not_found(&request.uri)),
         }
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::default())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let name = clip(&request.name);
+        Err(ErrorData::invalid_params(
+            format!("No prompt '{name}': this server has no prompts."),
+            None,
+        ))
     }
 
     // Only called when the Skills extension is declared (rmcp answers

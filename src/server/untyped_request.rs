@@ -11,8 +11,8 @@
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequestParams, CustomRequest, ErrorCode, GetSkillRequestParams, PaginatedRequestParams,
-    ReadResourceRequestParams, ServerCapabilities,
+    CallToolRequestParams, CompleteRequestParams, CustomRequest, ErrorCode, GetPromptRequestParams,
+    GetSkillRequestParams, PaginatedRequestParams, ReadResourceRequestParams, ServerCapabilities,
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -44,6 +44,11 @@ fn reason(method: &str, params: Option<&Value>, served: &ServerCapabilities) -> 
         "resources/list" | "resources/templates/list" if served.resources.is_some() => list(params),
         "skills/get" if served.supports_skills() => misfit::<GetSkillRequestParams>(params),
         "skills/list" if served.supports_skills() => list(params),
+        "prompts/get" if served.prompts.is_some() => misfit::<GetPromptRequestParams>(params),
+        "prompts/list" if served.prompts.is_some() => list(params),
+        "completion/complete" if served.completions.is_some() => {
+            misfit::<CompleteRequestParams>(params)
+        }
         _ => None,
     }
 }
@@ -76,6 +81,8 @@ mod tests {
 
     fn everything() -> ServerCapabilities {
         ServerCapabilities::builder()
+            .enable_completions()
+            .enable_prompts()
             .enable_tools()
             .enable_resources()
             .enable_skills()
@@ -109,6 +116,11 @@ mod tests {
         assert_eq!(
             error.message,
             "Invalid params for skills/get: missing field `uri`"
+        );
+        let error = answer(&request("prompts/get", json!({})), &everything());
+        assert_eq!(
+            error.message,
+            "Invalid params for prompts/get: missing field `name`"
         );
     }
 

@@ -253,8 +253,8 @@ async fn exactly_the_seven_tools_over_both_transports() {
     );
     assert!(info.capabilities.tools.is_some());
     assert!(
-        info.capabilities.prompts.is_none(),
-        "no prompts: prompts/list is \"method not found\""
+        info.capabilities.prompts.is_some(),
+        "declared: prompts/list answers (empty)"
     );
     assert!(info.capabilities.supports_skills(), "skill planning-board");
     let resources = info
