@@ -461,6 +461,14 @@ async fn subscribers_hear_of_other_sessions_changes() {
         .subscribe(SubscribeRequestParams::new("board://default/summary"))
         .await
         .unwrap();
+    // A skill's file is a resource too: the subscription is accepted, and
+    // since the file never changes, never heard of (the barriers below).
+    watching
+        .subscribe(SubscribeRequestParams::new(
+            "skill://planning-board/SKILL.md",
+        ))
+        .await
+        .unwrap();
     let other = server.client().await;
     ok(&other, "add_tasks", json!({"tasks": [{"title": "news"}]})).await;
     let mut heard = vec![

@@ -241,6 +241,16 @@ async fn an_unknown_skill_is_invalid_params_naming_the_skills_served() {
         }
         other => panic!("expected -32602, got {other:?}"),
     }
+    // The skill of a toolset that is off is no resource of this session.
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(
+            "skill://commit-planner/SKILL.md",
+        ))
+        .await;
+    assert!(
+        matches!(&read, Err(ServiceError::McpError(e)) if e.code == ErrorCode::RESOURCE_NOT_FOUND),
+        "{read:?}"
+    );
     // Not the URI of a SKILL.md at all: refused by the SDK, also -32602.
     let refused = client
         .get_skill(GetSkillRequestParams::new("skill://team-loop/notes.md"))
