@@ -29,8 +29,15 @@
 pub mod config;
 pub mod runtime;
 pub(crate) mod server;
+pub(crate) mod setup;
 pub mod toolsets;
 pub mod transport;
 
 pub use server::BoardName;
 pub use server::command::CliCommand;
+
+/// Every subcommand of `planning-mcp-server`: the server's own (`setup`,
+/// `doctor`), then those the toolsets bring, in registry order.
+pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
+    setup::COMMANDS.iter().chain(toolsets::commands())
+}

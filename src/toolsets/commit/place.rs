@@ -128,34 +128,26 @@ impl Place {
     pub fn commit(&self) -> String {
         match self {
             Place::Jj {
-                change_id,
-                below: None,
-            } => format!("jj change {change_id} (@)"),
-            Place::Jj {
-                change_id,
-                below: Some(below),
+                below: Some(below), ..
             } => format!(
-                "jj change {change_id} ({}), below @ ({}, no description)",
-                relative(below.distance),
+                "{}, below @ ({}, no description)",
+                self.holder(),
                 below.working_copy
             ),
+            Place::Jj { .. } => self.holder(),
             Place::Git { branch } => {
                 format!("git branch {branch}, plan in {}", Self::git_ref(branch))
             }
         }
     }
 
-    /// What holds the description, in refusals.
+    /// What holds the description, in refusals: `jj change {id} (@-)`.
     pub fn holder(&self) -> String {
         match self {
-            Place::Jj {
-                change_id,
-                below: None,
-            } => format!("jj change {change_id} (@)"),
-            Place::Jj {
-                change_id,
-                below: Some(below),
-            } => format!("jj change {change_id} ({})", relative(below.distance)),
+            Place::Jj { change_id, below } => {
+                let distance = below.as_ref().map_or(0, |below| below.distance);
+                format!("jj change {change_id} ({})", relative(distance))
+            }
             Place::Git { branch } => Self::git_ref(branch),
         }
     }

@@ -264,6 +264,20 @@ impl Repo {
     }
 }
 
+/// The command a reply names: from `start` to the next `,` `;` `)` or line
+/// end, without a final full stop (`jj squash --into x`).
+pub fn named(reply: &str, start: &str) -> String {
+    let at = reply
+        .find(start)
+        .unwrap_or_else(|| panic!("the reply names no `{start}`: {reply}"));
+    reply[at..]
+        .split([',', ';', ')', '\n'])
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_owned()
+}
+
 /// `(&str, &str)` views of owned pairs.
 pub fn pairs(env: &[(String, String)]) -> Vec<(&str, &str)> {
     env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
