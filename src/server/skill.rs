@@ -20,38 +20,45 @@ use rmcp::model::{
 const MARKDOWN: &str = "text/markdown";
 
 /// The line that opens a skill's section of a docs page.
-pub const SECTION_BEGIN: &str = "<!-- skill:begin -->\n";
+pub(crate) const SECTION_BEGIN: &str = "<!-- skill:begin -->\n";
 
 /// The line that closes it.
-pub const SECTION_END: &str = "<!-- skill:end -->";
+pub(crate) const SECTION_END: &str = "<!-- skill:end -->";
 
 /// A toolset's skill, declared in its folder (`Toolset::skill`).
 #[derive(Debug)]
-pub struct Skill {
+pub(crate) struct Skill {
     /// Its name: lowercase ASCII letters and digits, words joined by single
     /// hyphens, at most 64 characters (the Agent Skills rules, which the
     /// registry's tests check); the last segment of its URI.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What it teaches and when to load it, one line: hosts show it before
     /// they load the skill (its frontmatter's `description`).
-    pub description: &'static str,
+    pub(crate) description: &'static str,
     /// Its Markdown text, a section of the docs page `source`.
-    pub body: &'static str,
+    pub(crate) body: &'static str,
     /// The docs page it is cut from, from the repository's root (e.g.
     /// `docs/team.md`): where a person reads it, and what the tests compare.
-    pub source: &'static str,
+    #[cfg_attr(
+        not(test),
+        expect(
+            dead_code,
+            reason = "read by the registry's tests, which compare each skill with this page"
+        )
+    )]
+    pub(crate) source: &'static str,
 }
 
 impl Skill {
     /// `skill://{name}/SKILL.md`.
-    pub fn uri(&self) -> String {
+    pub(crate) fn uri(&self) -> String {
         format!("skill://{}/SKILL.md", self.name)
     }
 
     /// Its `SKILL.md`: YAML frontmatter (the description double-quoted as a
     /// JSON string, which YAML reads as the same string whatever it holds),
     /// then the body.
-    pub fn file(&self) -> String {
+    pub(crate) fn file(&self) -> String {
         let description = serde_json::Value::from(self.description);
         format!(
             "---\nname: {}\ndescription: {description}\n---\n\n{}",
@@ -61,20 +68,20 @@ impl Skill {
 
     /// Its frontmatter, as `skills/list` carries it: the same fields, with
     /// the same values, as the file's.
-    pub fn frontmatter(&self) -> SkillFrontmatter {
+    pub(crate) fn frontmatter(&self) -> SkillFrontmatter {
         SkillFrontmatter::new(self.name, self.description)
     }
 
     /// Its entry in `skills/list` and `skills/get`: the frontmatter and the
     /// manifest of its one file, with that file's digest and size.
-    pub fn entry(&self) -> rmcp::model::Skill {
+    pub(crate) fn entry(&self) -> rmcp::model::Skill {
         let uri = self.uri();
         let file = SkillResource::from_bytes(uri.clone(), self.file().as_bytes());
         rmcp::model::Skill::new(uri, self.frontmatter(), SkillResources::Files(vec![file]))
     }
 
     /// Its file as `resources/list` shows it, to every client.
-    pub fn resource(&self) -> Resource {
+    pub(crate) fn resource(&self) -> Resource {
         Resource::new(self.uri(), self.name)
             .with_title(format!("Skill {}", self.name))
             .with_description(self.description)
@@ -82,7 +89,7 @@ impl Skill {
     }
 
     /// Its file as `resources/read` answers it.
-    pub fn read(&self) -> ReadResourceResult {
+    pub(crate) fn read(&self) -> ReadResourceResult {
         ReadResourceResult::new(vec![
             ResourceContents::text(self.file(), self.uri()).with_mime_type(MARKDOWN),
         ])
@@ -92,7 +99,7 @@ impl Skill {
 /// The text between [`SECTION_BEGIN`] and [`SECTION_END`] in `page`, the
 /// first such section. Run in a `const`, a page without one does not
 /// compile: a skill always has its docs.
-pub const fn docs_section(page: &'static str) -> &'static str {
+pub(crate) const fn docs_section(page: &'static str) -> &'static str {
     let bytes = page.as_bytes();
     let Some(begin) = find(bytes, SECTION_BEGIN.as_bytes(), 0) else {
         panic!("the docs page has no `<!-- skill:begin -->` line");

@@ -56,7 +56,7 @@ fn reason(method: &str, params: Option<&Value>, served: &ServerCapabilities) -> 
 /// The error for a request rmcp could not type: invalid params for a method
 /// of a capability in `served` whose params do not fit, method not found
 /// otherwise.
-pub fn answer(request: &CustomRequest, served: &ServerCapabilities) -> ErrorData {
+pub(crate) fn answer(request: &CustomRequest, served: &ServerCapabilities) -> ErrorData {
     let method = clip(&request.method);
     match reason(&request.method, request.params.as_ref(), served) {
         Some(reason) => ErrorData::invalid_params(

@@ -43,7 +43,7 @@ pub(crate) enum Scope {
 
 impl Scope {
     /// Its name on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Project => "project",
             Self::User => "user",
@@ -67,29 +67,29 @@ pub(crate) enum Format {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ConfigFile {
     /// Where it is.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// How it is named to the user: relative in a project, `~/...` at home.
-    pub shown: String,
+    pub(crate) shown: String,
     /// Its format.
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 /// The directories config files are found in.
 #[derive(Debug, Clone)]
 pub(crate) struct Places {
     /// The project: the working directory.
-    pub project: PathBuf,
+    pub(crate) project: PathBuf,
     /// `$HOME`.
-    pub home: Option<PathBuf>,
+    pub(crate) home: Option<PathBuf>,
     /// `$XDG_CONFIG_HOME`, if set.
-    pub config_home: Option<PathBuf>,
+    pub(crate) config_home: Option<PathBuf>,
     /// `$CODEX_HOME`, if set.
-    pub codex_home: Option<PathBuf>,
+    pub(crate) codex_home: Option<PathBuf>,
 }
 
 impl Places {
     /// The places of this process's environment and working directory.
-    pub fn from_env() -> Result<Self, String> {
+    pub(crate) fn from_env() -> Result<Self, String> {
         let project = std::env::current_dir()
             .map_err(|e| format!("cannot read the working directory: {e}"))?;
         let var = |name: &str| {
@@ -140,7 +140,7 @@ impl Places {
 
 impl Agent {
     /// Every agent, in the order the docs list them.
-    pub const ALL: [Agent; 6] = [
+    pub(crate) const ALL: [Agent; 6] = [
         Self::ClaudeCode,
         Self::Codex,
         Self::Cursor,
@@ -150,7 +150,7 @@ impl Agent {
     ];
 
     /// Its name on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::ClaudeCode => "claude-code",
             Self::Codex => "codex",
@@ -162,7 +162,7 @@ impl Agent {
     }
 
     /// Its name for people.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Self::ClaudeCode => "Claude Code",
             Self::Codex => "Codex",
@@ -174,12 +174,12 @@ impl Agent {
     }
 
     /// The agent named `name`.
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|agent| agent.name() == name)
     }
 
     /// The scope used when none is asked for.
-    pub fn default_scope(self) -> Scope {
+    pub(crate) fn default_scope(self) -> Scope {
         match self {
             Self::ClaudeDesktop => Scope::User,
             _ => Scope::Project,
@@ -187,23 +187,23 @@ impl Agent {
     }
 
     /// Whether it has config files of `scope`.
-    pub fn has_scope(self, scope: Scope) -> bool {
+    pub(crate) fn has_scope(self, scope: Scope) -> bool {
         !(self == Self::ClaudeDesktop && scope == Scope::Project)
     }
 
     /// Whether it can reach a server over HTTP from its config file.
-    pub fn speaks_http(self) -> bool {
+    pub(crate) fn speaks_http(self) -> bool {
         self != Self::ClaudeDesktop
     }
 
     /// Whether `setup` writes hooks for it (the digest at session start and
     /// before a compaction).
-    pub fn has_hooks(self) -> bool {
+    pub(crate) fn has_hooks(self) -> bool {
         self == Self::ClaudeCode
     }
 
     /// The file that holds its MCP servers, in `scope`.
-    pub fn servers_file(self, scope: Scope, places: &Places) -> Option<ConfigFile> {
+    pub(crate) fn servers_file(self, scope: Scope, places: &Places) -> Option<ConfigFile> {
         use Format::{Json, Jsonc, Toml};
         match (self, scope) {
             (Self::ClaudeCode, Scope::Project) => Some(places.in_project(".mcp.json", Json)),
@@ -233,7 +233,7 @@ impl Agent {
     }
 
     /// The file that holds its hooks, in `scope`, if `setup` writes hooks.
-    pub fn hooks_file(self, scope: Scope, places: &Places) -> Option<ConfigFile> {
+    pub(crate) fn hooks_file(self, scope: Scope, places: &Places) -> Option<ConfigFile> {
         match (self, scope) {
             (Self::ClaudeCode, Scope::Project) => {
                 Some(places.in_project(".claude/settings.json", Format::Json))
@@ -246,7 +246,7 @@ impl Agent {
     }
 
     /// The key (or TOML table) that holds its servers.
-    pub fn servers_key(self) -> &'static str {
+    pub(crate) fn servers_key(self) -> &'static str {
         match self {
             Self::VsCode => "servers",
             Self::Codex => "mcp_servers",
@@ -255,7 +255,7 @@ impl Agent {
     }
 
     /// A server's entry in its format.
-    pub fn entry(self, launch: &Launch) -> Json {
+    pub(crate) fn entry(self, launch: &Launch) -> Json {
         let mut members: Vec<(String, Json)> = Vec::new();
         let mut add = |key: &str, value: Json| members.push((key.to_owned(), value));
         match launch {
@@ -302,7 +302,7 @@ impl Launch {
     /// What an entry an agent holds asks for, if it is one `setup` could
     /// have written for this server: a command whose program is
     /// `planning-mcp-server` (by name or path), or a URL alone.
-    pub fn of_entry(entry: &serde_json::Value) -> Option<Self> {
+    pub(crate) fn of_entry(entry: &serde_json::Value) -> Option<Self> {
         let object = entry.as_object()?;
         let known = ["type", "command", "args", "url", "httpUrl"];
         if object.keys().any(|key| !known.contains(&key.as_str())) {
@@ -329,7 +329,7 @@ impl Launch {
     }
 
     /// The command line, for messages.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Self::Stdio { command, args } => {
                 let mut words = vec![shell_word(command)];

@@ -29,11 +29,11 @@ const HOOK_TIMEOUT: i64 = 10;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Edit {
     /// Its text now (`None`: there is no file).
-    pub before: Option<String>,
+    pub(crate) before: Option<String>,
     /// Its text after the edit (`None`: delete it).
-    pub after: Option<String>,
+    pub(crate) after: Option<String>,
     /// What changes, for the user: `added server 'planning', which ...`.
-    pub what: String,
+    pub(crate) what: String,
 }
 
 /// The edit of `file`'s (its text `before`) servers: server `name` set to

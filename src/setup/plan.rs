@@ -31,28 +31,28 @@ pub(crate) enum Storage {
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
     /// The agent.
-    pub agent: Agent,
+    pub(crate) agent: Agent,
     /// `--toolsets`, as given.
-    pub toolsets: Option<Vec<String>>,
+    pub(crate) toolsets: Option<Vec<String>>,
     /// `--storage`.
-    pub storage: Option<Storage>,
+    pub(crate) storage: Option<Storage>,
     /// `--http URL`.
-    pub http: Option<String>,
+    pub(crate) http: Option<String>,
     /// `--scope`.
-    pub scope: Option<Scope>,
+    pub(crate) scope: Option<Scope>,
 }
 
 /// What `setup` writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Plan {
     /// The scope of the files.
-    pub scope: Scope,
+    pub(crate) scope: Scope,
     /// The server's entry: how the agent starts or reaches it.
-    pub launch: Launch,
+    pub(crate) launch: Launch,
     /// The command the hooks run, if it writes hooks.
-    pub hook: Option<String>,
+    pub(crate) hook: Option<String>,
     /// What the user should know about the choices made, one line each.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// Decides what to write for `request`; `program` is how the command is

@@ -61,10 +61,13 @@ fn talk(child: &mut Child) -> Result<usize, String> {
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#
     );
-    stdin
+    // A failed write is named only if nothing better is known: a program
+    // that prints something and exits closes its input before we write.
+    let unread = stdin
         .write_all(requests.as_bytes())
         .and_then(|()| stdin.flush())
-        .map_err(|e| format!("it did not read its input ({e})"))?;
+        .err()
+        .map(|e| format!("it did not read its input ({e})"));
     let deadline = Instant::now() + DEADLINE;
     let mut initialized = false;
     loop {
@@ -73,7 +76,11 @@ fn talk(child: &mut Child) -> Result<usize, String> {
             Ok(Ok(line)) => line,
             Ok(Err(e)) => return Err(format!("its output broke off ({e})")),
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                return Err(format!("it did not answer within {} s", DEADLINE.as_secs()));
+                let seconds = DEADLINE.as_secs();
+                return Err(match unread {
+                    Some(unread) => format!("{unread} and did not answer within {seconds} s"),
+                    None => format!("it did not answer within {seconds} s"),
+                });
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(match initialized {

@@ -16,9 +16,9 @@ use super::agent::{PROGRAM, Scope};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Program {
     /// The program of the agent's entry.
-    pub command: String,
+    pub(crate) command: String,
     /// Where it leads, or why it may not work.
-    pub note: String,
+    pub(crate) note: String,
 }
 
 /// This binary, its symbolic links resolved.

@@ -22,7 +22,7 @@ pub(crate) struct TomlDocument {
 
 impl TomlDocument {
     /// `text` read as TOML; the error says where it is wrong.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
         text.parse::<DocumentMut>()
             .map(|doc| Self { doc })
             .map_err(|error| {
@@ -38,19 +38,19 @@ impl TomlDocument {
     }
 
     /// The text as it is now.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.doc.to_string()
     }
 
     /// Server `name` as data (its keys and values), if there is one.
-    pub fn server(&self, name: &str) -> Option<serde_json::Value> {
+    pub(crate) fn server(&self, name: &str) -> Option<serde_json::Value> {
         let table = self.doc.get(SERVERS)?.as_table_like()?.get(name)?;
         Some(data(table))
     }
 
     /// Sets server `name` to `entry` (an object of strings and arrays of
     /// strings). Returns whether the text changed.
-    pub fn set_server(&mut self, name: &str, entry: &Json) -> Result<bool, Misfit> {
+    pub(crate) fn set_server(&mut self, name: &str, entry: &Json) -> Result<bool, Misfit> {
         if self.server(name) == Some(entry.to_serde()) {
             return Ok(false);
         }
@@ -92,7 +92,7 @@ impl TomlDocument {
 
     /// Removes server `name`, and the `[mcp_servers]` table if it was only
     /// implied by it. Returns whether it was there.
-    pub fn remove_server(&mut self, name: &str) -> bool {
+    pub(crate) fn remove_server(&mut self, name: &str) -> bool {
         let Some(servers) = self.doc.get_mut(SERVERS).and_then(Item::as_table_mut) else {
             return false;
         };

@@ -24,12 +24,12 @@ pub(crate) struct Document {
 /// Why an edit cannot be made: the file holds something else where the
 /// edit goes. The message names the path, e.g. `"mcpServers" is an array`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Misfit(pub String);
+pub(crate) struct Misfit(pub(crate) String);
 
 impl Document {
     /// `text`, read as JSON (JSONC with `comments`); its root must be an
     /// object.
-    pub fn parse(text: &str, comments: bool) -> Result<Self, ParseError> {
+    pub(crate) fn parse(text: &str, comments: bool) -> Result<Self, ParseError> {
         let root = parse(text, comments)?;
         if !root.is_object() {
             return Err(ParseError {
@@ -48,31 +48,36 @@ impl Document {
     }
 
     /// The text as it is now.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.text
     }
 
     /// Whether the text is an empty object and nothing else (but a final
     /// line ending): what is left of a file `setup` made once its entries
     /// are removed.
-    pub fn is_empty_object(&self) -> bool {
+    pub(crate) fn is_empty_object(&self) -> bool {
         self.text.trim_end_matches(['\n', '\r']) == "{}"
     }
 
     /// The value at `path` (object members by key).
-    pub fn get(&self, path: &[&str]) -> Option<&Node> {
+    pub(crate) fn get(&self, path: &[&str]) -> Option<&Node> {
         path.iter()
             .try_fold(&self.root, |node, key| node.member(key).map(|i| &i.value))
     }
 
     /// The value of `node` as data, or `None` if it holds comments.
-    pub fn data(&self, node: &Node) -> Option<serde_json::Value> {
+    pub(crate) fn data(&self, node: &Node) -> Option<serde_json::Value> {
         serde_json::from_str(&self.text[node.start..node.end]).ok()
     }
 
     /// Sets member `key` of the object at `path` to `value`, making the
     /// objects of `path` that are missing. Returns whether the text changed.
-    pub fn set_member(&mut self, path: &[&str], key: &str, value: &Json) -> Result<bool, Misfit> {
+    pub(crate) fn set_member(
+        &mut self,
+        path: &[&str],
+        key: &str,
+        value: &Json,
+    ) -> Result<bool, Misfit> {
         let (found, container) = self.walk(path)?;
         if found < path.len() {
             let value = nest(&path[found + 1..], key, value.clone());
@@ -95,7 +100,7 @@ impl Document {
 
     /// Appends `value` to the array at `path` (`path` is at least one key),
     /// making it and the objects before it if they are missing.
-    pub fn push_element(&mut self, path: &[&str], value: &Json) -> Result<(), Misfit> {
+    pub(crate) fn push_element(&mut self, path: &[&str], value: &Json) -> Result<(), Misfit> {
         let Some((last, parents)) = path.split_last() else {
             return Err(Misfit("no array named".into()));
         };
@@ -118,7 +123,7 @@ impl Document {
     }
 
     /// Replaces element `index` of the array at `path` with `value`.
-    pub fn replace_element(&mut self, path: &[&str], index: usize, value: &Json) -> bool {
+    pub(crate) fn replace_element(&mut self, path: &[&str], index: usize, value: &Json) -> bool {
         let item = self
             .get(path)
             .and_then(|n| n.items())
@@ -135,7 +140,7 @@ impl Document {
 
     /// Removes member `key` from the object at `path`, then every
     /// container of `path` left empty. Returns whether it was there.
-    pub fn remove_member(&mut self, path: &[&str], key: &str) -> bool {
+    pub(crate) fn remove_member(&mut self, path: &[&str], key: &str) -> bool {
         let index = self
             .get(path)
             .and_then(|n| n.items())
@@ -145,7 +150,7 @@ impl Document {
 
     /// Removes element `index` of the array at `path`, then every container
     /// of `path` left empty.
-    pub fn remove_element(&mut self, path: &[&str], index: usize) -> bool {
+    pub(crate) fn remove_element(&mut self, path: &[&str], index: usize) -> bool {
         self.remove_at(path, Some(index))
     }
 

@@ -16,11 +16,11 @@ const MAX_DEPTH: usize = 128;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Node {
     /// Its first byte.
-    pub start: usize,
+    pub(crate) start: usize,
     /// One past its last byte.
-    pub end: usize,
+    pub(crate) end: usize,
     /// What it is.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
 }
 
 /// What a value is.
@@ -40,16 +40,16 @@ pub(crate) enum Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Item {
     /// Where it starts: its key's opening quote, or its value.
-    pub start: usize,
+    pub(crate) start: usize,
     /// Its key, decoded; `None` in an array.
-    pub key: Option<String>,
+    pub(crate) key: Option<String>,
     /// Its value.
-    pub value: Node,
+    pub(crate) value: Node,
 }
 
 impl Node {
     /// Its members or elements, if it is an object or an array.
-    pub fn items(&self) -> Option<&[Item]> {
+    pub(crate) fn items(&self) -> Option<&[Item]> {
         match &self.kind {
             Kind::Object(items) | Kind::Array(items) => Some(items),
             _ => None,
@@ -57,7 +57,7 @@ impl Node {
     }
 
     /// The member `key` of this object.
-    pub fn member(&self, key: &str) -> Option<&Item> {
+    pub(crate) fn member(&self, key: &str) -> Option<&Item> {
         match &self.kind {
             Kind::Object(items) => items.iter().find(|i| i.key.as_deref() == Some(key)),
             _ => None,
@@ -65,12 +65,12 @@ impl Node {
     }
 
     /// Whether it is an object.
-    pub fn is_object(&self) -> bool {
+    pub(crate) fn is_object(&self) -> bool {
         matches!(self.kind, Kind::Object(_))
     }
 
     /// What it is, in a word, for messages.
-    pub fn what(&self) -> &'static str {
+    pub(crate) fn what(&self) -> &'static str {
         match self.kind {
             Kind::Object(_) => "an object",
             Kind::Array(_) => "an array",
@@ -84,11 +84,11 @@ impl Node {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ParseError {
     /// What was wrong.
-    pub what: String,
+    pub(crate) what: String,
     /// Its line.
-    pub line: usize,
+    pub(crate) line: usize,
     /// Its column, in characters.
-    pub column: usize,
+    pub(crate) column: usize,
 }
 
 impl std::fmt::Display for ParseError {

@@ -26,9 +26,9 @@ pub(crate) enum Json {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Style {
     /// One level, e.g. two spaces or a tab.
-    pub unit: String,
+    pub(crate) unit: String,
     /// `\n` or `\r\n`.
-    pub newline: &'static str,
+    pub(crate) newline: &'static str,
 }
 
 impl Default for Style {
@@ -42,7 +42,7 @@ impl Default for Style {
 
 impl Json {
     /// An object of `members`.
-    pub fn object<const N: usize>(members: [(&str, Json); N]) -> Self {
+    pub(crate) fn object<const N: usize>(members: [(&str, Json); N]) -> Self {
         Self::Object(
             members
                 .into_iter()
@@ -52,18 +52,18 @@ impl Json {
     }
 
     /// A string.
-    pub fn string(text: impl Into<String>) -> Self {
+    pub(crate) fn string(text: impl Into<String>) -> Self {
         Self::String(text.into())
     }
 
     /// An array of strings.
-    pub fn strings<S: AsRef<str>>(items: &[S]) -> Self {
+    pub(crate) fn strings<S: AsRef<str>>(items: &[S]) -> Self {
         Self::Array(items.iter().map(|s| Self::string(s.as_ref())).collect())
     }
 
     /// The same value in serde_json's terms, to compare with what a file
     /// holds whatever its layout.
-    pub fn to_serde(&self) -> serde_json::Value {
+    pub(crate) fn to_serde(&self) -> serde_json::Value {
         match self {
             Self::Object(members) => serde_json::Value::Object(
                 members
@@ -82,7 +82,7 @@ impl Json {
     /// The value printed over several lines, its first line where the
     /// caller puts it and the others at `indent` (the indentation of the
     /// line it starts on). Arrays of scalars stay on one line.
-    pub fn pretty(&self, indent: &str, style: &Style) -> String {
+    pub(crate) fn pretty(&self, indent: &str, style: &Style) -> String {
         let mut out = String::new();
         self.write_pretty(&mut out, indent, style);
         out
@@ -130,7 +130,7 @@ impl Json {
     }
 
     /// The value on one line, `{"a": 1, "b": [2]}`.
-    pub fn inline(&self) -> String {
+    pub(crate) fn inline(&self) -> String {
         let mut out = String::new();
         match self {
             Self::Object(members) => {

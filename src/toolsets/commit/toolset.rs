@@ -17,14 +17,14 @@ use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first when toolset `commit` is on.
-pub const INSTRUCTIONS: &str = "The commit planner keeps the plan in the commit description (jj @, or git \
+pub(crate) const INSTRUCTIONS: &str = "The commit planner keeps the plan in the commit description (jj @, or git \
 refs/commit-plan/<branch>). Call gather_requirements first and follow its Next line; \
 mark_task only work really done. A reply starting CRITICAL: stop all work and tell the user. \
 More: skill://commit-planner/SKILL.md";
 
 /// The stages of a plan: the long form of [`INSTRUCTIONS`], a section of
 /// docs/commit-planner.md.
-pub static SKILL: Skill = Skill {
+pub(crate) static SKILL: Skill = Skill {
     name: "commit-planner",
     description: "How to plan a change in its commit description: the stages from goal to \
 finished job, following each reply's Next line, marking only work really done, and what a \
@@ -34,10 +34,10 @@ CRITICAL reply means.",
 };
 
 /// The registry entry of toolset `commit`.
-pub struct CommitKind;
+pub(crate) struct CommitKind;
 
 /// The registry entry of toolset `commit`.
-pub static KIND: CommitKind = CommitKind;
+pub(crate) static KIND: CommitKind = CommitKind;
 
 impl ToolsetKind for CommitKind {
     fn name(&self) -> &'static str {
@@ -67,7 +67,7 @@ impl ToolsetKind for CommitKind {
 /// Toolset `commit`, configured. The same on every board: the plan belongs
 /// to the repository.
 #[derive(Debug)]
-pub struct Commit {
+pub(crate) struct Commit {
     tools: CommitTools,
 }
 

@@ -10,7 +10,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
-use super::mcp::BoardTools;
+use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
 use super::web::{self, Web};
@@ -21,7 +21,7 @@ use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first: how to use the board.
-pub const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
+pub(crate) const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
 true: update_task_statuses to in_progress when you start a task, completed as soon as it is \
 done, failed if it cannot be done (then ask the operator). change_goal and delete_tasks only \
 when the operator asks. Start with set_goal, then add_tasks. After a context reset, read \
@@ -29,7 +29,7 @@ board://{name}/summary. More: skill://planning-board/SKILL.md";
 
 /// How to use the board well: the long form of [`INSTRUCTIONS`], a section
 /// of docs/tools.md.
-pub static SKILL: Skill = Skill {
+pub(crate) static SKILL: Skill = Skill {
     name: "planning-board",
     description: "How to keep a planning board true while you work: the goal, small tasks, \
 statuses as you go, what only the operator may ask for, and where to look after a context reset.",
@@ -38,10 +38,10 @@ statuses as you go, what only the operator may ask for, and where to look after 
 };
 
 /// The registry entry of toolset `planning`.
-pub struct PlanningKind;
+pub(crate) struct PlanningKind;
 
 /// The registry entry of toolset `planning`.
-pub static KIND: PlanningKind = PlanningKind;
+pub(crate) static KIND: PlanningKind = PlanningKind;
 
 impl ToolsetKind for PlanningKind {
     fn name(&self) -> &'static str {
@@ -81,7 +81,7 @@ impl ToolsetKind for PlanningKind {
 /// Toolset `planning`, configured: the server's boards, each opened on
 /// first use, how their changes reply, and the log of skipped duplicates.
 #[derive(Debug)]
-pub struct Planning {
+pub(crate) struct Planning {
     boards: Arc<Boards>,
     replies: Replies,
     skipped: Arc<SkippedLog>,
@@ -89,7 +89,7 @@ pub struct Planning {
 
 impl Planning {
     /// The server's boards.
-    pub fn boards(&self) -> &Arc<Boards> {
+    pub(crate) fn boards(&self) -> &Arc<Boards> {
         &self.boards
     }
 }
@@ -109,7 +109,7 @@ impl Toolset for Planning {
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         match self.boards.get(board) {
-            Ok(shared) => Ok(Arc::new(BoardTools::new(
+            Ok(shared) => Ok(Arc::new(PlanningTools::new(
                 board.clone(),
                 shared,
                 self.replies,

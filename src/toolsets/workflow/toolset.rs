@@ -8,7 +8,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cast::Workflow;
+use super::cast::Caster;
 use super::config::{EXAMPLE, FLAGS, WorkflowSettings};
 use super::disk::pause::Pause;
 use super::mcp::tools::WorkflowTools;
@@ -19,14 +19,14 @@ use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first when toolset `workflow` is on.
-pub const INSTRUCTIONS: &str = "Spell workflow (.ai/task/): call accio, expecto, reparo, \
+pub(crate) const INSTRUCTIONS: &str = "Spell workflow (.ai/task/): call accio, expecto, reparo, \
 reverto, finite or lumos ONLY when the user types that spell (\"Accio: note\" passes note); \
 never on words like \"continue\". Relay message_to_user, follow instructions_to_coding_agent \
 exactly. More: skill://spell-workflow/SKILL.md";
 
 /// Driving the spell workflow: the long form of [`INSTRUCTIONS`], a section
 /// of docs/workflow.md.
-pub static SKILL: Skill = Skill {
+pub(crate) static SKILL: Skill = Skill {
     name: "spell-workflow",
     description: "How to drive the spell workflow over .ai/task/: when to call a spell tool, \
 what to do with its reply, and what each phase (plan, tasks, PR reviews) expects of you.",
@@ -35,10 +35,10 @@ what to do with its reply, and what each phase (plan, tasks, PR reviews) expects
 };
 
 /// The registry entry of toolset `workflow`.
-pub struct WorkflowKind;
+pub(crate) struct WorkflowKind;
 
 /// The registry entry of toolset `workflow`.
-pub static KIND: WorkflowKind = WorkflowKind;
+pub(crate) static KIND: WorkflowKind = WorkflowKind;
 
 impl ToolsetKind for WorkflowKind {
     fn name(&self) -> &'static str {
@@ -65,8 +65,8 @@ impl ToolsetKind for WorkflowKind {
         let settings = WorkflowSettings::read(settings)?;
         let cwd = std::env::current_dir().unwrap_or_default();
         let workflow =
-            Workflow::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
-        Ok(Arc::new(WorkflowToolset {
+            Caster::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
+        Ok(Arc::new(Workflow {
             workflow: Arc::new(workflow),
         }))
     }
@@ -75,11 +75,11 @@ impl ToolsetKind for WorkflowKind {
 /// Toolset `workflow`, configured: one workflow directory, the same on
 /// every board.
 #[derive(Debug)]
-pub struct WorkflowToolset {
-    workflow: Arc<Workflow>,
+pub(crate) struct Workflow {
+    workflow: Arc<Caster>,
 }
 
-impl Toolset for WorkflowToolset {
+impl Toolset for Workflow {
     fn name(&self) -> &'static str {
         KIND.name()
     }

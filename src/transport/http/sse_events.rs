@@ -26,7 +26,7 @@ const EVENT_LINE: &[u8] = b"event: message\n";
 
 /// `response` with every event of its body named `message`, if it is an
 /// event stream; any other response as it is.
-pub fn name_events(response: Response) -> Response {
+pub(crate) fn name_events(response: Response) -> Response {
     if !is_event_stream(&response) {
         return response;
     }
