@@ -152,10 +152,10 @@ mkdir -p "$work/project"
 (cd "$work/project" && exec "$bin" --mode http --host 127.0.0.1 --port 0 --toolsets "$toolsets") 2>"$work/server.log" &
 server_pid=$!
 url=
-for _ in $(seq 200); do
+for _ in $(seq 600); do  # up to a minute: a debug build on a loaded machine
   url=$(grep -o 'url=[^ ]*' "$work/server.log" | head -n 1 | cut -d= -f2)
   [ -n "$url" ] && break
-  sleep 0.05
+  sleep 0.1
 done
 [ -n "$url" ] || { echo "the server did not start:"; cat "$work/server.log"; exit 1; }
 echo "== Streamable HTTP: $url"

@@ -34,10 +34,10 @@ trap cleanup EXIT
     --toolsets planning,plans,team,workflow,commit) 2>"$work/server.log" &
 pid=$!
 url=
-for _ in $(seq 200); do
+for _ in $(seq 600); do  # up to a minute: a debug build on a loaded machine
   url=$(grep -o 'url=[^ ]*' "$work/server.log" | head -n 1 | cut -d= -f2 || true)
   [ -n "$url" ] && break
-  sleep 0.05
+  sleep 0.1
 done
 [ -n "$url" ] || { echo "the server did not start:"; cat "$work/server.log"; exit 1; }
 

@@ -65,10 +65,10 @@ run() {
     (cd "$dir" && HOME="$dir/home" exec "$bin" --mode http --host 127.0.0.1 --port 0 --toolsets "$toolsets") 2>"$dir/server.log" &
     server_pid=$!
     target=
-    for _ in $(seq 200); do
+    for _ in $(seq 600); do  # up to a minute: a debug build on a loaded machine
       target=$(grep -o 'url=[^ ]*' "$dir/server.log" | head -n 1 | cut -d= -f2 || true)
       [ -n "$target" ] && break
-      sleep 0.05
+      sleep 0.1
     done
     [ -n "$target" ] || { echo "the server did not start:"; cat "$dir/server.log"; exit 1; }
   else
