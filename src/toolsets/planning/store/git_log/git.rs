@@ -28,6 +28,10 @@ const ENV: &[(&str, &str)] = &[
     ("GIT_COMMITTER_EMAIL", "planning-mcp-server@localhost"),
 ];
 
+/// How often a fetch that another process's fetch of the same refs got in
+/// the way of is tried again.
+const FETCH_TRIES: u32 = 10;
+
 /// What failed in a git command: the command line and what git said.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{command}: {problem}")]
@@ -317,7 +321,19 @@ impl Git {
             remote,
             &refspec,
         ];
-        self.run(&args, None).map(drop)
+        // Two processes of one clone (a server and `sync`) may fetch at
+        // once: git then refuses the one whose tracking ref moved under it.
+        // That fetch is tried again: the other one brought the same refs.
+        let mut tries = 0;
+        loop {
+            match self.run(&args, None) {
+                Err(error) if error.problem.contains("cannot lock ref") && tries < FETCH_TRIES => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
+                }
+                done => return done.map(drop),
+            }
+        }
     }
 
     /// Pushes commit `commit` to `remote`'s ref `name` if that ref is at
