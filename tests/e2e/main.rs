@@ -38,6 +38,7 @@ mod persistence;
 mod plans_cli;
 mod plans_mcp;
 mod plans_props;
+mod postgres;
 mod replies;
 mod scenario;
 mod sessions;

@@ -152,6 +152,11 @@ impl Boards {
         )
     }
 
+    /// The settings the boards are opened with.
+    pub fn settings(&self) -> &BoardSettings {
+        &self.settings
+    }
+
     /// Where boards are kept.
     pub fn backend(&self) -> Backend {
         self.settings.storage.backend

@@ -14,6 +14,7 @@
 
 #![allow(dead_code)]
 
+pub mod postgres;
 pub mod vcs;
 pub mod webdriver;
 

@@ -117,9 +117,9 @@ pub enum StoreError {
     },
     /// The database of the `postgres` backend failed, refused or did not
     /// answer in time.
-    #[error("cannot {doing} in {database}: {problem}")]
+    #[error("cannot {doing} ({database}): {problem}")]
     Database {
-        /// What was being done, e.g. `save board default`.
+        /// What was being done, e.g. `save board default in the database`.
         doing: String,
         /// The database as logs show it (`postgres://user@host:port/db`,
         /// never a password).
@@ -155,7 +155,7 @@ impl StoreError {
     /// (HTTP bodies, tool results); the log keeps the whole path.
     pub fn public(&self) -> String {
         if let Self::Database { doing, problem, .. } = self {
-            return format!("cannot {doing} in the database: {problem}");
+            return format!("cannot {doing}: {problem}");
         }
         let Some(path) = self.path() else {
             return self.to_string();

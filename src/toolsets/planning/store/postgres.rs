@@ -133,7 +133,7 @@ impl PostgresStore {
 
     fn error(&self, doing: &str, problem: String) -> StoreError {
         StoreError::Database {
-            doing: format!("{doing} board {}", self.name),
+            doing: format!("{doing} board {} in the database", self.name),
             database: self.database.shown().to_owned(),
             problem,
         }
@@ -415,7 +415,7 @@ pub fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreErro
             Ok(rows.iter().map(|row| row.get(0)).collect())
         })
         .map_err(|problem| StoreError::Database {
-            doing: "list the boards".into(),
+            doing: "list the boards of the database".into(),
             database: database.shown().to_owned(),
             problem,
         })

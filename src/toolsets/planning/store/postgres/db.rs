@@ -165,12 +165,18 @@ impl Database {
     fn check_schema(&self) -> Result<(), StoreError> {
         let pool = self.pool.clone();
         let limit = self.connect_timeout + self.statement_timeout;
+        // Outside: no connection (or no answer in time); inside: the tables.
         let checked = self.block(limit, async move {
             let mut client = pool.get().await.map_err(|error| pool_error(&error))?;
-            schema::ensure(&mut client).await
+            Ok(schema::ensure(&mut client).await)
         });
-        checked.map_err(|problem| StoreError::Database {
-            doing: "use the planning tables".into(),
+        let (doing, problem) = match checked {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(problem)) => ("use the planning tables of the board database", problem),
+            Err(problem) => ("connect to the board database", problem),
+        };
+        Err(StoreError::Database {
+            doing: doing.into(),
             database: self.shown.clone(),
             problem,
         })

@@ -1,0 +1,265 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! A real PostgreSQL server for a test: a cluster made with `initdb` in a
+//! temporary directory, on a free loopback port and a Unix socket in that
+//! directory, stopped (`pg_ctl stop -m immediate`) and removed when the
+//! [`Cluster`] is dropped. PostgreSQL refuses to run as root: as root (CI),
+//! the cluster's programs run as `nobody` through `runuser`.
+//!
+//! Without PostgreSQL's programs the test is skipped (`SKIPPED ...` on
+//! stderr), unless `PLANNING_REQUIRE_POSTGRES=1` (as in `.ci/run`): then it
+//! fails.
+//!
+//! Connections: the superuser `postgres` over the socket without a password
+//! (for the test's own `psql`); over TCP every user needs its password
+//! (scram-sha-256), so a wrong password is refused as in production.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tempfile::TempDir;
+
+/// The password of the user the servers connect as ([`Cluster::url`]):
+/// unusual enough that a test finding it in any output is no accident.
+pub const PASSWORD: &str = "pw-Zq8sEcret";
+
+/// The user the servers connect as, owner of each database made by
+/// [`Cluster::database`].
+pub const USER: &str = "planner";
+
+/// A running PostgreSQL cluster of one test.
+pub struct Cluster {
+    dir: TempDir,
+    bin: PathBuf,
+    /// The TCP port on 127.0.0.1.
+    pub port: u16,
+    /// Whether its programs run as `nobody` (this process is root).
+    as_nobody: bool,
+}
+
+/// The directory of PostgreSQL's programs: `pg_config --bindir`, else the
+/// newest `/usr/lib/postgresql/*/bin`.
+fn bin_dir() -> Option<PathBuf> {
+    let from_config = Command::new("pg_config")
+        .arg("--bindir")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let mut candidates: Vec<PathBuf> = from_config.into_iter().collect();
+    if let Ok(versions) = std::fs::read_dir("/usr/lib/postgresql") {
+        let mut found: Vec<PathBuf> = versions.flatten().map(|e| e.path().join("bin")).collect();
+        found.sort();
+        candidates.extend(found.into_iter().rev());
+    }
+    candidates
+        .into_iter()
+        .find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
+}
+
+fn is_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
+
+impl Cluster {
+    /// Starts a cluster, or returns `None` (the test is skipped) when
+    /// PostgreSQL is not installed and `PLANNING_REQUIRE_POSTGRES` is not `1`.
+    pub fn start_or_skip(test: &str) -> Option<Self> {
+        let Some(bin) = bin_dir() else {
+            let why = "PostgreSQL is not installed (apt-get install postgresql)";
+            if std::env::var("PLANNING_REQUIRE_POSTGRES").as_deref() == Ok("1") {
+                panic!("{test}: {why}, and PLANNING_REQUIRE_POSTGRES=1 requires it");
+            }
+            eprintln!(
+                "SKIPPED {test}: {why}; set PLANNING_REQUIRE_POSTGRES=1 to make this a failure"
+            );
+            return None;
+        };
+        Some(Self::start(bin, &[]))
+    }
+
+    /// Starts a cluster with these extra server settings (`-c` pairs).
+    pub fn start(bin: PathBuf, settings: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let as_nobody = is_root();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cluster = Self {
+            dir,
+            bin,
+            port: super::free_port(),
+            as_nobody,
+        };
+        let data = cluster.data();
+        std::fs::create_dir(&data).unwrap();
+        if as_nobody {
+            let nobody = Command::new("id").args(["-u", "nobody"]).output().unwrap();
+            let uid: u32 = String::from_utf8_lossy(&nobody.stdout)
+                .trim()
+                .parse()
+                .unwrap();
+            std::os::unix::fs::chown(&data, Some(uid), None).unwrap();
+            std::os::unix::fs::chown(cluster.dir.path(), Some(uid), None).unwrap();
+        }
+        let pwfile = cluster.dir.path().join("superuser-password");
+        std::fs::write(&pwfile, "postgres-pw\n").unwrap();
+        std::fs::set_permissions(&pwfile, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let data_arg = data.display().to_string();
+        let pwfile_arg = format!("--pwfile={}", pwfile.display());
+        cluster.run_ok(
+            "initdb",
+            &[
+                "-D",
+                &data_arg,
+                "-U",
+                "postgres",
+                &pwfile_arg,
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+        );
+        let mut conf = String::from("listen_addresses = '127.0.0.1'\nfsync = off\n");
+        conf.push_str(&format!("port = {}\n", cluster.port));
+        conf.push_str(&format!(
+            "unix_socket_directories = '{}'\n",
+            cluster.dir.path().display()
+        ));
+        for (key, value) in settings {
+            conf.push_str(&format!("{key} = {value}\n"));
+        }
+        let conf_path = data.join("postgresql.conf");
+        let mut all = std::fs::read_to_string(&conf_path).unwrap();
+        all.push_str(&conf);
+        std::fs::write(&conf_path, all).unwrap();
+        cluster.start_again();
+        cluster.psql(
+            "postgres",
+            &format!("CREATE USER {USER} PASSWORD '{PASSWORD}'"),
+        );
+        cluster
+    }
+
+    /// The data directory.
+    pub fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// The directory holding the Unix socket.
+    pub fn socket_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs one of PostgreSQL's programs (as `nobody` when root).
+    fn run(&self, program: &str, args: &[&str]) -> Output {
+        let path = self.bin.join(program);
+        let mut command = match self.as_nobody {
+            true => {
+                let mut command = Command::new("runuser");
+                command.args(["-u", "nobody", "--"]).arg(&path);
+                command
+            }
+            false => Command::new(&path),
+        };
+        command
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap_or_else(|e| panic!("run {program}: {e}"))
+    }
+
+    fn run_ok(&self, program: &str, args: &[&str]) -> Output {
+        let output = self.run(program, args);
+        assert!(
+            output.status.success(),
+            "{program} {args:?}: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    /// Starts the server (again), waiting until it accepts connections.
+    pub fn start_again(&self) {
+        let data = self.data().display().to_string();
+        let log = self.dir.path().join("server.log").display().to_string();
+        self.run_ok(
+            "pg_ctl",
+            &["-D", &data, "-l", &log, "-w", "-t", "120", "start"],
+        );
+    }
+
+    /// Stops the server at once, as a crash would (`-m immediate`: no
+    /// checkpoint, connections cut).
+    pub fn stop_immediate(&self) {
+        let data = self.data().display().to_string();
+        self.run_ok("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+    }
+
+    /// Runs `sql` as the superuser in database `db` and returns the
+    /// unaligned, tuples-only output.
+    pub fn psql(&self, db: &str, sql: &str) -> String {
+        let output = Command::new(self.bin.join("psql"))
+            .args([
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-U",
+                "postgres",
+            ])
+            .arg("-h")
+            .arg(self.socket_dir())
+            .args(["-p", &self.port.to_string(), "-d", db, "-c", sql])
+            .output()
+            .expect("run psql");
+        assert!(
+            output.status.success(),
+            "psql {sql}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    /// Makes database `name`, owned by [`USER`], and returns its URL.
+    pub fn database(&self, name: &str) -> String {
+        self.psql("postgres", &format!("CREATE DATABASE {name} OWNER {USER}"));
+        self.url(name)
+    }
+
+    /// The URL of database `db` as [`USER`] with [`PASSWORD`] over TCP.
+    pub fn url(&self, db: &str) -> String {
+        format!(
+            "postgres://{USER}:{PASSWORD}@127.0.0.1:{}/{db}?sslmode=disable",
+            self.port
+        )
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let data = self.data().display().to_string();
+        let _ = self.run("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+    }
+}
+
+/// The `--storage postgres --storage-url URL` flags.
+pub fn storage(url: &str) -> Vec<String> {
+    vec![
+        "--storage".into(),
+        "postgres".into(),
+        "--storage-url".into(),
+        url.into(),
+    ]
+}
