@@ -8,6 +8,9 @@
 //! [`Cluster`] is dropped. PostgreSQL refuses to run as root: as root (CI),
 //! the cluster's programs run as `nobody` through `runuser`.
 //!
+//! A watchdog stops the cluster when the test process ends, even killed:
+//! a child reading a pipe from the test that only the test's end closes.
+//!
 //! Without PostgreSQL's programs the test is skipped (`SKIPPED ...` on
 //! stderr), unless `PLANNING_REQUIRE_POSTGRES=1` (as in `.ci/run`): then it
 //! fails.
@@ -18,7 +21,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use tempfile::TempDir;
 
@@ -38,6 +41,8 @@ pub struct Cluster {
     pub port: u16,
     /// Whether its programs run as `nobody` (this process is root).
     as_nobody: bool,
+    /// Stops the cluster when its stdin closes (the test's end).
+    watchdog: Option<Child>,
 }
 
 /// The directory of PostgreSQL's programs: `pg_config --bindir`, else the
@@ -91,6 +96,7 @@ impl Cluster {
             bin,
             port: super::free_port(),
             as_nobody,
+            watchdog: None,
         };
         let data = cluster.data();
         std::fs::create_dir(&data).unwrap();
@@ -136,7 +142,9 @@ impl Cluster {
         let mut all = std::fs::read_to_string(&conf_path).unwrap();
         all.push_str(&conf);
         std::fs::write(&conf_path, all).unwrap();
+        let mut cluster = cluster;
         cluster.start_again();
+        cluster.watchdog = Some(cluster.watchdog());
         cluster.psql(
             "postgres",
             &format!("CREATE USER {USER} PASSWORD '{PASSWORD}'"),
@@ -154,9 +162,26 @@ impl Cluster {
         self.dir.path()
     }
 
-    /// Runs one of PostgreSQL's programs (as `nobody` when root).
-    fn run(&self, program: &str, args: &[&str]) -> Output {
-        let path = self.bin.join(program);
+    /// A shell that stops the cluster once its stdin closes, which happens
+    /// when this process drops the [`Cluster`] or ends in any way.
+    fn watchdog(&self) -> Child {
+        let script = "read _ignored; exec \"$0\" -D \"$1\" -m immediate -w stop";
+        let pg_ctl = self.bin.join("pg_ctl").display().to_string();
+        let data = self.data().display().to_string();
+        self.command("sh", &["-c", script, &pg_ctl, &data])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the watchdog")
+    }
+
+    /// A command running `program` (as `nobody` when root).
+    fn command(&self, program: &str, args: &[&str]) -> Command {
+        let path = match program.contains('/') || program == "sh" {
+            true => PathBuf::from(program),
+            false => self.bin.join(program),
+        };
         let mut command = match self.as_nobody {
             true => {
                 let mut command = Command::new("runuser");
@@ -165,9 +190,13 @@ impl Cluster {
             }
             false => Command::new(&path),
         };
+        command.args(args).current_dir(self.dir.path());
         command
-            .args(args)
-            .current_dir(self.dir.path())
+    }
+
+    /// Runs one of PostgreSQL's programs (as `nobody` when root).
+    fn run(&self, program: &str, args: &[&str]) -> Output {
+        self.command(program, args)
             .output()
             .unwrap_or_else(|e| panic!("run {program}: {e}"))
     }
@@ -249,8 +278,18 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        let data = self.data().display().to_string();
-        let _ = self.run("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+        // Closing its stdin makes the watchdog stop the cluster; wait for
+        // that before the directory goes.
+        match self.watchdog.take() {
+            Some(mut watchdog) => {
+                drop(watchdog.stdin.take());
+                let _ = watchdog.wait();
+            }
+            None => {
+                let data = self.data().display().to_string();
+                let _ = self.run("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
+            }
+        }
     }
 }
 
