@@ -24,31 +24,30 @@ use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::json;
 use tokio::process::{Child, Command};
 
-/// docs/deploy.md's HAProxy configuration, with the test's ports: `sticky`
-/// is the front end to use; `plain` (round robin without affinity) shows
-/// why it is needed.
+/// docs/deploy.md's HAProxy configuration, as written there but for its
+/// ports (the proxy's 8080 becomes `sticky`, the replicas' 8081 and 8082
+/// the test's), and a second front end, `plain` (round robin without
+/// affinity), which shows why the page's affinity is needed.
 pub fn haproxy_config(sticky: u16, plain: u16, replicas: &[u16]) -> String {
-    let servers = |backend: &str| -> String {
-        replicas
-            .iter()
-            .enumerate()
-            .map(|(n, port)| format!("    server replica{n} 127.0.0.1:{port} # {backend}\n"))
-            .collect()
-    };
-    format!(
-        "global\n    maxconn 4096\n\n\
-         defaults\n    mode http\n    timeout connect 5s\n    timeout client 1h\n    timeout server 1h\n\n\
-         frontend mcp\n    bind 127.0.0.1:{sticky}\n    default_backend replicas\n\n\
-         backend replicas\n    balance roundrobin\n\
-         \x20   stick-table type string len 64 size 1m expire 1h\n\
-         \x20   stick match req.hdr(mcp-session-id)\n\
-         \x20   stick store-response res.hdr(mcp-session-id)\n\
-         {}\n\
-         frontend plain\n    bind 127.0.0.1:{plain}\n    default_backend round_robin\n\n\
-         backend round_robin\n    balance roundrobin\n{}",
-        servers("sticky"),
-        servers("plain")
-    )
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/deploy.md")).unwrap();
+    let start = page
+        .find("```haproxy\n")
+        .expect("docs/deploy.md has an haproxy block")
+        + 11;
+    let end = start + page[start..].find("```").unwrap();
+    let mut config = page[start..end]
+        .replace("127.0.0.1:8080", &format!("127.0.0.1:{sticky}"))
+        .replace("127.0.0.1:8081", &format!("127.0.0.1:{}", replicas[0]))
+        .replace("127.0.0.1:8082", &format!("127.0.0.1:{}", replicas[1]));
+    config.push_str(&format!(
+        "\nfrontend plain\n    bind 127.0.0.1:{plain}\n    default_backend round_robin\n\n\
+         backend round_robin\n    balance roundrobin\n"
+    ));
+    for (n, port) in replicas.iter().enumerate() {
+        config.push_str(&format!("    server replica{n} 127.0.0.1:{port}\n"));
+    }
+    config
 }
 
 /// HAProxy on `config`, until dropped; `None` (skipped) when not installed,
