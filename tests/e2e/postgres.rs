@@ -380,3 +380,60 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
     let rows = cluster.psql("moves", "SELECT string_agg(name, ',') FROM planning_boards");
     assert_eq!(rows, "moved");
 }
+
+#[tokio::test]
+async fn tls_works_against_a_server_that_requires_it() {
+    let Some((cluster, ca)) = Cluster::start_tls_or_skip("postgres TLS") else {
+        return;
+    };
+    cluster.database("secure");
+    let dir = tempfile::tempdir().unwrap();
+    let ca = ca.display().to_string();
+    // Another CA, which did not sign the server's certificate.
+    let other = dir.path().join("other-ca.crt");
+    let made = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout"])
+        .arg(dir.path().join("other.key"))
+        .arg("-out")
+        .arg(&other)
+        .args(["-days", "2", "-subj", "/CN=someone else"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let other = other.display().to_string();
+    for (host, query) in [
+        ("127.0.0.1", "sslmode=require".to_owned()),
+        ("127.0.0.1", format!("sslmode=verify-full&sslrootcert={ca}")),
+        ("localhost", format!("sslmode=verify-full&sslrootcert={ca}")),
+        ("127.0.0.1", format!("sslmode=verify-ca&sslrootcert={ca}")),
+    ] {
+        let pairs = on(&cluster.url_with("secure", host, &query));
+        let client = stdio_client(&dir, &[], &env(&pairs)).await;
+        ok(
+            &client,
+            "add_tasks",
+            json!({"tasks": [{"title": query.clone()}]}),
+        )
+        .await;
+        client.cancel().await.unwrap();
+    }
+    let stored = cluster.psql("secure", "SELECT revision FROM planning_boards");
+    assert_eq!(stored, "4");
+    for (query, expected) in [
+        ("sslmode=disable".to_owned(), "no encryption"),
+        (
+            format!("sslmode=verify-full&sslrootcert={other}"),
+            "invalid peer certificate",
+        ),
+    ] {
+        let pairs = on(&cluster.url_with("secure", "127.0.0.1", &query));
+        let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+        assert_eq!(code, 1, "{query}: {err}");
+        assert!(
+            err.contains("cannot connect to the board database"),
+            "{err}"
+        );
+        assert!(err.contains(expected), "{query}: {err}");
+        assert!(!err.contains(PASSWORD), "{err}");
+    }
+}

@@ -65,6 +65,15 @@ fn bin_dir() -> Option<PathBuf> {
         .find(|dir| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file())
 }
 
+/// The user ID of `nobody`.
+fn nobody_uid() -> u32 {
+    let nobody = Command::new("id").args(["-u", "nobody"]).output().unwrap();
+    String::from_utf8_lossy(&nobody.stdout)
+        .trim()
+        .parse()
+        .unwrap()
+}
+
 fn is_root() -> bool {
     rustix::process::geteuid().is_root()
 }
@@ -83,11 +92,105 @@ impl Cluster {
             );
             return None;
         };
-        Some(Self::start(bin, &[]))
+        Some(Self::start(bin, &|_| {}))
     }
 
-    /// Starts a cluster with these extra server settings (`-c` pairs).
-    pub fn start(bin: PathBuf, settings: &[(&str, &str)]) -> Self {
+    /// Starts a cluster that speaks TLS only, over TCP, with a server
+    /// certificate for `localhost` and `127.0.0.1` signed by a test CA;
+    /// returns it and the CA's certificate (a PEM file), or `None` as
+    /// [`Self::start_or_skip`].
+    pub fn start_tls_or_skip(test: &str) -> Option<(Self, PathBuf)> {
+        Self::start_or_skip(test)?;
+        let bin = bin_dir()?;
+        let ca = std::sync::Mutex::new(PathBuf::new());
+        let cluster = Self::start(bin, &|cluster| {
+            let dir = cluster.dir.path();
+            let openssl = |args: &[&str]| {
+                let output = Command::new("openssl")
+                    .args(args)
+                    .current_dir(dir)
+                    .output()
+                    .expect("openssl");
+                assert!(
+                    output.status.success(),
+                    "openssl {args:?}: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            };
+            openssl(&[
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.crt",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=planning test CA",
+            ]);
+            openssl(&[
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr",
+                "-subj",
+                "/CN=localhost",
+            ]);
+            std::fs::write(
+                dir.join("san.ext"),
+                "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+            )
+            .unwrap();
+            openssl(&[
+                "x509",
+                "-req",
+                "-in",
+                "server.csr",
+                "-CA",
+                "ca.crt",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                "server.crt",
+                "-days",
+                "2",
+                "-extfile",
+                "san.ext",
+            ]);
+            let data = cluster.data();
+            for file in ["server.crt", "server.key"] {
+                std::fs::copy(dir.join(file), data.join(file)).unwrap();
+                std::fs::set_permissions(data.join(file), std::fs::Permissions::from_mode(0o600))
+                    .unwrap();
+                if cluster.as_nobody {
+                    std::os::unix::fs::chown(data.join(file), Some(nobody_uid()), None).unwrap();
+                }
+            }
+            let conf = data.join("postgresql.conf");
+            let all = std::fs::read_to_string(&conf).unwrap() + "ssl = on\n";
+            std::fs::write(&conf, all).unwrap();
+            std::fs::write(
+                data.join("pg_hba.conf"),
+                "local all all trust\nhostssl all all 127.0.0.1/32 scram-sha-256\nhostnossl all all 127.0.0.1/32 reject\n",
+            )
+            .unwrap();
+            *ca.lock().unwrap() = dir.join("ca.crt");
+        });
+        let ca = ca.into_inner().unwrap();
+        Some((cluster, ca))
+    }
+
+    /// Starts a cluster; `prepare` runs after `initdb`, before the server starts.
+    pub fn start(bin: PathBuf, prepare: &dyn Fn(&Cluster)) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let as_nobody = is_root();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -135,13 +238,11 @@ impl Cluster {
             "unix_socket_directories = '{}'\n",
             cluster.dir.path().display()
         ));
-        for (key, value) in settings {
-            conf.push_str(&format!("{key} = {value}\n"));
-        }
         let conf_path = data.join("postgresql.conf");
         let mut all = std::fs::read_to_string(&conf_path).unwrap();
         all.push_str(&conf);
         std::fs::write(&conf_path, all).unwrap();
+        prepare(&cluster);
         let mut cluster = cluster;
         cluster.start_again();
         cluster.watchdog = Some(cluster.watchdog());
@@ -264,8 +365,13 @@ impl Cluster {
 
     /// The URL of database `db` as [`USER`] with [`PASSWORD`] over TCP.
     pub fn url(&self, db: &str) -> String {
+        self.url_with(db, "127.0.0.1", "sslmode=disable")
+    }
+
+    /// The URL of database `db` on `host` with the query `query`.
+    pub fn url_with(&self, db: &str, host: &str, query: &str) -> String {
         format!(
-            "postgres://{USER}:{PASSWORD}@127.0.0.1:{}/{db}?sslmode=disable",
+            "postgres://{USER}:{PASSWORD}@{host}:{}/{db}?{query}",
             self.port
         )
     }
