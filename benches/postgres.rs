@@ -239,7 +239,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn task_id(title: &str) -> String {
-    planning_mcp_server::toolsets::planning::domain::TaskId::from_content(title, "").to_string()
+    planning_mcp_server::api::planning::TaskId::from_content(title, "").to_string()
 }
 
 /// p50 and p99 of `update_task_statuses` on a 20-task board, one session.

@@ -17,14 +17,11 @@ use std::hint::black_box;
 use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::planning::domain::{
-    Board, Claim, Edit, Limits, NewTask, Status, TaskId,
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::planning::{
+    Board, Claim, Edit, Limits, MemoryStore, NewTask, SharedBoard, Status, TaskId,
 };
-use planning_mcp_server::toolsets::planning::shared_board::SharedBoard;
-use planning_mcp_server::toolsets::planning::store::MemoryStore;
-use planning_mcp_server::toolsets::team::domain::claims::{self, Target};
-use planning_mcp_server::toolsets::team::domain::{EvidenceRule, TeamError, View, digest, links};
+use planning_mcp_server::api::team::{self, EvidenceRule, Target, TeamError, View, digest};
 
 /// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]
@@ -99,9 +96,8 @@ fn team(c: &mut Criterion) {
     group.bench_function("claim", |b| {
         b.iter(|| {
             let view = View::new(&board, now);
-            let (mut edits, _) = claims::expiries(view);
-            let (more, claimed) =
-                claims::claim(view, "bench", Target::Task(&ready), LEASE).unwrap();
+            let (mut edits, _) = team::expiries(view);
+            let (more, claimed) = team::claim(view, "bench", Target::Task(&ready), LEASE).unwrap();
             edits.extend(more);
             let undo = board.edit(now, edits).unwrap();
             board.undo(undo);
@@ -112,7 +108,7 @@ fn team(c: &mut Criterion) {
     group.bench_function("claim_next_ready", |b| {
         b.iter(|| {
             let view = View::new(&board, now);
-            let (more, claimed) = claims::claim(view, "bench", Target::NextReady, LEASE).unwrap();
+            let (more, claimed) = team::claim(view, "bench", Target::NextReady, LEASE).unwrap();
             let undo = board.edit(now, more).unwrap();
             board.undo(undo);
             black_box(claimed)
@@ -131,7 +127,7 @@ fn team(c: &mut Criterion) {
     let (first, last) = (id(0).to_string(), vec![id(TASKS - 1).to_string()]);
     group.bench_function("link_refused_as_a_cycle", |b| {
         b.iter(|| {
-            let refused = links::link(View::new(&board, now), &first, &last);
+            let refused = team::link(View::new(&board, now), &first, &last);
             assert!(matches!(refused, Err(TeamError::Cycle(_))));
             black_box(refused)
         })
@@ -155,11 +151,11 @@ fn team(c: &mut Criterion) {
                         let edits = match release {
                             false => {
                                 let target = Target::Task(&ready);
-                                claims::claim(view, "bench", target, LEASE)?.0
+                                team::claim(view, "bench", target, LEASE)?.0
                             }
                             true => {
                                 let rule = EvidenceRule::Optional;
-                                claims::release(view, "bench", &ready, "pending", None, rule)?.0
+                                team::release(view, "bench", &ready, "pending", None, rule)?.0
                             }
                         };
                         let undo = board.edit(now, edits)?;

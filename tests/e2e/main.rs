@@ -44,6 +44,7 @@ mod postgres_replicas;
 mod replies;
 mod scenario;
 mod sessions;
+mod setup;
 mod shared_http;
 mod stdio;
 mod team;

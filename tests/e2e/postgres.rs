@@ -19,7 +19,7 @@ use tokio::io::AsyncReadExt;
 
 /// The environment that puts a server on `url` (the URL, and with it the
 /// password, stays off the command line, where `ps` would show it).
-pub fn on(url: &str) -> Vec<(&'static str, String)> {
+pub(crate) fn on(url: &str) -> Vec<(&'static str, String)> {
     vec![
         ("PLANNING_STORAGE_BACKEND", "postgres".to_owned()),
         ("PLANNING_STORAGE_URL", url.to_owned()),
@@ -27,7 +27,7 @@ pub fn on(url: &str) -> Vec<(&'static str, String)> {
 }
 
 /// `on(url)` as the `&[(&str, &str)]` the helpers take.
-pub fn env<'a>(pairs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+pub(crate) fn env<'a>(pairs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
     pairs.iter().map(|(k, v)| (*k, v.as_str())).collect()
 }
 

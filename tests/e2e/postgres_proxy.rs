@@ -28,7 +28,7 @@ use tokio::process::{Child, Command};
 /// ports (the proxy's 8080 becomes `sticky`, the replicas' 8081 and 8082
 /// the test's), and a second front end, `plain` (round robin without
 /// affinity), which shows why the page's affinity is needed.
-pub fn haproxy_config(sticky: u16, plain: u16, replicas: &[u16]) -> String {
+pub(crate) fn haproxy_config(sticky: u16, plain: u16, replicas: &[u16]) -> String {
     let page =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/deploy.md")).unwrap();
     let start = page

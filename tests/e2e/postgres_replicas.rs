@@ -29,7 +29,7 @@ use tokio::sync::{Barrier, mpsc};
 
 /// Starts `n` replicas on `url` with the toolsets planning and team, and a
 /// board of up to 1,000 tasks.
-pub async fn replicas(n: usize, url: &str) -> Vec<HttpServer> {
+pub(crate) async fn replicas(n: usize, url: &str) -> Vec<HttpServer> {
     let mut pairs = on(url);
     pairs.push(("PLANNING_PLANNING_MAX_TASKS", "1000".to_owned()));
     let mut servers = Vec::new();
@@ -94,9 +94,9 @@ async fn three_replicas_have_one_claim_winner_and_lose_no_write() {
     const CHANGES: usize = 10;
     let start = Arc::new(Barrier::new(3 * WRITERS));
     let mut writers = Vec::new();
-    for r in 0..3 {
+    for (r, server) in servers.iter().enumerate() {
         for w in 0..WRITERS {
-            let client = servers[r].client_for("shared").await;
+            let client = server.client_for("shared").await;
             let start = start.clone();
             writers.push(tokio::spawn(async move {
                 start.wait().await;
@@ -139,7 +139,7 @@ async fn three_replicas_have_one_claim_winner_and_lose_no_write() {
 }
 
 /// The titles of the tasks `get_tasks` lists (`- ☐ [id] title`).
-pub fn titles(board: &str) -> BTreeSet<String> {
+pub(crate) fn titles(board: &str) -> BTreeSet<String> {
     board
         .lines()
         .filter_map(|line| line.split_once("] "))

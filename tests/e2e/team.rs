@@ -16,7 +16,7 @@ use common::{Client, HttpServer, call, file_storage, id, ok, stdio_client};
 use serde_json::{Value, json};
 
 /// `--toolsets planning,team`.
-pub const TEAM: [&str; 2] = ["--toolsets", "planning,team"];
+pub(crate) const TEAM: [&str; 2] = ["--toolsets", "planning,team"];
 
 /// The team's tools, sorted.
 const TEAM_TOOLS: [&str; 7] = [
@@ -31,7 +31,7 @@ const TEAM_TOOLS: [&str; 7] = [
 
 /// `text` with every time (`2026-11-22T10:30:00Z`) replaced by `<time>`,
 /// so that goldens do not depend on the clock.
-pub fn redact_times(text: &str) -> String {
+pub(crate) fn redact_times(text: &str) -> String {
     let bytes = text.as_bytes();
     let shape = b"dddd-dd-ddTdd:dd:ddZ";
     let mut out = String::with_capacity(text.len());

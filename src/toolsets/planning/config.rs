@@ -16,7 +16,7 @@ use crate::runtime::clock::Clock;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option};
 
 /// The part of the example config file that belongs to toolset `planning`.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 [planning]
 # The most tasks the board holds.
 max_tasks = 100
@@ -64,7 +64,7 @@ pool_size = 16
 "#;
 
 /// The flags of toolset `planning`.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "replies",
         key: "planning.replies",
@@ -98,7 +98,7 @@ pub const FLAGS: &[Flag] = &[
 /// Where boards are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Backend {
+pub(crate) enum Backend {
     /// In memory only, like the Go server: a restart loses the board.
     Memory,
     /// A JSON snapshot per board in `storage.dir`, written before each reply.
@@ -112,7 +112,7 @@ pub enum Backend {
 /// `update_task_statuses`, `modify_task`, `delete_tasks`) reply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Replies {
+pub(crate) enum Replies {
     /// The whole task list: the Go server's replies, byte for byte.
     #[default]
     Full,
@@ -124,17 +124,17 @@ pub enum Replies {
 /// `[planning]`: the board's limits and history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct PlanningSettings {
+pub(crate) struct PlanningSettings {
     /// The most tasks the board holds.
-    pub max_tasks: usize,
+    pub(crate) max_tasks: usize,
     /// The longest goal title and goal description, in characters.
-    pub max_goal_length: usize,
+    pub(crate) max_goal_length: usize,
     /// The longest task title and task description, in characters.
-    pub max_task_length: usize,
+    pub(crate) max_task_length: usize,
     /// Whether goal and status changes are recorded.
-    pub history_enabled: bool,
+    pub(crate) history_enabled: bool,
     /// How the tools that change the board reply.
-    pub replies: Replies,
+    pub(crate) replies: Replies,
 }
 
 impl Default for PlanningSettings {
@@ -152,7 +152,7 @@ impl Default for PlanningSettings {
 
 impl PlanningSettings {
     /// The board limits these settings set.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_tasks: self.max_tasks,
             max_goal_length: self.max_goal_length,
@@ -164,33 +164,33 @@ impl PlanningSettings {
 /// `[storage]`: optional persistence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct StorageSettings {
+pub(crate) struct StorageSettings {
     /// `memory` (the default) or `file`.
-    pub backend: Backend,
+    pub(crate) backend: Backend,
     /// The directory of the board files, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Whether each save waits for the disk (fsync of the file and the directory).
-    pub fsync: bool,
+    pub(crate) fsync: bool,
     /// Whether a relative `dir` is resolved against the repository's main
     /// working copy rather than the working directory (see `store::repository`).
-    pub share_worktrees: bool,
+    pub(crate) share_worktrees: bool,
     /// Whether a `dir` the server makes is born with a `.gitignore` that
     /// keeps the board files out of the user's commits.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
     /// The database of the `postgres` backend: a libpq connection string,
     /// which may hold a password (hence a [`Secret`]).
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_option"
     )]
-    pub url: Option<Secret>,
+    pub(crate) url: Option<Secret>,
     /// How long connecting to the database may take.
-    pub connect_timeout: Seconds,
+    pub(crate) connect_timeout: Seconds,
     /// How long one statement may take (a call answers an error then).
-    pub statement_timeout: Seconds,
+    pub(crate) statement_timeout: Seconds,
     /// The most connections one server opens for its calls.
-    pub pool_size: usize,
+    pub(crate) pool_size: usize,
 }
 
 impl Default for StorageSettings {
@@ -251,18 +251,18 @@ fn check_database(settings: &Settings<'_>, problems: &mut Vec<String>, storage: 
 
 /// The settings of toolset `planning`, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoardSettings {
+pub(crate) struct BoardSettings {
     /// `[planning]`
-    pub planning: PlanningSettings,
+    pub(crate) planning: PlanningSettings,
     /// `[storage]`
-    pub storage: StorageSettings,
+    pub(crate) storage: StorageSettings,
     /// `[server] max_boards`: the most boards one server holds.
-    pub max_boards: usize,
+    pub(crate) max_boards: usize,
     /// `[server] lock_timeout`: the longest a call waits for a board's lock.
-    pub lock_timeout: Duration,
+    pub(crate) lock_timeout: Duration,
     /// What the boards time their tasks and history by (not configured:
     /// the system clock; tests fix it).
-    pub clock: Clock,
+    pub(crate) clock: Clock,
 }
 
 impl Default for BoardSettings {
@@ -279,7 +279,7 @@ impl Default for BoardSettings {
 
 impl BoardSettings {
     /// Reads `[planning]` and `[storage]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let planning = settings.table::<PlanningSettings>("planning");
         let storage = settings.table::<StorageSettings>("storage");
         let (planning, storage) = match (planning, storage) {

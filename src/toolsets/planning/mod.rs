@@ -14,12 +14,12 @@
 #[cfg(feature = "postgres")]
 pub(crate) mod cli;
 pub(crate) mod config;
-pub mod domain;
+pub(crate) mod domain;
 pub(crate) mod mcp;
 pub(crate) mod named_boards;
-pub mod shared_board;
-pub mod store;
+pub(crate) mod shared_board;
+pub(crate) mod store;
 pub(crate) mod toolset;
-pub mod web;
+pub(crate) mod web;
 
 pub(crate) use toolset::{KIND, Planning};

@@ -10,7 +10,7 @@ use super::domain::{EvidenceRule, LeasePolicy};
 use crate::server::settings::Settings;
 
 /// The part of the example config file that belongs to toolset `team`.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 [team]
 # The lease of a claim that names none, in minutes: when it ends without a
 # renewal, the task is free again (recorded in the history).
@@ -29,13 +29,13 @@ const MAX_LEASE_LIMIT: i64 = 24 * 60;
 /// `[team]`: the leases.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct TeamSettings {
+pub(crate) struct TeamSettings {
     /// The default lease, in minutes.
-    pub lease_minutes: i64,
+    pub(crate) lease_minutes: i64,
     /// The longest lease, in minutes.
-    pub max_lease_minutes: i64,
+    pub(crate) max_lease_minutes: i64,
     /// Whether a completion must carry evidence.
-    pub require_evidence: bool,
+    pub(crate) require_evidence: bool,
 }
 
 impl Default for TeamSettings {
@@ -51,7 +51,7 @@ impl Default for TeamSettings {
 
 impl TeamSettings {
     /// Reads `[team]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let team = settings.table::<Self>("team")?;
         let mut problems = Vec::new();
         settings.require(
@@ -73,7 +73,7 @@ impl TeamSettings {
     }
 
     /// Whether a completion must carry evidence.
-    pub fn evidence_rule(&self) -> EvidenceRule {
+    pub(crate) fn evidence_rule(&self) -> EvidenceRule {
         match self.require_evidence {
             true => EvidenceRule::Required,
             false => EvidenceRule::Optional,
@@ -81,7 +81,7 @@ impl TeamSettings {
     }
 
     /// The lease policy these settings set.
-    pub fn policy(&self) -> LeasePolicy {
+    pub(crate) fn policy(&self) -> LeasePolicy {
         LeasePolicy {
             default_minutes: self.lease_minutes,
             max_minutes: self.max_lease_minutes,

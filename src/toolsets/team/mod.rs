@@ -15,10 +15,10 @@
 //! entry. Leases are measured by the runtime's clock, shifted in tests
 //! (`runtime::clock`).
 
-pub mod cli;
+pub(crate) mod cli;
 pub(crate) mod config;
 pub(crate) mod digest_route;
-pub mod domain;
+pub(crate) mod domain;
 pub(crate) mod mcp;
 pub(crate) mod toolset;
 

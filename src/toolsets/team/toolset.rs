@@ -26,16 +26,16 @@ use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenError};
 
 /// What a model reads first: what must not go wrong first.
-pub const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
+pub(crate) const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
 every call) before working on a task and work only on tasks you hold; claim it again to renew \
 before the lease ends. Finish with release_task: completed with evidence (command and \
 exit_code, commit, url or note), or failed, or pending. ready_tasks and team_board show the rest.";
 
 /// The registry entry of toolset `team`.
-pub struct TeamKind;
+pub(crate) struct TeamKind;
 
 /// The registry entry of toolset `team`.
-pub static KIND: TeamKind = TeamKind;
+pub(crate) static KIND: TeamKind = TeamKind;
 
 impl ToolsetKind for TeamKind {
     fn name(&self) -> &'static str {
@@ -85,7 +85,7 @@ impl ToolsetKind for TeamKind {
 
 /// Toolset `team`, configured (a cheap handle: planning's boards are shared).
 #[derive(Debug, Clone)]
-pub struct Team {
+pub(crate) struct Team {
     boards: Arc<Boards>,
     policy: LeasePolicy,
     evidence: EvidenceRule,
@@ -94,12 +94,12 @@ pub struct Team {
 
 impl Team {
     /// The boards it works on: toolset `planning`'s.
-    pub fn boards(&self) -> &Arc<Boards> {
+    pub(crate) fn boards(&self) -> &Arc<Boards> {
         &self.boards
     }
 
     /// The digest of board `name` as it is now (see `domain::digest`).
-    pub fn digest(&self, name: &BoardName, board: &Board) -> String {
+    pub(crate) fn digest(&self, name: &BoardName, board: &Board) -> String {
         digest(name.as_str(), View::new(board, self.clock.now()))
     }
 }

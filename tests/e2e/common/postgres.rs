@@ -27,14 +27,14 @@ use tempfile::TempDir;
 
 /// The password of the user the servers connect as ([`Cluster::url`]):
 /// unusual enough that a test finding it in any output is no accident.
-pub const PASSWORD: &str = "pw-Zq8sEcret";
+pub(crate) const PASSWORD: &str = "pw-Zq8sEcret";
 
 /// The user the servers connect as, owner of each database made by
 /// [`Cluster::database`].
-pub const USER: &str = "planner";
+pub(crate) const USER: &str = "planner";
 
 /// A running PostgreSQL cluster of one test.
-pub struct Cluster {
+pub(crate) struct Cluster {
     dir: TempDir,
     bin: PathBuf,
     /// The TCP port on 127.0.0.1.
@@ -81,7 +81,7 @@ fn is_root() -> bool {
 impl Cluster {
     /// Starts a cluster, or returns `None` (the test is skipped) when
     /// PostgreSQL is not installed and `PLANNING_REQUIRE_POSTGRES` is not `1`.
-    pub fn start_or_skip(test: &str) -> Option<Self> {
+    pub(crate) fn start_or_skip(test: &str) -> Option<Self> {
         let Some(bin) = bin_dir() else {
             let why = "PostgreSQL is not installed (apt-get install postgresql)";
             if std::env::var("PLANNING_REQUIRE_POSTGRES").as_deref() == Ok("1") {
@@ -99,7 +99,7 @@ impl Cluster {
     /// certificate for `localhost` and `127.0.0.1` signed by a test CA;
     /// returns it and the CA's certificate (a PEM file), or `None` as
     /// [`Self::start_or_skip`].
-    pub fn start_tls_or_skip(test: &str) -> Option<(Self, PathBuf)> {
+    pub(crate) fn start_tls_or_skip(test: &str) -> Option<(Self, PathBuf)> {
         Self::start_or_skip(test)?;
         let bin = bin_dir()?;
         let ca = std::sync::Mutex::new(PathBuf::new());
@@ -190,7 +190,7 @@ impl Cluster {
     }
 
     /// Starts a cluster; `prepare` runs after `initdb`, before the server starts.
-    pub fn start(bin: PathBuf, prepare: &dyn Fn(&Cluster)) -> Self {
+    pub(crate) fn start(bin: PathBuf, prepare: &dyn Fn(&Cluster)) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let as_nobody = is_root();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -254,12 +254,12 @@ impl Cluster {
     }
 
     /// The data directory.
-    pub fn data(&self) -> PathBuf {
+    pub(crate) fn data(&self) -> PathBuf {
         self.dir.path().join("data")
     }
 
     /// The directory holding the Unix socket.
-    pub fn socket_dir(&self) -> &Path {
+    pub(crate) fn socket_dir(&self) -> &Path {
         self.dir.path()
     }
 
@@ -314,7 +314,7 @@ impl Cluster {
     }
 
     /// Starts the server (again), waiting until it accepts connections.
-    pub fn start_again(&self) {
+    pub(crate) fn start_again(&self) {
         let data = self.data().display().to_string();
         let log = self.dir.path().join("server.log").display().to_string();
         self.run_ok(
@@ -325,14 +325,14 @@ impl Cluster {
 
     /// Stops the server at once, as a crash would (`-m immediate`: no
     /// checkpoint, connections cut).
-    pub fn stop_immediate(&self) {
+    pub(crate) fn stop_immediate(&self) {
         let data = self.data().display().to_string();
         self.run_ok("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
     }
 
     /// Runs `sql` as the superuser in database `db` and returns the
     /// unaligned, tuples-only output.
-    pub fn psql(&self, db: &str, sql: &str) -> String {
+    pub(crate) fn psql(&self, db: &str, sql: &str) -> String {
         let output = Command::new(self.bin.join("psql"))
             .args([
                 "-X",
@@ -358,18 +358,18 @@ impl Cluster {
     }
 
     /// Makes database `name`, owned by [`USER`], and returns its URL.
-    pub fn database(&self, name: &str) -> String {
+    pub(crate) fn database(&self, name: &str) -> String {
         self.psql("postgres", &format!("CREATE DATABASE {name} OWNER {USER}"));
         self.url(name)
     }
 
     /// The URL of database `db` as [`USER`] with [`PASSWORD`] over TCP.
-    pub fn url(&self, db: &str) -> String {
+    pub(crate) fn url(&self, db: &str) -> String {
         self.url_with(db, "127.0.0.1", "sslmode=disable")
     }
 
     /// The URL of database `db` on `host` with the query `query`.
-    pub fn url_with(&self, db: &str, host: &str, query: &str) -> String {
+    pub(crate) fn url_with(&self, db: &str, host: &str, query: &str) -> String {
         format!(
             "postgres://{USER}:{PASSWORD}@{host}:{}/{db}?{query}",
             self.port
@@ -377,7 +377,7 @@ impl Cluster {
     }
 
     /// The server's log so far.
-    pub fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
     }
 }
@@ -400,7 +400,7 @@ impl Drop for Cluster {
 }
 
 /// The `--storage postgres --storage-url URL` flags.
-pub fn storage(url: &str) -> Vec<String> {
+pub(crate) fn storage(url: &str) -> Vec<String> {
     vec![
         "--storage".into(),
         "postgres".into(),

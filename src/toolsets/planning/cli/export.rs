@@ -16,7 +16,7 @@ use crate::config::CommandFlags;
 use crate::server::command::CliCommand;
 
 /// The subcommand, for the registry entry's `commands`.
-pub const EXPORT: CliCommand = CliCommand {
+pub(crate) const EXPORT: CliCommand = CliCommand {
     name: "export",
     define,
     run,

@@ -16,7 +16,7 @@ use crate::server::command::CliCommand;
 use crate::toolsets::planning::store::file::MAX_SNAPSHOT_BYTES;
 
 /// The subcommand, for the registry entry's `commands`.
-pub const IMPORT: CliCommand = CliCommand {
+pub(crate) const IMPORT: CliCommand = CliCommand {
     name: "import",
     define,
     run,

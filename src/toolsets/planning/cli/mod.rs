@@ -21,7 +21,7 @@ use crate::toolsets::planning::store::postgres::PostgresStore;
 /// What `import` and `export` read of the configuration, and so their only
 /// flags (besides `--config`): the board's name and where boards are kept.
 #[derive(Debug)]
-pub struct MoveKeys;
+pub(crate) struct MoveKeys;
 
 impl KeysRead for MoveKeys {
     const KEYS: &'static [&'static str] = &["server.board", "storage."];

@@ -35,19 +35,19 @@ pub struct Claim {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evidence {
     /// A command that was run, e.g. `cargo test`.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Its exit code.
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// A commit or change ID.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// A URL, e.g. a CI run or a pull request.
-    pub url: Option<String>,
+    pub(crate) url: Option<String>,
     /// Free text.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// Who gave it.
-    pub by: String,
+    pub(crate) by: String,
     /// When.
-    pub at: SystemTime,
+    pub(crate) at: SystemTime,
 }
 
 /// The team data of one board.
@@ -137,7 +137,7 @@ const NO_LINKS: &BTreeSet<TaskId> = &BTreeSet::new();
 
 impl Coordination {
     /// Whether nothing is attached to the board.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.claims.is_empty()
             && self.evidence.is_empty()
             && self.completed_by.is_empty()
@@ -146,38 +146,38 @@ impl Coordination {
     }
 
     /// The claim on task `id`, expired or not.
-    pub fn claim(&self, id: TaskId) -> Option<&Claim> {
+    pub(crate) fn claim(&self, id: TaskId) -> Option<&Claim> {
         self.claims.get(&id)
     }
 
     /// Every claim, in no particular order.
-    pub fn claims(&self) -> impl Iterator<Item = (TaskId, &Claim)> {
+    pub(crate) fn claims(&self) -> impl Iterator<Item = (TaskId, &Claim)> {
         self.claims.iter().map(|(id, claim)| (*id, claim))
     }
 
     /// The evidence of task `id`'s outcome.
-    pub fn evidence(&self, id: TaskId) -> Option<&Evidence> {
+    pub(crate) fn evidence(&self, id: TaskId) -> Option<&Evidence> {
         self.evidence.get(&id)
     }
 
     /// Who released task `id` as completed without evidence.
-    pub fn completed_by(&self, id: TaskId) -> Option<&str> {
+    pub(crate) fn completed_by(&self, id: TaskId) -> Option<&str> {
         self.completed_by.get(&id).map(String::as_str)
     }
 
     /// Whether any task records who completed it without evidence (which
     /// needs snapshot format version 3).
-    pub fn has_completers(&self) -> bool {
+    pub(crate) fn has_completers(&self) -> bool {
         !self.completed_by.is_empty()
     }
 
     /// The tasks `id` waits for, sorted by ID.
-    pub fn blockers(&self, id: TaskId) -> &BTreeSet<TaskId> {
+    pub(crate) fn blockers(&self, id: TaskId) -> &BTreeSet<TaskId> {
         self.blocked_by.get(&id).unwrap_or(NO_LINKS)
     }
 
     /// The tasks that wait for `id`, sorted by ID.
-    pub fn dependents(&self, id: TaskId) -> &BTreeSet<TaskId> {
+    pub(crate) fn dependents(&self, id: TaskId) -> &BTreeSet<TaskId> {
         self.blocking.get(&id).unwrap_or(NO_LINKS)
     }
 
@@ -187,14 +187,14 @@ impl Coordination {
     }
 
     /// The goal's done-when condition.
-    pub fn done_when(&self) -> Option<&str> {
+    pub(crate) fn done_when(&self) -> Option<&str> {
         self.done_when.as_deref()
     }
 
     /// A chain of links from `from` to `to`, both included, following
     /// "waits for": `[from, x, .., to]`, or `None` if `from` does not
     /// (transitively) wait for `to`. Depth-first, each task visited once.
-    pub fn path(&self, from: TaskId, to: TaskId) -> Option<Vec<TaskId>> {
+    pub(crate) fn path(&self, from: TaskId, to: TaskId) -> Option<Vec<TaskId>> {
         let mut seen = HashSet::from([from]);
         // Each frame: a task and the blockers still to visit from it.
         let mut stack = vec![(from, self.blockers(from).iter())];
@@ -221,7 +221,7 @@ impl Coordination {
     /// A cycle of links, as a path that starts and ends at the same task,
     /// if there is one (a hand-edited snapshot may hold one). One
     /// depth-first pass over every link.
-    pub fn find_cycle(&self) -> Option<Vec<TaskId>> {
+    pub(crate) fn find_cycle(&self) -> Option<Vec<TaskId>> {
         let mut starts: Vec<TaskId> = self.blocked_by.keys().copied().collect();
         starts.sort_unstable();
         let mut finished: HashSet<TaskId> = HashSet::new();

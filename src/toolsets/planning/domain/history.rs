@@ -11,7 +11,7 @@ use super::task::{Status, TaskId};
 
 /// The most entries kept; older ones are dropped first, so that a long
 /// session cannot grow the board (or its snapshot) without bound.
-pub const HISTORY_CAP: usize = 1000;
+pub(crate) const HISTORY_CAP: usize = 1000;
 
 /// The goal: what the tasks are for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub enum Event {
 impl Event {
     /// Whether the event is about team coordination (claims, links), which
     /// only format version 2 snapshots can hold.
-    pub fn is_coordination(&self) -> bool {
+    pub(crate) fn is_coordination(&self) -> bool {
         matches!(
             self,
             Event::Claimed { .. } | Event::ClaimEnded { .. } | Event::LinksRemoved { .. }
@@ -110,16 +110,8 @@ pub enum ClaimEnd {
 }
 
 impl ClaimEnd {
-    /// Every reason.
-    pub const ALL: [ClaimEnd; 4] = [
-        ClaimEnd::Released,
-        ClaimEnd::Expired,
-        ClaimEnd::StatusChanged,
-        ClaimEnd::Deleted,
-    ];
-
     /// The name used in JSON, e.g. `status_changed`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ClaimEnd::Released => "released",
             ClaimEnd::Expired => "expired",
@@ -161,7 +153,7 @@ impl History {
     }
 
     /// The entries, oldest first.
-    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry> + ExactSizeIterator {
+    pub(crate) fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry> + ExactSizeIterator {
         self.entries.iter()
     }
 

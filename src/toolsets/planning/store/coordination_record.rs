@@ -47,15 +47,15 @@ pub(super) struct EvidenceRecord<'a> {
 
 /// The coordination fields of one task, as read from its record.
 pub(super) struct TaskCoordination<'a> {
-    pub blocked_by: Vec<TaskId>,
-    pub claim: Option<ClaimRecord<'a>>,
-    pub evidence: Option<EvidenceRecord<'a>>,
-    pub completed_by: Option<Cow<'a, str>>,
+    pub(crate) blocked_by: Vec<TaskId>,
+    pub(crate) claim: Option<ClaimRecord<'a>>,
+    pub(crate) evidence: Option<EvidenceRecord<'a>>,
+    pub(crate) completed_by: Option<Cow<'a, str>>,
 }
 
 impl TaskCoordination<'_> {
     /// Whether the task carries nothing that format version 1 lacks.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.blocked_by.is_empty()
             && self.claim.is_none()
             && self.evidence.is_none()

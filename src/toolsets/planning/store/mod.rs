@@ -7,12 +7,12 @@
 //! and is chosen in [`open`], without touching `src/board/`.
 
 mod coordination_record;
-pub mod file;
-pub mod memory;
+pub(crate) mod file;
+pub(crate) mod memory;
 #[cfg(feature = "postgres")]
-pub mod postgres;
-pub mod repository;
-pub mod snapshot;
+pub(crate) mod postgres;
+pub(crate) mod repository;
+pub(crate) mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -20,12 +20,12 @@ use std::time::Instant;
 use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
 
-pub use file::FileStore;
-pub use memory::MemoryStore;
+pub(crate) use file::FileStore;
+pub(crate) use memory::MemoryStore;
 
 /// Held while a process reloads, changes and saves a board; dropping it
 /// releases the lock (for other processes too).
-pub type WriteLock<'a> = Box<dyn Send + 'a>;
+pub(crate) type WriteLock<'a> = Box<dyn Send + 'a>;
 
 /// Where a board's snapshots are kept.
 pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
@@ -53,9 +53,6 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// Saves the board durably; returns only once it is stored. The caller
     /// holds the lock.
     fn save(&self, board: &Board) -> Result<(), StoreError>;
-
-    /// A short description for logs, e.g. `memory` or `file:/path/default.json`.
-    fn describe(&self) -> String;
 
     /// A receiver that wakes when the stored board may have been changed
     /// by another process, if the store can tell (then watchers wait for
@@ -153,7 +150,7 @@ impl StoreError {
     /// The message with the file named without its directories (and the
     /// database without its address), for answers that leave the server
     /// (HTTP bodies, tool results); the log keeps the whole path.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         if let Self::Database { doing, problem, .. } = self {
             return format!("cannot {doing}: {problem}");
         }
@@ -170,7 +167,7 @@ impl StoreError {
 /// The directory of the board files: `storage.dir`, resolved against the
 /// repository's main working copy when `storage.share_worktrees` is on
 /// (and `dir` is relative).
-pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+pub(crate) fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
     if !settings.share_worktrees || settings.dir.is_absolute() {
         return Ok(settings.dir.clone());
     }
@@ -180,7 +177,7 @@ pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
 }
 
 /// Opens the store of the board `name` as configured.
-pub fn open(
+pub(crate) fn open(
     settings: &StorageSettings,
     name: &str,
     limits: Limits,
@@ -223,7 +220,7 @@ fn no_postgres() -> StoreError {
 
 /// The names of the boards stored as configured (none in memory), unchecked
 /// (the caller keeps the valid names), sorted.
-pub fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreError> {
+pub(crate) fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreError> {
     match settings.backend {
         Backend::Memory => Ok(Vec::new()),
         Backend::File => file::stored_names(&dir(settings)?),
@@ -236,7 +233,7 @@ pub fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreErro
 
 /// Board `name` as stored, read without locking or creating anything:
 /// `None` when nothing is stored (always, in memory).
-pub fn read(
+pub(crate) fn read(
     settings: &StorageSettings,
     name: &str,
     limits: Limits,

@@ -43,8 +43,8 @@ use parking_lot::Mutex;
 use tokio::sync::watch;
 use tokio_postgres::error::SqlState;
 
-pub use self::db::Database;
-pub use self::url::ConnectionString;
+pub(crate) use self::db::Database;
+pub(crate) use self::url::ConnectionString;
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
 use crate::toolsets::planning::config::StorageSettings;
 use crate::toolsets::planning::domain::{Board, Limits};
@@ -68,7 +68,7 @@ const NAMES: &str = "SELECT name FROM planning_boards WHERE revision > 0 ORDER B
 
 /// One board's row in the database.
 #[derive(Debug)]
-pub struct PostgresStore {
+pub(crate) struct PostgresStore {
     database: Arc<Database>,
     name: String,
     limits: Limits,
@@ -110,7 +110,7 @@ impl PostgresStore {
     /// The store of board `name` in the database `settings` names, which is
     /// opened (a connection made, the tables checked) if this process has
     /// not opened it yet.
-    pub fn open(
+    pub(crate) fn open(
         settings: &StorageSettings,
         name: &str,
         limits: Limits,
@@ -127,7 +127,7 @@ impl PostgresStore {
     }
 
     /// The database, as messages show it.
-    pub fn database(&self) -> &str {
+    pub(crate) fn database(&self) -> &str {
         self.database.shown()
     }
 
@@ -296,7 +296,7 @@ impl PostgresStore {
 
     /// The stored snapshot as it is, byte for byte, with its revision;
     /// `None` when the board has none.
-    pub fn export(&self) -> Result<Option<(i64, String)>, StoreError> {
+    pub(crate) fn export(&self) -> Result<Option<(i64, String)>, StoreError> {
         match self.read_row(-1)? {
             Some((revision, Some(snapshot))) if revision > 0 => Ok(Some((revision, snapshot))),
             _ => Ok(None),
@@ -306,7 +306,7 @@ impl PostgresStore {
     /// Stores `snapshot` (checked first: it must be a board this build
     /// reads) as the board's next revision, byte for byte, unless the
     /// board holds one already and not `replace`. Returns the revision.
-    pub fn import(&self, snapshot: String, replace: bool) -> Result<i64, StoreError> {
+    pub(crate) fn import(&self, snapshot: String, replace: bool) -> Result<i64, StoreError> {
         self.board(&snapshot)?;
         if snapshot.is_empty() {
             return Err(self.error("import", "the snapshot is empty".into()));
@@ -394,17 +394,13 @@ impl SnapshotStore for PostgresStore {
         self.write(json).map(|_| ())
     }
 
-    fn describe(&self) -> String {
-        format!("postgres:{} board {}", self.database.shown(), self.name)
-    }
-
     fn changed_elsewhere(&self) -> Option<watch::Receiver<u64>> {
         Some(self.database.watch(&self.name))
     }
 }
 
 /// The names of the boards stored in the database `settings` names, sorted.
-pub fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreError> {
+pub(crate) fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreError> {
     let database = Database::shared(settings)?;
     let pool = database.pool().clone();
     let limit = database.connect_timeout + database.statement_timeout;
@@ -422,7 +418,7 @@ pub fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreErro
 }
 
 /// Board `name` as stored, read without locking: `None` when it has no snapshot.
-pub fn read(
+pub(crate) fn read(
     settings: &StorageSettings,
     name: &str,
     limits: Limits,

@@ -21,7 +21,7 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_RESPONSE: usize = 64 * 1024;
 
 /// The digest of board `name` from the server at `url`.
-pub fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
+pub(crate) fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
     let (authority, base) = split(url)?;
     let path = format!("{base}/boards/{name}/digest");
     let mut request = format!(

@@ -29,7 +29,7 @@ use crate::runtime::clock::Clock;
 /// The transport, the port, the toolsets offered and the other toolsets'
 /// tables mean nothing to it.
 #[derive(Debug)]
-pub struct SummaryKeys;
+pub(crate) struct SummaryKeys;
 
 impl KeysRead for SummaryKeys {
     const KEYS: &'static [&'static str] = &["server.board", "storage."];
@@ -44,7 +44,7 @@ impl KeysRead for SummaryKeys {
 
 /// Where the digest comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source<'a> {
+pub(crate) enum Source<'a> {
     /// The board as stored by the configured file backend.
     Stored,
     /// A running server in HTTP mode at `url` (its base or its `/mcp`).
@@ -57,7 +57,11 @@ pub enum Source<'a> {
 }
 
 /// The digest of board `name`, from `source`, or why it cannot be had.
-pub fn summary(toolsets: &Enabled, name: &BoardName, source: Source<'_>) -> Result<String, String> {
+pub(crate) fn summary(
+    toolsets: &Enabled,
+    name: &BoardName,
+    source: Source<'_>,
+) -> Result<String, String> {
     match source {
         Source::Server { url, token } => fetch::digest(url, name, token),
         Source::Stored => {

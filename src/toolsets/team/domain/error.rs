@@ -154,7 +154,7 @@ pub enum TeamError {
 }
 
 /// `2 pending tasks wait for others and 1 is held`.
-pub fn none_ready(pending: usize, held: usize) -> String {
+pub(crate) fn none_ready(pending: usize, held: usize) -> String {
     let waits = match pending {
         1 => "1 pending task waits".to_owned(),
         n => format!("{n} pending tasks wait"),

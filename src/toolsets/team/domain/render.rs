@@ -20,7 +20,7 @@ use crate::toolsets::planning::domain::{Evidence, Status, Task, TaskId};
 const NOTE_CHARS: usize = 80;
 
 /// The line of task `task`: glyph, ID, title and the team's annotations.
-pub fn task_line(view: View<'_>, task: &Task) -> String {
+pub(crate) fn task_line(view: View<'_>, task: &Task) -> String {
     let mut line = plain_line(view, task, false);
     let coordination = view.board.coordination();
     if let Some(claim) = view.claim(task.id) {
@@ -42,7 +42,7 @@ pub fn task_line(view: View<'_>, task: &Task) -> String {
 }
 
 /// `- ☐ [id] title`, with `: description` when `described`, on one line.
-pub fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
+pub(crate) fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
     let mut line = format!(
         "- {} [{}] {}",
         view.status(task).glyph(),
@@ -56,13 +56,13 @@ pub fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
 }
 
 /// `[a] [b]`.
-pub fn ids(ids: &[TaskId]) -> String {
+pub(crate) fn ids(ids: &[TaskId]) -> String {
     let listed: Vec<String> = ids.iter().map(|id| format!("[{id}]")).collect();
     listed.join(" ")
 }
 
 /// Evidence on one line, e.g. `` `cargo test` → exit 0, commit 1a2b3c4``.
-pub fn evidence_text(evidence: &Evidence) -> String {
+pub(crate) fn evidence_text(evidence: &Evidence) -> String {
     let mut parts = Vec::new();
     if let (Some(command), Some(code)) = (&evidence.command, evidence.exit_code) {
         parts.push(format!("`{command}` → exit {code}"));
@@ -80,7 +80,7 @@ pub fn evidence_text(evidence: &Evidence) -> String {
 }
 
 /// One line per lease this change found ended.
-pub fn expiry_lines(view: View<'_>, expired: &[Expiry]) -> String {
+pub(crate) fn expiry_lines(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = String::new();
     for expiry in expired {
         let title = view
@@ -100,7 +100,7 @@ pub fn expiry_lines(view: View<'_>, expired: &[Expiry]) -> String {
 
 /// The counts line: tasks per status and how many completed tasks carry
 /// evidence.
-pub fn counts_line(view: View<'_>) -> String {
+pub(crate) fn counts_line(view: View<'_>) -> String {
     let mut counts = [0usize; Status::ALL.len()];
     for task in view.board.tasks() {
         let status = view.status(task);
@@ -122,7 +122,7 @@ pub fn counts_line(view: View<'_>) -> String {
 }
 
 /// Whether the goal is met, as a line.
-pub fn met_line(view: View<'_>) -> &'static str {
+pub(crate) fn met_line(view: View<'_>) -> &'static str {
     match view.goal_met() {
         true => "Goal met: yes (every task is completed or cancelled)",
         false => "Goal met: no",
@@ -130,7 +130,12 @@ pub fn met_line(view: View<'_>) -> &'static str {
 }
 
 /// The reply of `claim_task`.
-pub fn claimed(view: View<'_>, expired: &[Expiry], claimed: &Claimed, agent: &str) -> String {
+pub(crate) fn claimed(
+    view: View<'_>,
+    expired: &[Expiry],
+    claimed: &Claimed,
+    agent: &str,
+) -> String {
     let mut out = expiry_lines(view, expired);
     let what = if claimed.renewed {
         "Renewed"
@@ -149,7 +154,7 @@ pub fn claimed(view: View<'_>, expired: &[Expiry], claimed: &Claimed, agent: &st
 }
 
 /// The reply of `release_task`.
-pub fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> String {
+pub(crate) fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> String {
     let mut out = expiry_lines(view, expired);
     let evidence = view.board.coordination().evidence(released.id).is_some();
     let _ = match (released.evidence_added, released.status, evidence) {
@@ -188,7 +193,7 @@ pub fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> Stri
 }
 
 /// The reply of `link_tasks` and `unlink_tasks`: the task's line.
-pub fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
+pub(crate) fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
     let mut out = expiry_lines(view, expired);
     let blockers: Vec<TaskId> = view
         .board
@@ -212,7 +217,7 @@ pub fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
 }
 
 /// The goal lines: the goal, its done-when condition, whether it is met.
-pub fn goal_lines(view: View<'_>) -> String {
+pub(crate) fn goal_lines(view: View<'_>) -> String {
     let mut out = goal_line(view.board.goal());
     if let Some(condition) = view.board.coordination().done_when() {
         let _ = write!(out, "\n**Done when:** {}", flat(condition));
@@ -222,7 +227,7 @@ pub fn goal_lines(view: View<'_>) -> String {
 }
 
 /// The reply of `team_board`: the goal, counts, and every task's line.
-pub fn board(view: View<'_>, expired: &[Expiry]) -> String {
+pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = expiry_lines(view, expired);
     let _ = write!(out, "{}\n{}\n", goal_lines(view), counts_line(view));
     if view.board.is_empty() {
@@ -237,7 +242,7 @@ pub fn board(view: View<'_>, expired: &[Expiry]) -> String {
 }
 
 /// The reply of `ready_tasks`: at most `limit` ready tasks, in board order.
-pub fn ready(view: View<'_>, expired: &[Expiry], limit: usize) -> String {
+pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize) -> String {
     let mut out = expiry_lines(view, expired);
     let ready: Vec<&Task> = view.ready().collect();
     if ready.is_empty() {
@@ -264,7 +269,7 @@ pub fn ready(view: View<'_>, expired: &[Expiry], limit: usize) -> String {
 }
 
 /// The reply of `set_done_when`.
-pub fn done_when(view: View<'_>, expired: &[Expiry]) -> String {
+pub(crate) fn done_when(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = expiry_lines(view, expired);
     let what = match view.board.coordination().done_when() {
         Some(_) => "Done-when condition set.",

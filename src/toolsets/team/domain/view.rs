@@ -16,9 +16,9 @@ use crate::toolsets::planning::domain::{Board, Claim, Status, Task, TaskId};
 #[derive(Clone, Copy)]
 pub struct View<'a> {
     /// The board.
-    pub board: &'a Board,
+    pub(crate) board: &'a Board,
     /// The moment.
-    pub now: SystemTime,
+    pub(crate) now: SystemTime,
 }
 
 impl<'a> View<'a> {
@@ -28,13 +28,13 @@ impl<'a> View<'a> {
     }
 
     /// The claim on task `id` whose lease has not ended.
-    pub fn claim(&self, id: TaskId) -> Option<&'a Claim> {
+    pub(crate) fn claim(&self, id: TaskId) -> Option<&'a Claim> {
         let claim = self.board.coordination().claim(id)?;
         (claim.until > self.now).then_some(claim)
     }
 
     /// Whether task `id` has a claim whose lease ended.
-    pub fn expired(&self, id: TaskId) -> Option<&'a Claim> {
+    pub(crate) fn expired(&self, id: TaskId) -> Option<&'a Claim> {
         let claim = self.board.coordination().claim(id)?;
         (claim.until <= self.now).then_some(claim)
     }
@@ -43,7 +43,7 @@ impl<'a> View<'a> {
     /// in-progress task can hold a claim (the board ends a claim when the
     /// status changes, and refuses a stored board with another), so no
     /// other task needs a look at the claims.
-    pub fn status(&self, task: &Task) -> Status {
+    pub(crate) fn status(&self, task: &Task) -> Status {
         match task.status == Status::InProgress && self.expired(task.id).is_some() {
             true => Status::Pending,
             false => task.status,
@@ -51,12 +51,12 @@ impl<'a> View<'a> {
     }
 
     /// The status of task `id`, if it is on the board.
-    pub fn status_of(&self, id: TaskId) -> Option<Status> {
+    pub(crate) fn status_of(&self, id: TaskId) -> Option<Status> {
         self.board.task(id).map(|task| self.status(task))
     }
 
     /// The tasks `id` waits for that are not completed yet, in ID order.
-    pub fn waiting_for(&self, id: TaskId) -> impl Iterator<Item = TaskId> + '_ {
+    pub(crate) fn waiting_for(&self, id: TaskId) -> impl Iterator<Item = TaskId> + '_ {
         self.board
             .coordination()
             .blockers(id)
@@ -67,7 +67,7 @@ impl<'a> View<'a> {
 
     /// Whether `task` is ready: pending, unclaimed, every blocker completed.
     /// (A task that is pending in the view is unclaimed: see [`Self::status`].)
-    pub fn is_ready(&self, task: &Task) -> bool {
+    pub(crate) fn is_ready(&self, task: &Task) -> bool {
         self.status(task) == Status::Pending && self.waiting_for(task.id).next().is_none()
     }
 
@@ -77,7 +77,7 @@ impl<'a> View<'a> {
     }
 
     /// Tasks held by an unexpired claim, in board order.
-    pub fn claimed(&self) -> impl Iterator<Item = (&'a Task, &'a Claim)> + '_ {
+    pub(crate) fn claimed(&self) -> impl Iterator<Item = (&'a Task, &'a Claim)> + '_ {
         let board = self.board;
         let mut claimed: Vec<(&'a Task, &'a Claim)> = board
             .coordination()
@@ -90,7 +90,7 @@ impl<'a> View<'a> {
     }
 
     /// Pending tasks that wait for a task not completed yet, in board order.
-    pub fn blocked(&self) -> impl Iterator<Item = &'a Task> + '_ {
+    pub(crate) fn blocked(&self) -> impl Iterator<Item = &'a Task> + '_ {
         self.board.tasks().filter(|task| {
             self.status(task) == Status::Pending && self.waiting_for(task.id).next().is_some()
         })
@@ -98,7 +98,7 @@ impl<'a> View<'a> {
 
     /// Whether the goal is met: the board has tasks and every one is
     /// completed or cancelled.
-    pub fn goal_met(&self) -> bool {
+    pub(crate) fn goal_met(&self) -> bool {
         !self.board.is_empty()
             && self
                 .board
@@ -107,7 +107,7 @@ impl<'a> View<'a> {
     }
 
     /// Completed tasks, and how many of them carry evidence.
-    pub fn evidence_count(&self) -> (usize, usize) {
+    pub(crate) fn evidence_count(&self) -> (usize, usize) {
         let coordination = self.board.coordination();
         let completed = self.board.tasks().filter(|t| t.status == Status::Completed);
         completed.fold((0, 0), |(all, with), task| {

@@ -5,7 +5,7 @@
 //! The MCP face of toolset `team` on one board: its tools (`tools`) and the
 //! digest resource (`board://{name}/digest`), offered through [`TeamTools`].
 
-pub mod tools;
+pub(crate) mod tools;
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceContents, Tool};
@@ -21,7 +21,7 @@ use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// The team's tools and the digest on one board.
 #[derive(Clone)]
-pub struct TeamTools {
+pub(crate) struct TeamTools {
     name: BoardName,
     board: SharedBoard,
     policy: LeasePolicy,
@@ -32,7 +32,7 @@ pub struct TeamTools {
 impl TeamTools {
     /// The face of board `name`: leases as `policy` says, completions with
     /// evidence as `evidence` says, times by `clock`.
-    pub fn new(
+    pub(crate) fn new(
         name: BoardName,
         board: SharedBoard,
         policy: LeasePolicy,

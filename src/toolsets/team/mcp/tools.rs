@@ -21,75 +21,75 @@ use crate::toolsets::team::domain::{EvidenceInput, Target, TeamError, View, goal
 
 /// Arguments of `claim_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ClaimParams {
+pub(crate) struct ClaimParams {
     /// Your agent name, the same in every call.
-    pub agent: String,
+    pub(crate) agent: String,
     /// The task to claim; omit it for the next ready task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub task_id: Option<String>,
+    pub(crate) task_id: Option<String>,
     /// Minutes the lease lasts; omit it for the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub lease_minutes: Option<i64>,
+    pub(crate) lease_minutes: Option<i64>,
 }
 
 /// Arguments of `release_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ReleaseParams {
+pub(crate) struct ReleaseParams {
     /// Your agent name.
-    pub agent: String,
+    pub(crate) agent: String,
     /// The task you hold.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// What the task becomes.
     #[schemars(extend("enum" = ["completed", "failed", "pending"]))]
-    pub status: String,
+    pub(crate) status: String,
     /// Evidence: a command you ran (with exit_code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Evidence: the command's exit code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// Evidence: a commit or change ID.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// Evidence: a URL (CI run, pull request).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub url: Option<String>,
+    pub(crate) url: Option<String>,
     /// Evidence: a one-line note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// Arguments of `link_tasks` and `unlink_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct LinkParams {
+pub(crate) struct LinkParams {
     /// The task that waits.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The tasks it waits for.
     #[schemars(length(min = 1))]
-    pub blocked_by: Vec<String>,
+    pub(crate) blocked_by: Vec<String>,
 }
 
 /// Arguments of `ready_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ReadyParams {
+pub(crate) struct ReadyParams {
     /// The most tasks listed (1 to 100, default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub limit: Option<i64>,
+    pub(crate) limit: Option<i64>,
 }
 
 /// Arguments of `set_done_when`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct DoneWhenParams {
+pub(crate) struct DoneWhenParams {
     /// What must be true for the goal to be met; "" removes it.
-    pub condition: String,
+    pub(crate) condition: String,
 }
 
 /// The most tasks `ready_tasks` lists.
@@ -167,7 +167,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn claim_task(&self, Parameters(p): Parameters<ClaimParams>) -> CallToolResult {
+    pub(crate) fn claim_task(&self, Parameters(p): Parameters<ClaimParams>) -> CallToolResult {
         let lease = match self.policy.lease(p.lease_minutes) {
             Ok(lease) => lease,
             Err(error) => return failure(&error),
@@ -190,7 +190,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn release_task(&self, Parameters(p): Parameters<ReleaseParams>) -> CallToolResult {
+    pub(crate) fn release_task(&self, Parameters(p): Parameters<ReleaseParams>) -> CallToolResult {
         let input = EvidenceInput {
             command: p.command.as_deref(),
             exit_code: p.exit_code,
@@ -221,7 +221,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn link_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
+    pub(crate) fn link_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         self.change(
             |view| links::link(view, &p.task_id, &p.blocked_by),
             render::linked,
@@ -239,7 +239,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn unlink_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
+    pub(crate) fn unlink_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         self.change(
             |view| links::unlink(view, &p.task_id, &p.blocked_by),
             render::linked,
@@ -257,7 +257,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn ready_tasks(&self, Parameters(p): Parameters<ReadyParams>) -> CallToolResult {
+    pub(crate) fn ready_tasks(&self, Parameters(p): Parameters<ReadyParams>) -> CallToolResult {
         let limit = p.limit.unwrap_or(READY_DEFAULT);
         if !(1..=READY_MAX).contains(&limit) {
             return failure(&format!(
@@ -279,7 +279,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn team_board(&self) -> CallToolResult {
+    pub(crate) fn team_board(&self) -> CallToolResult {
         self.look(render::board)
     }
 
@@ -294,7 +294,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub fn set_done_when(&self, Parameters(p): Parameters<DoneWhenParams>) -> CallToolResult {
+    pub(crate) fn set_done_when(
+        &self,
+        Parameters(p): Parameters<DoneWhenParams>,
+    ) -> CallToolResult {
         self.change(
             |view| Ok((goal::done_when(view.board, &p.condition)?, ())),
             |view, expired, ()| render::done_when(view, expired),

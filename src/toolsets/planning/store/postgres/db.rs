@@ -34,7 +34,7 @@ use crate::toolsets::planning::store::StoreError;
 static OPEN: Mutex<Vec<(String, Weak<Database>)>> = Mutex::new(Vec::new());
 
 /// A database and the means to use it.
-pub struct Database {
+pub(crate) struct Database {
     /// `None` only while dropping.
     runtime: Option<tokio::runtime::Runtime>,
     handle: tokio::runtime::Handle,
@@ -74,7 +74,7 @@ impl Database {
     /// process on the same settings; opened (a connection made, the tables
     /// checked or created) if it is not open yet. Fails with a clear
     /// message when the database cannot be reached or used.
-    pub fn shared(settings: &StorageSettings) -> Result<Arc<Self>, StoreError> {
+    pub(crate) fn shared(settings: &StorageSettings) -> Result<Arc<Self>, StoreError> {
         let Some(url) = settings.url.as_ref() else {
             return Err(unconfigured());
         };
@@ -183,19 +183,19 @@ impl Database {
     }
 
     /// The database as messages show it: `postgres://user@host:port/db`.
-    pub fn shown(&self) -> &str {
+    pub(crate) fn shown(&self) -> &str {
         &self.shown
     }
 
     /// The pool of connections.
-    pub fn pool(&self) -> &Pool {
+    pub(crate) fn pool(&self) -> &Pool {
         &self.pool
     }
 
     /// Runs `work` on the database's runtime and waits for its result, at
     /// most `limit` (then the work is dropped: its connection closes, never
     /// to be reused mid-way, since every connection it holds is its own).
-    pub fn block<T: Send + 'static>(
+    pub(crate) fn block<T: Send + 'static>(
         &self,
         limit: Duration,
         work: impl Future<Output = Result<T, String>> + Send + 'static,
@@ -220,7 +220,7 @@ impl Database {
     /// process too: its own changes are then found already loaded), and
     /// once after the listening connection was lost and made again (a
     /// change may have gone unheard meanwhile). Starts the listener.
-    pub fn watch(self: &Arc<Self>, name: &str) -> watch::Receiver<u64> {
+    pub(crate) fn watch(self: &Arc<Self>, name: &str) -> watch::Receiver<u64> {
         let receiver = self
             .watchers
             .lock()
@@ -237,7 +237,7 @@ impl Database {
     }
 
     /// Wakes the watchers of board `name` (all boards when `None`).
-    pub fn wake(&self, name: Option<&str>) {
+    pub(crate) fn wake(&self, name: Option<&str>) {
         let watchers = self.watchers.lock();
         let wake = |sender: &watch::Sender<u64>| sender.send_modify(|n| *n += 1);
         match name {
@@ -257,7 +257,7 @@ fn unconfigured() -> StoreError {
 }
 
 /// What went wrong getting a connection from the pool.
-pub fn pool_error(error: &deadpool_postgres::PoolError) -> String {
+pub(super) fn pool_error(error: &deadpool_postgres::PoolError) -> String {
     use deadpool_postgres::PoolError;
     match error {
         PoolError::Backend(error) => describe(error),

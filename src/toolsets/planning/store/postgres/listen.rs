@@ -24,7 +24,7 @@ const FIRST_PAUSE: Duration = Duration::from_millis(100);
 const MAX_PAUSE: Duration = Duration::from_secs(5);
 
 /// Listens until the database is dropped.
-pub async fn run(
+pub(super) async fn run(
     config: tokio_postgres::Config,
     tls: MakeRustlsConnect,
     shown: String,

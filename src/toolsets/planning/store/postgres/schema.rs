@@ -22,10 +22,10 @@ use tokio_postgres::{Client, GenericClient};
 use super::describe;
 
 /// The schema this build creates and reads.
-pub const VERSION: i32 = 1;
+pub(super) const VERSION: i32 = 1;
 
 /// The channel every committed change is announced on, with the board's name.
-pub const CHANNEL: &str = "planning_board_changed";
+pub(super) const CHANNEL: &str = "planning_board_changed";
 
 /// Serialises the creation of the tables by servers starting at once (an
 /// arbitrary key of `pg_advisory_xact_lock`: "planning" in ASCII).
@@ -62,7 +62,7 @@ INSERT INTO planning_schema (version) VALUES (1) ON CONFLICT (only_row) DO NOTHI
 /// right to create tables can use tables an owner made), creates the
 /// tables when there are none, and refuses a newer version. The error says
 /// what is wrong, for "cannot use the planning tables in DATABASE: ...".
-pub async fn ensure(client: &mut Client) -> Result<(), String> {
+pub(super) async fn ensure(client: &mut Client) -> Result<(), String> {
     let version = match read_version(client).await {
         Ok(Some(version)) => version,
         Ok(None) => create(client).await?,

@@ -26,7 +26,10 @@ use super::url::TlsMode;
 
 /// The TLS connector for `mode`, trusting the PEM certificates in
 /// `root_cert` when given. The error says what is wrong with the file.
-pub fn connector(mode: TlsMode, root_cert: Option<&Path>) -> Result<MakeRustlsConnect, String> {
+pub(super) fn connector(
+    mode: TlsMode,
+    root_cert: Option<&Path>,
+) -> Result<MakeRustlsConnect, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let chain = match root_cert {
         None => None,

@@ -21,7 +21,7 @@ use tokio_postgres::config::{Host, SslMode};
 
 /// How TLS is used, as libpq's `sslmode` says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TlsMode {
+pub(crate) enum TlsMode {
     /// Never.
     Disable,
     /// Plain first, TLS if the server insists (libpq's `allow`; here: like
@@ -70,7 +70,7 @@ impl TlsMode {
 
 /// A parsed `storage.url`.
 #[derive(Clone)]
-pub struct ConnectionString {
+pub(crate) struct ConnectionString {
     /// What tokio-postgres connects with (holds the password).
     pub config: tokio_postgres::Config,
     /// How TLS is used.
@@ -87,7 +87,7 @@ impl std::fmt::Debug for ConnectionString {
 
 impl ConnectionString {
     /// Parses a connection string; the error never quotes it.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
         let (rest, tls, root_cert) = take_tls_keys(text.trim())?;
         let mut config = tokio_postgres::Config::from_str(&rest).map_err(|error| {
             format!(
@@ -115,7 +115,7 @@ impl ConnectionString {
 
     /// The database as logs and messages show it:
     /// `postgres://user@host:port/db`, never the password.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         let config = &self.config;
         let user = config
             .get_user()
