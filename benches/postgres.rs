@@ -164,6 +164,29 @@ impl Cluster {
         );
     }
 
+    /// CPU time of the postmaster and every process it started (the
+    /// connections' backends, the WAL writer, the checkpointer) so far.
+    fn cpu(&self, ticks: f64) -> Duration {
+        let pid_file = self.dir.path().join("data/postmaster.pid");
+        let postmaster: u32 = std::fs::read_to_string(pid_file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut total = cpu_of(postmaster, ticks);
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+                continue;
+            };
+            if parent_of(pid) == Some(postmaster) {
+                total += cpu_of(pid, ticks);
+            }
+        }
+        total
+    }
+
     fn url(&self) -> String {
         format!(
             "postgres://postgres@127.0.0.1:{}/bench?sslmode=disable",
@@ -184,7 +207,38 @@ impl Drop for Cluster {
 /// A server in HTTP mode; killed when dropped.
 struct Server {
     url: String,
+    pid: u32,
     _child: Child,
+}
+
+/// CPU time (user and system) of process `pid` so far, from
+/// `/proc/PID/stat`; zero once it is gone.
+fn cpu_of(pid: u32, ticks: f64) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return Duration::ZERO;
+    };
+    // The fields after the command's closing parenthesis; utime and stime
+    // are the 14th and 15th of the whole line.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let jiffies: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    Duration::from_secs_f64(jiffies as f64 / ticks)
+}
+
+/// The parent process id in `/proc/PID/stat`.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Clock ticks per second, which `/proc/PID/stat` counts in.
+fn clock_ticks() -> f64 {
+    let output = StdCommand::new("getconf").arg("CLK_TCK").output().unwrap();
+    String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 async fn server(args: &[&str], envs: &[(&str, &str)], dir: &std::path::Path) -> Server {
@@ -214,7 +268,12 @@ async fn server(args: &[&str], envs: &[(&str, &str)], dir: &std::path::Path) -> 
         }
     };
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    Server { url, _child: child }
+    let pid = child.id().unwrap();
+    Server {
+        url,
+        pid,
+        _child: child,
+    }
 }
 
 async fn client(url: &str) -> Client {
@@ -269,8 +328,21 @@ async fn update_latency(server: &Server) -> (Duration, Duration) {
     (percentile(&times, 0.5), percentile(&times, 0.99))
 }
 
-/// Calls/s of `replicas` servers, 8 sessions each, all changing board `name`.
-async fn throughput(servers: &[Server], name: &str) -> f64 {
+/// What one throughput run measured.
+struct Load {
+    /// Calls per second, all replicas together.
+    rate: f64,
+    /// The replicas' CPU time per call.
+    replicas: Duration,
+    /// The database's CPU time per call.
+    database: Duration,
+    /// The bench's own (the clients') CPU time per call.
+    clients: Duration,
+}
+
+/// Calls/s of `replicas` servers, 8 sessions each, all changing board
+/// `name`, and the CPU time each party spent per call.
+async fn throughput(servers: &[Server], cluster: &Cluster, name: &str, ticks: f64) -> Load {
     let sessions = servers.len() * SESSIONS_PER_REPLICA;
     let mut clients = Vec::new();
     for n in 0..sessions {
@@ -309,12 +381,27 @@ async fn throughput(servers: &[Server], name: &str) -> f64 {
             client.cancel().await.unwrap();
         }));
     }
+    let replicas_cpu = || {
+        servers
+            .iter()
+            .map(|s| cpu_of(s.pid, ticks))
+            .sum::<Duration>()
+    };
+    let (replicas_before, database_before) = (replicas_cpu(), cluster.cpu(ticks));
+    let clients_before = cpu_of(std::process::id(), ticks);
     start.wait().await;
     let started = Instant::now();
     for worker in workers {
         worker.await.unwrap();
     }
-    (sessions * CALLS_PER_SESSION) as f64 / started.elapsed().as_secs_f64()
+    let elapsed = started.elapsed();
+    let calls = (sessions * CALLS_PER_SESSION) as u32;
+    Load {
+        rate: f64::from(calls) / elapsed.as_secs_f64(),
+        replicas: (replicas_cpu() - replicas_before) / calls,
+        database: (cluster.cpu(ticks) - database_before) / calls,
+        clients: (cpu_of(std::process::id(), ticks) - clients_before) / calls,
+    }
 }
 
 #[derive(Clone)]
@@ -401,20 +488,36 @@ async fn main() {
         ms(f99)
     );
 
+    let ticks = clock_ticks();
     let mut servers = vec![one];
-    let mut rates = Vec::new();
+    let mut loads = Vec::new();
     for replicas in 1..=3 {
         while servers.len() < replicas {
             servers.push(server(&[], &db_env, dir.path()).await);
         }
-        let rate = throughput(&servers, &format!("load{replicas}")).await;
-        rates.push(rate);
+        loads.push(throughput(&servers, &cluster, &format!("load{replicas}"), ticks).await);
     }
     println!(
-        "\n| replicas on one database, 8 sessions each, one shared board | calls/s | / one replica |\n|---|---|---|"
+        "\n| replicas on one database, 8 sessions each, one shared board | calls/s | / one replica | replicas' CPU per call | database's CPU per call | clients' CPU per call | with a core per replica (estimate) |\n|---|---|---|---|---|---|---|"
     );
-    for (n, rate) in rates.iter().enumerate() {
-        println!("| {} | {rate:.0} | {:.2} |", n + 1, rate / rates[0]);
+    let us = |d: Duration| format!("{:.0} µs", d.as_secs_f64() * 1e6);
+    for (n, load) in loads.iter().enumerate() {
+        // With a core for each replica (and the database and the clients on
+        // cores of their own), the replicas serve n / (their CPU per call)
+        // calls/s, and one core of the database 1 / (its CPU per call): the
+        // lower of the two bounds the aggregate.
+        let replicas = (n + 1) as f64 / load.replicas.as_secs_f64().max(1e-9);
+        let database = 1.0 / load.database.as_secs_f64().max(1e-9);
+        println!(
+            "| {} | {:.0} | {:.2} | {} | {} | {} | {:.0} calls/s |",
+            n + 1,
+            load.rate,
+            load.rate / loads[0].rate,
+            us(load.replicas),
+            us(load.database),
+            us(load.clients),
+            replicas.min(database)
+        );
     }
     let (n50, n99) = notification_latency(&servers[0], &servers[1]).await;
     println!(
