@@ -152,7 +152,8 @@ impl Boards {
         )
     }
 
-    /// The settings the boards are opened with.
+    /// The settings the boards are opened with (for `import` and `export`).
+    #[cfg(feature = "postgres")]
     pub(crate) fn settings(&self) -> &BoardSettings {
         &self.settings
     }
