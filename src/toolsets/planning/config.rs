@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::domain::Limits;
 pub(crate) use super::store::git_log::settings::SyncSettings;
+use crate::config::{Seconds, Secret};
 use crate::runtime::clock::Clock;
-use crate::server::settings::{Flag, FlagKind, Settings, lenient};
+use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option};
 
 /// The part of the example config file that belongs to toolset `planning`.
 pub(crate) const EXAMPLE: &str = r#"
@@ -35,8 +36,10 @@ replies = 'full'
 [storage]
 # Where boards are kept: 'memory' (lost when the server stops, like the Go
 # server), 'file' (a JSON snapshot per board, written before each reply, so
-# a restarted server loses nothing) or 'git' (a log of operations under the
-# repository's refs/planning/boards/, shared through its remote: [sync]).
+# a restarted server loses nothing), 'postgres' (a row per board in a
+# PostgreSQL database that several servers may share: docs/storage.md) or
+# 'git' (a log of operations under the repository's refs/planning/boards/,
+# shared through its remote: [sync], docs/sync.md).
 backend = 'memory'
 # Directory of the board files, relative to the working directory (the
 # project root for most MCP clients). The default board is {dir}/default.json.
@@ -52,6 +55,17 @@ share_worktrees = false
 # When the server makes dir, put a .gitignore ('*') in it, so that git and
 # jj keep the boards out of your commits. false: to commit them on purpose.
 gitignore = true
+# The database of backend 'postgres', as a libpq connection string (URL or
+# key=value), e.g. 'postgres://planning@db.internal/planning?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem'
+# or 'host=/run/postgresql dbname=planning'. Keep a password out of this
+# file: set the whole URL in PLANNING_STORAGE_URL instead.
+# url = 'postgres://planning@localhost/planning'
+# Seconds to wait for a connection to the database, and for one statement.
+connect_timeout = 5
+statement_timeout = 10
+# The most database connections one server opens for its calls (one more
+# listens for other servers' changes).
+pool_size = 16
 
 [sync]
 # With storage.backend = 'git': the git remote boards travel through
@@ -84,14 +98,21 @@ pub(crate) const FLAGS: &[Flag] = &[
         long: "storage",
         key: "storage.backend",
         value_name: "BACKEND",
-        help: "Where boards are kept: memory, file to survive restarts, or git to share them through the repository's remote",
-        kind: FlagKind::Choice(&["memory", "file", "git"]),
+        help: "Where boards are kept: memory, file to survive restarts, postgres to share them between servers, or git to share them through the repository's remote",
+        kind: FlagKind::Choice(&["memory", "file", "postgres", "git"]),
     },
     Flag {
         long: "storage-dir",
         key: "storage.dir",
         value_name: "PATH",
         help: "Directory of the board files with --storage file",
+        kind: FlagKind::Text,
+    },
+    Flag {
+        long: "storage-url",
+        key: "storage.url",
+        value_name: "URL",
+        help: "The database with --storage postgres: a libpq connection string, e.g. postgres://planning@localhost/planning",
         kind: FlagKind::Text,
     },
 ];
@@ -104,6 +125,9 @@ pub(crate) enum Backend {
     Memory,
     /// A JSON snapshot per board in `storage.dir`, written before each reply.
     File,
+    /// A row per board in the PostgreSQL database `storage.url`, committed
+    /// before each reply; several servers may share it.
+    Postgres,
     /// A log of operations per board under the repository's
     /// `refs/planning/boards/`, shared through its remote (`[sync]`).
     Git,
@@ -179,6 +203,19 @@ pub(crate) struct StorageSettings {
     /// Whether a `dir` the server makes is born with a `.gitignore` that
     /// keeps the board files out of the user's commits.
     pub(crate) gitignore: bool,
+    /// The database of the `postgres` backend: a libpq connection string,
+    /// which may hold a password (hence a [`Secret`]).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_option"
+    )]
+    pub(crate) url: Option<Secret>,
+    /// How long connecting to the database may take.
+    pub(crate) connect_timeout: Seconds,
+    /// How long one statement may take (a call answers an error then).
+    pub(crate) statement_timeout: Seconds,
+    /// The most connections one server opens for its calls.
+    pub(crate) pool_size: usize,
 }
 
 impl Default for StorageSettings {
@@ -189,7 +226,51 @@ impl Default for StorageSettings {
             fsync: true,
             share_worktrees: false,
             gitignore: true,
+            url: None,
+            connect_timeout: Seconds::new(5),
+            statement_timeout: Seconds::new(10),
+            pool_size: 16,
         }
+    }
+}
+
+/// Checks the keys of the `postgres` backend: a URL that parses when it is
+/// the backend (the message never quotes the URL, which may hold a
+/// password), timeouts above zero, a pool of 1 to 1,000.
+fn check_database(settings: &Settings<'_>, problems: &mut Vec<String>, storage: &StorageSettings) {
+    for (value, key) in [
+        (storage.connect_timeout, "storage.connect_timeout"),
+        (storage.statement_timeout, "storage.statement_timeout"),
+    ] {
+        settings.require(problems, !value.is_zero(), key, "must be more than 0");
+    }
+    let pool = (1..=1000).contains(&storage.pool_size);
+    settings.require(problems, pool, "storage.pool_size", "must be 1 to 1000");
+    if storage.backend != Backend::Postgres {
+        return;
+    }
+    #[cfg(not(feature = "postgres"))]
+    settings.require(
+        problems,
+        false,
+        "storage.backend",
+        "this build has no postgres backend (it was built without the cargo feature postgres)",
+    );
+    match &storage.url {
+        None => settings.require(
+            problems,
+            false,
+            "storage.url",
+            "must be set with storage.backend = 'postgres', e.g. postgres://planning@localhost/planning",
+        ),
+        #[cfg(feature = "postgres")]
+        Some(url) => {
+            if let Err(problem) = super::store::postgres::ConnectionString::parse(url.expose()) {
+                settings.require(problems, false, "storage.url", &problem);
+            }
+        }
+        #[cfg(not(feature = "postgres"))]
+        Some(_) => {}
     }
 }
 
@@ -256,6 +337,7 @@ impl BoardSettings {
             "storage.dir",
             "must name a directory, e.g. .planning-mcp-server",
         );
+        check_database(settings, &mut problems, &storage);
         for (key, problem) in sync.problems() {
             settings.require(&mut problems, false, key, &problem);
         }

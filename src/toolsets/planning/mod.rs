@@ -5,12 +5,14 @@
 //! Toolset `planning`: the Go-compatible planning board.
 //!
 //! `domain` is pure (task, board, history, render, errors); `store` keeps
-//! snapshots (memory, file); `named_boards` names and opens boards and
+//! snapshots (memory, file, postgres); `cli` moves boards in and out of the
+//! database (`import`, `export`); `named_boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
 //! (the seven tools and the board's resources) and `web` the HTTP face (the
-//! web board); `cli` its subcommand (`sync`); `config` its tables and
-//! `toolset` its registry entry.
+//! web board); `sync_cli` its subcommand `sync` and the background syncs;
+//! `config` its tables and `toolset` its registry entry.
 
+#[cfg(feature = "postgres")]
 pub(crate) mod cli;
 pub(crate) mod config;
 pub(crate) mod domain;
@@ -18,6 +20,7 @@ pub(crate) mod mcp;
 pub(crate) mod named_boards;
 pub(crate) mod shared_board;
 pub(crate) mod store;
+pub(crate) mod sync_cli;
 pub(crate) mod toolset;
 pub(crate) mod web;
 

@@ -17,7 +17,7 @@ use super::config::{Backend, BoardSettings};
 use crate::server::BoardName;
 use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::shared_board::SharedBoard;
-use crate::toolsets::planning::store::{self, FileStore, GitLogStore, SnapshotStore, StoreError};
+use crate::toolsets::planning::store::{self, FileStore, GitLogStore, StoreError};
 
 /// Why a board could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +79,7 @@ impl Boards {
             Backend::File => FileStore::exists(&storage.dir, name.as_str()),
             Backend::Git => store::repository_dir(storage)
                 .is_ok_and(|dir| GitLogStore::exists(&dir, name.as_str())),
+            Backend::Postgres => store::stored_names(storage)?.contains(&name.to_string()),
         };
         match stored {
             true => self.open_new(name).map(Some),
@@ -127,16 +128,12 @@ impl Boards {
     }
 
     /// The boards this server knows of, sorted: those open now and, with the
-    /// file backend, those stored in `storage.dir` (not opened by this call).
-    /// Files whose stem is not a valid name are left out.
+    /// file backend, those stored in `storage.dir`, with the postgres
+    /// backend, those in the database (not opened by this call). Stored
+    /// names that are not valid names are left out.
     pub(crate) fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
         let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
-        let storage = &self.settings.storage;
-        let stored = match storage.backend {
-            Backend::Memory => Vec::new(),
-            Backend::File => store::file::stored_names(&store::dir(storage)?)?,
-            Backend::Git => GitLogStore::stored_names(&store::repository_dir(storage)?)?,
-        };
+        let stored = store::stored_names(&self.settings.storage)?;
         names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
         names.sort();
         names.dedup();
@@ -148,31 +145,17 @@ impl Boards {
     /// Board `name` as stored, read without opening it (no lock, nothing
     /// created): `None` when nothing is stored, or when boards live in memory.
     pub(crate) fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
-        let storage = &self.settings.storage;
         let planning = &self.settings.planning;
-        match storage.backend {
-            Backend::Memory => return Ok(None),
-            Backend::File => {}
-            Backend::Git => {
-                let store = GitLogStore::open(
-                    &store::repository_dir(storage)?,
-                    name.as_str(),
-                    self.settings.sync.clone(),
-                    planning.limits(),
-                    planning.history_enabled,
-                )?;
-                return store.load_if_changed();
-            }
-        }
-        store::file::read(
-            &store::dir(storage)?,
+        store::read(
+            &self.settings.storage,
             name.as_str(),
             planning.limits(),
             planning.history_enabled,
         )
     }
 
-    /// The settings the boards were opened with.
+    /// The settings the boards are opened with (for `sync`, `import` and
+    /// `export`).
     pub(crate) fn settings(&self) -> &BoardSettings {
         &self.settings
     }

@@ -9,11 +9,11 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cli::{SYNC, background_syncs};
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
+use super::sync_cli::{SYNC, background_syncs};
 use super::web::{self, Web};
 use crate::server::BoardName;
 use crate::server::command::CliCommand;
@@ -71,7 +71,10 @@ impl ToolsetKind for PlanningKind {
     }
 
     fn commands(&self) -> &'static [CliCommand] {
-        &[SYNC]
+        #[cfg(feature = "postgres")]
+        return &[SYNC, super::cli::IMPORT, super::cli::EXPORT];
+        #[cfg(not(feature = "postgres"))]
+        return &[SYNC];
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {

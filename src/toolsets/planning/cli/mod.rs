@@ -2,130 +2,61 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server sync [--remote NAME] [--board NAME]`: syncs the
-//! boards kept in git (`storage.backend = 'git'`) with the repository's
-//! remote: one fetch, then for each board a merge and, when the remote
-//! lacks something, a push (retried when another clone pushed first). The
-//! subcommand itself, its arguments and its run, is `command`; the text it
-//! prints is `report`; the server's syncs every `[sync] interval` seconds
-//! are `every`.
+//! Toolset `planning`'s subcommands: `import` and `export` move a board
+//! between a snapshot file (the file backend's `{name}.json`, or any copy
+//! of one) and the database of the `postgres` backend, byte for byte.
 
-mod command;
-mod every;
-mod report;
+mod export;
+mod import;
 
-pub(crate) use command::SYNC;
-pub(crate) use every::background_syncs;
+pub(crate) use export::EXPORT;
+pub(crate) use import::IMPORT;
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
-
-use crate::config::KeysRead;
-use crate::server::BoardName;
+use crate::config::{self, CommandFlags, KeysRead};
 use crate::server::settings::Flag;
-use crate::toolsets::planning::config::{Backend, BoardSettings};
-use crate::toolsets::planning::store::git_log::git::Git;
-use crate::toolsets::planning::store::git_log::place::{BOARDS, Place};
-use crate::toolsets::planning::store::git_log::settings::check_remote;
-use crate::toolsets::planning::store::git_log::stored::Logs;
-use crate::toolsets::planning::store::git_log::sync::{self, Plan, Report, SyncError};
-use crate::toolsets::planning::store::repository_dir;
+use crate::toolsets::planning::Planning;
+use crate::toolsets::planning::config::Backend;
+use crate::toolsets::planning::store::postgres::PostgresStore;
 
-/// What `sync` reads of the configuration, and so its only flags (besides
-/// `--config`): where boards are stored and how they sync.
+/// What `import` and `export` read of the configuration, and so their only
+/// flags (besides `--config`): the board's name and where boards are kept.
 #[derive(Debug)]
-pub(crate) struct SyncKeys;
+pub(crate) struct MoveKeys;
 
-impl KeysRead for SyncKeys {
-    const KEYS: &'static [&'static str] = &["storage.", "sync."];
+impl KeysRead for MoveKeys {
+    const KEYS: &'static [&'static str] = &["server.board", "storage."];
 
     fn help(flag: &Flag) -> &str {
-        flag.help
+        match flag.key {
+            "server.board" => "The board to move (default: default)",
+            _ => flag.help,
+        }
     }
 }
 
-/// What one `sync` run did: a report per board, or its error.
-pub(crate) type Outcome = Vec<(String, Result<Report, SyncError>)>;
-
-/// Syncs `board` (every board of the repository and of the remote when
-/// `None`) with `remote` (`[sync] remote` when `None`), as `settings` say.
-/// An error before any board is synced (no repository, no such remote,
-/// offline) is the whole answer.
-pub(crate) fn sync(
-    settings: &BoardSettings,
-    remote: Option<&str>,
-    board: Option<&BoardName>,
-) -> Result<Outcome, String> {
-    if settings.storage.backend != Backend::Git {
+/// The configured board's store in the database, from the flags given.
+fn database_board(flags: &CommandFlags<MoveKeys>) -> Result<(String, PostgresStore), String> {
+    let loaded = config::load(flags.config()).map_err(|error| error.to_string())?;
+    let config = &loaded.config;
+    let Some(planning) = config.toolsets.state::<Planning>() else {
         return Err(
-            "boards are not kept in git (storage.backend is not 'git'): set [storage] \
-             backend = 'git' (or pass --storage git) to keep them there and sync them"
-                .into(),
+            "import and export move toolset planning's boards: enable it (server.toolsets)".into(),
+        );
+    };
+    let settings = planning.boards().settings();
+    if settings.storage.backend != Backend::Postgres {
+        return Err(
+            "import and export move a board between a file and the database of the postgres backend: pass --storage postgres and --storage-url URL (or set storage.backend and storage.url); a board of the file backend is a file already, {storage.dir}/{name}.json".into(),
         );
     }
-    let remote = remote.unwrap_or(&settings.sync.remote);
-    check_remote(remote).map_err(|problem| format!("--remote: {problem}"))?;
-    let dir = repository_dir(&settings.storage).map_err(|e| e.to_string())?;
-    let timeout = Duration::from_secs(settings.sync.git_timeout);
-    let git = Git::open(&dir, timeout).map_err(|e| format!("no git repository here: {e}"))?;
-    let remotes = git.remotes().map_err(|e| e.to_string())?;
-    if !remotes.iter().any(|r| r == remote) {
-        return Err(format!(
-            "this repository has no remote '{remote}' (git remote add {remote} URL, or --remote NAME)"
-        ));
-    }
-    // The remote's logs as the last fetch left them: a log that the fetch
-    // does not extend was rewritten on the remote.
-    let tracking = format!("refs/planning/remotes/{remote}/");
-    let before: HashMap<String, String> = git
-        .refs(&tracking)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .filter_map(|(name, commit)| Some((name.strip_prefix(&tracking)?.to_owned(), commit)))
-        .collect();
-    git.fetch(remote)
-        .map_err(|e| format!("cannot fetch from {remote}: {e}"))?;
-    let boards = match board {
-        Some(board) => vec![board.to_string()],
-        None => names(&git, remote).map_err(|e| e.to_string())?,
-    };
-    let place = Place::new(git.common_dir());
-    let planning = &settings.planning;
-    let logs = Logs::new(git, planning.limits(), planning.history_enabled);
-    let mut outcome = Vec::with_capacity(boards.len());
-    for name in boards {
-        let plan = Plan {
-            remote,
-            retries: settings.sync.retries,
-            checkpoint_every: settings.sync.checkpoint_every,
-            until: Instant::now() + settings.lock_timeout,
-        };
-        let known = before.get(&name).cloned();
-        let synced = sync::sync_board(&logs, &place, &name, plan, Some(known));
-        outcome.push((name, synced));
-    }
-    Ok(outcome)
-}
-
-/// The boards this clone or the remote (as just fetched) has, sorted;
-/// refs whose name is not a board's are left out.
-fn names(
-    git: &Git,
-    remote: &str,
-) -> Result<Vec<String>, crate::toolsets::planning::store::git_log::git::GitError> {
-    let tracking = format!("refs/planning/remotes/{remote}/");
-    let mut names: Vec<String> = git
-        .refs(BOARDS)?
-        .into_iter()
-        .filter_map(|(name, _)| name.strip_prefix(BOARDS).map(str::to_owned))
-        .chain(
-            git.refs(&tracking)?
-                .into_iter()
-                .filter_map(|(name, _)| name.strip_prefix(&tracking).map(str::to_owned)),
-        )
-        .filter(|name| BoardName::parse(name).is_some())
-        .collect();
-    names.sort();
-    names.dedup();
-    Ok(names)
+    let name = config.server.board.to_string();
+    let planning_settings = &settings.planning;
+    let store = PostgresStore::open(
+        &settings.storage,
+        &name,
+        planning_settings.limits(),
+        planning_settings.history_enabled,
+    )
+    .map_err(|error| error.to_string())?;
+    Ok((name, store))
 }
