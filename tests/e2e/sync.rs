@@ -623,3 +623,97 @@ async fn compaction_during_concurrent_syncs_loses_nothing() {
     );
     assert!(commits.trim().parse::<u32>().unwrap() > 10, "{commits}");
 }
+
+/// Runs jj in `dir` with no user configuration; it must succeed. Its
+/// standard output.
+fn jj(jj: &Path, dir: &Path, args: &[&str]) -> String {
+    let config = dir.join("../jjconfig.toml");
+    std::fs::write(
+        &config,
+        "user.name = 'Test'\nuser.email = 'test@example.com'\n",
+    )
+    .unwrap();
+    let output = StdCommand::new(jj)
+        .args(["--no-pager", "--color", "never"])
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("JJ_CONFIG", &config)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "jj {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[tokio::test]
+async fn a_jj_repository_colocated_with_git_shares_the_board_and_sees_no_change() {
+    let test = "sync::a_jj_repository_colocated_with_git_shares_the_board_and_sees_no_change";
+    let Some(jj_bin) = common::vcs::jj_or_skip(test) else {
+        return;
+    };
+    let clones = Clones::new(&["a", "b"], "on_change = true\n");
+    let a = clones.path("a");
+    jj(&jj_bin, &a, &["git", "init", "--colocate"]);
+    let status = (
+        jj(&jj_bin, &a, &["status"]),
+        git(&a, &["status", "--porcelain"]),
+    );
+    let log = jj(
+        &jj_bin,
+        &a,
+        &["log", "-r", "all()", "-T", "commit_id ++ \"\\n\""],
+    );
+    let server = clones.server("a").await;
+    let (error, text) = call(
+        &server,
+        "add_tasks",
+        json!({"tasks": [{"title": "Planned in a jj repository"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    drop(server);
+    assert!(clones.remote_board().is_some(), "not pushed");
+    // The board lives outside jj's view: no change, no new commit, no bookmark.
+    assert_eq!(
+        (
+            jj(&jj_bin, &a, &["status"]),
+            git(&a, &["status", "--porcelain"])
+        ),
+        status
+    );
+    assert_eq!(
+        jj(
+            &jj_bin,
+            &a,
+            &["log", "-r", "all()", "-T", "commit_id ++ \"\\n\""]
+        ),
+        log
+    );
+    assert_eq!(jj(&jj_bin, &a, &["bookmark", "list", "--all"]), "");
+    let (ok, out) = clones.sync("b").await;
+    assert!(ok, "{out}");
+    let b = clones.server("b").await;
+    let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+    assert!(tasks.contains("Planned in a jj repository"), "{tasks}");
+    // And back: b's change reaches the jj repository through its sync.
+    let (error, text) = call(
+        &b,
+        "add_tasks",
+        json!({"tasks": [{"title": "Added in a plain git clone"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    let (ok, out) = clones.sync("a").await;
+    assert!(ok, "{out}");
+    let server = clones.server("a").await;
+    let (_, tasks) = call(&server, "get_tasks", json!({})).await;
+    assert!(tasks.contains("Added in a plain git clone"), "{tasks}");
+    // jj's own commands go on working beside the board's ref.
+    jj(&jj_bin, &a, &["new", "-m", "next"]);
+    jj(&jj_bin, &a, &["git", "export"]);
+}
