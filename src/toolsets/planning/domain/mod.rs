@@ -14,7 +14,7 @@ pub mod render;
 pub mod task;
 
 pub use board::{Added, Board, Limits, NewTask, Undo};
-pub use coordination::{Claim, Coordination, Edit, Evidence};
+pub use coordination::{Claim, Coordination, Dispatch, Edit, Evidence};
 pub use error::BoardError;
-pub use history::{ClaimEnd, Entry, Event, Goal, History};
+pub use history::{ClaimEnd, DispatchEnd, Entry, Event, Goal, History};
 pub use task::{Status, Task, TaskId};
