@@ -101,7 +101,7 @@ fn team(c: &mut Criterion) {
             let view = View::new(&board, now);
             let (mut edits, _) = claims::expiries(view);
             let (more, claimed) =
-                claims::claim(view, "bench", Target::Task(&ready), LEASE).unwrap();
+                claims::claim(view, "bench", Target::Task(&ready), LEASE, false).unwrap();
             edits.extend(more);
             let undo = board.edit(now, edits).unwrap();
             board.undo(undo);
@@ -112,7 +112,8 @@ fn team(c: &mut Criterion) {
     group.bench_function("claim_next_ready", |b| {
         b.iter(|| {
             let view = View::new(&board, now);
-            let (more, claimed) = claims::claim(view, "bench", Target::NextReady, LEASE).unwrap();
+            let (more, claimed) =
+                claims::claim(view, "bench", Target::NextReady, LEASE, false).unwrap();
             let undo = board.edit(now, more).unwrap();
             board.undo(undo);
             black_box(claimed)
@@ -155,7 +156,7 @@ fn team(c: &mut Criterion) {
                         let edits = match release {
                             false => {
                                 let target = Target::Task(&ready);
-                                claims::claim(view, "bench", target, LEASE)?.0
+                                claims::claim(view, "bench", target, LEASE, false)?.0
                             }
                             true => {
                                 let rule = EvidenceRule::Optional;

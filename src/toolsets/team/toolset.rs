@@ -13,8 +13,8 @@ use std::sync::Arc;
 use super::cli::SUMMARY;
 use super::config::{EXAMPLE, TeamSettings};
 use super::digest_route;
-use super::domain::{EvidenceRule, LeasePolicy, View, digest};
-use super::mcp::TeamTools;
+use super::domain::{View, digest};
+use super::mcp::{Rules, TeamTools};
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::command::CliCommand;
@@ -76,8 +76,7 @@ impl ToolsetKind for TeamKind {
         };
         Ok(Arc::new(Team {
             boards: planning.boards().clone(),
-            policy: team.policy(),
-            evidence: team.evidence_rule(),
+            rules: team.rules(),
             clock,
         }))
     }
@@ -87,8 +86,7 @@ impl ToolsetKind for TeamKind {
 #[derive(Debug, Clone)]
 pub struct Team {
     boards: Arc<Boards>,
-    policy: LeasePolicy,
-    evidence: EvidenceRule,
+    rules: Rules,
     clock: Clock,
 }
 
@@ -118,8 +116,7 @@ impl Toolset for Team {
             Ok(shared) => Ok(Arc::new(TeamTools::new(
                 board.clone(),
                 shared,
-                self.policy,
-                self.evidence,
+                self.rules,
                 self.clock,
             ))),
             Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),

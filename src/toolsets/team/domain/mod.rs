@@ -9,6 +9,7 @@
 
 pub mod claims;
 pub mod digest;
+pub mod dispatch;
 pub mod error;
 pub mod evidence;
 #[cfg(test)]
@@ -17,7 +18,11 @@ pub mod goal;
 pub mod links;
 pub mod render;
 pub mod text;
+pub mod touches;
 pub mod view;
+pub mod wait_reply;
+pub mod waiting;
+pub mod wave;
 
 pub use claims::{Claimed, Expiry, LeasePolicy, Released, Target};
 pub use digest::{DIGEST_MAX_CHARS, digest};

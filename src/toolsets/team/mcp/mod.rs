@@ -2,10 +2,14 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The MCP face of toolset `team` on one board: its tools (`tools`) and the
-//! digest resource (`board://{name}/digest`), offered through [`TeamTools`].
+//! The MCP face of toolset `team` on one board: its tools (`tools`, and
+//! `wait_for`'s long poll in `wait`) and the digest resource
+//! (`board://{name}/digest`), offered through [`TeamTools`].
 
 pub mod tools;
+pub mod wait;
+
+use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceContents, Tool};
@@ -27,24 +31,34 @@ pub struct TeamTools {
     policy: LeasePolicy,
     evidence: EvidenceRule,
     clock: Clock,
+    /// The longest `wait_for`.
+    max_wait: Duration,
+    /// What the board's waiters share (one per board endpoint).
+    tracker: wait::SharedTracker,
+}
+
+/// How a board's team tools behave: the `[team]` settings they use.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// Leases.
+    pub policy: LeasePolicy,
+    /// Whether completions need evidence.
+    pub evidence: EvidenceRule,
+    /// The longest `wait_for`.
+    pub max_wait: Duration,
 }
 
 impl TeamTools {
-    /// The face of board `name`: leases as `policy` says, completions with
-    /// evidence as `evidence` says, times by `clock`.
-    pub fn new(
-        name: BoardName,
-        board: SharedBoard,
-        policy: LeasePolicy,
-        evidence: EvidenceRule,
-        clock: Clock,
-    ) -> Self {
+    /// The face of board `name`, working as `rules` say, times by `clock`.
+    pub fn new(name: BoardName, board: SharedBoard, rules: Rules, clock: Clock) -> Self {
         Self {
             name,
             board,
-            policy,
-            evidence,
+            policy: rules.policy,
+            evidence: rules.evidence,
             clock,
+            max_wait: rules.max_wait,
+            tracker: wait::SharedTracker::default(),
         }
     }
 
