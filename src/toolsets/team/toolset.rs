@@ -27,9 +27,9 @@ use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenErro
 
 /// What a model reads first: what must not go wrong first.
 pub const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
-every call) before working on a task and work only on tasks you hold; claim it again to renew \
-before the lease ends. Finish with release_task: completed with evidence (command and \
-exit_code, commit, url or note), or failed, or pending. ready_tasks and team_board show the rest.";
+every call) before working on a task and work only on tasks you hold; claim again to renew. \
+Finish with release_task: completed with evidence (command and exit_code, commit, url or note), \
+failed, or pending. Leads: dispatch_task what sub-agents run; wait_for, never poll.";
 
 /// The registry entry of toolset `team`.
 pub struct TeamKind;
@@ -43,7 +43,7 @@ impl ToolsetKind for TeamKind {
     }
 
     fn about(&self) -> &'static str {
-        "claims, links and evidence for agents sharing the boards"
+        "claims, dispatches, touches and evidence for agents sharing the boards"
     }
 
     fn instructions_budget(&self) -> usize {

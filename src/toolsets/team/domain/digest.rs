@@ -218,7 +218,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::toolsets::planning::domain::{Board, Claim, Edit, Limits, NewTask};
+    use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Edit, Limits, NewTask};
     use crate::toolsets::team::domain::fixture::{at, board, claim, link};
 
     #[test]
@@ -250,6 +250,8 @@ mod tests {
         assert!(!later.contains("Claimed"), "{later}");
     }
 
+    /// 10,000 tasks with long titles, globs on every task, 1,000 tasks held,
+    /// 1,000 dispatched (half of them stalled), half of the rest blocked.
     #[test]
     fn a_digest_stays_within_its_bound_at_any_size() {
         let limits = Limits {
@@ -267,6 +269,10 @@ mod tests {
         let ids: Vec<_> = board.tasks().map(|t| t.id).collect();
         let holder = "h".repeat(64);
         let mut edits = vec![Edit::DoneWhen(Some("d".repeat(5000)))];
+        for (n, id) in ids.iter().enumerate() {
+            let touches = (0..32).map(|k| format!("src/{n}/{k}/**/*.{{rs,md}}")).collect();
+            edits.push(Edit::Touches(*id, touches));
+        }
         for (n, id) in ids.iter().enumerate().skip(1) {
             // Half the tasks wait for five others; a tenth are held.
             if n % 2 == 0 {
@@ -276,6 +282,24 @@ mod tests {
                         blocker: ids[n - back],
                     });
                 }
+            } else if n % 10 == 3 {
+                // Dispatched; every other one stalled by minute 1.
+                let until = match n % 20 {
+                    3 => at(0),
+                    _ => at(60),
+                };
+                edits.push(Edit::Dispatch(
+                    *id,
+                    Some(Dispatch {
+                        worker: "w".repeat(64),
+                        by: "lead".repeat(16),
+                        place: Some("p\n".repeat(250)),
+                        note: Some("n".repeat(500)),
+                        at: at(0),
+                        until,
+                        claimed: n % 40 == 3,
+                    }),
+                ));
             } else if n % 10 == 1 {
                 edits.push(Edit::Status(
                     *id,
@@ -295,9 +319,22 @@ mod tests {
         let text = digest(&"n".repeat(64), View::new(&board, at(1)));
         let chars = text.chars().count();
         assert!(chars <= DIGEST_MAX_CHARS, "{chars}: {text}");
-        for heading in ["Claimed (1000):", "Ready (", "Blocked (4999):"] {
+        for heading in [
+            "In flight (500):",
+            "Stalled (500):",
+            "Claimed (1000):",
+            "Ready (",
+            "Blocked (4999):",
+        ] {
             assert!(text.contains(heading), "{heading}: {text}");
         }
         assert!(text.ends_with("more"), "nothing was cut: {text}");
+        assert!(text.lines().all(|line| line.chars().count() <= 130), "{text}");
+        // Every section shows its first task, the dispatches first of all.
+        let shown = |heading: &str| {
+            let section = text.split(heading).nth(1).unwrap_or_default();
+            section.lines().nth(1).is_some_and(|l| l.starts_with("- ") && !l.contains(" more"))
+        };
+        assert!(shown("In flight (500):") && shown("Stalled (500):"), "{text}");
     }
 }

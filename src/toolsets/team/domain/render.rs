@@ -132,9 +132,9 @@ pub fn short_time(at: SystemTime, now: SystemTime) -> String {
 }
 
 /// The line of a dispatched task in the "In flight" and "Stalled"
-/// sections: `- ⟳ [id] W in P since T, lease to T: title` (or `claim by
-/// T`, or `stalled at T, lease ended` / `not claimed`), cut to `max`
-/// characters; times short when `short`.
+/// sections: `- ⟳ [id] W in P since T, lease to T: title` (or `since T,
+/// claim by T`, or `stalled at T, lease ended` / `not claimed`), cut to
+/// `max` characters; times short when `short`.
 pub fn flight_line(
     view: View<'_>,
     task: &Task,
@@ -151,8 +151,12 @@ pub fn flight_line(
         format!(" in {}", cut(&flat(place), 24))
     });
     let when = match state {
-        DispatchState::Working(claim) => format!("lease to {}", at(claim.until)),
-        DispatchState::Waiting => format!("claim by {}", at(dispatch.until)),
+        DispatchState::Working(claim) => {
+            format!("since {}, lease to {}", at(dispatch.at), at(claim.until))
+        }
+        DispatchState::Waiting => {
+            format!("since {}, claim by {}", at(dispatch.at), at(dispatch.until))
+        }
         DispatchState::Stalled => format!(
             "stalled at {}, {}",
             at(dispatch.until),
@@ -163,11 +167,10 @@ pub fn flight_line(
         ),
     };
     let line = format!(
-        "- {} [{}] {}{place} since {}, {when}: {}",
+        "- {} [{}] {}{place} {when}: {}",
         view.status(task).glyph(),
         task.id,
         cut(&flat(&dispatch.worker), 20),
-        at(dispatch.at),
         flat(&task.title)
     );
     cut(&line, max)
@@ -642,6 +645,81 @@ mod tests {
         let _ = board.edit(at(32), edits).unwrap();
         let view = View::new(&board, at(32));
         insta::assert_snapshot!("evidence_added", super::released(view, &[], &added));
+    }
+
+    /// A lead's board at minute 20: touches on every task; w1 dispatched
+    /// at 0 and holding its task (lease to 25), w2 dispatched at 2 and not
+    /// claiming it (stalled at 17), w3 dispatched at 12 (claim by 27).
+    fn dispatching() -> (Board, Vec<String>) {
+        use crate::toolsets::team::domain::dispatch::{self, Request};
+        use crate::toolsets::team::domain::touches;
+        let mut board = board(&["Parser", "CLI", "Docs", "Lexer", "Bench"]);
+        for (title, patterns) in [
+            ("Parser", &["src/parser/**", "tests/parser.rs"][..]),
+            ("CLI", &["src/cli/**"]),
+            ("Docs", &["docs/**", "README.md", "CHANGELOG.md", "LICENSE"]),
+            ("Lexer", &["src/parser/lexer.rs"]),
+            ("Bench", &["benches/*.rs"]),
+        ] {
+            let task = id(title).to_string();
+            let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+            apply(&mut board, at(0), |v| touches::set(v, &task, &patterns, false)).unwrap();
+        }
+        let lease = std::time::Duration::from_secs(15 * 60);
+        let send = |board: &mut Board, minute, worker, title: &str, place| {
+            let task = id(title).to_string();
+            let request = Request {
+                lead: "lead",
+                worker,
+                task_id: &task,
+                place,
+                note: Some("see the plan"),
+                lease,
+                accept_overlap: false,
+            };
+            let sent = apply(board, at(minute), |v| dispatch::dispatch(v, &request)).unwrap();
+            dispatched(View::new(board, at(minute)), &[], &sent, worker)
+        };
+        let mut replies = vec![send(&mut board, 0, "w1", "Parser", Some("../wt-parser"))];
+        send(&mut board, 2, "w2", "CLI", Some("../wt-cli"));
+        claim(&mut board, 10, "w1", "Parser");
+        replies.push(send(&mut board, 12, "w3", "Docs", None));
+        // The lead sends w1 again to the task it holds: the record keeps its lease.
+        replies.push(send(&mut board, 13, "w1", "Parser", None));
+        (board, replies)
+    }
+
+    #[test]
+    fn replies_of_a_lead_dispatching_workers() {
+        use crate::toolsets::team::domain::touches::TouchesSet;
+        let (board, replies) = dispatching();
+        insta::assert_snapshot!("dispatched", replies.join("\n\n"));
+        let view = View::new(&board, at(12));
+        let set = TouchesSet {
+            id: id("Docs"),
+            accepted: None,
+        };
+        insta::assert_snapshot!("touches_set", touches_set(view, &[], &set));
+        let view = View::new(&board, at(20));
+        let text = super::board(view, &[]);
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("- ")).count(),
+            board.len() + 3,
+            "one line per task, and one per dispatched task"
+        );
+        insta::assert_snapshot!("team_board_dispatches", text);
+        insta::assert_snapshot!(
+            "ready_with_stalled",
+            ready(view, &[], 10, Stalled::Include)
+        );
+        insta::assert_snapshot!(
+            "ready_stalled_only",
+            ready(view, &[], 10, Stalled::Only)
+        );
+        insta::assert_snapshot!(
+            "digest_dispatches",
+            crate::toolsets::team::domain::digest("release", view)
+        );
     }
 
     #[test]
