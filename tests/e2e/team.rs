@@ -19,14 +19,17 @@ use serde_json::{Value, json};
 pub const TEAM: [&str; 2] = ["--toolsets", "planning,team"];
 
 /// The team's tools, sorted.
-const TEAM_TOOLS: [&str; 7] = [
+const TEAM_TOOLS: [&str; 10] = [
     "claim_task",
+    "dispatch_task",
     "link_tasks",
     "ready_tasks",
     "release_task",
     "set_done_when",
+    "set_touches",
     "team_board",
     "unlink_tasks",
+    "wait_for",
 ];
 
 /// `text` with every time (`2026-11-22T10:30:00Z`) replaced by `<time>`,
@@ -246,7 +249,7 @@ async fn over_stdio_the_tools_are_listed_once_with_both_instructions() {
         .filter(|t| TEAM_TOOLS.contains(&t.name.as_ref()))
         .map(|t| serde_json::to_string(t).unwrap().len())
         .sum();
-    assert!(team_json < 6000, "{team_json} bytes");
+    assert!(team_json < 8000, "{team_json} bytes");
     let resources = client.list_all_resources().await.unwrap();
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
     assert_eq!(
@@ -651,7 +654,7 @@ async fn the_web_board_shows_holders_links_and_evidence() {
     assert_eq!(json["tasks"][1]["blocked_by"], json!([id("a")]));
     assert_eq!(
         json["team"],
-        json!({"done_when": "<b>all</b> green", "goal_met": false, "completed_with_evidence": 0})
+        json!({"done_when": "<b>all</b> green", "goal_met": false, "completed_with_evidence": 0, "in_flight": 0, "stalled": 0})
     );
     ok(&client, "release_task", json!({"agent": "<w1>", "task_id": id("a"), "status": "completed", "command": "make check", "exit_code": 0})).await;
     let json: Value = reqwest::get(format!("{}/boards/default.json", server.base()))

@@ -3,18 +3,20 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Toolset `team` as the server sees it: its registry entry (it requires
-//! toolset `planning`; it brings the `summary` subcommand) and its
-//! configured state: planning's boards, the lease policy and the clock,
-//! with its faces: the tools on a board and, in HTTP mode, the digest route.
+//! toolset `planning`; it brings the `summary` and `check-touches`
+//! subcommands) and its configured state: planning's boards, its rules and
+//! the clock, with its faces: the tools on a board and, in HTTP mode, the
+//! digest and reservations routes.
 
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cli::SUMMARY;
+use super::cli::{CHECK_TOUCHES, SUMMARY};
 use super::config::{EXAMPLE, TeamSettings};
-use super::digest_route;
 use super::domain::{View, digest};
 use super::mcp::{Rules, TeamTools};
+use super::reserved::{self, Reservations};
+use super::{digest_route, reservations_route};
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::command::CliCommand;
@@ -63,7 +65,7 @@ impl ToolsetKind for TeamKind {
     }
 
     fn commands(&self) -> &'static [CliCommand] {
-        &[SUMMARY]
+        &[SUMMARY, CHECK_TOUCHES]
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
@@ -100,6 +102,11 @@ impl Team {
     pub fn digest(&self, name: &BoardName, board: &Board) -> String {
         digest(name.as_str(), View::new(board, self.clock.now()))
     }
+
+    /// The live reservations of `board` as they are now.
+    pub fn reservations(&self, board: &Board) -> Reservations {
+        reserved::of(View::new(board, self.clock.now()))
+    }
 }
 
 impl Toolset for Team {
@@ -124,9 +131,11 @@ impl Toolset for Team {
         }
     }
 
-    /// `GET /boards/{name}/digest`.
+    /// `GET /boards/{name}/digest` and `GET /boards/{name}/reservations`.
     fn routes(&self, _http: &HttpContext) -> Option<Routes> {
-        Some(Routes::new(digest_route::routes(self.clone())))
+        let router =
+            digest_route::routes(self.clone()).merge(reservations_route::routes(self.clone()));
+        Some(Routes::new(router))
     }
 
     fn as_any(&self) -> &dyn Any {

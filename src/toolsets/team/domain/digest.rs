@@ -270,7 +270,9 @@ mod tests {
         let holder = "h".repeat(64);
         let mut edits = vec![Edit::DoneWhen(Some("d".repeat(5000)))];
         for (n, id) in ids.iter().enumerate() {
-            let touches = (0..32).map(|k| format!("src/{n}/{k}/**/*.{{rs,md}}")).collect();
+            let touches = (0..32)
+                .map(|k| format!("src/{n}/{k}/**/*.{{rs,md}}"))
+                .collect();
             edits.push(Edit::Touches(*id, touches));
         }
         for (n, id) in ids.iter().enumerate().skip(1) {
@@ -329,12 +331,21 @@ mod tests {
             assert!(text.contains(heading), "{heading}: {text}");
         }
         assert!(text.ends_with("more"), "nothing was cut: {text}");
-        assert!(text.lines().all(|line| line.chars().count() <= 130), "{text}");
+        assert!(
+            text.lines().all(|line| line.chars().count() <= 130),
+            "{text}"
+        );
         // Every section shows its first task, the dispatches first of all.
         let shown = |heading: &str| {
             let section = text.split(heading).nth(1).unwrap_or_default();
-            section.lines().nth(1).is_some_and(|l| l.starts_with("- ") && !l.contains(" more"))
+            section
+                .lines()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("- ") && !l.contains(" more"))
         };
-        assert!(shown("In flight (500):") && shown("Stalled (500):"), "{text}");
+        assert!(
+            shown("In flight (500):") && shown("Stalled (500):"),
+            "{text}"
+        );
     }
 }

@@ -663,7 +663,10 @@ mod tests {
         ] {
             let task = id(title).to_string();
             let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
-            apply(&mut board, at(0), |v| touches::set(v, &task, &patterns, false)).unwrap();
+            apply(&mut board, at(0), |v| {
+                touches::set(v, &task, &patterns, false)
+            })
+            .unwrap();
         }
         let lease = std::time::Duration::from_secs(15 * 60);
         let send = |board: &mut Board, minute, worker, title: &str, place| {
@@ -708,14 +711,8 @@ mod tests {
             "one line per task, and one per dispatched task"
         );
         insta::assert_snapshot!("team_board_dispatches", text);
-        insta::assert_snapshot!(
-            "ready_with_stalled",
-            ready(view, &[], 10, Stalled::Include)
-        );
-        insta::assert_snapshot!(
-            "ready_stalled_only",
-            ready(view, &[], 10, Stalled::Only)
-        );
+        insta::assert_snapshot!("ready_with_stalled", ready(view, &[], 10, Stalled::Include));
+        insta::assert_snapshot!("ready_stalled_only", ready(view, &[], 10, Stalled::Only));
         insta::assert_snapshot!(
             "digest_dispatches",
             crate::toolsets::team::domain::digest("release", view)

@@ -2,12 +2,11 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The MCP face of toolset `team` on one board: its tools (`tools`, and
-//! `wait_for`'s long poll in `wait`) and the digest resource
+//! The MCP face of toolset `team` on one board: its tools (`tools`;
+//! `wait_for`'s long poll is [`super::waiter`]) and the digest resource
 //! (`board://{name}/digest`), offered through [`TeamTools`].
 
 pub mod tools;
-pub mod wait;
 
 use std::time::Duration;
 
@@ -17,6 +16,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
 use super::domain::{EvidenceRule, LeasePolicy, View, digest};
+use super::waiter::Waiters;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
@@ -31,10 +31,8 @@ pub struct TeamTools {
     policy: LeasePolicy,
     evidence: EvidenceRule,
     clock: Clock,
-    /// The longest `wait_for`.
-    max_wait: Duration,
-    /// What the board's waiters share (one per board endpoint).
-    tracker: wait::SharedTracker,
+    /// `wait_for`'s waiters (what they share: one per board endpoint).
+    waiters: Waiters,
 }
 
 /// How a board's team tools behave: the `[team]` settings they use.
@@ -51,14 +49,14 @@ pub struct Rules {
 impl TeamTools {
     /// The face of board `name`, working as `rules` say, times by `clock`.
     pub fn new(name: BoardName, board: SharedBoard, rules: Rules, clock: Clock) -> Self {
+        let waiters = Waiters::new(name.clone(), board.clone(), clock, rules.max_wait);
         Self {
             name,
             board,
             policy: rules.policy,
             evidence: rules.evidence,
             clock,
-            max_wait: rules.max_wait,
-            tracker: wait::SharedTracker::default(),
+            waiters,
         }
     }
 

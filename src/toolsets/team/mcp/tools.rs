@@ -8,8 +8,8 @@
 //! change of the shared board, so concurrent callers see one order and
 //! exactly one claimant of a task wins. Each call runs where the board's
 //! store may block (a file's lock, a save) without stalling the async
-//! workers (`SharedBoard::run`); `wait_for` (in `wait`) waits without
-//! running at all.
+//! workers (`SharedBoard::run`); `wait_for` ([`super::super::waiter`])
+//! waits without running at all.
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
@@ -26,6 +26,7 @@ use crate::toolsets::team::domain::wave::Stalled;
 use crate::toolsets::team::domain::{
     EvidenceInput, Target, TeamError, View, goal, links, render, touches,
 };
+use crate::toolsets::team::waiter::WaitRequest;
 
 /// Arguments of `claim_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -171,12 +172,12 @@ const READY_MAX: i64 = 100;
 const READY_DEFAULT: i64 = 10;
 
 /// A successful reply.
-pub(super) fn success(text: String) -> CallToolResult {
+fn success(text: String) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
 /// A refusal: an `isError` result with one sentence.
-pub(super) fn failure(error: &dyn std::fmt::Display) -> CallToolResult {
+fn failure(error: &dyn std::fmt::Display) -> CallToolResult {
     tracing::debug!(%error, "tool call refused");
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
 }
@@ -253,7 +254,7 @@ impl TeamTools {
 impl TeamTools {
     /// Claims a task (or the next ready one) for a lease.
     #[tool(
-        description = "Claim a task before working on it: by task_id, or the next ready one that overlaps no held work. One agent holds a task; a held task, one dispatched to another worker, or one whose touches overlap another's claim is refused (accept_overlap to override). Claim again to renew. Sets it in_progress.",
+        description = "Claim a task before working on it: by task_id, or the next ready one. Refused if another agent holds it, it is dispatched to another worker, or its touches overlap another's claim (unless accept_overlap). Claim again to renew. Sets it in_progress.",
         annotations(
             title = "Claim task",
             read_only_hint = false,
@@ -350,7 +351,7 @@ impl TeamTools {
 
     /// The ready queue, as a wave that can run in parallel.
     #[tool(
-        description = "The ready queue in board order, as a wave whose touches overlap neither held work nor each other (the tasks held back say what they conflict with). stalled: include (default), exclude or only dispatches whose worker's time ran out.",
+        description = "The ready queue in board order: a wave whose touches overlap neither held work nor each other, then the tasks held back and why. stalled: include (default), exclude or only stalled dispatches.",
         annotations(
             title = "Ready tasks",
             read_only_hint = true,
@@ -411,7 +412,7 @@ impl TeamTools {
 
     /// Records that the lead sent a task to a worker.
     #[tool(
-        description = "Lead: record that you sent task_id to a worker (a sub-agent), with its worktree and a note. The worker claims it with its name; if it does not claim in time or lets its lease end, the dispatch is stalled and shows so. Refused if another worker has it in flight or its touches overlap held work.",
+        description = "Lead: record that you sent task_id to a worker sub-agent (its worktree, a note). The worker must claim it in time and keep its lease, or the dispatch shows as stalled.",
         annotations(
             title = "Dispatch task",
             read_only_hint = false,
@@ -448,7 +449,7 @@ impl TeamTools {
 
     /// Declares the paths a task touches.
     #[tool(
-        description = "Declare the paths task_id will touch, as globs relative to the repository (src/parser/**, docs/*.md); [] for none. A claim reserves them: ready_tasks forms waves that do not overlap, and check-touches warns a commit that enters them.",
+        description = "Declare the paths task_id will touch, as globs relative to the repository (src/parser/**); [] for none. Claims reserve them: ready_tasks waves never overlap, and check-touches warns of commits into them.",
         annotations(
             title = "Set touches",
             read_only_hint = false,
@@ -467,7 +468,7 @@ impl TeamTools {
 
     /// Waits until the board changes in a way the caller named.
     #[tool(
-        description = "Wait, instead of polling, until one of the events happens: finished (a task, or one of task_ids, completed or failed), ready (a task became ready), stalled (a dispatch), goal_met, changed (anything since revision). Returns at once if so already, else at the first, or at timeout_seconds with the board's digest. Pass the revision it returns to the next call.",
+        description = "Wait instead of polling until an event: finished (a task, or one of task_ids, completed or failed), ready (a task became ready), stalled (a dispatch), goal_met, changed. Returns at the first, or at the timeout with the digest. Pass the revision it returns to the next call.",
         annotations(
             title = "Wait for",
             read_only_hint = true,
@@ -481,6 +482,15 @@ impl TeamTools {
         Parameters(p): Parameters<WaitParams>,
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        self.wait(p, context.ct).await
+        let request = WaitRequest {
+            events: p.events,
+            task_ids: p.task_ids,
+            revision: p.revision,
+            timeout_seconds: p.timeout_seconds,
+        };
+        match self.waiters.wait(&request, context.ct).await {
+            Ok(text) => success(text),
+            Err(refused) => failure(&refused),
+        }
     }
 }

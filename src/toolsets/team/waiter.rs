@@ -13,24 +13,52 @@
 //!
 //! Over HTTP the call ends at shutdown as soon as the signal comes
 //! (`runtime::stopping`), so that shutdown does not wait for it; over stdio
-//! the session's cancellation ends it too.
+//! the session's cancellation ends it too. The MCP face (`mcp::tools`)
+//! turns the reply into a tool result; benches drive [`Waiters`] directly.
 
 use std::time::{Duration, SystemTime};
 
-use rmcp::model::CallToolResult;
 use tokio_util::sync::CancellationToken;
 
-use super::TeamTools;
-use super::tools::{WaitParams, failure, success};
+use crate::runtime::clock::Clock;
 use crate::runtime::stopping;
+use crate::server::BoardName;
 use crate::toolsets::planning::domain::TaskId;
+use crate::toolsets::planning::shared_board::SharedBoard;
 use crate::toolsets::team::domain::waiting::{Condition, Event, Tracker};
 use crate::toolsets::team::domain::{TeamError, View, wait_reply};
+
+/// The reply of a wait: its text, or why the call is refused (an error).
+pub type Reply = Result<String, String>;
+
+/// What a caller asks to wait for (`wait_for`'s arguments).
+#[derive(Debug, Clone, Default)]
+pub struct WaitRequest {
+    /// The events' names.
+    pub events: Vec<String>,
+    /// For `finished`: only these tasks.
+    pub task_ids: Option<Vec<String>>,
+    /// What changed after this revision counts (default: from now).
+    pub revision: Option<i64>,
+    /// Seconds to wait at most (default: the most).
+    pub timeout_seconds: Option<i64>,
+}
+
+/// The waiters of one board: its board, the tracker they share, the clock
+/// and the longest wait.
+#[derive(Debug, Clone)]
+pub struct Waiters {
+    name: BoardName,
+    board: SharedBoard,
+    tracker: SharedTracker,
+    clock: Clock,
+    max_wait: Duration,
+}
 
 /// What one look at the board found.
 enum Look {
     /// A reply: what happened, or why the call is refused.
-    Done(CallToolResult),
+    Done(Reply),
     /// Nothing yet: the board's revision, the condition (its baseline set
     /// on the first look) and when the next dispatch stalls.
     Wait {
@@ -40,17 +68,30 @@ enum Look {
     },
 }
 
-impl TeamTools {
+impl Waiters {
+    /// The waiters of board `name`, timed by `clock`, none waiting longer
+    /// than `max_wait`.
+    pub fn new(name: BoardName, board: SharedBoard, clock: Clock, max_wait: Duration) -> Self {
+        Self {
+            name,
+            board,
+            tracker: SharedTracker::default(),
+            clock,
+            max_wait,
+        }
+    }
+
     /// Waits as `p` asks, until `cancelled` (the client's cancellation).
-    pub(super) async fn wait(&self, p: WaitParams, cancelled: CancellationToken) -> CallToolResult {
-        let (condition, task_ids, timeout) = match self.wait_request(&p) {
+    pub async fn wait(&self, p: &WaitRequest, cancelled: CancellationToken) -> Reply {
+        let (condition, task_ids, timeout) = match self.wait_request(p) {
             Ok(request) => request,
-            Err(refused) => return failure(&refused),
+            Err(refused) => return Err(refused.to_string()),
         };
         let deadline = tokio::time::Instant::now() + timeout;
         let mut changes = self.board.watch();
         let mut condition = Some((condition, task_ids));
         let mut known: Option<Condition> = None;
+        let mut first = true;
         loop {
             changes.borrow_and_update();
             let look = self.look_once(known.clone(), condition.take()).await;
@@ -65,6 +106,9 @@ impl TeamTools {
                     (revision, next_stall)
                 }
             };
+            if std::mem::take(&mut first) {
+                tracing::debug!(board = %self.name, revision, "wait_for waits");
+            }
             let mut wake_at = deadline;
             if let Some(stall) = next_stall {
                 let wait = stall
@@ -74,10 +118,8 @@ impl TeamTools {
             }
             tokio::select! {
                 biased;
-                () = stopping::begun() => return success(wait_reply::shutting_down(revision)),
-                () = cancelled.cancelled() => {
-                    return failure(&"The wait was cancelled.");
-                }
+                () = stopping::begun() => return Ok(wait_reply::shutting_down(revision)),
+                () = cancelled.cancelled() => return Err("The wait was cancelled.".into()),
                 changed = changes.changed() => {
                     if changed.is_err() {
                         // The board is closed: answer as at the deadline.
@@ -97,7 +139,7 @@ impl TeamTools {
     /// it names, and the timeout; or why it is refused.
     fn wait_request(
         &self,
-        p: &WaitParams,
+        p: &WaitRequest,
     ) -> Result<(Condition, Vec<String>, Duration), TeamError> {
         let mut events = p
             .events
@@ -168,20 +210,20 @@ impl TeamTools {
                         (None, Some((mut condition, ids))) => {
                             match resolve(view, &ids) {
                                 Ok(tasks) => condition.tasks = tasks,
-                                Err(refused) => return Look::Done(failure(&refused)),
+                                Err(refused) => return Look::Done(Err(refused.to_string())),
                             }
                             if condition.since == u64::MAX {
                                 condition.since = revision;
                             }
                             condition
                         }
-                        (None, None) => return Look::Done(failure(&"Nothing to wait for.")),
+                        (None, None) => return Look::Done(Err("Nothing to wait for.".into())),
                     };
                     match tracker.check(&condition, now) {
                         Some(woke) => {
                             let since = tracker.baseline(condition.since);
                             let text = wait_reply::woke(view, &woke, since, revision);
-                            Look::Done(success(text))
+                            Look::Done(Ok(text))
                         }
                         None => Look::Wait {
                             revision,
@@ -194,12 +236,12 @@ impl TeamTools {
             .await;
         match read {
             Ok(look) => look,
-            Err(error) => Look::Done(failure(&error)),
+            Err(error) => Look::Done(Err(error.to_string())),
         }
     }
 
     /// The reply at the deadline: the digest as the board is now.
-    async fn timed_out(&self, timeout: Duration) -> CallToolResult {
+    async fn timed_out(&self, timeout: Duration) -> Reply {
         let (clock, name) = (self.clock, self.name.clone());
         let revisions = self.board.watch();
         let read = self
@@ -212,10 +254,7 @@ impl TeamTools {
                 })
             })
             .await;
-        match read {
-            Ok(text) => success(text),
-            Err(error) => failure(&error),
-        }
+        read.map_err(|error| error.to_string())
     }
 }
 
@@ -248,4 +287,182 @@ fn bad(field: &'static str, problem: &str) -> TeamError {
 }
 
 /// The tracker of one board, shared by its waiters.
-pub type SharedTracker = std::sync::Arc<parking_lot::Mutex<Tracker>>;
+type SharedTracker = std::sync::Arc<parking_lot::Mutex<Tracker>>;
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::toolsets::planning::domain::{Board, Limits, NewTask};
+    use crate::toolsets::planning::store::MemoryStore;
+    use crate::toolsets::team::domain::fixture::at;
+
+    fn waiters() -> (Waiters, SharedBoard) {
+        let empty = Board::new(Limits::default(), true).with_clock(Clock::fixed(at(0)));
+        let board = SharedBoard::open(
+            "default",
+            Box::new(MemoryStore),
+            empty,
+            Duration::from_secs(5),
+        )
+        .unwrap();
+        let name = BoardName::default_board();
+        let waiters = Waiters::new(
+            name,
+            board.clone(),
+            Clock::fixed(at(0)),
+            Duration::from_secs(60),
+        );
+        (waiters, board)
+    }
+
+    fn add(board: &SharedBoard, title: &str) {
+        let task = NewTask::new(title, "");
+        board.mutate(|b| b.add_tasks(&[task]), |_, _| ()).unwrap();
+    }
+
+    fn request(events: &[&str], revision: Option<i64>) -> WaitRequest {
+        WaitRequest {
+            events: events.iter().map(|e| e.to_string()).collect(),
+            revision,
+            ..WaitRequest::default()
+        }
+    }
+
+    /// The revision now: a wait for a change since a revision not reached
+    /// answers at once, naming the current one.
+    async fn revision(waiters: &Waiters) -> i64 {
+        let reply = waiters
+            .wait(
+                &request(&["changed"], Some(i64::MAX)),
+                CancellationToken::new(),
+            )
+            .await
+            .unwrap();
+        let line = reply.lines().last().unwrap();
+        line.strip_prefix("Revision ")
+            .and_then(|rest| rest.split(':').next())
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_hundred_waiters_wake_on_one_change() {
+        let (waiters, board) = waiters();
+        let waiters = Arc::new(waiters);
+        let since = revision(&waiters).await;
+        let handles: Vec<_> = (0..100)
+            .map(|_| {
+                let waiters = waiters.clone();
+                tokio::spawn(async move {
+                    let ask = request(&["changed"], Some(since));
+                    waiters.wait(&ask, CancellationToken::new()).await
+                })
+            })
+            .collect();
+        add(&board, "a");
+        for handle in handles {
+            let reply = handle.await.unwrap().unwrap();
+            assert!(
+                reply.starts_with(&format!("The board changed since revision {since}.")),
+                "{reply}"
+            );
+        }
+    }
+
+    /// One real second: the shortest timeout there is.
+    #[tokio::test]
+    async fn a_wait_ends_at_its_timeout_with_the_digest() {
+        let (waiters, board) = waiters();
+        add(&board, "a");
+        let mut ask = request(&["finished"], None);
+        ask.timeout_seconds = Some(1);
+        let reply = waiters.wait(&ask, CancellationToken::new()).await.unwrap();
+        assert!(
+            reply.starts_with("Nothing you wait for happened within 1 s.\nRevision "),
+            "{reply}"
+        );
+        assert!(reply.contains("# Board default"), "{reply}");
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_wait_ends() {
+        let (waiters, _board) = waiters();
+        let cancelled = CancellationToken::new();
+        cancelled.cancel();
+        let reply = waiters.wait(&request(&["changed"], None), cancelled).await;
+        assert_eq!(reply, Err("The wait was cancelled.".into()));
+    }
+
+    #[tokio::test]
+    async fn bad_requests_are_refused_with_the_reason() {
+        let (waiters, board) = waiters();
+        add(&board, "a");
+        let refused = |ask: WaitRequest| {
+            let waiters = waiters.clone();
+            async move {
+                waiters
+                    .wait(&ask, CancellationToken::new())
+                    .await
+                    .unwrap_err()
+            }
+        };
+        assert_eq!(
+            refused(request(&[], None)).await,
+            "The events must name at least one event."
+        );
+        assert_eq!(
+            refused(request(&["soon"], None)).await,
+            "The event 'soon' is none of finished, ready, stalled, goal_met, changed."
+        );
+        let mut ask = request(&["ready"], None);
+        ask.task_ids = Some(vec!["x".into()]);
+        assert_eq!(
+            refused(ask).await,
+            "The task_ids apply to the event finished only."
+        );
+        let mut ask = request(&["finished"], None);
+        ask.task_ids = Some(vec!["ffffffff".into()]);
+        assert!(
+            refused(ask)
+                .await
+                .starts_with("No task has the ID 'ffffffff'")
+        );
+        for seconds in [0, 61] {
+            let mut ask = request(&["changed"], None);
+            ask.timeout_seconds = Some(seconds);
+            assert_eq!(
+                refused(ask).await,
+                format!(
+                    "The timeout is 1 to 60 seconds (team.max_wait_seconds); {seconds} is not."
+                )
+            );
+        }
+        assert_eq!(
+            refused(request(&["changed"], Some(-1))).await,
+            "The revision -1 is below 0."
+        );
+    }
+
+    #[tokio::test]
+    async fn a_named_task_that_is_finished_already_answers_at_once() {
+        let (waiters, board) = waiters();
+        add(&board, "a");
+        let a = TaskId::from_content("a", "").to_string();
+        board
+            .mutate(
+                |b| Ok(((), b.update_statuses(&[(&a, "failed")])?)),
+                |_, ()| (),
+            )
+            .unwrap();
+        let mut ask = request(&["finished"], None);
+        ask.task_ids = Some(vec![a.clone()]);
+        let reply = waiters.wait(&ask, CancellationToken::new()).await.unwrap();
+        assert!(
+            reply.starts_with(&format!("Finished (1):\n- ☒ [{a}] a")),
+            "{reply}"
+        );
+    }
+}
