@@ -46,6 +46,7 @@ mod stdio;
 mod team;
 mod team_races;
 mod team_summary;
+mod team_touches;
 mod team_wait;
 mod toolsets;
 mod web;
