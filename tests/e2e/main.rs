@@ -44,6 +44,7 @@ mod sessions;
 mod shared_http;
 mod stdio;
 mod team;
+mod team_dispatch;
 mod team_races;
 mod team_summary;
 mod team_touches;

@@ -58,7 +58,7 @@ pub fn redact_times(text: &str) -> String {
 }
 
 /// One step of a transcript: who calls what, and what comes back.
-async fn step(
+pub async fn step(
     transcript: &mut String,
     who: &str,
     client: &Client,
@@ -76,7 +76,7 @@ async fn step(
 
 /// docs/team.md, whose transcript section shows the run of
 /// [`a_lead_and_two_workers_share_a_board_over_http`].
-const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
+pub const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
 const TRANSCRIPT_BEGIN: &str = "<!-- transcript:begin -->\n";
 const TRANSCRIPT_END: &str = "<!-- transcript:end -->";
 

@@ -73,8 +73,17 @@ pub fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
 /// A dispatch as a task line tells it: `dispatched to W by L (in P),
 /// claim by T`, `dispatched to W by L (in P)` (it holds the task: the
 /// line says until when), or `stalled: W (in P) let its lease end at T` /
-/// `did not claim it by T`.
+/// `did not claim it by T`; then the lead's note, if any (`, "note"`, cut
+/// to 80 characters).
 pub fn dispatch_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String {
+    let mut text = dispatch_state_text(dispatch, state);
+    if let Some(note) = &dispatch.note {
+        let _ = write!(text, ", \"{}\"", cut(&flat(note), NOTE_CHARS));
+    }
+    text
+}
+
+fn dispatch_state_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String {
     let place = dispatch
         .place
         .as_deref()
