@@ -703,6 +703,73 @@ async fn the_web_board_shows_holders_links_and_evidence() {
             .unwrap()
             .starts_with("# Board default\n\n**Goal:** G")
     );
+
+    // Touches and a dispatch in flight: in the JSON, on the card, in the
+    // goal's counts and in "Recent activity".
+    ok(
+        &client,
+        "set_touches",
+        json!({"task_id": id("b"), "touches": ["src/<b>/**"]}),
+    )
+    .await;
+    ok(
+        &client,
+        "dispatch_task",
+        json!({"lead": "lead", "worker": "<w2>", "task_id": id("b"), "worktree": "../wt-<b>"}),
+    )
+    .await;
+    let json: Value = reqwest::get(format!("{}/boards/default.json", server.base()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(json["tasks"][1]["touches"], json!(["src/<b>/**"]));
+    let dispatch = &json["tasks"][1]["dispatch"];
+    assert_eq!(
+        (
+            &dispatch["worker"],
+            &dispatch["place"],
+            &dispatch["state"],
+            &dispatch["claimed"]
+        ),
+        (
+            &json!("<w2>"),
+            &json!("../wt-<b>"),
+            &json!("in_flight"),
+            &json!(false)
+        )
+    );
+    assert_eq!(
+        (&json["team"]["in_flight"], &json["team"]["stalled"]),
+        (&json!(1), &json!(0))
+    );
+    let page = reqwest::get(format!("{}/boards/default", server.base()))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("<p class=\"touches\">Touches <code>src/&lt;b&gt;/**</code></p>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<p class=\"dispatch\" data-state=\"in_flight\" data-until=\""),
+        "{page}"
+    );
+    assert!(
+        page.contains("<b class=\"worker\">&lt;w2&gt;</b> in <code>../wt-&lt;b&gt;</code> (by lead) · <span class=\"what\">Dispatched: claim by</span> <time"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<span class=\"in-flight\">1</span> in flight · <span class=\"stalled\" data-n=\"0\">0</span> stalled"),
+        "{page}"
+    );
+    assert!(
+        page.contains(": dispatched to &lt;w2&gt; by lead, to claim by "),
+        "{page}"
+    );
     client.cancel().await.unwrap();
 
     // Without team, there is no digest route.

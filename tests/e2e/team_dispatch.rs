@@ -76,7 +76,14 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
     let lead = common::client_at(&url).await;
     let mut t = String::new();
 
-    step(&mut t, "lead", &lead, "set_goal", json!({"title": "Ship 1.1", "description": "the parser, the CLI and the docs"})).await;
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "set_goal",
+        json!({"title": "Ship 1.1", "description": "the parser, the CLI and the docs"}),
+    )
+    .await;
     step(&mut t, "lead", &lead, "add_tasks", json!({"tasks": [
         {"title": "Parser"}, {"title": "CLI"}, {"title": "Docs"}, {"title": "Lexer"}, {"title": "Release notes"},
     ]})).await;
@@ -87,7 +94,14 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
         ("Lexer", json!(["src/parser/lexer.rs"])),
         ("Release notes", json!(["CHANGELOG.md"])),
     ] {
-        step(&mut t, "lead", &lead, "set_touches", json!({"task_id": id(title), "touches": touches})).await;
+        step(
+            &mut t,
+            "lead",
+            &lead,
+            "set_touches",
+            json!({"task_id": id(title), "touches": touches}),
+        )
+        .await;
     }
     step(&mut t, "lead", &lead, "link_tasks", json!({"task_id": id("Release notes"), "blocked_by": [id("Parser"), id("CLI"), id("Docs")]})).await;
     step(&mut t, "lead", &lead, "ready_tasks", json!({})).await;
@@ -96,16 +110,54 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
         ("worker-2", "CLI", "../wt-cli"),
         ("worker-3", "Docs", "../wt-docs"),
     ] {
-        step(&mut t, "lead", &lead, "dispatch_task", json!({"lead": "lead", "worker": worker, "task_id": id(title), "worktree": place})).await;
+        step(
+            &mut t,
+            "lead",
+            &lead,
+            "dispatch_task",
+            json!({"lead": "lead", "worker": worker, "task_id": id(title), "worktree": place}),
+        )
+        .await;
     }
     let w1 = common::client_at(&url).await;
     let w2 = common::client_at(&url).await;
-    step(&mut t, "worker-1", &w1, "claim_task", json!({"agent": "worker-1", "task_id": id("Parser"), "lease_minutes": 60})).await;
-    step(&mut t, "worker-2", &w2, "claim_task", json!({"agent": "worker-2", "task_id": id("CLI"), "lease_minutes": 60})).await;
-    step(&mut t, "worker-2", &w2, "claim_task", json!({"agent": "worker-2", "task_id": id("Lexer")})).await;
+    step(
+        &mut t,
+        "worker-1",
+        &w1,
+        "claim_task",
+        json!({"agent": "worker-1", "task_id": id("Parser"), "lease_minutes": 60}),
+    )
+    .await;
+    step(
+        &mut t,
+        "worker-2",
+        &w2,
+        "claim_task",
+        json!({"agent": "worker-2", "task_id": id("CLI"), "lease_minutes": 60}),
+    )
+    .await;
+    step(
+        &mut t,
+        "worker-2",
+        &w2,
+        "claim_task",
+        json!({"agent": "worker-2", "task_id": id("Lexer")}),
+    )
+    .await;
     step(&mut t, "worker-1", &w1, "release_task", json!({"agent": "worker-1", "task_id": id("Parser"), "status": "completed", "command": "cargo test parser", "exit_code": 0})).await;
-    step(&mut t, "lead", &lead, "wait_for", json!({"events": ["finished"], "task_ids": [id("Parser"), id("CLI"), id("Docs")]})).await;
-    let _ = writeln!(t, "The lead's context is compacted. Its SessionStart hook brings the board back:\n");
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "wait_for",
+        json!({"events": ["finished"], "task_ids": [id("Parser"), id("CLI"), id("Docs")]}),
+    )
+    .await;
+    let _ = writeln!(
+        t,
+        "The lead's context is compacted. Its SessionStart hook brings the board back:\n"
+    );
     hook(&mut t, &dir, &server).await;
     for client in [lead, w1, w2] {
         client.cancel().await.unwrap();
@@ -120,11 +172,32 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
     let _ = writeln!(t, "Twenty minutes later, after another compaction:\n");
     hook(&mut t, &dir, &server).await;
     let lead = common::client_at(&url).await;
-    step(&mut t, "lead", &lead, "wait_for", json!({"events": ["finished", "stalled"], "task_ids": [id("CLI"), id("Docs")]})).await;
-    step(&mut t, "lead", &lead, "ready_tasks", json!({"stalled": "only"})).await;
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "wait_for",
+        json!({"events": ["finished", "stalled"], "task_ids": [id("CLI"), id("Docs")]}),
+    )
+    .await;
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "ready_tasks",
+        json!({"stalled": "only"}),
+    )
+    .await;
     step(&mut t, "lead", &lead, "dispatch_task", json!({"lead": "lead", "worker": "worker-4", "task_id": id("Docs"), "worktree": "../wt-docs", "note": "worker-3 never started"})).await;
     let w4 = common::client_at(&url).await;
-    step(&mut t, "worker-4", &w4, "claim_task", json!({"agent": "worker-4", "task_id": id("Docs")})).await;
+    step(
+        &mut t,
+        "worker-4",
+        &w4,
+        "claim_task",
+        json!({"agent": "worker-4", "task_id": id("Docs")}),
+    )
+    .await;
     step(&mut t, "lead", &lead, "team_board", json!({})).await;
     let t = t.trim_end().to_owned() + "\n";
     insta::assert_snapshot!("lead_dispatches_three_workers", redact(&t));
@@ -133,7 +206,9 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
     }
 
     let doc = std::fs::read_to_string(TEAM_DOC).unwrap();
-    let (before, rest) = doc.split_once(BEGIN).expect("the dispatch transcript's start marker");
+    let (before, rest) = doc
+        .split_once(BEGIN)
+        .expect("the dispatch transcript's start marker");
     let (shown, after) = rest.split_once(END).expect("its end marker");
     if std::env::var_os("PLANNING_TEAM_TRANSCRIPT").is_some_and(|v| v == "write") {
         std::fs::write(TEAM_DOC, format!("{before}{BEGIN}{t}{END}{after}")).unwrap();

@@ -165,7 +165,9 @@ async fn check_touches_reports_staged_files_inside_other_agents_reservations() {
     assert!(text(&strict.stderr).contains("(--strict: the commit is refused)"));
     let own = check(&dir, &["--storage", "file", "--agent", "worker-1"]).await;
     assert!(
-        text(&own.stdout).starts_with("1 staged file falls inside another agent's reservation:\n- docs/guide.md"),
+        text(&own.stdout).starts_with(
+            "1 staged file falls inside another agent's reservation:\n- docs/guide.md"
+        ),
         "{own:?}"
     );
 
@@ -181,16 +183,34 @@ async fn check_touches_reports_staged_files_inside_other_agents_reservations() {
     .unwrap();
     std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let commit = std::process::Command::new("git")
-        .args(["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "x"])
+        .args([
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-q",
+            "-m",
+            "x",
+        ])
         .current_dir(dir.path())
         .env("HOME", dir.path())
         .env_remove("PLANNING_STORAGE_BACKEND")
         .output()
         .unwrap();
-    assert!(!commit.status.success(), "the hook lets it through: {commit:?}");
-    assert!(text(&commit.stderr).contains("src/parser/mod.rs: ["), "{commit:?}");
+    assert!(
+        !commit.status.success(),
+        "the hook lets it through: {commit:?}"
+    );
+    assert!(
+        text(&commit.stderr).contains("src/parser/mod.rs: ["),
+        "{commit:?}"
+    );
     // Unstaged, the files conflict no more, and the hook lets the commit in.
-    git(dir.path(), &["reset", "-q", "docs/guide.md", "src/parser/mod.rs"]);
+    git(
+        dir.path(),
+        &["reset", "-q", "docs/guide.md", "src/parser/mod.rs"],
+    );
     git(dir.path(), &["commit", "-q", "-m", "the CLI"]);
     assert!(git(dir.path(), &["log", "--oneline"]).contains("the CLI"));
 }

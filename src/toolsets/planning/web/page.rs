@@ -4,8 +4,10 @@
 
 //! The board page, `GET /boards/{name}`: the goal and its history, the
 //! progress bar, and a Kanban column per status; with toolset `team`, the
-//! goal's done-when condition and, on each card, its holder and lease, the
-//! tasks it waits for and the evidence of its outcome. It is complete
+//! goal's done-when condition, how many dispatched tasks are in flight and
+//! stalled, and, on each card, its holder and lease, its dispatch (in
+//! flight or stalled), the tasks it waits for, the paths it touches and
+//! the evidence of its outcome. It is complete
 //! without JavaScript; `web.js` then keeps the same elements up to date
 //! from the live events (so the element IDs and classes here are its
 //! contract).
@@ -107,11 +109,18 @@ fn push_goal(out: &mut String, view: &BoardView<'_>) {
             "<p id=\"done-when\" class=\"text done-when\"{}>Done when: \
              <span class=\"condition\">{}</span></p>\n\
              <p id=\"goal-met\" class=\"met\" data-met=\"{}\">Goal {met} · \
-             <span class=\"n\">{}</span> completed with evidence</p>\n",
+             <span class=\"n\">{}</span> completed with evidence</p>\n\
+             <p id=\"dispatches\" class=\"dispatches\"{}>\
+             <span class=\"in-flight\">{}</span> in flight · \
+             <span class=\"stalled\" data-n=\"{}\">{}</span> stalled</p>\n",
             hidden(done_when.is_empty()),
             escape(done_when),
             team.goal_met,
-            team.completed_with_evidence
+            team.completed_with_evidence,
+            hidden(team.in_flight + team.stalled == 0),
+            team.in_flight,
+            team.stalled,
+            team.stalled
         );
     }
     let goal_changes: Vec<&EntryView<'_>> = view
