@@ -22,7 +22,6 @@ use tokio_util::sync::CancellationToken;
 
 use crate::runtime::clock::Clock;
 use crate::runtime::stopping;
-use crate::server::BoardName;
 use crate::toolsets::planning::domain::TaskId;
 use crate::toolsets::planning::shared_board::SharedBoard;
 use crate::toolsets::team::domain::waiting::{Condition, Event, Tracker};
@@ -48,7 +47,8 @@ pub struct WaitRequest {
 /// and the longest wait.
 #[derive(Debug, Clone)]
 pub struct Waiters {
-    name: BoardName,
+    /// The board's name, for the digest and the log.
+    name: String,
     board: SharedBoard,
     tracker: SharedTracker,
     clock: Clock,
@@ -71,7 +71,7 @@ enum Look {
 impl Waiters {
     /// The waiters of board `name`, timed by `clock`, none waiting longer
     /// than `max_wait`.
-    pub fn new(name: BoardName, board: SharedBoard, clock: Clock, max_wait: Duration) -> Self {
+    pub fn new(name: String, board: SharedBoard, clock: Clock, max_wait: Duration) -> Self {
         Self {
             name,
             board,
@@ -250,7 +250,7 @@ impl Waiters {
                 shared.read(|board| {
                     let revision = *revisions.borrow();
                     let view = View::new(board, clock.now());
-                    wait_reply::timed_out(name.as_str(), view, timeout.as_secs(), revision)
+                    wait_reply::timed_out(&name, view, timeout.as_secs(), revision)
                 })
             })
             .await;

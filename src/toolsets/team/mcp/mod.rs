@@ -49,7 +49,7 @@ pub struct Rules {
 impl TeamTools {
     /// The face of board `name`, working as `rules` say, times by `clock`.
     pub fn new(name: BoardName, board: SharedBoard, rules: Rules, clock: Clock) -> Self {
-        let waiters = Waiters::new(name.clone(), board.clone(), clock, rules.max_wait);
+        let waiters = Waiters::new(name.to_string(), board.clone(), clock, rules.max_wait);
         Self {
             name,
             board,

@@ -19,6 +19,7 @@ pub mod nfa;
 pub mod pattern;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::error::TeamError;
@@ -33,7 +34,7 @@ pub const MAX_PATTERNS: usize = 32;
 /// A task's touches, compiled.
 #[derive(Debug, Clone, Default)]
 pub struct Touches {
-    patterns: Vec<Pattern>,
+    patterns: Vec<Arc<Pattern>>,
 }
 
 /// Two patterns that overlap, and a path both match.
@@ -61,7 +62,7 @@ impl Touches {
         let mut compiled = Vec::with_capacity(patterns.len());
         for text in patterns {
             if seen.insert(text.as_str()) {
-                compiled.push(Pattern::new(text)?);
+                compiled.push(Arc::new(Pattern::new(text)?));
             }
         }
         Ok(Self { patterns: compiled })
@@ -80,7 +81,7 @@ impl Touches {
     }
 
     /// The patterns.
-    pub fn patterns(&self) -> &[Pattern] {
+    pub fn patterns(&self) -> &[Arc<Pattern>] {
         &self.patterns
     }
 
@@ -255,17 +256,17 @@ pub fn set(
         (dispatch.until > view.now).then_some(dispatch.worker.as_str())
     });
     let mut accepted = None;
-    if let Some(holder) = holder {
-        if let Some(found) = conflict(&reservations(view), task.id, &touches, holder) {
-            if !accept_overlap {
-                return Err(TeamError::Overlap {
-                    id: task.id,
-                    conflict: Box::new(found),
-                    hint: super::error::TOUCH_INSTEAD,
-                });
-            }
-            accepted = Some(found);
+    if let Some(holder) = holder
+        && let Some(found) = conflict(&reservations(view), task.id, &touches, holder)
+    {
+        if !accept_overlap {
+            return Err(TeamError::Overlap {
+                id: task.id,
+                conflict: Box::new(found),
+                hint: super::error::TOUCH_INSTEAD,
+            });
         }
+        accepted = Some(found);
     }
     let edits = vec![Edit::Touches(task.id, touches.texts())];
     Ok((

@@ -165,11 +165,6 @@ impl Nfa {
         nfa
     }
 
-    /// How many states it has.
-    pub fn len(&self) -> usize {
-        self.states.len()
-    }
-
     fn add(&mut self) -> Result<usize, Unreadable> {
         if self.states.len() >= MAX_STATES {
             return Err(Unreadable(format!(

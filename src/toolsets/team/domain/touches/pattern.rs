@@ -11,7 +11,11 @@
 //! escape on Unix, a separator on Windows); not ending in `/` (a directory
 //! is `dir/**`); a glob globset accepts.
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
+
 use globset::{Glob, GlobBuilder, GlobMatcher};
+use parking_lot::Mutex;
 
 use super::nfa::Nfa;
 use crate::toolsets::team::domain::error::TeamError;
@@ -19,6 +23,13 @@ use crate::toolsets::team::domain::text::check_line;
 
 /// The longest pattern, in characters.
 pub const MAX_PATTERN_CHARS: usize = 256;
+
+/// The most patterns the memo keeps.
+const MEMO_CAP: usize = 100_000;
+
+/// Compiled stored patterns by their text: a memo, seen by nothing but the
+/// time it saves (a pattern's compilation depends on its text alone).
+static MEMO: LazyLock<Mutex<HashMap<String, Arc<Pattern>>>> = LazyLock::new(Mutex::default);
 
 /// A pattern, compiled for the overlap test.
 #[derive(Debug, Clone)]
@@ -69,12 +80,24 @@ impl Pattern {
 
     /// A pattern as stored in a board: compiled as [`Pattern::new`] does,
     /// or, if it breaks the rules (a hand-edited file), as the literal path
-    /// it spells, so that every stored pattern reserves something.
-    pub fn stored(text: &str) -> Self {
-        Self::new(text).unwrap_or_else(|_| Self {
+    /// it spells, so that every stored pattern reserves something. Each
+    /// text is compiled once per process ([`MEMO`]): reservations and waves
+    /// read the same patterns call after call.
+    pub fn stored(text: &str) -> Arc<Self> {
+        if let Some(compiled) = MEMO.lock().get(text) {
+            return compiled.clone();
+        }
+        let compiled = Arc::new(Self::new(text).unwrap_or_else(|_| Self {
             text: text.to_owned(),
             nfa: Nfa::literal(text),
-        })
+        }));
+        let mut memo = MEMO.lock();
+        // A bound on the memory: start afresh rather than grow.
+        if memo.len() >= MEMO_CAP {
+            memo.clear();
+        }
+        memo.insert(text.to_owned(), compiled.clone());
+        compiled
     }
 
     /// The pattern as written.
