@@ -15,9 +15,8 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::planning::domain::render::{self, Filter};
-use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask, TaskId};
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::planning::{Board, Filter, Limits, NewTask, TaskId, task_list};
 
 /// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]
@@ -62,7 +61,7 @@ fn operations(c: &mut Criterion) {
         group.bench_with_input(
             BenchmarkId::new("get_tasks_render", size),
             &board,
-            |b, board| b.iter(|| black_box(render::task_list(board, Filter::All))),
+            |b, board| b.iter(|| black_box(task_list(board, Filter::All))),
         );
 
         let batch: Vec<NewTask> = (size..size + 100).map(task).collect();

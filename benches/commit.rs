@@ -26,15 +26,11 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::commit::config::CommitSettings;
-use planning_mcp_server::toolsets::commit::document::format::format;
-use planning_mcp_server::toolsets::commit::document::{
-    CommitType, Document, Header, Limits, Reading, Task, read,
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::commit::{
+    Call, CommitSettings, CommitType, Document, GoalInput, Header, Limits, Planner, Reading, Task,
+    TaskInput, VcsChoice, format, read,
 };
-use planning_mcp_server::toolsets::commit::edit::{GoalInput, TaskInput};
-use planning_mcp_server::toolsets::commit::mcp::call::{Call, Planner};
-use planning_mcp_server::toolsets::commit::vcs::locate::VcsChoice;
 
 /// Server code runs on the allocator of `planning-mcp-server`.
 #[global_allocator]

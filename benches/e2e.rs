@@ -319,8 +319,7 @@ fn task_title(n: usize) -> String {
 }
 
 fn task_id(n: usize) -> String {
-    planning_mcp_server::toolsets::planning::domain::TaskId::from_content(&task_title(n), "")
-        .to_string()
+    planning_mcp_server::api::planning::TaskId::from_content(&task_title(n), "").to_string()
 }
 
 fn floor_subject(program: PathBuf) -> Subject {

@@ -22,9 +22,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::plans::mcp::tools::call;
-use planning_mcp_server::toolsets::plans::{Plans, document::parse, document::validate};
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::plans::{PlanFiles, call, parse, validate};
 use serde_json::{Value, json};
 
 /// Plan calls run on the allocator of `long-term-plan-mcp`.
@@ -71,14 +70,12 @@ fn tool_calls(c: &mut Criterion) {
     let text = plan_text();
     let file = plans_dir.join("big.md");
     std::fs::write(&file, &text).unwrap();
-    let plans = Plans::new(dir.path(), ".long-term-plan");
-    assert_eq!(parse::parse(&text).plan.unwrap().tasks.len(), TASKS);
+    let plans = PlanFiles::new(dir.path(), ".long-term-plan");
+    assert_eq!(parse(&text).plan.unwrap().tasks.len(), TASKS);
 
     let mut group = c.benchmark_group("plans_2000_tasks");
-    group.bench_function("parse", |b| b.iter(|| black_box(parse::parse(&text))));
-    group.bench_function("validate", |b| {
-        b.iter(|| black_box(validate::validate(&text)))
-    });
+    group.bench_function("parse", |b| b.iter(|| black_box(parse(&text))));
+    group.bench_function("validate", |b| b.iter(|| black_box(validate(&text))));
 
     let read_calls = [
         ("plan.list", json!({})),

@@ -17,10 +17,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask, TaskId};
-use planning_mcp_server::toolsets::planning::shared_board::SharedBoard;
-use planning_mcp_server::toolsets::planning::store::{FileStore, MemoryStore, SnapshotStore};
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::planning::{
+    Board, FileStore, Limits, MemoryStore, NewTask, SharedBoard, SnapshotStore, TaskId,
+};
 
 /// Board calls run on the allocator of `planning-mcp-server`.
 #[global_allocator]

@@ -20,17 +20,14 @@ use std::hint::black_box;
 use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::toolsets::planning::domain::{
-    Board, Claim, Edit, Limits, NewTask, Status, TaskId,
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::clock::Clock;
+use planning_mcp_server::api::planning::{
+    Board, Claim, Edit, Limits, MemoryStore, NewTask, SharedBoard, Status, TaskId,
 };
-use planning_mcp_server::toolsets::planning::shared_board::SharedBoard;
-use planning_mcp_server::toolsets::planning::store::MemoryStore;
-use planning_mcp_server::runtime::clock::Clock;
-use planning_mcp_server::toolsets::team::domain::claims::{self, Target};
-use planning_mcp_server::toolsets::team::domain::wave::{Stalled, wave};
-use planning_mcp_server::toolsets::team::domain::{EvidenceRule, TeamError, View, digest, links};
-use planning_mcp_server::toolsets::team::waiter::{WaitRequest, Waiters};
+use planning_mcp_server::api::team::{
+    self, EvidenceRule, Stalled, Target, TeamError, View, WaitRequest, Waiters, digest, wave,
+};
 use tokio_util::sync::CancellationToken;
 
 /// Board calls run on the allocator of `planning-mcp-server`.
@@ -106,9 +103,9 @@ fn team(c: &mut Criterion) {
     group.bench_function("claim", |b| {
         b.iter(|| {
             let view = View::new(&board, now);
-            let (mut edits, _) = claims::expiries(view);
+            let (mut edits, _) = team::expiries(view);
             let (more, claimed) =
-                claims::claim(view, "bench", Target::Task(&ready), LEASE, false).unwrap();
+                team::claim(view, "bench", Target::Task(&ready), LEASE, false).unwrap();
             edits.extend(more);
             let undo = board.edit(now, edits).unwrap();
             board.undo(undo);
@@ -120,7 +117,7 @@ fn team(c: &mut Criterion) {
         b.iter(|| {
             let view = View::new(&board, now);
             let (more, claimed) =
-                claims::claim(view, "bench", Target::NextReady, LEASE, false).unwrap();
+                team::claim(view, "bench", Target::NextReady, LEASE, false).unwrap();
             let undo = board.edit(now, more).unwrap();
             board.undo(undo);
             black_box(claimed)
@@ -139,7 +136,7 @@ fn team(c: &mut Criterion) {
     let (first, last) = (id(0).to_string(), vec![id(TASKS - 1).to_string()]);
     group.bench_function("link_refused_as_a_cycle", |b| {
         b.iter(|| {
-            let refused = links::link(View::new(&board, now), &first, &last);
+            let refused = team::link(View::new(&board, now), &first, &last);
             assert!(matches!(refused, Err(TeamError::Cycle(_))));
             black_box(refused)
         })
@@ -163,11 +160,11 @@ fn team(c: &mut Criterion) {
                         let edits = match release {
                             false => {
                                 let target = Target::Task(&ready);
-                                claims::claim(view, "bench", target, LEASE, false)?.0
+                                team::claim(view, "bench", target, LEASE, false)?.0
                             }
                             true => {
                                 let rule = EvidenceRule::Optional;
-                                claims::release(view, "bench", &ready, "pending", None, rule)?.0
+                                team::release(view, "bench", &ready, "pending", None, rule)?.0
                             }
                         };
                         let undo = board.edit(now, edits)?;
@@ -185,10 +182,7 @@ fn team(c: &mut Criterion) {
 /// The paths task n touches: its own module and test, and for every fifth
 /// task the docs too (so that such tasks overlap each other and held work).
 fn touches(n: usize) -> Vec<String> {
-    let mut touches = vec![
-        format!("src/module_{n}/**"),
-        format!("tests/module_{n}.rs"),
-    ];
+    let mut touches = vec![format!("src/module_{n}/**"), format!("tests/module_{n}.rs")];
     if n % 5 == 0 {
         touches.push("docs/*.md".into());
     }
@@ -207,7 +201,9 @@ fn globbed_board() -> Board {
     let tasks: Vec<NewTask> = (0..TASKS).map(|n| NewTask::new(title(n), "")).collect();
     let _ = board.add_tasks(&tasks).unwrap();
     let now = SystemTime::now();
-    let mut edits: Vec<Edit> = (0..TASKS).map(|n| Edit::Touches(id(n), touches(n))).collect();
+    let mut edits: Vec<Edit> = (0..TASKS)
+        .map(|n| Edit::Touches(id(n), touches(n)))
+        .collect();
     for n in (0..TASKS).step_by(TASKS / 50).take(50) {
         edits.push(Edit::Status(id(n), Status::InProgress));
         let claim = Claim {
@@ -242,9 +238,9 @@ fn team_with_globs(c: &mut Criterion) {
     group.bench_function("claim_with_touches", |b| {
         b.iter(|| {
             let view = View::new(&board, now);
-            let (mut edits, _) = claims::expiries(view);
+            let (mut edits, _) = team::expiries(view);
             let (more, claimed) =
-                claims::claim(view, "bench", Target::Task(&free), LEASE, false).unwrap();
+                team::claim(view, "bench", Target::Task(&free), LEASE, false).unwrap();
             edits.extend(more);
             let undo = board.edit(now, edits).unwrap();
             board.undo(undo);

@@ -65,7 +65,11 @@ async fn main() {
     let pid = server.id().unwrap();
     let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
     let url = loop {
-        let line = lines.next_line().await.unwrap().expect("the listening line");
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the listening line");
         if let Some(url) = line.split_whitespace().find_map(|w| w.strip_prefix("url=")) {
             break url.trim_matches('"').to_owned();
         }
@@ -85,8 +89,9 @@ async fn main() {
     for n in 0..WAITERS {
         let peer = sessions[n % SESSIONS].peer().clone();
         waiters.push(tokio::spawn(async move {
-            let wait = CallToolRequestParams::new("wait_for")
-                .with_arguments(arguments(json!({"events": ["changed"], "timeout_seconds": 60})));
+            let wait = CallToolRequestParams::new("wait_for").with_arguments(arguments(
+                json!({"events": ["changed"], "timeout_seconds": 60}),
+            ));
             let result = peer.call_tool(wait).await.unwrap();
             (Instant::now(), result.is_error != Some(true))
         }));

@@ -19,11 +19,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use planning_mcp_server::runtime::allocator;
-use planning_mcp_server::runtime::clock::Clock;
-use planning_mcp_server::toolsets::workflow::cast::{Setup, Workflow};
-use planning_mcp_server::toolsets::workflow::machine::spell::Spell;
-use planning_mcp_server::toolsets::workflow::machine::step::Limits;
+use planning_mcp_server::api::allocator;
+use planning_mcp_server::api::clock::Clock;
+use planning_mcp_server::api::workflow::{Caster, Limits, Setup, Spell};
 use serde_json::json;
 
 /// Spells run on the allocator of `planning-mcp-server`.
@@ -63,7 +61,7 @@ fn state(state: &str) -> String {
     format!("{doc:#}\n")
 }
 
-fn workflow(dir: &Path) -> Workflow {
+fn workflow(dir: &Path) -> Caster {
     let setup = Setup {
         path: dir.to_path_buf(),
         // D is {root}/.ai/task.
@@ -78,7 +76,7 @@ fn workflow(dir: &Path) -> Workflow {
         lock_timeout: Duration::from_secs(10),
         gitignore: true,
     };
-    Workflow::new(setup, Clock::system())
+    Caster::new(setup, Clock::system())
 }
 
 fn write(dir: &Path, name: &str, text: &str) {

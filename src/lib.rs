@@ -14,23 +14,26 @@
 //! - `toolsets`: every toolset the server offers, each one folder (a pure
 //!   domain, its storage, its MCP face, its routes and subcommands) and one
 //!   line of the registry, `toolsets::REGISTRY`, from which every list of
-//!   toolsets is derived ([`toolsets::names`] says which there are);
+//!   toolsets is derived (`toolsets::names` says which there are);
 //! - `runtime`: allocator, logging, stacks, text helpers, blocking work,
 //!   file locks, child processes, output.
 //!
 //! Layers point one way: transports know the server, the server knows the
 //! toolset interface, the toolsets know their domain, and a domain knows
 //! nothing else.
+//!
+//! All of it is private to the crate (`pub(crate)`), but for [`api`]: the
+//! one small facade through which the binaries, benches, fuzz targets and
+//! end-to-end tests reach what they use.
 
 // Output goes through `runtime::output`: `println!` panics when stdout
 // is a closed pipe.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod config;
-pub mod runtime;
-pub(crate) mod server;
-pub mod toolsets;
-pub mod transport;
-
-pub use server::BoardName;
-pub use server::command::CliCommand;
+pub mod api;
+mod config;
+mod runtime;
+mod server;
+mod setup;
+mod toolsets;
+mod transport;

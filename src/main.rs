@@ -2,8 +2,9 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server`: CLI -> Config -> logging -> serve; or one of the
-//! subcommands the toolsets bring (`toolsets::commands`), which loads the
+//! `planning-mcp-server`: CLI -> Config -> logging -> serve; or one of its
+//! subcommands (`planning_mcp_server::api::subcommands`: the server's own `setup`
+//! and `doctor`, and those the toolsets bring), each of which loads the
 //! configuration it needs itself.
 
 // Output goes through `runtime::output`: `println!` panics when stdout
@@ -14,11 +15,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
-use planning_mcp_server::CliCommand;
-use planning_mcp_server::config::{self, ConfigFlags, Mode};
-use planning_mcp_server::runtime::{allocator, logging, output, stack};
-use planning_mcp_server::toolsets;
-use planning_mcp_server::transport as serve;
+use planning_mcp_server::api::config::{self, ConfigFlags, Mode};
+use planning_mcp_server::api::subcommands::{CliCommand, commands};
+use planning_mcp_server::api::transport as serve;
+use planning_mcp_server::api::{allocator, logging, output, stack};
 
 /// The name in front of every message.
 const PROGRAM: &str = "planning-mcp-server";
@@ -126,7 +126,7 @@ fn serve_with(loaded: config::Loaded, deep_work: bool) -> ExitCode {
 
 /// The parser: the server's flags, and the toolsets' subcommands.
 fn cli() -> clap::Command {
-    toolsets::commands().fold(Cli::command(), |cli, command| {
+    commands().fold(Cli::command(), |cli, command| {
         cli.subcommand((command.define)(clap::Command::new(command.name)))
     })
 }
@@ -141,7 +141,7 @@ where
     let matches = cli.try_get_matches_from_mut(args)?;
     if let Some((name, matches)) = matches.subcommand() {
         // clap accepts only the subcommands it was given: one of these.
-        if let Some(command) = toolsets::commands().find(|c| c.name == name) {
+        if let Some(command) = commands().find(|c| c.name == name) {
             return Ok(Parsed::Command(command, matches.clone()));
         }
     }
@@ -182,7 +182,7 @@ mod tests {
     /// `help`), no argument defined twice (clap's own checks).
     #[test]
     fn every_toolsets_subcommand_fits_the_parser() {
-        let names: Vec<&str> = toolsets::commands().map(|c| c.name).collect();
+        let names: Vec<&str> = commands().map(|c| c.name).collect();
         for (i, name) in names.iter().enumerate() {
             assert!(!names[i + 1..].contains(name), "{name} twice");
             assert_ne!(*name, "help");

@@ -10,9 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planning_mcp_server::toolsets::commit::document::format::format;
-use planning_mcp_server::toolsets::commit::document::migrate::migrate;
-use planning_mcp_server::toolsets::commit::document::{CommitType, Header, Limits, Reading, read};
+use planning_mcp_server::api::commit::{CommitType, Header, Limits, Reading, format, migrate, read};
 
 /// `text` is a canonical plan: it reads as one and formats to itself.
 fn assert_canonical(text: &str, limits: &Limits) {

@@ -9,23 +9,22 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use planning_mcp_server::toolsets::plans::edit::add::{NewTask, add_task_with_id};
-use planning_mcp_server::toolsets::plans::edit::repair::{Action, repair_with};
-use planning_mcp_server::toolsets::plans::edit::update::{
-    PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
+use planning_mcp_server::api::plans::{
+    Action, NewTask, PlanChanges, Stats, Status, TaskChanges, View, add_task_with_id, delete,
+    one_by_one, parse, plan_detail, plan_one_by_one, rename, repair_with, search, set_plan_body,
+    set_plan_title, set_status, set_task_body, update_plan, update_task, validate,
 };
-use planning_mcp_server::toolsets::plans::{Status, edit::body, edit::lines, document::parse, document::search, document::validate, document::view};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let text = text.as_ref();
-    let parsed = parse::parse(text);
-    let validation = validate::validate(text);
+    let parsed = parse(text);
+    let validation = validate(text);
     // The validator includes the parser's errors.
     if validation.errors.is_empty() {
         assert!(parsed.plan.is_some());
     }
-    let _ = view::Stats::of_text(text);
+    let _ = Stats::of_text(text);
     let mut n = 0;
     let _ = repair_with(
         text,
@@ -45,9 +44,9 @@ fuzz_target!(|data: &[u8]| {
         },
         "t_fuzz_new",
     );
-    let _ = body::set_plan_body(text, Some("b\n"));
-    let _ = body::set_plan_body(text, None);
-    let _ = lines::set_plan_title(text, "T");
+    let _ = set_plan_body(text, Some("b\n"));
+    let _ = set_plan_body(text, None);
+    let _ = set_plan_title(text, "T");
     let plan_changes = PlanChanges {
         title: Some("T"),
         body: Some(Some("b\n")),
@@ -59,17 +58,17 @@ fuzz_target!(|data: &[u8]| {
     let Some(plan) = parsed.plan else {
         return;
     };
-    for v in [view::View::Tree, view::View::Flat] {
-        let detail = view::plan_detail("p", plan.clone(), v, true, true);
+    for v in [View::Tree, View::Flat] {
+        let detail = plan_detail("p", plan.clone(), v, true, true);
         let _ = serde_json::to_string(&detail);
     }
-    let _ = search::search(&plan, "p", "a", None, 50.0);
+    let _ = search(&plan, "p", "a", None, 50.0);
     for task in plan.tasks.iter().take(3) {
         let id: &str = &task.id;
-        let _ = lines::set_status(text, id, Status::Done);
-        let _ = lines::rename(text, id, "renamed");
-        let _ = body::set_task_body(text, id, Some("x\n> y"));
-        let _ = body::set_task_body(text, id, None);
+        let _ = set_status(text, id, Status::Done);
+        let _ = rename(text, id, "renamed");
+        let _ = set_task_body(text, id, Some("x\n> y"));
+        let _ = set_task_body(text, id, None);
         for changes in [
             TaskChanges {
                 status: Some(Status::Doing),
@@ -105,7 +104,7 @@ fuzz_target!(|data: &[u8]| {
             },
             "t_fuzz_before",
         );
-        if let Ok(deleted) = lines::delete(text, id) {
+        if let Ok(deleted) = delete(text, id) {
             assert!(deleted.text.len() <= text.len() + text.matches('\n').count());
         }
     }

@@ -5,7 +5,7 @@
 //! `long-term-plan-mcp`: the drop-in stdio MCP server for long-term-plan's
 //! Markdown plans. Its command line is the reference's, parsed here
 //! (`--root`, `--plans`, `--legacy-doc-tools`, `--help`, `--version`); the
-//! server is `planning_mcp_server::toolsets::plans::mcp::stdio`.
+//! server is `planning_mcp_server::api::plans::PlansServer`.
 
 // Output goes through `runtime::output`: `println!` panics when stdout
 // is a closed pipe.
@@ -14,11 +14,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use planning_mcp_server::runtime::{allocator, output, stack};
-use planning_mcp_server::toolsets::plans::Plans;
-use planning_mcp_server::toolsets::plans::mcp::stdio::{self, NAME, PlansServer, VERSION};
-use planning_mcp_server::toolsets::plans::store::{self, DEFAULT_PLANS_DIR};
-use planning_mcp_server::transport::lines::Lines;
+use planning_mcp_server::api::plans::{
+    self, DEFAULT_PLANS_DIR, NAME, PlanFiles, PlansServer, VERSION,
+};
+use planning_mcp_server::api::transport::Lines;
+use planning_mcp_server::api::{allocator, output, stack};
 use sha2::{Digest, Sha256};
 
 /// The name in front of a message about the output.
@@ -78,7 +78,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let server = PlansServer::new(Plans::new(&root, &plans), legacy);
+    let server = PlansServer::new(PlanFiles::new(&root, &plans), legacy);
     // Deeply nested plans need deep stacks (see `stack`).
     stack::run_with_large_stack(move || serve(server))
 }
@@ -100,7 +100,7 @@ fn parse_args(args: &[String], cwd: &Path) -> Result<Command, String> {
     while let Some(flag) = rest.next() {
         match flag.as_str() {
             "--root" => match rest.next().filter(|v| !v.is_empty()) {
-                Some(value) => root = store::resolve(cwd, Path::new(value)),
+                Some(value) => root = plans::resolve(cwd, Path::new(value)),
                 None => return Err("Missing value for --root".into()),
             },
             "--plans" => match rest.next().filter(|v| !v.is_empty()) {
@@ -139,7 +139,7 @@ fn serve(server: PlansServer) -> ExitCode {
     };
     // Lines that are not JSON-RPC get an error answer instead of silence.
     let transport = Lines::new(tokio::io::stdin(), tokio::io::stdout());
-    let served = runtime.block_on(stdio::serve(server, transport));
+    let served = runtime.block_on(plans::serve(server, transport));
     // Do not wait for the thread that may still be blocked reading stdin.
     runtime.shutdown_background();
     match served {

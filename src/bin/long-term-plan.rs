@@ -11,8 +11,8 @@
 
 use std::process::ExitCode;
 
-use planning_mcp_server::runtime::{output, stack};
-use planning_mcp_server::toolsets::plans::cli;
+use planning_mcp_server::api::plans::run_cli;
+use planning_mcp_server::api::{output, stack};
 
 fn main() -> ExitCode {
     let args = std::env::args_os()
@@ -22,7 +22,7 @@ fn main() -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_default();
     // Deeply nested plans need deep stacks (see `stack`).
     let outcome =
-        stack::run_with_large_stack(move || cli::run(args, &cwd, &mut std::io::stdin().lock()));
+        stack::run_with_large_stack(move || run_cli(args, &cwd, &mut std::io::stdin().lock()));
     let printed = output::print(&outcome.stdout);
     output::eprint(&outcome.stderr);
     match printed {

@@ -87,7 +87,7 @@ format = 'text'
 const WIDTH: usize = 78;
 
 /// The whole example file.
-pub fn example() -> String {
+pub(crate) fn example() -> String {
     example_of(REGISTRY)
 }
 

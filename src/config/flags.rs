@@ -23,14 +23,14 @@ use crate::toolsets::REGISTRY;
 #[derive(Debug, Clone, Default)]
 pub struct ConfigFlags {
     /// `--config PATH`: read this file instead of searching for one.
-    pub config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// The flags given, with their values.
     given: Vec<(&'static Flag, Value)>,
 }
 
 impl ConfigFlags {
     /// Every flag that sets a key: the server's, then each toolset's.
-    pub fn all() -> Vec<&'static Flag> {
+    pub(crate) fn all() -> Vec<&'static Flag> {
         Self::all_of(REGISTRY)
     }
 
@@ -43,12 +43,15 @@ impl ConfigFlags {
             .collect()
     }
 
-    /// Reads flags from `args` (no program name), as the binary would.
-    pub fn parse(args: &[&str]) -> Result<Self, clap::Error> {
+    /// Reads flags from `args` (no program name), as the binary would
+    /// (tests).
+    #[cfg(test)]
+    pub(crate) fn parse(args: &[&str]) -> Result<Self, clap::Error> {
         Self::parse_with(REGISTRY, args)
     }
 
-    /// [`Self::parse`] with the flags of `registry`'s toolsets.
+    /// [`Self::parse`] with the flags of `registry`'s toolsets (tests).
+    #[cfg(test)]
     pub(crate) fn parse_with(registry: Registry<'_>, args: &[&str]) -> Result<Self, clap::Error> {
         let flags = Self::all_of(registry);
         let command = Command::new("flags").no_binary_name(true);
@@ -145,7 +148,7 @@ impl FromArgMatches for ConfigFlags {
 }
 
 /// The keys a subcommand reads, and so the flags it takes.
-pub trait KeysRead {
+pub(crate) trait KeysRead {
     /// The keys, `table.key`; `table.` stands for every key of the table.
     const KEYS: &'static [&'static str];
 
@@ -158,14 +161,14 @@ pub trait KeysRead {
 /// The flags of a subcommand that reads only the keys `K` names: `--config`
 /// and the flags that set those keys, no others (`summary --help` lists
 /// neither `--port` nor `--plans-root`, and refuses them).
-pub struct CommandFlags<K> {
+pub(crate) struct CommandFlags<K> {
     flags: ConfigFlags,
     keys: PhantomData<K>,
 }
 
 impl<K: KeysRead> CommandFlags<K> {
     /// The flags of [`ConfigFlags::all`] that set a key `K` reads.
-    pub fn taken() -> Vec<&'static Flag> {
+    pub(crate) fn taken() -> Vec<&'static Flag> {
         let reads = |key: &str| {
             K::KEYS.iter().any(|read| match read.strip_suffix('.') {
                 Some(table) => key.split_once('.').is_some_and(|(t, _)| t == table),
@@ -179,7 +182,7 @@ impl<K: KeysRead> CommandFlags<K> {
     }
 
     /// The flags given, as the configuration's top tier.
-    pub fn config(&self) -> &ConfigFlags {
+    pub(crate) fn config(&self) -> &ConfigFlags {
         &self.flags
     }
 }

@@ -23,13 +23,14 @@ use figment::value::Dict;
 #[cfg(test)]
 pub(crate) use example::example_of;
 pub use example::generate;
-pub use flags::{CommandFlags, ConfigFlags, KeysRead};
-pub use seconds::Seconds;
+pub use flags::ConfigFlags;
+pub(crate) use flags::{CommandFlags, KeysRead};
 #[cfg(test)]
 pub(crate) use server::FLAGS as SERVER_FLAGS;
-pub use server::{Mode, Secret, ServerSettings};
+pub use server::Mode;
+pub(crate) use server::ServerSettings;
 
-pub use crate::runtime::logging::{LogFormat, LogLevel, LoggingSettings};
+pub(crate) use crate::runtime::logging::LoggingSettings;
 
 use crate::server::settings::Settings;
 use crate::server::toolset::Toolset;
@@ -37,7 +38,7 @@ use crate::server::{Enabled, Registry};
 use crate::toolsets::REGISTRY;
 
 /// The config file's name, in every directory searched.
-pub const FILE_NAME: &str = "planning-mcp-server.toml";
+pub(crate) const FILE_NAME: &str = "planning-mcp-server.toml";
 
 /// The server's own tables.
 pub(crate) const SERVER_TABLES: [&str; 2] = ["server", "logging"];
@@ -167,10 +168,11 @@ fn keep<T>(problems: &mut Vec<String>, result: Result<T, Vec<String>>) -> Option
     result.map_err(|more| problems.extend(more)).ok()
 }
 
-/// The tiers merged: the config file (the one named by `--config`, else
+/// The tiers merged (tests): the config file (the one named by `--config`, else
 /// the first found in the search path), then `PLANNING_*` environment
 /// variables, then the flags. Defaults are each table's own.
-pub fn tiers(flags: &ConfigFlags) -> Result<(Figment, Option<PathBuf>), ConfigError> {
+#[cfg(test)]
+pub(crate) fn tiers(flags: &ConfigFlags) -> Result<(Figment, Option<PathBuf>), ConfigError> {
     tiers_with(REGISTRY, flags)
 }
 
@@ -195,7 +197,7 @@ pub(crate) fn tiers_with(
 }
 
 /// Where a config file is looked for, in order.
-pub fn search_path() -> Vec<PathBuf> {
+pub(crate) fn search_path() -> Vec<PathBuf> {
     let mut paths = vec![PathBuf::from(".").join(FILE_NAME)];
     if let Some(home) = std::env::var_os("HOME") {
         paths.push(
@@ -255,7 +257,9 @@ fn table_and_key<'k>(known: &[&'static str], name: &'k str) -> Option<(&'static 
 mod tests {
     use figment::Jail;
 
+    use super::server::Secret;
     use super::*;
+    use crate::runtime::logging::{LogFormat, LogLevel};
     use crate::server::BoardName;
     use crate::toolsets::planning::config::{Backend, BoardSettings, StorageSettings};
     use crate::toolsets::planning::domain::Limits;

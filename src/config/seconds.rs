@@ -10,24 +10,24 @@ use serde::{Deserialize, Serialize};
 
 /// A duration given in seconds, kept to the millisecond.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Seconds(u64);
+pub(crate) struct Seconds(u64);
 
 /// The longest duration accepted: a day is already far beyond any wait here.
 const MAX_MILLIS: u64 = 86_400_000;
 
 impl Seconds {
     /// Whole seconds.
-    pub const fn new(seconds: u64) -> Self {
+    pub(crate) const fn new(seconds: u64) -> Self {
         Self(seconds * 1000)
     }
 
     /// The duration.
-    pub fn duration(self) -> Duration {
+    pub(crate) fn duration(self) -> Duration {
         Duration::from_millis(self.0)
     }
 
     /// Whether it is zero.
-    pub fn is_zero(self) -> bool {
+    pub(crate) fn is_zero(self) -> bool {
         self.0 == 0
     }
 }

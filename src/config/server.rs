@@ -14,7 +14,7 @@ use crate::server::BoardName;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option, list};
 
 /// The flags of the server's own tables.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "mode",
         key: "server.mode",
@@ -77,51 +77,51 @@ pub struct ServerSettings {
     pub mode: Mode,
     /// The address to bind in HTTP mode.
     #[serde(deserialize_with = "lenient")]
-    pub host: String,
+    pub(crate) host: String,
     /// The port to bind in HTTP mode; 0 picks a free one.
-    pub port: u16,
+    pub(crate) port: u16,
     /// The board served in stdio mode (HTTP serves every board at its own path).
-    pub board: BoardName,
+    pub(crate) board: BoardName,
     /// The most boards one server holds.
-    pub max_boards: usize,
+    pub(crate) max_boards: usize,
     /// The most concurrent HTTP sessions.
-    pub max_sessions: usize,
+    pub(crate) max_sessions: usize,
     /// Seconds after which an idle HTTP session is closed.
-    pub session_idle_timeout: u64,
+    pub(crate) session_idle_timeout: u64,
     /// The most HTTP connections open at once (lowered to fit the
     /// open-files limit).
-    pub max_connections: usize,
+    pub(crate) max_connections: usize,
     /// How long a client may take to send a request line and its headers,
     /// and how long an idle keep-alive connection stays open.
-    pub header_read_timeout: Seconds,
+    pub(crate) header_read_timeout: Seconds,
     /// How long a client may take to send a request body.
-    pub body_read_timeout: Seconds,
+    pub(crate) body_read_timeout: Seconds,
     /// How long shutdown waits for calls in flight before it drops every
     /// connection.
-    pub shutdown_grace_period: Seconds,
+    pub(crate) shutdown_grace_period: Seconds,
     /// The longest a call waits for a file lock that another process holds.
-    pub lock_timeout: Seconds,
+    pub(crate) lock_timeout: Seconds,
     /// The bearer token every HTTP request must carry.
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_option"
     )]
-    pub auth_token: Option<Secret>,
+    pub(crate) auth_token: Option<Secret>,
     /// A file holding the token (read at start-up; surrounding whitespace ignored).
     #[serde(
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient_option"
     )]
-    pub auth_token_file: Option<PathBuf>,
+    pub(crate) auth_token_file: Option<PathBuf>,
     /// Allows a non-loopback address without a token.
-    pub allow_unauthenticated: bool,
+    pub(crate) allow_unauthenticated: bool,
     /// Extra `Host` header values accepted besides loopback names.
-    pub allowed_hosts: Vec<String>,
+    pub(crate) allowed_hosts: Vec<String>,
     /// Extra browser origins accepted besides loopback ones, e.g. `https://plan.example.com`.
-    pub allowed_origins: Vec<String>,
+    pub(crate) allowed_origins: Vec<String>,
     /// The toolsets offered, by name (see `crate::toolsets::REGISTRY`).
     #[serde(deserialize_with = "list")]
-    pub toolsets: Vec<String>,
+    pub(crate) toolsets: Vec<String>,
 }
 
 impl Default for ServerSettings {
@@ -152,11 +152,11 @@ impl Default for ServerSettings {
 /// A value that must never be logged: `Debug` shows only that it is set.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Secret(String);
+pub(crate) struct Secret(String);
 
 impl Secret {
     /// The secret itself, for the one place that compares it.
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 }
@@ -177,7 +177,7 @@ impl ServerSettings {
     /// Reads `[server]` (its types check the board's name), checks what
     /// types cannot (a host to bind, limits of at least one, toolsets among
     /// `known`) and reads the token file.
-    pub fn read(settings: &Settings<'_>, known: &[&str]) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>, known: &[&str]) -> Result<Self, Vec<String>> {
         let mut server = settings.table::<Self>("server")?;
         let mut problems = Vec::new();
         let mut require = |ok: bool, key: &str, what: &str| {

@@ -43,7 +43,7 @@ pub use std::alloc::System as LargeResults;
 /// The largest block glibc will serve from its heap, and half of what the
 /// heap may keep free at its top, once [`keep_freed_memory`] ran: a reply
 /// of a few megabytes and the values behind it stay in the heap.
-pub const KEPT_BLOCK: usize = 8 << 20;
+pub(crate) const KEPT_BLOCK: usize = 8 << 20;
 
 /// Lets glibc's `malloc` keep freed memory for the next call instead of
 /// returning it to the kernel and faulting it in again.

@@ -20,7 +20,7 @@ static WORK: LazyLock<TaskTracker> = LazyLock::new(TaskTracker::new);
 
 /// Runs `work` on a blocking thread and returns its result. A panic in
 /// `work` goes on here.
-pub async fn run<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+pub(crate) async fn run<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
     match WORK.spawn_blocking(work).await {
         Ok(value) => value,
         Err(error) => match error.try_into_panic() {
@@ -34,7 +34,7 @@ pub async fn run<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -
 
 /// Waits until the blocking work under way is done, at most `within`.
 /// Returns whether it is done.
-pub async fn settle(within: Duration) -> bool {
+pub(crate) async fn settle(within: Duration) -> bool {
     if !WORK.is_empty() {
         tracing::info!(running = WORK.len(), "letting blocking work finish");
     }

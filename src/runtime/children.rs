@@ -17,14 +17,14 @@ use rustix::process::{Pid, Signal};
 use tokio::sync::watch;
 
 /// The server's running children.
-pub static CHILDREN: LazyLock<Children> = LazyLock::new(Children::default);
+pub(crate) static CHILDREN: LazyLock<Children> = LazyLock::new(Children::default);
 
 /// A set of running process groups.
 ///
 /// A `watch` channel holds the set: changed under its lock (no `.await`
 /// while it is held), and waited on by shutdown until it is empty.
 #[derive(Debug, Default)]
-pub struct Children(watch::Sender<Running>);
+pub(crate) struct Children(watch::Sender<Running>);
 
 /// The groups running, and whether shutdown has ended them.
 #[derive(Debug, Default)]
@@ -39,13 +39,13 @@ struct Running {
 
 /// Shutdown has ended the children; the group was killed at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ended;
+pub(crate) struct Ended;
 
 /// A running process group, killed when dropped unless its leader was
 /// reaped ([`Group::reaped`]).
 #[derive(Debug)]
 #[must_use = "dropping a group kills it"]
-pub struct Group<'a> {
+pub(crate) struct Group<'a> {
     children: &'a Children,
     key: u64,
     pid: Pid,
@@ -56,7 +56,7 @@ impl Children {
     /// Records the process group that process `pid` leads (spawned with
     /// `process_group(0)`, so its group ID is its process ID). After
     /// [`Children::end`] the group is killed at once and refused.
-    pub fn track(&self, pid: Pid) -> Result<Group<'_>, Ended> {
+    pub(crate) fn track(&self, pid: Pid) -> Result<Group<'_>, Ended> {
         let mut key = None;
         self.0.send_if_modified(|running| {
             if running.ended {
@@ -82,13 +82,14 @@ impl Children {
     }
 
     /// How many groups are running.
-    pub fn running(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn running(&self) -> usize {
         self.0.borrow().groups.len()
     }
 
     /// Waits until no group runs, at most `within`; then refuses new ones
     /// and kills the groups still running. Answers how many it killed.
-    pub async fn end(&self, within: Duration) -> usize {
+    pub(crate) async fn end(&self, within: Duration) -> usize {
         let mut changes = self.0.subscribe();
         // The guard the wait returns is dropped at the end of the statement,
         // before the set is changed below.
@@ -116,7 +117,7 @@ impl Children {
 impl Group<'_> {
     /// The group's leader exited and was reaped: the group is forgotten,
     /// not killed (its ID may be reused from now on).
-    pub fn reaped(mut self) {
+    pub(crate) fn reaped(mut self) {
         self.live = false;
     }
 }
@@ -143,7 +144,7 @@ fn kill_group(pid: Pid) {
 
 /// Shutdown's last step: waits at most `within` for the server's children,
 /// then kills those still running, with their groups, and starts no more.
-pub async fn end_within(within: Duration) {
+pub(crate) async fn end_within(within: Duration) {
     let killed = CHILDREN.end(within).await;
     if killed > 0 {
         tracing::warn!(

@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 
 /// The variable that shifts the clock, in whole seconds (may be negative).
 /// For tests only: a server started with it misjudges every lease.
-pub const OFFSET_VARIABLE: &str = "PLANNING_TEST_CLOCK_OFFSET";
+pub(crate) const OFFSET_VARIABLE: &str = "PLANNING_TEST_CLOCK_OFFSET";
 
 /// Where the time comes from. Cheap to copy.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -26,7 +26,8 @@ pub struct Clock {
 enum Source {
     /// The system clock, shifted by this many seconds.
     System { offset_seconds: i64 },
-    /// Always this time.
+    /// Always this time (tests).
+    #[cfg(test)]
     Fixed(SystemTime),
 }
 
@@ -44,8 +45,9 @@ impl Clock {
         }
     }
 
-    /// A clock that always says `at`.
-    pub fn fixed(at: impl Into<SystemTime>) -> Self {
+    /// A clock that always says `at` (tests).
+    #[cfg(test)]
+    pub(crate) fn fixed(at: impl Into<SystemTime>) -> Self {
         Self {
             source: Source::Fixed(at.into()),
         }
@@ -53,7 +55,7 @@ impl Clock {
 
     /// The system clock shifted as [`OFFSET_VARIABLE`] says (not shifted
     /// when it is unset), or what is wrong with its value.
-    pub fn from_env() -> Result<Self, String> {
+    pub(crate) fn from_env() -> Result<Self, String> {
         let offset_seconds = match std::env::var(OFFSET_VARIABLE) {
             Err(std::env::VarError::NotPresent) => 0,
             Ok(text) => text
@@ -70,8 +72,9 @@ impl Clock {
     }
 
     /// The time now, as this clock tells it.
-    pub fn now(&self) -> SystemTime {
+    pub(crate) fn now(&self) -> SystemTime {
         match self.source {
+            #[cfg(test)]
             Source::Fixed(at) => at,
             Source::System { offset_seconds } => {
                 let now = SystemTime::now();
@@ -86,7 +89,7 @@ impl Clock {
     }
 
     /// [`Clock::now`] as a UTC date and time.
-    pub fn now_utc(&self) -> DateTime<Utc> {
+    pub(crate) fn now_utc(&self) -> DateTime<Utc> {
         DateTime::from(self.now())
     }
 }

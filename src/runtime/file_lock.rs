@@ -23,7 +23,7 @@ use super::blocking;
 
 /// How a file is locked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
+pub(crate) enum Access {
     /// Many holders at once, none exclusive (readers).
     Shared,
     /// One holder (a writer).
@@ -32,7 +32,7 @@ pub enum Access {
 
 /// Why no lock was taken.
 #[derive(Debug, thiserror::Error)]
-pub enum LockError {
+pub(crate) enum LockError {
     /// Another holder kept a conflicting lock until the deadline.
     #[error("another holder kept the lock until the deadline")]
     Held,
@@ -44,7 +44,7 @@ pub enum LockError {
 /// A lock held on a file; released when dropped.
 #[derive(Debug)]
 #[must_use = "the lock is released when dropped"]
-pub struct FileLock {
+pub(crate) struct FileLock {
     file: Arc<File>,
 }
 
@@ -52,7 +52,7 @@ impl FileLock {
     /// Takes `access` to `file`, waiting until `until` at most (a deadline
     /// already past: one try). Blocks the calling thread: call it on a
     /// blocking thread, never on an async worker.
-    pub fn wait(
+    pub(crate) fn wait(
         file: impl Into<Arc<File>>,
         access: Access,
         until: Instant,
@@ -80,7 +80,7 @@ impl FileLock {
 
     /// [`FileLock::wait`] for async code: opens the file with `open` and
     /// waits for the lock on a blocking thread that shutdown waits for.
-    pub async fn wait_async(
+    pub(crate) async fn wait_async(
         open: impl FnOnce() -> io::Result<File> + Send + 'static,
         access: Access,
         until: Instant,
@@ -89,7 +89,7 @@ impl FileLock {
     }
 
     /// The locked file.
-    pub fn file(&self) -> &Arc<File> {
+    pub(crate) fn file(&self) -> &Arc<File> {
         &self.file
     }
 }

@@ -21,13 +21,13 @@ use std::sync::Arc;
 use tokio::sync::OwnedMutexGuard;
 
 /// One mutex `M` per key `K`, shared by everyone who asks for that key.
-pub struct KeyedMutex<K, M = tokio::sync::Mutex<()>> {
+pub(crate) struct KeyedMutex<K, M = tokio::sync::Mutex<()>> {
     mutexes: parking_lot::Mutex<HashMap<K, Arc<M>>>,
 }
 
 impl<K, M> KeyedMutex<K, M> {
     /// An empty registry.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             mutexes: parking_lot::Mutex::new(HashMap::new()),
         }
@@ -50,7 +50,7 @@ impl<K, M> fmt::Debug for KeyedMutex<K, M> {
 
 impl<K: Eq + Hash + Clone, M: Default> KeyedMutex<K, M> {
     /// The mutex of `key`, made on first use.
-    pub fn get(&self, key: &K) -> Arc<M> {
+    pub(crate) fn get(&self, key: &K) -> Arc<M> {
         let mut mutexes = self.mutexes.lock();
         match mutexes.get(key) {
             Some(mutex) => mutex.clone(),
@@ -61,7 +61,7 @@ impl<K: Eq + Hash + Clone, M: Default> KeyedMutex<K, M> {
 
 impl<K: Eq + Hash + Clone> KeyedMutex<K> {
     /// Waits for the mutex of `key`; the guard may be held across `.await`.
-    pub async fn lock(&self, key: &K) -> OwnedMutexGuard<()> {
+    pub(crate) async fn lock(&self, key: &K) -> OwnedMutexGuard<()> {
         self.get(key).lock_owned().await
     }
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 /// The least severe log events that are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum LogLevel {
+pub(crate) enum LogLevel {
     /// Everything, including each refused tool call.
     Debug,
     /// Start-up and notable events.
@@ -33,7 +33,7 @@ pub enum LogLevel {
 /// How log events are written to stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum LogFormat {
+pub(crate) enum LogFormat {
     /// One human-readable line per event.
     Text,
     /// One JSON object per line.
@@ -45,9 +45,9 @@ pub enum LogFormat {
 #[serde(default, deny_unknown_fields)]
 pub struct LoggingSettings {
     /// The least severe events written.
-    pub level: LogLevel,
+    pub(crate) level: LogLevel,
     /// Text or JSON.
-    pub format: LogFormat,
+    pub(crate) format: LogFormat,
 }
 
 impl Default for LoggingSettings {

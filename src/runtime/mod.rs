@@ -10,16 +10,16 @@
 //! server makes for its own files, what the command-line programs print,
 //! large stacks for deep plans, and small text helpers.
 
-pub mod allocator;
-pub mod blocking;
-pub mod children;
-pub mod clock;
-pub mod file_lock;
-pub mod keyed_mutex;
-pub mod logging;
-pub mod output;
-pub mod own_dir;
-pub mod regular_file;
-pub mod stack;
-pub mod stopping;
-pub mod text;
+pub(crate) mod allocator;
+pub(crate) mod blocking;
+pub(crate) mod children;
+pub(crate) mod clock;
+pub(crate) mod file_lock;
+pub(crate) mod keyed_mutex;
+pub(crate) mod logging;
+pub(crate) mod output;
+pub(crate) mod own_dir;
+pub(crate) mod regular_file;
+pub(crate) mod stack;
+pub(crate) mod stopping;
+pub(crate) mod text;

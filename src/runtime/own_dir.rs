@@ -25,7 +25,7 @@ use rustix::fs::{CWD, RenameFlags};
 use rustix::io::Errno;
 
 /// The name of the ignore file.
-pub const GITIGNORE: &str = ".gitignore";
+pub(crate) const GITIGNORE: &str = ".gitignore";
 
 /// Makes the directory `path` (and its missing parents) unless it exists.
 /// When this call makes `path` itself and `rule` is given, `path` appears
@@ -35,7 +35,7 @@ pub const GITIGNORE: &str = ".gitignore";
 ///
 /// Returns whether this call made `path` (another process may make it at
 /// the same time: then one of them does, and the other's rule is dropped).
-pub fn create(path: &Path, rule: Option<&str>, sync: bool) -> io::Result<bool> {
+pub(crate) fn create(path: &Path, rule: Option<&str>, sync: bool) -> io::Result<bool> {
     if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         return Ok(false);
     }

@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadRefused {
+pub(crate) enum ReadRefused {
     /// The system refused (missing, permission, ...).
     #[error(transparent)]
     Io(#[from] std::io::Error),
@@ -31,7 +31,7 @@ pub enum ReadRefused {
 
 impl ReadRefused {
     /// Whether the file does not exist.
-    pub fn is_not_found(&self) -> bool {
+    pub(crate) fn is_not_found(&self) -> bool {
         matches!(self, Self::Io(error) if error.kind() == std::io::ErrorKind::NotFound)
     }
 }
@@ -39,7 +39,7 @@ impl ReadRefused {
 /// The `O_NONBLOCK` flag for [`OpenOptionsExt::custom_flags`]: opening a
 /// FIFO for reading waits for a writer unless it is set. It does not change
 /// how a regular file reads.
-pub fn nonblocking() -> i32 {
+pub(crate) fn nonblocking() -> i32 {
     rustix::fs::OFlags::NONBLOCK
         .bits()
         .try_into()
@@ -47,7 +47,7 @@ pub fn nonblocking() -> i32 {
 }
 
 /// Opens `path` for reading without blocking; [`check_regular`] it next.
-pub fn open(path: &Path) -> std::io::Result<File> {
+pub(crate) fn open(path: &Path) -> std::io::Result<File> {
     OpenOptions::new()
         .read(true)
         .custom_flags(nonblocking())
@@ -55,7 +55,7 @@ pub fn open(path: &Path) -> std::io::Result<File> {
 }
 
 /// Refuses anything but a regular file.
-pub fn check_regular(file: &File) -> Result<(), ReadRefused> {
+pub(crate) fn check_regular(file: &File) -> Result<(), ReadRefused> {
     let kind = file.metadata()?.file_type();
     let what = if kind.is_file() {
         return Ok(());
@@ -75,7 +75,7 @@ pub fn check_regular(file: &File) -> Result<(), ReadRefused> {
 
 /// Reads the whole of `file`, a regular file, refusing one larger than
 /// `limit` bytes (checked before reading, and while reading, in case it grows).
-pub fn read_all(file: &mut File, limit: u64) -> Result<Vec<u8>, ReadRefused> {
+pub(crate) fn read_all(file: &mut File, limit: u64) -> Result<Vec<u8>, ReadRefused> {
     check_regular(file)?;
     let len = file.metadata()?.len();
     if len > limit {
@@ -90,7 +90,7 @@ pub fn read_all(file: &mut File, limit: u64) -> Result<Vec<u8>, ReadRefused> {
 }
 
 /// Opens and reads the regular file at `path` (see [`read_all`]).
-pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, ReadRefused> {
+pub(crate) fn read(path: &Path, limit: u64) -> Result<Vec<u8>, ReadRefused> {
     read_all(&mut open(path)?, limit)
 }
 

@@ -16,16 +16,11 @@ use tokio_util::sync::CancellationToken;
 static STOPPING: LazyLock<CancellationToken> = LazyLock::new(CancellationToken::new);
 
 /// Tells every waiting call that shutdown has begun.
-pub fn begin() {
+pub(crate) fn begin() {
     STOPPING.cancel();
 }
 
 /// Resolves once shutdown has begun (at once if it has).
-pub async fn begun() {
+pub(crate) async fn begun() {
     STOPPING.cancelled().await;
-}
-
-/// Whether shutdown has begun.
-pub fn has_begun() -> bool {
-    STOPPING.is_cancelled()
 }

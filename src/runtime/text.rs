@@ -7,7 +7,7 @@
 /// Whether `c` ends a line somewhere: in Markdown, a terminal, a log
 /// viewer or an editor (`\n`, `\r`, vertical tab, form feed, NEL,
 /// U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR).
-pub fn is_line_break(c: char) -> bool {
+pub(crate) fn is_line_break(c: char) -> bool {
     matches!(
         c,
         '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
@@ -18,7 +18,7 @@ pub fn is_line_break(c: char) -> bool {
 /// character other than tab (one could move a terminal's cursor, e.g. ESC)
 /// becomes its Unicode control picture (`␛`), or `�` where there is none;
 /// every other character stays.
-pub fn shown(c: char) -> char {
+pub(crate) fn shown(c: char) -> char {
     match c {
         '\t' => c,
         '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'),
@@ -31,7 +31,7 @@ pub fn shown(c: char) -> char {
 /// Whether `text` may hold a line break or a control character: a quick,
 /// conservative test on bytes (a `false` is certain), for the common text
 /// that holds neither.
-pub fn may_need_care(text: &str) -> bool {
+pub(crate) fn may_need_care(text: &str) -> bool {
     // C1 controls (NEL among them) start with 0xC2, U+2028/U+2029 with 0xE2.
     let care = |b: &u8| (*b < 0x20) | (*b == 0x7f) | (*b == 0xc2) | (*b == 0xe2);
     // Without short-circuits and early exits within a chunk, the compiler
@@ -44,7 +44,7 @@ pub fn may_need_care(text: &str) -> bool {
 
 /// Quotes a caller's value for an error message, cut short so that a huge
 /// argument does not come back as a huge error.
-pub fn clip(text: &str) -> String {
+pub(crate) fn clip(text: &str) -> String {
     const MAX_CHARS: usize = 40;
     let mut clipped: String = text.chars().take(MAX_CHARS).collect();
     if clipped.len() < text.len() {

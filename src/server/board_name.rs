@@ -18,10 +18,10 @@ pub struct BoardName(String);
 
 impl BoardName {
     /// The board served at `/mcp` and by default in stdio mode.
-    pub const DEFAULT: &str = "default";
+    pub(crate) const DEFAULT: &str = "default";
 
     /// What a name must look like, as an error says it.
-    pub const RULE: &str = "must match ^[a-z0-9][a-z0-9_-]{0,63}$, e.g. default";
+    pub(crate) const RULE: &str = "must match ^[a-z0-9][a-z0-9_-]{0,63}$, e.g. default";
 
     /// Checks a name; anything else is `None`.
     pub fn parse(text: &str) -> Option<Self> {
@@ -35,12 +35,12 @@ impl BoardName {
     }
 
     /// The name.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 
     /// The board served at `/mcp`.
-    pub fn default_board() -> Self {
+    pub(crate) fn default_board() -> Self {
         Self(Self::DEFAULT.to_owned())
     }
 }

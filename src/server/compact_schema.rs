@@ -17,7 +17,7 @@ use rmcp::model::{JsonObject, Tool};
 use serde_json::Value;
 
 /// `tool` with its input schema [`compact`]ed.
-pub fn compact_tool(mut tool: Tool) -> Tool {
+pub(crate) fn compact_tool(mut tool: Tool) -> Tool {
     let mut schema = JsonObject::clone(&tool.input_schema);
     compact(&mut schema);
     tool.input_schema = Arc::new(schema);
@@ -25,7 +25,7 @@ pub fn compact_tool(mut tool: Tool) -> Tool {
 }
 
 /// Removes `$schema` and inlines every non-recursive `$defs` entry.
-pub fn compact(schema: &mut JsonObject) {
+pub(crate) fn compact(schema: &mut JsonObject) {
     schema.remove("$schema");
     let Some(Value::Object(mut defs)) = schema.remove("$defs") else {
         return;

@@ -11,7 +11,7 @@ use super::endpoint::Endpoint;
 use super::toolset::{OpenError, Toolset};
 
 /// What stands between two toolsets' instructions.
-pub const INSTRUCTIONS_SEPARATOR: &str = "\n\n";
+pub(crate) const INSTRUCTIONS_SEPARATOR: &str = "\n\n";
 
 /// The enabled toolsets of a server.
 #[derive(Debug, Clone, Default)]
@@ -19,23 +19,23 @@ pub struct Enabled(Vec<Arc<dyn Toolset>>);
 
 impl Enabled {
     /// These toolsets, in this order.
-    pub fn new(toolsets: Vec<Arc<dyn Toolset>>) -> Self {
+    pub(crate) fn new(toolsets: Vec<Arc<dyn Toolset>>) -> Self {
         Self(toolsets)
     }
 
     /// The toolsets.
-    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Toolset>> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Arc<dyn Toolset>> {
         self.0.iter()
     }
 
     /// Their names, comma-separated, for logs.
-    pub fn names(&self) -> String {
+    pub(crate) fn names(&self) -> String {
         let names: Vec<&str> = self.0.iter().map(|t| t.name()).collect();
         names.join(",")
     }
 
     /// What a model reads first: the instructions of each, in order.
-    pub fn instructions(&self) -> String {
+    pub(crate) fn instructions(&self) -> String {
         let parts: Vec<&str> = self.0.iter().map(|t| t.instructions()).collect();
         parts.join(INSTRUCTIONS_SEPARATOR)
     }
@@ -46,19 +46,19 @@ impl Enabled {
     }
 
     /// The state of the enabled toolset whose state is a `T`, if any.
-    pub fn state<T: 'static>(&self) -> Option<&T> {
+    pub(crate) fn state<T: 'static>(&self) -> Option<&T> {
         self.0.iter().find_map(|t| t.as_any().downcast_ref::<T>())
     }
 
     /// Opens every toolset on board `name`: what its sessions serve.
     /// Refused if two of them list a tool of the same name.
-    pub fn open(&self, name: &BoardName) -> Result<Arc<Endpoint>, OpenError> {
+    pub(crate) fn open(&self, name: &BoardName) -> Result<Arc<Endpoint>, OpenError> {
         let faces = self
             .0
             .iter()
             .map(|toolset| Ok((toolset.name(), toolset.open(name)?)))
             .collect::<Result<Vec<_>, OpenError>>()?;
-        let endpoint = Endpoint::new(name.clone(), faces, self.instructions())
+        let endpoint = Endpoint::new(faces, self.instructions())
             .map_err(|duplicate| OpenError::Failed(duplicate.to_string()))?;
         Ok(Arc::new(endpoint))
     }

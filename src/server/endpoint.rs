@@ -13,12 +13,10 @@ use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{Resource, Tool};
 
-use super::BoardName;
 use super::toolset::Tools;
 
 /// The toolsets' tools and resources on one board.
-pub struct Endpoint {
-    name: BoardName,
+pub(crate) struct Endpoint {
     tools: Vec<Arc<dyn Tools>>,
     /// The name of each face's toolset.
     toolsets: Vec<&'static str>,
@@ -71,27 +69,25 @@ impl Listed {
     "toolsets '{first}' and '{second}' both have a tool named '{tool}': a call could reach \
      only one of them; enable one of the two"
 )]
-pub struct DuplicateTool {
+pub(crate) struct DuplicateTool {
     /// The tool's name.
-    pub tool: String,
+    pub(crate) tool: String,
     /// The toolset that lists it first, in registry order.
-    pub first: &'static str,
+    pub(crate) first: &'static str,
     /// The other toolset that lists it.
-    pub second: &'static str,
+    pub(crate) second: &'static str,
 }
 
 impl Endpoint {
-    /// The endpoint of board `name` with these toolsets' faces, each with
-    /// its toolset's name, in registry order; refused if two of them list
-    /// a tool of the same name.
-    pub fn new(
-        name: BoardName,
+    /// The endpoint of one board with these toolsets' faces, each with its
+    /// toolset's name, in registry order; refused if two of them list a
+    /// tool of the same name.
+    pub(crate) fn new(
         faces: Vec<(&'static str, Arc<dyn Tools>)>,
         instructions: String,
     ) -> Result<Self, DuplicateTool> {
         let (toolsets, tools) = faces.into_iter().unzip();
         let endpoint = Self {
-            name,
             tools,
             toolsets,
             instructions,
@@ -107,28 +103,23 @@ impl Endpoint {
         Ok(endpoint)
     }
 
-    /// The board's name.
-    pub fn name(&self) -> &BoardName {
-        &self.name
-    }
-
     /// What a model reads first.
-    pub fn instructions(&self) -> &str {
+    pub(crate) fn instructions(&self) -> &str {
         &self.instructions
     }
 
     /// Each toolset's face, in registry order.
-    pub fn faces(&self) -> &[Arc<dyn Tools>] {
+    pub(crate) fn faces(&self) -> &[Arc<dyn Tools>] {
         &self.tools
     }
 
     /// Every tool of every toolset, sorted by name.
-    pub fn tool_list(&self) -> &[Tool] {
+    pub(crate) fn tool_list(&self) -> &[Tool] {
         &self.listed().tools
     }
 
     /// The face that has tool `name`.
-    pub fn face_of(&self, name: &str) -> Option<&Arc<dyn Tools>> {
+    pub(crate) fn face_of(&self, name: &str) -> Option<&Arc<dyn Tools>> {
         let index = *self.listed().face_of.get(name)?;
         self.tools.get(index)
     }
@@ -140,12 +131,12 @@ impl Endpoint {
     }
 
     /// Every resource of every toolset.
-    pub fn resources(&self) -> Vec<Resource> {
+    pub(crate) fn resources(&self) -> Vec<Resource> {
         self.tools.iter().flat_map(|t| t.resources()).collect()
     }
 
     /// Whether any toolset has resources (the capability is declared then).
-    pub fn has_resources(&self) -> bool {
+    pub(crate) fn has_resources(&self) -> bool {
         !self.resources().is_empty()
     }
 }

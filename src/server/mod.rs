@@ -40,16 +40,16 @@ use rmcp::{ErrorData, ServerHandler};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-pub use board_name::BoardName;
-pub use enabled::Enabled;
-pub use endpoint::Endpoint;
-pub use registry::Registry;
+pub(crate) use board_name::BoardName;
+pub(crate) use enabled::Enabled;
+pub(crate) use endpoint::Endpoint;
+pub(crate) use registry::Registry;
 
 use crate::runtime::text::clip;
 
 /// One MCP session's server: the endpoint it works on.
 #[derive(Clone)]
-pub struct SessionServer {
+pub(crate) struct SessionServer {
     endpoint: Arc<Endpoint>,
     /// Legacy `resources/subscribe` subscriptions of this session, by URI.
     subscriptions: Arc<Mutex<HashMap<String, CancellationToken>>>,
@@ -57,7 +57,7 @@ pub struct SessionServer {
 
 impl SessionServer {
     /// A session on `endpoint`.
-    pub fn new(endpoint: Arc<Endpoint>) -> Self {
+    pub(crate) fn new(endpoint: Arc<Endpoint>) -> Self {
         Self {
             endpoint,
             subscriptions: Arc::default(),

@@ -15,31 +15,31 @@ use super::toolset::ToolsetKind;
 /// Toolsets a server can offer, in the order their instructions, tables,
 /// flags and example parts appear.
 #[derive(Clone, Copy)]
-pub struct Registry<'a>(&'a [&'static dyn ToolsetKind]);
+pub(crate) struct Registry<'a>(&'a [&'static dyn ToolsetKind]);
 
 impl<'a> Registry<'a> {
     /// The registry of these toolsets, in this order.
-    pub const fn new(kinds: &'a [&'static dyn ToolsetKind]) -> Self {
+    pub(crate) const fn new(kinds: &'a [&'static dyn ToolsetKind]) -> Self {
         Self(kinds)
     }
 
     /// Its toolsets, in order.
-    pub fn kinds(&self) -> impl Iterator<Item = &'static dyn ToolsetKind> + 'a {
+    pub(crate) fn kinds(&self) -> impl Iterator<Item = &'static dyn ToolsetKind> + 'a {
         self.0.iter().copied()
     }
 
     /// The names of its toolsets, in order.
-    pub fn names(&self) -> impl Iterator<Item = &'static str> + 'a {
+    pub(crate) fn names(&self) -> impl Iterator<Item = &'static str> + 'a {
         self.kinds().map(|kind| kind.name())
     }
 
     /// The config tables of its toolsets, in order.
-    pub fn tables(&self) -> impl Iterator<Item = &'static str> + 'a {
+    pub(crate) fn tables(&self) -> impl Iterator<Item = &'static str> + 'a {
         self.kinds().flat_map(|kind| kind.tables().iter().copied())
     }
 
     /// The flags of its toolsets, in order.
-    pub fn flags(&self) -> impl Iterator<Item = &'static Flag> + 'a {
+    pub(crate) fn flags(&self) -> impl Iterator<Item = &'static Flag> + 'a {
         self.kinds().flat_map(|kind| kind.flags().iter())
     }
 }

@@ -19,7 +19,7 @@ use super::compact_schema::compact_tool;
 use super::toolset::ToolFuture;
 
 /// The tools of one `#[tool_router]` impl, kept in a `static`.
-pub struct RoutedTools<T: 'static> {
+pub(crate) struct RoutedTools<T: 'static> {
     build: fn() -> ToolRouter<T>,
     router: OnceLock<ToolRouter<T>>,
     listed: OnceLock<Vec<Tool>>,
@@ -27,7 +27,7 @@ pub struct RoutedTools<T: 'static> {
 
 impl<T: Clone + Send + Sync + 'static> RoutedTools<T> {
     /// The tools that `build` (the function `#[tool_router]` generates) returns.
-    pub const fn new(build: fn() -> ToolRouter<T>) -> Self {
+    pub(crate) const fn new(build: fn() -> ToolRouter<T>) -> Self {
         Self {
             build,
             router: OnceLock::new(),
@@ -40,7 +40,7 @@ impl<T: Clone + Send + Sync + 'static> RoutedTools<T> {
     }
 
     /// The tools as `tools/list` shows them, with compact schemas.
-    pub fn list(&self) -> Vec<Tool> {
+    pub(crate) fn list(&self) -> Vec<Tool> {
         self.listed
             .get_or_init(|| {
                 self.router()
@@ -53,7 +53,7 @@ impl<T: Clone + Send + Sync + 'static> RoutedTools<T> {
     }
 
     /// Calls the tool `request` names on `this`, or `None` if it is not one of these.
-    pub fn call(
+    pub(crate) fn call(
         &'static self,
         this: &T,
         request: CallToolRequestParams,

@@ -20,43 +20,43 @@ use tokio_util::sync::CancellationToken;
 
 /// What a toolset's routes are built with.
 #[derive(Debug, Clone)]
-pub struct HttpContext {
+pub(crate) struct HttpContext {
     /// The most long-lived responses (event streams) one toolset keeps
     /// open at once (`server.max_sessions`); beyond it, answer
     /// [`unavailable`].
-    pub max_streams: usize,
+    pub(crate) max_streams: usize,
     /// Cancelled at shutdown, once the calls in flight are done: a
     /// long-lived response ends then, so that its connection can close.
-    pub closed: CancellationToken,
+    pub(crate) closed: CancellationToken,
 }
 
 /// The routes a toolset serves over HTTP, and the page for people among
 /// them that the start-up log announces.
 #[derive(Debug)]
-pub struct Routes {
+pub(crate) struct Routes {
     router: Router,
     page: Option<Page>,
 }
 
 /// A page for people, announced in the start-up log as `<label>: <url>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Page {
+pub(crate) struct Page {
     /// What the page is, e.g. `board`.
-    pub label: &'static str,
+    pub(crate) label: &'static str,
     /// Its path, e.g. `/`.
-    pub path: &'static str,
+    pub(crate) path: &'static str,
 }
 
 impl Routes {
     /// Serves `router`: its routes and the layers over them, with their
     /// state given (a `Router<()>`).
-    pub fn new(router: Router) -> Self {
+    pub(crate) fn new(router: Router) -> Self {
         Self { router, page: None }
     }
 
     /// Announces the page at `path` in the start-up log, as
     /// `<label>: <base URL><path>` (e.g. `board: http://localhost:8080/`).
-    pub fn with_page(self, label: &'static str, path: &'static str) -> Self {
+    pub(crate) fn with_page(self, label: &'static str, path: &'static str) -> Self {
         Self {
             page: Some(Page { label, path }),
             ..self
@@ -64,14 +64,14 @@ impl Routes {
     }
 
     /// The router and the page to announce, for the transport.
-    pub fn into_parts(self) -> (Router, Option<Page>) {
+    pub(crate) fn into_parts(self) -> (Router, Option<Page>) {
         (self.router, self.page)
     }
 }
 
 /// The reply to a request that the server is too busy for, or that a cap
 /// refuses: 503 with `Retry-After`.
-pub fn unavailable(message: &str) -> Response {
+pub(crate) fn unavailable(message: &str) -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
         [(header::RETRY_AFTER, "1")],

@@ -18,26 +18,26 @@ use super::toolset::Toolset;
 
 /// The name of the figment provider that holds the flags, so that errors
 /// can name the flag.
-pub const FLAGS_PROVIDER: &str = "command-line flags";
+pub(crate) const FLAGS_PROVIDER: &str = "command-line flags";
 
 /// A command-line flag that sets one config key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Flag {
+pub(crate) struct Flag {
     /// The flag without its dashes, e.g. `plans-root`.
-    pub long: &'static str,
+    pub(crate) long: &'static str,
     /// The key it sets, `table.key`, e.g. `plans.root`.
-    pub key: &'static str,
+    pub(crate) key: &'static str,
     /// The value's placeholder in `--help`, e.g. `PATH`.
-    pub value_name: &'static str,
+    pub(crate) value_name: &'static str,
     /// One line for `--help`; the key is added to it.
-    pub help: &'static str,
+    pub(crate) help: &'static str,
     /// What the value is.
-    pub kind: FlagKind,
+    pub(crate) kind: FlagKind,
 }
 
 /// What a flag's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FlagKind {
+pub(crate) enum FlagKind {
     /// Any text (a name, a path).
     Text,
     /// A whole number; the key's own type checks its range.
@@ -50,7 +50,7 @@ pub enum FlagKind {
 
 /// A toolset's or the server's view of the configuration while it loads.
 #[derive(Clone, Copy)]
-pub struct Settings<'a> {
+pub(crate) struct Settings<'a> {
     figment: &'a Figment,
     flags: &'a [&'static Flag],
     max_boards: usize,
@@ -61,7 +61,7 @@ pub struct Settings<'a> {
 impl<'a> Settings<'a> {
     /// The tiers merged in `figment`, set by `flags` where given, with the
     /// server's cap on open boards.
-    pub fn new(figment: &'a Figment, flags: &'a [&'static Flag], max_boards: usize) -> Self {
+    pub(crate) fn new(figment: &'a Figment, flags: &'a [&'static Flag], max_boards: usize) -> Self {
         Self {
             figment,
             flags,
@@ -73,20 +73,20 @@ impl<'a> Settings<'a> {
 
     /// These settings, with the toolsets configured so far (earlier in
     /// the registry), for toolsets that require them.
-    pub fn with_configured(self, configured: &'a [Arc<dyn Toolset>]) -> Self {
+    pub(crate) fn with_configured(self, configured: &'a [Arc<dyn Toolset>]) -> Self {
         Self { configured, ..self }
     }
 
     /// The configured toolset whose state is a `T`, if it was configured
     /// before this one (see `ToolsetKind::requires`).
-    pub fn configured<T: 'static>(&self) -> Option<&'a T> {
+    pub(crate) fn configured<T: 'static>(&self) -> Option<&'a T> {
         self.configured
             .iter()
             .find_map(|toolset| toolset.as_any().downcast_ref::<T>())
     }
 
     /// The same, with `[server] lock_timeout`.
-    pub fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
+    pub(crate) fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
         Self {
             lock_timeout,
             ..self
@@ -95,19 +95,19 @@ impl<'a> Settings<'a> {
 
     /// `[server] lock_timeout`: the longest a call waits for a file lock
     /// that another process holds, for the toolsets that lock files.
-    pub fn lock_timeout(&self) -> Duration {
+    pub(crate) fn lock_timeout(&self) -> Duration {
         self.lock_timeout
     }
 
     /// `[server] max_boards`: the most boards one server holds, for the
     /// toolsets that keep boards.
-    pub fn max_boards(&self) -> usize {
+    pub(crate) fn max_boards(&self) -> usize {
         self.max_boards
     }
 
     /// Table `name` as `T` (a missing table is `T`'s defaults), or one
     /// line per wrong value.
-    pub fn table<T: DeserializeOwned>(&self, name: &str) -> Result<T, Vec<String>> {
+    pub(crate) fn table<T: DeserializeOwned>(&self, name: &str) -> Result<T, Vec<String>> {
         self.figment.focus(name).extract().map_err(|errors| {
             errors
                 .into_iter()
@@ -117,12 +117,12 @@ impl<'a> Settings<'a> {
     }
 
     /// The line that says `key`'s value is wrong: `key (from SOURCE): what`.
-    pub fn problem(&self, key: &str, what: &str) -> String {
+    pub(crate) fn problem(&self, key: &str, what: &str) -> String {
         format!("{key} (from {}): {what}", self.source_of(key))
     }
 
     /// Adds [`Self::problem`] to `problems` unless `ok`.
-    pub fn require(&self, problems: &mut Vec<String>, ok: bool, key: &str, what: &str) {
+    pub(crate) fn require(&self, problems: &mut Vec<String>, ok: bool, key: &str, what: &str) {
         if !ok {
             problems.push(self.problem(key, what));
         }
@@ -153,7 +153,7 @@ impl<'a> Settings<'a> {
 
     /// One line for one extraction error in `table` (`""` for errors
     /// outside any table): the key, where it came from, what is wrong.
-    pub fn describe(&self, table: &str, error: &figment::Error) -> String {
+    pub(crate) fn describe(&self, table: &str, error: &figment::Error) -> String {
         let key = std::iter::once(table)
             .chain(error.path.iter().map(String::as_str))
             .filter(|part| !part.is_empty())
@@ -169,7 +169,9 @@ impl<'a> Settings<'a> {
 
 /// Reads a text setting. Environment values are typed by their look, so
 /// `PLANNING_SERVER_BOARD=2024` arrives as a number: take it as its text.
-pub fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Result<T, D::Error> {
+pub(crate) fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(
+    d: D,
+) -> Result<T, D::Error> {
     struct Text;
     impl serde::de::Visitor<'_> for Text {
         type Value = String;
@@ -196,7 +198,7 @@ pub fn lenient<'de, D: serde::Deserializer<'de>, T: From<String>>(d: D) -> Resul
 }
 
 /// [`lenient`] for an optional setting.
-pub fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
+pub(crate) fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
     d: D,
 ) -> Result<Option<T>, D::Error> {
     lenient(d).map(Some)
@@ -204,7 +206,7 @@ pub fn lenient_option<'de, D: serde::Deserializer<'de>, T: From<String>>(
 
 /// Reads a list setting given as a list or, as environment variables give
 /// it, as comma-separated text (`planning,plans`).
-pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+pub(crate) fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Either {

@@ -30,18 +30,19 @@ use super::routes::{HttpContext, Routes};
 use super::settings::{Flag, Settings};
 
 /// What a tool call answers, once it is done.
-pub type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
+pub(crate) type ToolFuture =
+    Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
 
 /// Work a toolset runs for as long as the server runs.
-pub type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
+pub(crate) type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// The characters a toolset's instructions may take unless its registry
 /// entry says otherwise: the room the registry keeps for one more toolset
 /// (a test checks that it has that room).
-pub const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
+pub(crate) const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
 
 /// A toolset the server can offer: one line of the registry.
-pub trait ToolsetKind: Sync {
+pub(crate) trait ToolsetKind: Sync {
     /// Its name in `[server] toolsets` and `--toolsets`.
     fn name(&self) -> &'static str;
 
@@ -97,7 +98,7 @@ pub trait ToolsetKind: Sync {
 }
 
 /// A configured toolset: one per process, shared by every endpoint.
-pub trait Toolset: Send + Sync + Debug + 'static {
+pub(crate) trait Toolset: Send + Sync + Debug + 'static {
     /// Its name in `[server] toolsets`.
     fn name(&self) -> &'static str;
 
@@ -133,7 +134,7 @@ pub trait Toolset: Send + Sync + Debug + 'static {
 }
 
 /// A toolset's MCP face on one board.
-pub trait Tools: Send + Sync + 'static {
+pub(crate) trait Tools: Send + Sync + 'static {
     /// Its tool definitions.
     fn tools(&self) -> Vec<Tool>;
 

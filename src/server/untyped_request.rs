@@ -47,7 +47,7 @@ fn reason(method: &str, params: Option<&Value>) -> Option<String> {
 
 /// The error for a request rmcp could not type: invalid params for a known
 /// method whose params do not fit, method not found otherwise.
-pub fn answer(request: &CustomRequest) -> ErrorData {
+pub(crate) fn answer(request: &CustomRequest) -> ErrorData {
     let method = clip(&request.method);
     match reason(&request.method, request.params.as_ref()) {
         Some(reason) => ErrorData::invalid_params(

@@ -14,11 +14,11 @@
 //! flags unique, every table reachable from the environment, every
 //! toolset's instructions within its budget.
 
-pub mod commit;
-pub mod planning;
-pub mod plans;
-pub mod team;
-pub mod workflow;
+pub(crate) mod commit;
+pub(crate) mod planning;
+pub(crate) mod plans;
+pub(crate) mod team;
+pub(crate) mod workflow;
 
 #[cfg(test)]
 mod registry_tests;
@@ -46,6 +46,6 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// The subcommands of `planning-mcp-server` that the toolsets bring, in
 /// registry order.
-pub fn commands() -> impl Iterator<Item = &'static CliCommand> {
+pub(crate) fn commands() -> impl Iterator<Item = &'static CliCommand> {
     REGISTRY.kinds().flat_map(|kind| kind.commands())
 }

@@ -23,7 +23,7 @@ use tokio::sync::Mutex;
 
 /// The longest line read, as rmcp's limit: a longer one is answered with a
 /// parse error and skipped, never buffered whole.
-pub const MAX_LINE: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// A pending write of one answer, kept across cancelled receives.
 type Answer = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;

@@ -9,7 +9,7 @@
 //! toolset interface.
 
 pub(crate) mod http;
-pub mod lines;
+pub(crate) mod lines;
 pub(crate) mod shutdown;
 pub(crate) mod stdio;
 

@@ -6,7 +6,7 @@
 
 /// Listens for SIGINT and SIGTERM from now on (so that a signal that comes
 /// early is not missed) and resolves when one arrives.
-pub fn signal() -> impl Future<Output = ()> + Send + 'static {
+pub(crate) fn signal() -> impl Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -14,7 +14,7 @@ use crate::runtime::{blocking, children};
 use crate::server::SessionServer;
 
 /// Serves one session on stdio until the client leaves or `shutdown` resolves.
-pub async fn serve(
+pub(crate) async fn serve(
     config: &Config,
     config_file: &str,
     shutdown: impl Future<Output = ()>,

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use common::webdriver::{Browser, decode_base64};
 use common::{HttpServer, id, ok};
-use planning_mcp_server::toolsets::planning::domain::TaskId;
+use planning_mcp_server::api::planning::TaskId;
 use serde_json::{Value, json};
 
 const TOKEN: &str = "browser-token";

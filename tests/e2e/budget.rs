@@ -40,7 +40,7 @@ async fn tool_list_sizes_per_toolset() {
     let mut table = vec![("planning".to_owned(), board.len(), board_bytes)];
     // Toolsets that need `planning` start only beside it: each is measured
     // as the tools that `planning,<name>` adds to the board's.
-    for name in planning_mcp_server::toolsets::names().filter(|n| *n != "planning") {
+    for name in planning_mcp_server::api::toolsets::names().filter(|n| *n != "planning") {
         let own: Vec<Tool> = tools_of(&format!("planning,{name}"))
             .await
             .into_iter()

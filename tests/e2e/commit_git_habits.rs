@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::common::vcs::{Backend, Repo, pairs};
+use crate::common::vcs::{Backend, Repo, named, pairs};
 use crate::common::{Client, call, ok, stdio_client};
 
 async fn start(repo: &Repo, extra: &[(&str, &str)]) -> Client {
@@ -47,19 +47,6 @@ fn sh(repo: &Repo, line: &str, may_fail: bool) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The first command after `start` in a reply, up to `,` `;` or the end.
-fn named(reply: &str, start: &str) -> String {
-    let at = reply
-        .find(start)
-        .unwrap_or_else(|| panic!("the reply names no `{start}`: {reply}"));
-    reply[at..]
-        .split([',', ';', ')', '\n'])
-        .next()
-        .unwrap()
-        .trim_end_matches('.')
-        .to_owned()
 }
 
 async fn plan_of_two(client: &Client) {
@@ -331,6 +318,55 @@ async fn commit_git_plan_refs_of_the_earlier_layout_are_read_and_migrated() {
         repo.git(&["log", "--all", "--oneline"]).lines().count(),
         2,
         "only the branch's commits show"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn commit_git_a_repository_written_by_the_earlier_release_is_migrated() {
+    // The fixture's plan was written by the server of main at 44589f3.
+    let repo = Repo::new(Backend::Git, None);
+    std::fs::remove_dir_all(&repo.path).unwrap();
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/commit-plan-earlier-layout.tar"
+    );
+    let dir = repo.dir.path().display().to_string();
+    let unpacked = std::process::Command::new("tar")
+        .args(["-xf", fixture, "-C", &dir])
+        .status()
+        .unwrap();
+    assert!(unpacked.success());
+    let chain = repo.git(&["rev-list", "refs/commit-plan/main"]);
+    assert_eq!(chain.lines().count(), 3, "the earlier layout: {chain}");
+    let client = start(&repo, &[]).await;
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    assert!(read.contains("\nGoal: feat: greet\n"), "{read}");
+    assert!(
+        read.contains("\nTasks: 1/2 done\n  1 [x] First\n  2 [ ] Second\n"),
+        "{read}"
+    );
+    let marked = ok(&client, "mark_task", json!({"task_id": "2"})).await;
+    assert!(marked.contains("Tasks: 2/2 done"), "{marked}");
+    assert_eq!(
+        repo.git_plan_versions("main"),
+        [
+            "000001-from-commit",
+            "000002-from-commit",
+            "000003-from-commit",
+            "000004-mark_task"
+        ]
+    );
+    let first = repo.git(&[
+        "cat-file",
+        "blob",
+        "refs/commit-plan/main:history/000001-from-commit",
+    ]);
+    assert_eq!(first, "feat: greet\n");
+    assert_eq!(
+        repo.git(&["log", "--all", "--oneline"]).lines().count(),
+        1,
+        "only the branch's commit"
     );
     client.cancel().await.unwrap();
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::common::vcs::{Backend, Repo, jj_or_skip, pairs};
+use crate::common::vcs::{Backend, Repo, jj_or_skip, named, pairs};
 use crate::common::{Client, call, ok, stdio_client};
 
 /// A stdio server with toolset `commit` on `repo`, with `jj_bin` if given.
@@ -41,19 +41,6 @@ async fn two_tasks_one_done(client: &Client) {
     )
     .await;
     ok(client, "mark_task", json!({"task_id": "1"})).await;
-}
-
-/// The command a reply names, from `start` to the next `,` `;` or `)`.
-fn named(reply: &str, start: &str) -> String {
-    let at = reply
-        .find(start)
-        .unwrap_or_else(|| panic!("the reply names no `{start}`: {reply}"));
-    reply[at..]
-        .split([',', ';', ')', '\n'])
-        .next()
-        .unwrap()
-        .trim_end_matches('.')
-        .to_owned()
 }
 
 /// Runs a jj command line a reply named (`jj squash --into x`), with the

@@ -15,7 +15,7 @@ use std::hash::{BuildHasher, RandomState};
 use std::time::Duration;
 
 use common::{file_storage, signal, stdio_client_with_pid};
-use planning_mcp_server::toolsets::planning::domain::TaskId;
+use planning_mcp_server::api::planning::TaskId;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 

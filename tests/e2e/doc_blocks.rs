@@ -14,13 +14,16 @@
 //!   the block's later lines (`summary --url`, `claude mcp add --transport
 //!   http`) until the block ends. `claude mcp add NAME -- CMD` runs CMD as
 //!   the client would and checks it speaks MCP; `--transport http URL`
-//!   checks URL. Other commands (`summary`, `long-term-plan`) must exit 0.
+//!   checks URL. Other commands (`summary`, `setup`, `doctor`,
+//!   `long-term-plan`) must exit 0.
 //! - `toml`: written to the project's `planning-mcp-server.toml`, where the
 //!   server looks first; the server, started with no flag, must load it
 //!   (the real config loader refuses an unknown key or a bad value) and
-//!   speak MCP.
-//! - `json`: parsed; an MCP client's `mcpServers` entry is started as the
-//!   client would (command, args, env) and must speak MCP; Claude Code
+//!   speak MCP. A Codex `config.toml` (`[mcp_servers.NAME]`) has its
+//!   servers started as Codex would.
+//! - `json`: parsed; an MCP client's `mcpServers` (VS Code: `servers`)
+//!   entry is started as the client would (command, args, env) and must
+//!   speak MCP; Claude Code
 //!   `hooks` run their commands, which must exit 0 in a project whose board
 //!   is not stored yet; a board snapshot is loaded by the file store.
 //!
@@ -498,6 +501,7 @@ async fn run_command(project: &mut Project, command: &str) -> Result<String, Str
         ["planning-mcp-server" | "long-term-plan-mcp", rest @ ..] if rest.contains(&"summary") => {
             project.run(command).await
         }
+        ["planning-mcp-server", "setup" | "doctor", ..] => project.run(command).await,
         ["planning-mcp-server" | "long-term-plan-mcp", ..] if http_mode => {
             project.http(command).await
         }
@@ -607,6 +611,15 @@ async fn check_block(block: &Block, used: &mut Vec<usize>) -> Vec<Outcome> {
                 out.push(outcome(command, result));
             }
         }
+        // Codex's config.toml: its servers are started as Codex would.
+        "toml" if block.body.contains("[mcp_servers.") => {
+            let table: toml::Table = toml::from_str(&project.fill(&block.body)).unwrap();
+            let servers = serde_json::to_value(&table["mcp_servers"]).unwrap();
+            for (name, entry) in servers.as_object().into_iter().flatten() {
+                let result = run_mcp_server(&project, entry).await;
+                out.push(outcome(format!("mcp_servers.{name}"), result));
+            }
+        }
         "toml" => {
             let text = project.fill(&block.body);
             std::fs::write(project.dir.join("planning-mcp-server.toml"), &text).unwrap();
@@ -621,10 +634,17 @@ async fn check_block(block: &Block, used: &mut Vec<usize>) -> Vec<Outcome> {
             let parsed: Result<Value, _> = serde_json::from_str(&block.body);
             match parsed {
                 Err(error) => out.push(outcome("json".into(), Err(format!("not JSON: {error}")))),
-                Ok(value) if value.get("mcpServers").is_some() => {
-                    for (name, entry) in value["mcpServers"].as_object().into_iter().flatten() {
+                Ok(value)
+                    if value.get("mcpServers").is_some() || value.get("servers").is_some() =>
+                {
+                    // `servers`: VS Code's key.
+                    let key = match value.get("mcpServers") {
+                        Some(_) => "mcpServers",
+                        None => "servers",
+                    };
+                    for (name, entry) in value[key].as_object().into_iter().flatten() {
                         let result = run_mcp_server(&project, entry).await;
-                        out.push(outcome(format!("mcpServers.{name}"), result));
+                        out.push(outcome(format!("{key}.{name}"), result));
                     }
                 }
                 Ok(value) if value.get("hooks").is_some() => {

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use common::{HttpServer, call, ok, signal};
-use planning_mcp_server::toolsets::planning::domain::TaskId;
+use planning_mcp_server::api::planning::TaskId;
 use serde_json::json;
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;

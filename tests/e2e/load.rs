@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use common::{HttpServer, ok};
-use planning_mcp_server::toolsets::planning::domain::TaskId;
+use planning_mcp_server::api::planning::TaskId;
 use rmcp::model::ReadResourceRequestParams;
 use serde_json::json;
 

@@ -41,6 +41,7 @@ mod plans_props;
 mod replies;
 mod scenario;
 mod sessions;
+mod setup;
 mod shared_http;
 mod stdio;
 mod team;

@@ -10,7 +10,7 @@ use crate::common;
 use std::collections::BTreeMap;
 
 use common::{file_storage, ok, stdio_client};
-use planning_mcp_server::toolsets::planning::domain::TaskId;
+use planning_mcp_server::api::planning::TaskId;
 use serde_json::json;
 
 const PROCESSES: usize = 4;

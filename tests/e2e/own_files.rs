@@ -6,7 +6,8 @@
 //! `--storage file` and toolset `workflow` in a real git and a real jj
 //! repository, the board files, the workflow's lock and state and the
 //! ignore rules themselves never show in `git status --porcelain` or
-//! `jj diff --summary`; only the plan the user works on does. With
+//! `jj diff --summary`, nor in the commit planner's `Changes:`; only the
+//! plan the user works on does. With
 //! `gitignore = false` (to commit them on purpose) they do show.
 
 use crate::common;
@@ -49,7 +50,15 @@ async fn server(repo: &Repo, env: &[(&str, &str)]) -> Client {
         .current_dir(&repo.path)
         .envs(repo.vcs_env())
         .kill_on_drop(true);
-    let args = ["--storage", "file", "--toolsets", "planning,workflow"];
+    if let Some(jj) = &repo.jj {
+        command.env("PLANNING_COMMIT_JJ_BIN", jj);
+    }
+    let args = [
+        "--storage",
+        "file",
+        "--toolsets",
+        "planning,workflow,commit",
+    ];
     stdio_client_with_pid(command, &args, env).await.0
 }
 
@@ -80,6 +89,22 @@ async fn work(repo: &Repo, backend: Backend, env: &[(&str, &str)]) -> Vec<Vec<St
     assert!(started.contains("transition: G1 "), "{started}");
     assert!(repo.path.join(".ai/task/state.json").is_file());
     seen.push(changes(repo, backend));
+    // What the commit planner lists as the change's files.
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    let mut planned: Vec<String> = read
+        .lines()
+        .skip_while(|l| !l.starts_with("Changes:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  ") && !l.starts_with("  This change"))
+        .map(|l| {
+            l[2..]
+                .split_once(' ')
+                .map_or(l, |(_, path)| path.trim())
+                .to_owned()
+        })
+        .collect();
+    planned.sort();
+    seen.push(planned);
     client.cancel().await.unwrap();
     seen
 }
@@ -91,6 +116,11 @@ fn check(repo: &Repo, backend: Backend) {
     assert_eq!(seen[0], none, "{backend:?}: the board's files");
     assert_eq!(seen[1], none, "{backend:?}: the workflow's lock");
     assert_eq!(seen[2], [".ai/task/plan.md"], "{backend:?}: the plan only");
+    assert_eq!(
+        seen[3],
+        [".ai/task/plan.md"],
+        "{backend:?}: the commit planner's Changes"
+    );
     for (dir, rule) in [(".planning-mcp-server", "*"), (".ai/task", "/state.json")] {
         let ignore = std::fs::read_to_string(repo.path.join(dir).join(".gitignore")).unwrap();
         assert!(ignore.lines().any(|l| l == rule), "{dir}: {ignore}");

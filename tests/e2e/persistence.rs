@@ -283,8 +283,7 @@ async fn a_read_only_directory_fails_the_call_and_changes_nothing() {
     );
     assert!(text.contains("Permission denied"), "{text}");
     let saved_id =
-        planning_mcp_server::toolsets::planning::domain::TaskId::from_content("saved", "")
-            .to_string();
+        planning_mcp_server::api::planning::TaskId::from_content("saved", "").to_string();
     let (refused, text) = call(
         &client,
         "update_task_statuses",

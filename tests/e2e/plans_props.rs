@@ -7,12 +7,10 @@
 //! adding a task and deleting it again gives back the original bytes; a
 //! task or plan update applied at once equals its steps applied one by one.
 
-use planning_mcp_server::toolsets::plans::edit::add::{NewTask, add_task_with_id};
-use planning_mcp_server::toolsets::plans::edit::update::{
-    PlanChanges, TaskChanges, one_by_one, plan_one_by_one, update_plan, update_task,
-};
-use planning_mcp_server::toolsets::plans::{
-    Status, document::parse, document::validate, document::view, edit::body, edit::lines,
+use planning_mcp_server::api::plans::{
+    NewTask, PlanChanges, Status, TaskChanges, View, add_task_with_id, delete, encode_body,
+    first_error, one_by_one, parse, plan_detail, plan_one_by_one, rename, set_plan_body,
+    set_status, set_task_body, split_content_lines, update_plan, update_task, validate,
 };
 use proptest::prelude::*;
 
@@ -94,12 +92,12 @@ proptest! {
 
     #[test]
     fn valid_documents_parse_and_render((text, _) in document()) {
-        let parsed = parse::parse(&text);
-        let valid = validate::validate(&text).errors.is_empty();
+        let parsed = parse(&text);
+        let valid = validate(&text).errors.is_empty();
         if valid {
             let plan = parsed.plan.expect("a valid document parses");
-            for v in [view::View::Tree, view::View::Flat] {
-                let detail = view::plan_detail("p", plan.clone(), v, true, true);
+            for v in [View::Tree, View::Flat] {
+                let detail = plan_detail("p", plan.clone(), v, true, true);
                 prop_assert!(serde_json::to_string(&detail).is_ok());
             }
         }
@@ -107,41 +105,41 @@ proptest! {
 
     #[test]
     fn the_first_error_is_the_validators((text, _) in document()) {
-        prop_assert_eq!(validate::first_error(&text), validate::validate(&text).errors.into_iter().next());
+        prop_assert_eq!(first_error(&text), validate(&text).errors.into_iter().next());
     }
 
     #[test]
     fn no_op_edits_keep_every_byte((text, _) in documents(0, any::<bool>().boxed())) {
-        let lines = planning_mcp_server::toolsets::plans::syntax::text::split_content_lines(&text);
-        prop_assume!(validate::validate(&text).errors.is_empty());
-        let plan = parse::parse(&text).plan.unwrap();
+        let lines = split_content_lines(&text);
+        prop_assume!(validate(&text).errors.is_empty());
+        let plan = parse(&text).plan.unwrap();
         for task in plan.tasks.iter().take(5) {
-            let same = lines::rename(&text, &task.id, &task.title).unwrap();
+            let same = rename(&text, &task.id, &task.title).unwrap();
             prop_assert!(!same.changed);
             prop_assert_eq!(&same.text, &text);
             if task.body.is_none() {
-                let cleared = body::set_task_body(&text, &task.id, None).unwrap();
+                let cleared = set_task_body(&text, &task.id, None).unwrap();
                 prop_assert_eq!(&cleared.text, &text);
             }
             // There and back again.
             let other = if task.status == Status::Done { Status::Todo } else { Status::Done };
-            let there = lines::set_status(&text, &task.id, other).unwrap();
-            let back = lines::set_status(&there.text, &task.id, task.status).unwrap();
+            let there = set_status(&text, &task.id, other).unwrap();
+            let back = set_status(&there.text, &task.id, task.status).unwrap();
             prop_assert_eq!(&back.text, &text);
         }
         // Setting the body it has is a no-op when it is written canonically.
         if let Some(body) = plan.body.as_ref().filter(|b| {
-            body::encode(&b.markdown, 0) == lines[b.start_line..=b.end_line]
+            encode_body(&b.markdown, 0) == lines[b.start_line..=b.end_line]
         }) {
-            let same = body::set_plan_body(&text, Some(&body.markdown)).unwrap();
+            let same = set_plan_body(&text, Some(&body.markdown)).unwrap();
             prop_assert_eq!(&same.text, &text);
         }
     }
 
     #[test]
     fn add_then_delete_gives_back_the_bytes((text, _) in valid_document(), pick in 0usize..40, how in 0usize..4) {
-        prop_assume!(validate::validate(&text).errors.is_empty());
-        let plan = parse::parse(&text).plan.unwrap();
+        prop_assume!(validate(&text).errors.is_empty());
+        let plan = parse(&text).plan.unwrap();
         let anchor = plan.tasks.get(pick % plan.tasks.len().max(1)).map(|t| t.id.clone());
         let section: Option<Vec<String>> = plan.headings.iter().find(|h| h.level >= 2).map(|h| h.path.iter().map(|s| s.to_string()).collect());
         let mut new = NewTask { title: "Added task", body: Some("with\nbody"), ..NewTask::default() };
@@ -152,8 +150,8 @@ proptest! {
             _ => {}
         }
         let added = add_task_with_id(&text, &new, "t_added").unwrap();
-        prop_assert!(validate::validate(&added.text).errors.is_empty());
-        let deleted = lines::delete(&added.text, "t_added").unwrap();
+        prop_assert!(validate(&added.text).errors.is_empty());
+        let deleted = delete(&added.text, "t_added").unwrap();
         prop_assert_eq!(&deleted.text, &text);
     }
 

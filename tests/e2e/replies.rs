@@ -28,7 +28,7 @@ fn task(n: usize) -> Value {
 /// The ID of task `n`.
 fn task_id(n: usize) -> String {
     let task = task(n);
-    planning_mcp_server::toolsets::planning::domain::TaskId::from_content(
+    planning_mcp_server::api::planning::TaskId::from_content(
         task["title"].as_str().unwrap(),
         task["description"].as_str().unwrap(),
     )

@@ -16,7 +16,7 @@ use common::{Client, HttpServer, call, file_storage, id, ok, stdio_client};
 use serde_json::{Value, json};
 
 /// `--toolsets planning,team`.
-pub const TEAM: [&str; 2] = ["--toolsets", "planning,team"];
+pub(crate) const TEAM: [&str; 2] = ["--toolsets", "planning,team"];
 
 /// The team's tools, sorted.
 const TEAM_TOOLS: [&str; 10] = [
@@ -34,7 +34,7 @@ const TEAM_TOOLS: [&str; 10] = [
 
 /// `text` with every time (`2026-11-22T10:30:00Z`) replaced by `<time>`,
 /// so that goldens do not depend on the clock.
-pub fn redact_times(text: &str) -> String {
+pub(crate) fn redact_times(text: &str) -> String {
     let bytes = text.as_bytes();
     let shape = b"dddd-dd-ddTdd:dd:ddZ";
     let mut out = String::with_capacity(text.len());
@@ -58,7 +58,7 @@ pub fn redact_times(text: &str) -> String {
 }
 
 /// One step of a transcript: who calls what, and what comes back.
-pub async fn step(
+pub(crate) async fn step(
     transcript: &mut String,
     who: &str,
     client: &Client,
@@ -76,7 +76,7 @@ pub async fn step(
 
 /// docs/team.md, whose transcript section shows the run of
 /// [`a_lead_and_two_workers_share_a_board_over_http`].
-pub const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
+pub(crate) const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
 const TRANSCRIPT_BEGIN: &str = "<!-- transcript:begin -->\n";
 const TRANSCRIPT_END: &str = "<!-- transcript:end -->";
 

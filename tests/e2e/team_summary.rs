@@ -13,8 +13,7 @@ use crate::team::{TEAM, redact_times};
 use std::process::Output;
 
 use common::{HttpServer, file_storage, ok, stdio_client};
-use planning_mcp_server::toolsets::planning::domain::{Board, Limits, NewTask};
-use planning_mcp_server::toolsets::planning::store::snapshot;
+use planning_mcp_server::api::planning::{Board, Limits, NewTask, snapshot_json};
 use serde_json::json;
 use tempfile::TempDir;
 
@@ -118,7 +117,7 @@ async fn a_ten_thousand_task_board_stays_within_the_bound() {
         .map(|n| NewTask::new(format!("{n} {}", "t".repeat(400)), ""))
         .collect();
     let _ = board.add_tasks(&tasks).unwrap();
-    std::fs::write(store.join("default.json"), snapshot::to_json(&board)).unwrap();
+    std::fs::write(store.join("default.json"), snapshot_json(&board)).unwrap();
     let storage = file_storage(&store);
     let storage: Vec<&str> = storage.iter().map(String::as_str).collect();
     let env = [("PLANNING_PLANNING_MAX_TASKS", "10000")];

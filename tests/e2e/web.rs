@@ -11,10 +11,10 @@ use crate::common;
 use std::time::{Duration, SystemTime};
 
 use common::{HttpServer, ok};
-use planning_mcp_server::toolsets::planning::domain::{
-    Board, Entry, Event, Goal, History, Limits, Status, Task,
+use planning_mcp_server::api::planning::web::{self, BoardView, Counts};
+use planning_mcp_server::api::planning::{
+    Board, BoardName, Entry, Event, Goal, History, Limits, Status, Task,
 };
-use planning_mcp_server::toolsets::planning::web::{index, page, view};
 use reqwest::redirect::Policy;
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -555,8 +555,7 @@ fn the_json_shape_is_stable() {
     let board = scripted_board();
     let changed = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_600);
     let json: Value =
-        serde_json::from_str(&view::BoardView::of("demo", &board, Some(changed)).to_json())
-            .unwrap();
+        serde_json::from_str(&BoardView::of("demo", &board, Some(changed)).to_json()).unwrap();
     insta::assert_json_snapshot!("board_json", json);
 }
 
@@ -564,7 +563,7 @@ fn the_json_shape_is_stable() {
 fn the_board_page_is_stable() {
     let board = scripted_board();
     let changed = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_600);
-    let html = page::board_page(&view::BoardView::of("demo", &board, Some(changed)));
+    let html = web::board_page(&BoardView::of("demo", &board, Some(changed)));
     insta::assert_snapshot!("board_page", html);
 }
 
@@ -572,18 +571,18 @@ fn the_board_page_is_stable() {
 fn the_board_list_is_stable() {
     let board = scripted_board();
     let rows = [
-        index::Row {
-            name: planning_mcp_server::BoardName::parse("demo").unwrap(),
-            state: Ok(index::Summary {
+        web::Row {
+            name: BoardName::parse("demo").unwrap(),
+            state: Ok(web::Summary {
                 goal: board.goal().map(|g| g.title.clone()),
-                counts: view::Counts::of(&board),
+                counts: Counts::of(&board),
                 changed_at: Some(SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_600)),
             }),
         },
-        index::Row {
-            name: planning_mcp_server::BoardName::parse("full").unwrap(),
+        web::Row {
+            name: BoardName::parse("full").unwrap(),
             state: Err("this server holds its maximum of 1 boards <max_boards>".into()),
         },
     ];
-    insta::assert_snapshot!("board_list", index::index_page(&rows, 0));
+    insta::assert_snapshot!("board_list", web::index_page(&rows, 0));
 }

@@ -16,7 +16,7 @@ use crate::server::settings::{Settings, lenient};
 
 /// The part of the example config file that belongs to toolset `commit`:
 /// commented out, so the generated file still sets exactly the Go keys.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 # Toolset 'commit': the plan kept in the description of the change that holds
 # the work (jj's @, or git's refs/commit-plan/{branch}). Enable it with
 # toolsets = ['planning', 'commit']. The values below are the defaults.
@@ -87,7 +87,7 @@ impl Default for CommitSettings {
 
 impl CommitSettings {
     /// Reads `[commit]` and checks the ranges.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let commit = settings.table::<Self>("commit")?;
         let mut problems = Vec::new();
         let ranges: [(&str, u64, u64, u64); 7] = [
@@ -142,7 +142,7 @@ impl CommitSettings {
     }
 
     /// The limits of a plan.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_title_length: self.max_title_length,
             max_depth: self.max_depth,
@@ -153,12 +153,12 @@ impl CommitSettings {
     }
 
     /// How long one VCS command may take.
-    pub fn timeout(&self) -> Duration {
+    pub(crate) fn timeout(&self) -> Duration {
         Duration::from_secs(self.timeout_secs)
     }
 
     /// How long a call waits for another server's lock on a jj repository.
-    pub fn lock_timeout(&self) -> Duration {
+    pub(crate) fn lock_timeout(&self) -> Duration {
         Duration::from_millis(self.lock_timeout_ms)
     }
 }

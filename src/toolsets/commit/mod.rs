@@ -12,13 +12,13 @@
 //! (shared by `vcs`, which finds it, and `view`, which names it); `config`
 //! its table and `toolset` its registry entry.
 
-pub mod config;
-pub mod document;
-pub mod edit;
-pub mod mcp;
-pub mod place;
+pub(crate) mod config;
+pub(crate) mod document;
+pub(crate) mod edit;
+pub(crate) mod mcp;
+pub(crate) mod place;
 pub(crate) mod toolset;
-pub mod vcs;
-pub mod view;
+pub(crate) mod vcs;
+pub(crate) mod view;
 
 pub(crate) use toolset::KIND;

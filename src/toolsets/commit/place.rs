@@ -8,7 +8,7 @@
 
 /// The change or ref that holds the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     /// A jj change: `@`, or an ancestor of `@` when `@` has no description.
     Jj {
         /// Its change id, 12 characters.
@@ -26,16 +26,16 @@ pub enum Place {
 /// A plan on an ancestor of jj's `@`: `@` has no description, and the
 /// changes between hold none either.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Below {
+pub(crate) struct Below {
     /// `@`'s change id, 12 characters.
-    pub working_copy: String,
+    pub(crate) working_copy: String,
     /// How many changes down from `@` (1: the parent).
-    pub distance: usize,
+    pub(crate) distance: usize,
 }
 
 /// An operation git has started and not finished.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
+pub(crate) enum Operation {
     /// `git rebase`: HEAD is detached until it ends.
     Rebase,
     /// `git bisect`: HEAD is detached at the commit under test.
@@ -50,7 +50,7 @@ pub enum Operation {
 
 impl Operation {
     /// What it is, for a reply: `a rebase`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Operation::Rebase => "a rebase",
             Operation::Bisect => "a bisect",
@@ -61,7 +61,7 @@ impl Operation {
     }
 
     /// How a person ends it.
-    pub fn way_out(self) -> &'static str {
+    pub(crate) fn way_out(self) -> &'static str {
         match self {
             Operation::Rebase => {
                 "finish it with git rebase --continue, or undo it with git rebase --abort"
@@ -80,22 +80,22 @@ impl Operation {
 
 /// What a reply says about the repository besides the plan.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Around {
+pub(crate) struct Around {
     /// git: the operation in progress.
-    pub operation: Option<Operation>,
+    pub(crate) operation: Option<Operation>,
     /// The finished plan is already in history: git, the commit whose
     /// message it is (`1a2b3c4 (HEAD)`); jj, the change below `@` that
     /// holds it, with its header.
-    pub committed: Option<Committed>,
+    pub(crate) committed: Option<Committed>,
     /// jj: `@`'s change has several visible commits.
-    pub divergent: bool,
+    pub(crate) divergent: bool,
     /// jj: `@` holds unresolved conflicts.
-    pub conflicted: bool,
+    pub(crate) conflicted: bool,
 }
 
 /// Where a finished plan went into history.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Committed {
+pub(crate) enum Committed {
     /// git: the commit with the plan as message, e.g. `1a2b3c4 (HEAD)`.
     Git(String),
     /// jj: the change below `@` that holds it, and its header.
@@ -110,7 +110,7 @@ pub enum Committed {
 }
 
 /// `@-`, `@--` or `N changes below @`.
-pub fn relative(distance: usize) -> String {
+pub(crate) fn relative(distance: usize) -> String {
     match distance {
         0 => "@".into(),
         1..=3 => format!("@{}", "-".repeat(distance)),
@@ -120,48 +120,40 @@ pub fn relative(distance: usize) -> String {
 
 impl Place {
     /// The ref of a git plan.
-    pub fn git_ref(branch: &str) -> String {
+    pub(crate) fn git_ref(branch: &str) -> String {
         format!("refs/commit-plan/{branch}")
     }
 
     /// The `Commit:` line's value.
-    pub fn commit(&self) -> String {
+    pub(crate) fn commit(&self) -> String {
         match self {
             Place::Jj {
-                change_id,
-                below: None,
-            } => format!("jj change {change_id} (@)"),
-            Place::Jj {
-                change_id,
-                below: Some(below),
+                below: Some(below), ..
             } => format!(
-                "jj change {change_id} ({}), below @ ({}, no description)",
-                relative(below.distance),
+                "{}, below @ ({}, no description)",
+                self.holder(),
                 below.working_copy
             ),
+            Place::Jj { .. } => self.holder(),
             Place::Git { branch } => {
                 format!("git branch {branch}, plan in {}", Self::git_ref(branch))
             }
         }
     }
 
-    /// What holds the description, in refusals.
-    pub fn holder(&self) -> String {
+    /// What holds the description, in refusals: `jj change {id} (@-)`.
+    pub(crate) fn holder(&self) -> String {
         match self {
-            Place::Jj {
-                change_id,
-                below: None,
-            } => format!("jj change {change_id} (@)"),
-            Place::Jj {
-                change_id,
-                below: Some(below),
-            } => format!("jj change {change_id} ({})", relative(below.distance)),
+            Place::Jj { change_id, below } => {
+                let distance = below.as_ref().map_or(0, |below| below.distance);
+                format!("jj change {change_id} ({})", relative(distance))
+            }
             Place::Git { branch } => Self::git_ref(branch),
         }
     }
 
     /// The stage-5 next step.
-    pub fn complete_next(&self, around: &Around) -> String {
+    pub(crate) fn complete_next(&self, around: &Around) -> String {
         if around.committed.is_some() {
             return "the plan is committed: start the next plan with set_overarching_goal and start_new: true.".into();
         }
@@ -186,7 +178,7 @@ impl Place {
 
 /// The command that commits the staged work with the plan of `branch` as
 /// its message, byte for byte.
-pub fn commit_command(branch: &str) -> String {
+pub(crate) fn commit_command(branch: &str) -> String {
     format!(
         "git cat-file blob {}:plan | git commit --cleanup=verbatim --file=-",
         Place::git_ref(branch)

@@ -16,16 +16,16 @@ use crate::server::settings::Settings;
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first when toolset `commit` is on.
-pub const INSTRUCTIONS: &str = "The commit planner keeps the plan in the commit description (jj @, or git \
+pub(crate) const INSTRUCTIONS: &str = "The commit planner keeps the plan in the commit description (jj @, or git \
 refs/commit-plan/<branch>). Call gather_requirements first and follow its Next line. Use \
 mark_task only for work really done and finish_job only when all is done. A reply starting \
 CRITICAL: stop all work and tell the user.";
 
 /// The registry entry of toolset `commit`.
-pub struct CommitKind;
+pub(crate) struct CommitKind;
 
 /// The registry entry of toolset `commit`.
-pub static KIND: CommitKind = CommitKind;
+pub(crate) static KIND: CommitKind = CommitKind;
 
 impl ToolsetKind for CommitKind {
     fn name(&self) -> &'static str {
@@ -55,7 +55,7 @@ impl ToolsetKind for CommitKind {
 /// Toolset `commit`, configured. The same on every board: the plan belongs
 /// to the repository.
 #[derive(Debug)]
-pub struct Commit {
+pub(crate) struct Commit {
     tools: CommitTools,
 }
 

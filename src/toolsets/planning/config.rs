@@ -15,7 +15,7 @@ use crate::runtime::clock::Clock;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient};
 
 /// The part of the example config file that belongs to toolset `planning`.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 [planning]
 # The most tasks the board holds.
 max_tasks = 100
@@ -51,7 +51,7 @@ gitignore = true
 "#;
 
 /// The flags of toolset `planning`.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "replies",
         key: "planning.replies",
@@ -78,7 +78,7 @@ pub const FLAGS: &[Flag] = &[
 /// Where boards are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Backend {
+pub(crate) enum Backend {
     /// In memory only, like the Go server: a restart loses the board.
     Memory,
     /// A JSON snapshot per board in `storage.dir`, written before each reply.
@@ -89,7 +89,7 @@ pub enum Backend {
 /// `update_task_statuses`, `modify_task`, `delete_tasks`) reply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Replies {
+pub(crate) enum Replies {
     /// The whole task list: the Go server's replies, byte for byte.
     #[default]
     Full,
@@ -101,17 +101,17 @@ pub enum Replies {
 /// `[planning]`: the board's limits and history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct PlanningSettings {
+pub(crate) struct PlanningSettings {
     /// The most tasks the board holds.
-    pub max_tasks: usize,
+    pub(crate) max_tasks: usize,
     /// The longest goal title and goal description, in characters.
-    pub max_goal_length: usize,
+    pub(crate) max_goal_length: usize,
     /// The longest task title and task description, in characters.
-    pub max_task_length: usize,
+    pub(crate) max_task_length: usize,
     /// Whether goal and status changes are recorded.
-    pub history_enabled: bool,
+    pub(crate) history_enabled: bool,
     /// How the tools that change the board reply.
-    pub replies: Replies,
+    pub(crate) replies: Replies,
 }
 
 impl Default for PlanningSettings {
@@ -129,7 +129,7 @@ impl Default for PlanningSettings {
 
 impl PlanningSettings {
     /// The board limits these settings set.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
             max_tasks: self.max_tasks,
             max_goal_length: self.max_goal_length,
@@ -141,20 +141,20 @@ impl PlanningSettings {
 /// `[storage]`: optional persistence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct StorageSettings {
+pub(crate) struct StorageSettings {
     /// `memory` (the default) or `file`.
-    pub backend: Backend,
+    pub(crate) backend: Backend,
     /// The directory of the board files, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Whether each save waits for the disk (fsync of the file and the directory).
-    pub fsync: bool,
+    pub(crate) fsync: bool,
     /// Whether a relative `dir` is resolved against the repository's main
     /// working copy rather than the working directory (see `store::repository`).
-    pub share_worktrees: bool,
+    pub(crate) share_worktrees: bool,
     /// Whether a `dir` the server makes is born with a `.gitignore` that
     /// keeps the board files out of the user's commits.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
 }
 
 impl Default for StorageSettings {
@@ -171,18 +171,18 @@ impl Default for StorageSettings {
 
 /// The settings of toolset `planning`, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoardSettings {
+pub(crate) struct BoardSettings {
     /// `[planning]`
-    pub planning: PlanningSettings,
+    pub(crate) planning: PlanningSettings,
     /// `[storage]`
-    pub storage: StorageSettings,
+    pub(crate) storage: StorageSettings,
     /// `[server] max_boards`: the most boards one server holds.
-    pub max_boards: usize,
+    pub(crate) max_boards: usize,
     /// `[server] lock_timeout`: the longest a call waits for a board's lock.
-    pub lock_timeout: Duration,
+    pub(crate) lock_timeout: Duration,
     /// What the boards time their tasks and history by (not configured:
     /// the system clock; tests fix it).
-    pub clock: Clock,
+    pub(crate) clock: Clock,
 }
 
 impl Default for BoardSettings {
@@ -199,7 +199,7 @@ impl Default for BoardSettings {
 
 impl BoardSettings {
     /// Reads `[planning]` and `[storage]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let planning = settings.table::<PlanningSettings>("planning");
         let storage = settings.table::<StorageSettings>("storage");
         let (planning, storage) = match (planning, storage) {

@@ -11,12 +11,12 @@
 //! web board); `config` its tables and `toolset` its registry entry.
 
 pub(crate) mod config;
-pub mod domain;
+pub(crate) mod domain;
 pub(crate) mod mcp;
 pub(crate) mod named_boards;
-pub mod shared_board;
-pub mod store;
+pub(crate) mod shared_board;
+pub(crate) mod store;
 pub(crate) mod toolset;
-pub mod web;
+pub(crate) mod web;
 
 pub(crate) use toolset::{KIND, Planning};

@@ -21,7 +21,7 @@ use crate::toolsets::planning::store::{self, FileStore, StoreError};
 
 /// Why a board could not be opened.
 #[derive(Debug, thiserror::Error)]
-pub enum OpenError {
+pub(crate) enum OpenError {
     /// `max_boards` boards are in use already.
     #[error(
         "this server holds its maximum of {0} boards (server.max_boards); use an existing board"
@@ -34,7 +34,7 @@ pub enum OpenError {
 
 impl OpenError {
     /// The message for answers that leave the server: no directories.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         match self {
             Self::Store(error) => error.public(),
             other => other.to_string(),
@@ -44,14 +44,14 @@ impl OpenError {
 
 /// The boards of one server, opened on first use.
 #[derive(Debug)]
-pub struct Boards {
+pub(crate) struct Boards {
     settings: BoardSettings,
     open: Mutex<HashMap<BoardName, SharedBoard>>,
 }
 
 impl Boards {
     /// No board open yet.
-    pub fn new(settings: BoardSettings) -> Self {
+    pub(crate) fn new(settings: BoardSettings) -> Self {
         Self {
             settings,
             open: Mutex::new(HashMap::new()),
@@ -60,7 +60,7 @@ impl Boards {
 
     /// The board `name`, opened (and with the file backend, loaded) on
     /// first use, or created empty. Blocks on file I/O.
-    pub fn get(&self, name: &BoardName) -> Result<SharedBoard, OpenError> {
+    pub(crate) fn get(&self, name: &BoardName) -> Result<SharedBoard, OpenError> {
         if let Some(board) = self.open.lock().get(name) {
             return Ok(board.clone());
         }
@@ -69,7 +69,7 @@ impl Boards {
 
     /// The board `name` if it exists: open now, or stored. Never creates a
     /// board (nor any file). Blocks on file I/O.
-    pub fn get_stored(&self, name: &BoardName) -> Result<Option<SharedBoard>, OpenError> {
+    pub(crate) fn get_stored(&self, name: &BoardName) -> Result<Option<SharedBoard>, OpenError> {
         if let Some(board) = self.open.lock().get(name) {
             return Ok(Some(board.clone()));
         }
@@ -111,7 +111,7 @@ impl Boards {
 
     /// The boards open now, by name.
     #[cfg(test)]
-    pub fn list(&self) -> Vec<(BoardName, SharedBoard)> {
+    pub(crate) fn list(&self) -> Vec<(BoardName, SharedBoard)> {
         let mut boards: Vec<_> = self
             .open
             .lock()
@@ -125,7 +125,7 @@ impl Boards {
     /// The boards this server knows of, sorted: those open now and, with the
     /// file backend, those stored in `storage.dir` (not opened by this call).
     /// Files whose stem is not a valid name are left out.
-    pub fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
+    pub(crate) fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
         let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
         let storage = &self.settings.storage;
         if storage.backend == Backend::File {
@@ -141,7 +141,7 @@ impl Boards {
 impl Boards {
     /// Board `name` as stored, read without opening it (no lock, nothing
     /// created): `None` when nothing is stored, or when boards live in memory.
-    pub fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
+    pub(crate) fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
         let storage = &self.settings.storage;
         if storage.backend == Backend::Memory {
             return Ok(None);
@@ -156,13 +156,16 @@ impl Boards {
     }
 
     /// Where boards are kept.
-    pub fn backend(&self) -> Backend {
+    pub(crate) fn backend(&self) -> Backend {
         self.settings.storage.backend
     }
 }
 
 /// Opens board `name` with the configured store, loading what it holds.
-pub fn open_board(settings: &BoardSettings, name: &BoardName) -> Result<SharedBoard, StoreError> {
+pub(crate) fn open_board(
+    settings: &BoardSettings,
+    name: &BoardName,
+) -> Result<SharedBoard, StoreError> {
     let planning = &settings.planning;
     let (limits, history) = (planning.limits(), planning.history_enabled);
     let store = store::open(&settings.storage, name.as_str(), limits, history)?;

@@ -107,14 +107,9 @@ impl SharedBoard {
         })
     }
 
-    /// Describes where the board is kept, for logs.
-    pub fn storage(&self) -> String {
-        self.inner.store.describe()
-    }
-
     /// Runs `work` on this board where it cannot stall the async workers:
     /// on a blocking thread when the store does I/O, right here otherwise.
-    pub async fn run<T: Send + 'static>(
+    pub(crate) async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce(&SharedBoard) -> T + Send + 'static,
     ) -> T {
@@ -127,7 +122,7 @@ impl SharedBoard {
 
     /// Whether dropping this handle loses nothing: no one else holds the
     /// board, and it is stored, or holds nothing.
-    pub fn is_idle(&self) -> bool {
+    pub(crate) fn is_idle(&self) -> bool {
         Arc::strong_count(&self.inner) == 1
             && (self.inner.store.persistent()
                 || self
@@ -145,7 +140,7 @@ impl SharedBoard {
     }
 
     /// Runs `read` on the current board (reloaded first if another process changed it).
-    pub fn read<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
+    pub(crate) fn read<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
         let inner = &*self.inner;
         if !inner.store.may_have_changed() {
             let board = inner
@@ -217,7 +212,7 @@ impl SharedBoard {
     /// When the board last changed: the time of the last change this process
     /// made or noticed, or for a board as loaded, its newest task or history
     /// entry. `None` for a board that never held anything.
-    pub fn changed_at(&self) -> Option<SystemTime> {
+    pub(crate) fn changed_at(&self) -> Option<SystemTime> {
         *self.inner.changed_at.lock()
     }
 
@@ -343,9 +338,6 @@ mod tests {
             self.saves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             Ok(())
         }
-        fn describe(&self) -> String {
-            "flaky".into()
-        }
     }
 
     fn open(store: Box<dyn SnapshotStore>) -> Result<SharedBoard, StoreError> {
@@ -445,6 +437,5 @@ mod tests {
     fn memory_boards_start_empty() {
         let board = open(Box::new(MemoryStore)).unwrap();
         assert_eq!(board.read(Board::len).unwrap(), 0);
-        assert_eq!(board.storage(), "memory");
     }
 }

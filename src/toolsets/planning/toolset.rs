@@ -10,7 +10,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
-use super::mcp::BoardTools;
+use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
 use super::web::{self, Web};
@@ -20,17 +20,17 @@ use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first: how to use the board.
-pub const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
+pub(crate) const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
 true: update_task_statuses to in_progress when you start a task, completed as soon as it is \
 done, failed if it cannot be done (then ask the operator). change_goal and delete_tasks only \
 when the operator asks. Start with set_goal, then add_tasks in small steps; call get_tasks \
 often. After a context reset, re-read board://{name}/summary.";
 
 /// The registry entry of toolset `planning`.
-pub struct PlanningKind;
+pub(crate) struct PlanningKind;
 
 /// The registry entry of toolset `planning`.
-pub static KIND: PlanningKind = PlanningKind;
+pub(crate) static KIND: PlanningKind = PlanningKind;
 
 impl ToolsetKind for PlanningKind {
     fn name(&self) -> &'static str {
@@ -70,7 +70,7 @@ impl ToolsetKind for PlanningKind {
 /// Toolset `planning`, configured: the server's boards, each opened on
 /// first use, how their changes reply, and the log of skipped duplicates.
 #[derive(Debug)]
-pub struct Planning {
+pub(crate) struct Planning {
     boards: Arc<Boards>,
     replies: Replies,
     skipped: Arc<SkippedLog>,
@@ -78,7 +78,7 @@ pub struct Planning {
 
 impl Planning {
     /// The server's boards.
-    pub fn boards(&self) -> &Arc<Boards> {
+    pub(crate) fn boards(&self) -> &Arc<Boards> {
         &self.boards
     }
 }
@@ -94,7 +94,7 @@ impl Toolset for Planning {
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         match self.boards.get(board) {
-            Ok(shared) => Ok(Arc::new(BoardTools::new(
+            Ok(shared) => Ok(Arc::new(PlanningTools::new(
                 board.clone(),
                 shared,
                 self.replies,

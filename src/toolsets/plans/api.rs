@@ -33,97 +33,97 @@ use crate::toolsets::plans::syntax::text::{self, FORMAT_HEADER, json_quote};
 /// One plan in `plan list`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlanSummary {
+pub(crate) struct PlanSummary {
     /// The file name without `.md`.
-    pub plan_id: String,
+    pub(crate) plan_id: String,
     /// The first `# ` heading's text, or the plan id.
-    pub title: String,
+    pub(crate) title: String,
     /// The path relative to the root.
-    pub path: String,
+    pub(crate) path: String,
     /// Counts from the raw text.
-    pub stats: Stats,
+    pub(crate) stats: Stats,
 }
 
 /// `{plans}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PlanList {
+pub(crate) struct PlanList {
     /// The plans, in collation order.
-    pub plans: Vec<PlanSummary>,
+    pub(crate) plans: Vec<PlanSummary>,
 }
 
 /// `{plan, etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PlanGot<'a> {
+pub(crate) struct PlanGot<'a> {
     /// The plan.
-    pub plan: PlanDetail<'a>,
+    pub(crate) plan: PlanDetail<'a>,
     /// Its etag.
-    pub etag: String,
+    pub(crate) etag: String,
 }
 
 /// `{planId, path}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Created {
+pub(crate) struct Created {
     /// The new plan's id.
-    pub plan_id: String,
+    pub(crate) plan_id: String,
     /// Its path relative to the root.
-    pub path: String,
+    pub(crate) path: String,
 }
 
 /// `{etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Etag {
+pub(crate) struct Etag {
     /// The etag after the call.
-    pub etag: String,
+    pub(crate) etag: String,
 }
 
 /// `{task, etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TaskGot {
+pub(crate) struct TaskGot {
     /// The task.
-    pub task: TaskDetail,
+    pub(crate) task: TaskDetail,
     /// The plan's etag.
-    pub etag: String,
+    pub(crate) etag: String,
 }
 
 /// `{taskId, etag}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TaskWritten {
+pub(crate) struct TaskWritten {
     /// The task added or updated.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The etag after the call.
-    pub etag: String,
+    pub(crate) etag: String,
 }
 
 /// `{hits}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Hits {
+pub(crate) struct Hits {
     /// The hits.
-    pub hits: Vec<Hit>,
+    pub(crate) hits: Vec<Hit>,
 }
 
 /// `{errors, warnings}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Validated {
+pub(crate) struct Validated {
     /// Errors.
-    pub errors: Vec<DiagnosticOut>,
+    pub(crate) errors: Vec<DiagnosticOut>,
     /// Warnings.
-    pub warnings: Vec<DiagnosticOut>,
+    pub(crate) warnings: Vec<DiagnosticOut>,
 }
 
 /// `{etag, applied}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RepairDone {
+pub(crate) struct RepairDone {
     /// The etag of the repaired text (written or not).
-    pub etag: String,
+    pub(crate) etag: String,
     /// What was done.
-    pub applied: Applied,
+    pub(crate) applied: Applied,
 }
 
 /// The template of a new plan.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Template {
+pub(crate) enum Template {
     /// Header and title only.
     Empty,
     /// Header, title and an `## Inbox` section.
@@ -133,7 +133,7 @@ pub enum Template {
 
 impl Template {
     /// Parses `empty` or `basic`.
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         match name {
             "empty" => Some(Self::Empty),
             "basic" => Some(Self::Basic),
@@ -144,62 +144,62 @@ impl Template {
 
 /// Arguments of `plan.update`.
 #[derive(Debug, Clone, Default)]
-pub struct PlanUpdate<'a> {
+pub(crate) struct PlanUpdate<'a> {
     /// The plan.
-    pub plan_id: &'a str,
+    pub(crate) plan_id: &'a str,
     /// A new title.
-    pub title: Option<&'a str>,
+    pub(crate) title: Option<&'a str>,
     /// A new body.
-    pub body: Option<&'a str>,
+    pub(crate) body: Option<&'a str>,
     /// Remove the body.
-    pub clear_body: bool,
+    pub(crate) clear_body: bool,
     /// The etag the caller last saw.
-    pub if_match: Option<&'a str>,
+    pub(crate) if_match: Option<&'a str>,
 }
 
 /// Arguments of `task.add`.
 #[derive(Debug, Clone, Default)]
-pub struct TaskAdd<'a> {
+pub(crate) struct TaskAdd<'a> {
     /// The plan.
-    pub plan_id: &'a str,
+    pub(crate) plan_id: &'a str,
     /// What to add and where.
-    pub task: NewTask<'a>,
+    pub(crate) task: NewTask<'a>,
     /// The etag the caller last saw.
-    pub if_match: Option<&'a str>,
+    pub(crate) if_match: Option<&'a str>,
 }
 
 /// Arguments of `task.update`.
 #[derive(Debug, Clone, Default)]
-pub struct TaskUpdate<'a> {
+pub(crate) struct TaskUpdate<'a> {
     /// The plan.
-    pub plan_id: &'a str,
+    pub(crate) plan_id: &'a str,
     /// The task; empty or absent means the default target.
-    pub task_id: Option<&'a str>,
+    pub(crate) task_id: Option<&'a str>,
     /// A new status.
-    pub status: Option<Status>,
+    pub(crate) status: Option<Status>,
     /// A new title.
-    pub title: Option<&'a str>,
+    pub(crate) title: Option<&'a str>,
     /// A new body.
-    pub body: Option<&'a str>,
+    pub(crate) body: Option<&'a str>,
     /// Remove the body.
-    pub clear_body: bool,
+    pub(crate) clear_body: bool,
     /// Allow the default target when no task id is given.
-    pub allow_default_target: bool,
+    pub(crate) allow_default_target: bool,
     /// The etag the caller last saw.
-    pub if_match: Option<&'a str>,
+    pub(crate) if_match: Option<&'a str>,
 }
 
 /// Arguments of `doc.repair`.
 #[derive(Debug, Clone, Default)]
-pub struct Repair<'a> {
+pub(crate) struct Repair<'a> {
     /// The plan.
-    pub plan_id: &'a str,
+    pub(crate) plan_id: &'a str,
     /// The actions, applied in this order.
-    pub actions: Vec<Action>,
+    pub(crate) actions: Vec<Action>,
     /// Compute, but do not write.
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
     /// The etag the caller last saw.
-    pub if_match: Option<&'a str>,
+    pub(crate) if_match: Option<&'a str>,
 }
 
 /// `CONFLICT` unless `if_match` is absent, empty or the current etag.
@@ -223,13 +223,14 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
     value.filter(|v| !v.is_empty())
 }
 
-/// The plan operations over one store.
+/// The plan files of one directory and the operations on them, which
+/// both faces (MCP and CLI) share.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plans {
+pub struct PlanFiles {
     store: Store,
 }
 
-impl Plans {
+impl PlanFiles {
     /// Plans in `<root>/<plans_dir>`; `root` is resolved against the working directory.
     pub fn new(root: &Path, plans_dir: &str) -> Self {
         Self {
@@ -239,19 +240,14 @@ impl Plans {
 
     /// The same, waiting at most `lock_timeout` for a plan another process
     /// has locked.
-    pub fn with_lock_timeout(self, lock_timeout: std::time::Duration) -> Self {
+    pub(crate) fn with_lock_timeout(self, lock_timeout: std::time::Duration) -> Self {
         Self {
             store: self.store.with_lock_timeout(lock_timeout),
         }
     }
 
-    /// The store.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
     /// `plan list`
-    pub fn list_plans(&self, query: Option<&str>) -> Result<PlanList, PlanError> {
+    pub(crate) fn list_plans(&self, query: Option<&str>) -> Result<PlanList, PlanError> {
         let (dir, _) = self.store.plans_dir()?;
         let is_plan = |name: &str| name.strip_suffix(".md").is_some_and(id::is_safe);
         let files = self.store.read_plan_files(is_plan)?;
@@ -282,7 +278,7 @@ impl Plans {
 
     /// `plan get`: `show` sees the plan, which borrows from the text as read
     /// instead of copying every id and title.
-    pub fn get_plan<R>(
+    pub(crate) fn get_plan<R>(
         &self,
         plan_id: &str,
         view: Option<View>,
@@ -306,7 +302,7 @@ impl Plans {
     }
 
     /// `plan create`
-    pub fn create_plan(
+    pub(crate) fn create_plan(
         &self,
         plan_id: &str,
         title: &str,
@@ -333,7 +329,7 @@ impl Plans {
     }
 
     /// `plan update`
-    pub fn update_plan(&self, args: &PlanUpdate<'_>) -> Result<Etag, PlanError> {
+    pub(crate) fn update_plan(&self, args: &PlanUpdate<'_>) -> Result<Etag, PlanError> {
         if args.body.is_some() && args.clear_body {
             return Err("bodyMarkdown cannot be combined with clearBody".into());
         }
@@ -365,7 +361,7 @@ impl Plans {
     }
 
     /// `task get` / `task next`
-    pub fn get_task(
+    pub(crate) fn get_task(
         &self,
         plan_id: &str,
         task_id: Option<&str>,
@@ -389,7 +385,7 @@ impl Plans {
     }
 
     /// `task add`
-    pub fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
+    pub(crate) fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let added = add::add_task(&current.text, &args.task)?;
@@ -405,7 +401,7 @@ impl Plans {
     }
 
     /// `task update` (and the CLI's `task start` / `task done`)
-    pub fn update_task(&self, args: &TaskUpdate<'_>) -> Result<TaskWritten, PlanError> {
+    pub(crate) fn update_task(&self, args: &TaskUpdate<'_>) -> Result<TaskWritten, PlanError> {
         if args.body.is_some() && args.clear_body {
             return Err("bodyMarkdown cannot be combined with clearBody".into());
         }
@@ -458,7 +454,7 @@ impl Plans {
     }
 
     /// `task delete`
-    pub fn delete_task(
+    pub(crate) fn delete_task(
         &self,
         plan_id: &str,
         task_id: &str,
@@ -486,7 +482,7 @@ impl Plans {
     }
 
     /// `task search`
-    pub fn search_tasks(
+    pub(crate) fn search_tasks(
         &self,
         plan_id: &str,
         query: &str,
@@ -507,7 +503,7 @@ impl Plans {
     }
 
     /// `doc validate`
-    pub fn validate_doc(&self, plan_id: &str) -> Result<Validated, PlanError> {
+    pub(crate) fn validate_doc(&self, plan_id: &str) -> Result<Validated, PlanError> {
         let snapshot = self.store.read(plan_id)?;
         let validation = validate::validate(&snapshot.text);
         Ok(Validated {
@@ -517,7 +513,7 @@ impl Plans {
     }
 
     /// `doc repair`
-    pub fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
+    pub(crate) fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
             let repaired = repair::repair(&current.text, &args.actions)?;
@@ -558,9 +554,9 @@ mod tests {
 
     const H: &str = "<!-- long-term-plan:format=v1 -->";
 
-    fn plans() -> (tempfile::TempDir, Plans) {
+    fn plans() -> (tempfile::TempDir, PlanFiles) {
         let dir = tempfile::tempdir().unwrap();
-        let plans = Plans::new(dir.path(), ".long-term-plan");
+        let plans = PlanFiles::new(dir.path(), ".long-term-plan");
         (dir, plans)
     }
 

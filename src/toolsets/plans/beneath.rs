@@ -27,14 +27,14 @@ use rustix::io::Errno;
 
 /// The plans root, opened.
 #[derive(Debug)]
-pub struct Root(OwnedFd);
+pub(crate) struct Root(OwnedFd);
 
 /// A directory beneath the root, opened.
 #[derive(Debug)]
-pub struct Dir(OwnedFd);
+pub(crate) struct Dir(OwnedFd);
 
 /// Whether an error says the path would have left the root.
-pub fn is_escape(error: &io::Error) -> bool {
+pub(crate) fn is_escape(error: &io::Error) -> bool {
     error.raw_os_error() == Some(Errno::XDEV.raw_os_error())
 }
 
@@ -64,27 +64,27 @@ fn open_beneath(dir: &OwnedFd, rel: &Path, flags: OFlags) -> io::Result<OwnedFd>
 impl Root {
     /// Opens the root directory at `path` (the trust boundary itself may be
     /// reached through symlinks).
-    pub fn open(path: &Path) -> io::Result<Self> {
+    pub(crate) fn open(path: &Path) -> io::Result<Self> {
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
         Ok(Self(rustix::fs::openat(CWD, path, flags, Mode::empty())?))
     }
 
     /// Opens the file `rel` beneath the root for reading, without waiting
     /// (a FIFO does not block).
-    pub fn open_file(&self, rel: &Path) -> io::Result<File> {
+    pub(crate) fn open_file(&self, rel: &Path) -> io::Result<File> {
         let flags = OFlags::RDONLY | OFlags::NONBLOCK;
         Ok(File::from(open_beneath(&self.0, rel, flags)?))
     }
 
     /// Opens the directory `rel` beneath the root.
-    pub fn open_dir(&self, rel: &Path) -> io::Result<Dir> {
+    pub(crate) fn open_dir(&self, rel: &Path) -> io::Result<Dir> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY;
         Ok(Dir(open_beneath(&self.0, rel, flags)?))
     }
 
     /// Makes the directory `rel` beneath the root and its missing parents,
     /// each inside the handle of its parent.
-    pub fn create_dirs(&self, rel: &Path) -> io::Result<Dir> {
+    pub(crate) fn create_dirs(&self, rel: &Path) -> io::Result<Dir> {
         let mut dir = self.open_dir(Path::new(""))?;
         for component in rel.components() {
             let Component::Normal(name) = component else {
@@ -103,7 +103,7 @@ impl Root {
 impl Dir {
     /// Opens the file `name` in this directory for reading; a symlink there
     /// is refused (`ELOOP`) rather than followed.
-    pub fn open_file(&self, name: &Path) -> io::Result<File> {
+    pub(crate) fn open_file(&self, name: &Path) -> io::Result<File> {
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
         Ok(File::from(rustix::fs::openat(
             &self.0,
@@ -114,14 +114,14 @@ impl Dir {
     }
 
     /// Whether `file` is the file now named `name` here (same device and inode).
-    pub fn holds(&self, file: &File, name: &Path) -> io::Result<bool> {
+    pub(crate) fn holds(&self, file: &File, name: &Path) -> io::Result<bool> {
         let open = file.metadata()?;
         let now = rustix::fs::statat(&self.0, name, AtFlags::SYMLINK_NOFOLLOW)?;
         Ok(open.dev() == now.st_dev && open.ino() == now.st_ino)
     }
 
     /// Writes `text` to the new file `name` (which must not exist).
-    pub fn write_new(&self, name: &Path, text: &str) -> io::Result<()> {
+    pub(crate) fn write_new(&self, name: &Path, text: &str) -> io::Result<()> {
         let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW;
         let fd = rustix::fs::openat(
             &self.0,
@@ -133,12 +133,12 @@ impl Dir {
     }
 
     /// Renames `from` over `to`, both in this directory.
-    pub fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+    pub(crate) fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
         Ok(rustix::fs::renameat(&self.0, from, &self.0, to)?)
     }
 
     /// Links `from` as `to` (which must not exist), both in this directory.
-    pub fn link(&self, from: &Path, to: &Path) -> io::Result<()> {
+    pub(crate) fn link(&self, from: &Path, to: &Path) -> io::Result<()> {
         Ok(rustix::fs::linkat(
             &self.0,
             from,
@@ -149,14 +149,17 @@ impl Dir {
     }
 
     /// Removes the file `name`.
-    pub fn remove(&self, name: &Path) -> io::Result<()> {
+    pub(crate) fn remove(&self, name: &Path) -> io::Result<()> {
         Ok(rustix::fs::unlinkat(&self.0, name, AtFlags::empty())?)
     }
 
     /// The names of the regular files here (not symlinks, as with Node's
     /// `Dirent`) that `wanted` admits, with their contents; a file that
     /// cannot be read is left out.
-    pub fn read_files(&self, wanted: impl Fn(&str) -> bool) -> io::Result<Vec<(String, Vec<u8>)>> {
+    pub(crate) fn read_files(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> io::Result<Vec<(String, Vec<u8>)>> {
         let listing = rustix::fs::Dir::read_from(&self.0)?;
         let mut files = Vec::new();
         for entry in listing {

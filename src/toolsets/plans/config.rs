@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::server::settings::{Flag, FlagKind, Settings, lenient};
 
 /// The part of the example config file that belongs to toolset `plans`.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 [plans]
 # Toolset 'plans': Markdown plan files {root}/{dir}/{planId}.md, compatible
 # with long-term-plan. No plan path may leave root (not even through a
@@ -24,7 +24,7 @@ legacy_doc_tools = false
 "#;
 
 /// The flags of toolset `plans`.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "plans-root",
         key: "plans.root",
@@ -44,15 +44,15 @@ pub const FLAGS: &[Flag] = &[
 /// `[plans]`: where toolset `plans` keeps its Markdown plan files.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct PlansSettings {
+pub(crate) struct PlansSettings {
     /// The root that plan paths may not leave, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The plans directory, relative to the root.
     #[serde(deserialize_with = "lenient")]
-    pub dir: String,
+    pub(crate) dir: String,
     /// Whether `doc.validate` and `doc.repair` are offered too.
-    pub legacy_doc_tools: bool,
+    pub(crate) legacy_doc_tools: bool,
 }
 
 impl Default for PlansSettings {
@@ -67,7 +67,7 @@ impl Default for PlansSettings {
 
 impl PlansSettings {
     /// Reads `[plans]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let plans = settings.table::<Self>("plans")?;
         let mut problems = Vec::new();
         settings.require(

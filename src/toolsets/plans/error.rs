@@ -11,13 +11,9 @@
 pub struct PlanError(pub String);
 
 impl PlanError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> Self {
-        Self(message.into())
-    }
-
     /// The message.
-    pub fn message(&self) -> &str {
+    #[cfg(test)]
+    pub(crate) fn message(&self) -> &str {
         &self.0
     }
 }
@@ -35,6 +31,6 @@ impl From<&str> for PlanError {
 }
 
 /// `Task not found: <id>`.
-pub fn task_not_found(id: &str) -> PlanError {
+pub(crate) fn task_not_found(id: &str) -> PlanError {
     PlanError(format!("Task not found: {id}"))
 }

@@ -10,19 +10,17 @@
 //! directory handles); `api` is the operations both faces share; `mcp` and
 //! `cli` are the faces. `config` is its table and `toolset` its registry entry.
 
-pub mod api;
+pub(crate) mod api;
 pub(crate) mod beneath;
-pub mod cli;
+pub(crate) mod cli;
 pub(crate) mod config;
-pub mod document;
-pub mod edit;
-pub mod error;
-pub mod mcp;
-pub mod store;
-pub mod syntax;
+pub(crate) mod document;
+pub(crate) mod edit;
+pub(crate) mod error;
+pub(crate) mod mcp;
+pub(crate) mod store;
+pub(crate) mod syntax;
 pub(crate) mod toolset;
 
-pub use api::Plans;
-pub use error::PlanError;
-pub use syntax::status::Status;
+pub(crate) use api::PlanFiles;
 pub(crate) use toolset::KIND;

@@ -33,7 +33,7 @@ pub const DEFAULT_PLANS_DIR: &str = ".long-term-plan";
 
 /// Where plans live: a root (the trust boundary) and a plans directory in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Store {
+pub(crate) struct Store {
     root: PathBuf,
     plans_dir: String,
     lock_timeout: Duration,
@@ -44,11 +44,11 @@ pub struct Store {
 /// searches, validations and most writes never show the etag of the text
 /// they read.
 #[derive(Debug, Clone)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// The plan's absolute path (as configured, symlinks not resolved).
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// The text (invalid UTF-8 replaced by U+FFFD).
-    pub text: String,
+    pub(crate) text: String,
     etag: OnceCell<String>,
 }
 
@@ -62,13 +62,13 @@ impl Snapshot {
     }
 
     /// SHA-256 of the text, lowercase hex.
-    pub fn etag(&self) -> &str {
+    pub(crate) fn etag(&self) -> &str {
         self.etag.get_or_init(|| etag(&self.text))
     }
 }
 
 /// Lowercase hex SHA-256 of the text.
-pub fn etag(text: &str) -> String {
+pub(crate) fn etag(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
@@ -103,7 +103,7 @@ pub fn resolve(base: &Path, path: &Path) -> PathBuf {
 }
 
 /// `path.relative(from, to)` for two resolved absolute paths.
-pub fn relative(from: &Path, to: &Path) -> PathBuf {
+pub(crate) fn relative(from: &Path, to: &Path) -> PathBuf {
     let from: Vec<Component<'_>> = from.components().collect();
     let to: Vec<Component<'_>> = to.components().collect();
     let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
@@ -119,7 +119,7 @@ pub fn relative(from: &Path, to: &Path) -> PathBuf {
 
 /// Node's message for a failed file-system call, e.g.
 /// `ENOENT: no such file or directory, open '/abs/plan.md'`.
-pub fn node_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
+pub(crate) fn node_error(error: &std::io::Error, syscall: &str, path: &Path) -> PlanError {
     let path = path.display();
     let message = match error.raw_os_error() {
         Some(2) => format!("ENOENT: no such file or directory, {syscall} '{path}'"),
@@ -181,7 +181,7 @@ fn real_path(path: &Path) -> PathBuf {
 
 impl Store {
     /// A store; `root` is resolved against the working directory.
-    pub fn new(root: &Path, plans_dir: &str) -> Self {
+    pub(crate) fn new(root: &Path, plans_dir: &str) -> Self {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
         Self {
             root: resolve(&cwd, root),
@@ -192,20 +192,15 @@ impl Store {
 
     /// The same, waiting at most `lock_timeout` for a plan another process
     /// has locked.
-    pub fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
+    pub(crate) fn with_lock_timeout(self, lock_timeout: Duration) -> Self {
         Self {
             lock_timeout,
             ..self
         }
     }
 
-    /// The root.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// `path` relative to the root, as shown in outputs.
-    pub fn relative(&self, path: &Path) -> String {
+    pub(crate) fn relative(&self, path: &Path) -> String {
         relative(&self.root, path).display().to_string()
     }
 
@@ -246,7 +241,7 @@ impl Store {
 
     /// The plans directory (absolute) and its real path relative to the
     /// root, inside it.
-    pub fn plans_dir(&self) -> Result<(PathBuf, PathBuf), PlanError> {
+    pub(crate) fn plans_dir(&self) -> Result<(PathBuf, PathBuf), PlanError> {
         let dir = resolve(&self.root, Path::new(&self.plans_dir));
         let real = self.guard(&dir)?;
         Ok((dir, real))
@@ -254,7 +249,7 @@ impl Store {
 
     /// The regular files of the plans directory whose names `wanted`
     /// admits, with their contents; none when the directory is missing.
-    pub fn read_plan_files(
+    pub(crate) fn read_plan_files(
         &self,
         wanted: impl Fn(&str) -> bool,
     ) -> Result<Vec<(String, Vec<u8>)>, PlanError> {
@@ -274,7 +269,7 @@ impl Store {
 
     /// A plan's path (absolute) and its real path relative to the root: the
     /// id must be safe and the path inside the root.
-    pub fn plan_path(&self, plan_id: &str) -> Result<(PathBuf, PathBuf), PlanError> {
+    pub(crate) fn plan_path(&self, plan_id: &str) -> Result<(PathBuf, PathBuf), PlanError> {
         if !id::is_safe(plan_id) {
             return Err(PlanError(format!(
                 "Invalid planId: {}",
@@ -288,7 +283,7 @@ impl Store {
     }
 
     /// Reads a plan; its etag is computed if asked for.
-    pub fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
+    pub(crate) fn read(&self, plan_id: &str) -> Result<Snapshot, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let mut bytes = Vec::new();
         self.open_root()?
@@ -314,7 +309,7 @@ impl Store {
     /// no concurrent writer in any process loses an update. A plan that is
     /// not valid UTF-8 is refused: writing it would replace the invalid
     /// bytes everywhere, even in lines the change did not touch.
-    pub fn update<T>(
+    pub(crate) fn update<T>(
         &self,
         plan_id: &str,
         change: impl FnOnce(&Snapshot) -> Result<(T, Option<String>), PlanError>,
@@ -353,7 +348,7 @@ impl Store {
 
     /// Creates a plan that must not exist yet: `Plan already exists: <id>`.
     /// Returns the plan's absolute path.
-    pub fn create(&self, plan_id: &str, text: &str) -> Result<PathBuf, PlanError> {
+    pub(crate) fn create(&self, plan_id: &str, text: &str) -> Result<PathBuf, PlanError> {
         let (path, real) = self.plan_path(plan_id)?;
         let (dir, _) = self.plans_dir()?;
         let (parent, name) = parent_and_name(&path, &real)?;
@@ -378,7 +373,7 @@ impl Store {
 }
 
 /// Reads a whole file.
-pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut file = File::open(path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;

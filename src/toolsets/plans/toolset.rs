@@ -2,36 +2,31 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! Toolset `plans` as the server sees it: its registry entry, its
-//! configured state (the plan files) and its MCP face.
+//! Toolset `plans` as the server sees it: its registry entry and its
+//! configured state (its MCP face on the plan files).
 
 use std::any::Any;
 use std::sync::Arc;
 
-use rmcp::ErrorData;
-use rmcp::model::{CallToolRequestParams, Tool};
-use rmcp::service::{RequestContext, RoleServer};
-
-use super::Plans;
-use crate::runtime::blocking;
+use super::PlanFiles;
+use super::mcp::PlansTools;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
-use crate::server::toolset::{OpenError, ToolFuture, Tools, Toolset, ToolsetKind};
+use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::plans::config::{EXAMPLE, FLAGS, PlansSettings};
-use crate::toolsets::plans::mcp::tools;
 
 /// What a model reads first when toolset `plans` is on.
-pub const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): pass the etag you read \
+pub(crate) const INSTRUCTIONS: &str = "Markdown plan files (long-term-plan): pass the etag you read \
 as ifMatch when you write, and re-read on CONFLICT. Each plan is <planId>.md in the plans \
 directory; tasks are `- [ ]` todo, `- [*]` doing, `- [√]` done. Read with plan.list, plan.get \
 and task.get (no taskId: the current task); change with task.add, task.update and \
 task.delete; find with task.search.";
 
 /// The registry entry of toolset `plans`.
-pub struct PlansKind;
+pub(crate) struct PlansKind;
 
 /// The registry entry of toolset `plans`.
-pub static KIND: PlansKind = PlansKind;
+pub(crate) static KIND: PlansKind = PlansKind;
 
 impl ToolsetKind for PlansKind {
     fn name(&self) -> &'static str {
@@ -61,23 +56,20 @@ impl ToolsetKind for PlansKind {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
         let lock_timeout = settings.lock_timeout();
         let settings = PlansSettings::read(settings)?;
-        let plans = Plans::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
-        Ok(Arc::new(PlansTools {
-            plans: Arc::new(plans),
-            legacy_doc_tools: settings.legacy_doc_tools,
-        }))
+        let plans = PlanFiles::new(&settings.root, &settings.dir).with_lock_timeout(lock_timeout);
+        Ok(Arc::new(Plans(PlansTools::new(
+            Arc::new(plans),
+            settings.legacy_doc_tools,
+        ))))
     }
 }
 
-/// Toolset `plans`, configured: the plan files and which tools are offered.
-/// The same on every board: plans do not belong to a board.
-#[derive(Debug, Clone)]
-pub struct PlansTools {
-    plans: Arc<Plans>,
-    legacy_doc_tools: bool,
-}
+/// Toolset `plans`, configured: its MCP face, the same on every board
+/// (plans do not belong to a board).
+#[derive(Debug)]
+pub(crate) struct Plans(PlansTools);
 
-impl Toolset for PlansTools {
+impl Toolset for Plans {
     fn name(&self) -> &'static str {
         KIND.name()
     }
@@ -92,40 +84,10 @@ impl Toolset for PlansTools {
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
-        Ok(Arc::new(self.clone()))
+        Ok(Arc::new(self.0.clone()))
     }
 
     fn as_any(&self) -> &dyn Any {
         self
-    }
-}
-
-impl Tools for PlansTools {
-    fn tools(&self) -> Vec<Tool> {
-        tools::tools(self.legacy_doc_tools)
-    }
-
-    fn call(
-        &self,
-        request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Option<ToolFuture> {
-        let legacy = self.legacy_doc_tools;
-        if !tools::tool_names(legacy).contains(&request.name.as_ref()) {
-            return None;
-        }
-        // Plan files are read, locked and written: off the async workers.
-        let plans = self.plans.clone();
-        Some(Box::pin(async move {
-            let result = blocking::run(move || {
-                let arguments = request.arguments.as_ref();
-                tools::call(&request.name, &plans, arguments, legacy)
-            })
-            .await;
-            match result {
-                Some(result) => Ok(result.into()),
-                None => Err(ErrorData::invalid_params("tool not found", None)),
-            }
-        }))
     }
 }

@@ -54,8 +54,12 @@ impl ToolsetKind for ScratchKind {
 }
 
 /// Toolset `scratch`, configured: the same on every board.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Scratch(pub(crate) Arc<ScratchSettings>);
+
+/// The MCP face of toolset `scratch`.
+#[derive(Debug)]
+pub(crate) struct ScratchTools(Arc<ScratchSettings>);
 
 impl Toolset for Scratch {
     fn name(&self) -> &'static str {
@@ -67,7 +71,7 @@ impl Toolset for Scratch {
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
-        Ok(Arc::new(self.clone()))
+        Ok(Arc::new(ScratchTools(self.0.clone())))
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -75,7 +79,7 @@ impl Toolset for Scratch {
     }
 }
 
-impl Tools for Scratch {
+impl Tools for ScratchTools {
     fn tools(&self) -> Vec<Tool> {
         let schema = json!({
             "type": "object",

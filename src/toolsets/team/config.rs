@@ -13,7 +13,7 @@ use super::mcp::Rules;
 use crate::server::settings::Settings;
 
 /// The part of the example config file that belongs to toolset `team`.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 [team]
 # The lease of a claim that names none, in minutes: when it ends without a
 # renewal, the task is free again (recorded in the history).
@@ -30,7 +30,7 @@ max_wait_seconds = 60
 "#;
 
 /// The longest `max_wait_seconds`.
-pub const MAX_WAIT_LIMIT: u64 = 60;
+pub(crate) const MAX_WAIT_LIMIT: u64 = 60;
 
 /// The longest `max_lease_minutes`: a day.
 const MAX_LEASE_LIMIT: i64 = 24 * 60;
@@ -38,15 +38,15 @@ const MAX_LEASE_LIMIT: i64 = 24 * 60;
 /// `[team]`: the leases.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct TeamSettings {
+pub(crate) struct TeamSettings {
     /// The default lease, in minutes.
-    pub lease_minutes: i64,
+    pub(crate) lease_minutes: i64,
     /// The longest lease, in minutes.
-    pub max_lease_minutes: i64,
+    pub(crate) max_lease_minutes: i64,
     /// Whether a completion must carry evidence.
-    pub require_evidence: bool,
+    pub(crate) require_evidence: bool,
     /// The longest `wait_for`, in seconds.
-    pub max_wait_seconds: u64,
+    pub(crate) max_wait_seconds: u64,
 }
 
 impl Default for TeamSettings {
@@ -63,7 +63,7 @@ impl Default for TeamSettings {
 
 impl TeamSettings {
     /// Reads `[team]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let team = settings.table::<Self>("team")?;
         let mut problems = Vec::new();
         settings.require(
@@ -91,7 +91,7 @@ impl TeamSettings {
     }
 
     /// Whether a completion must carry evidence.
-    pub fn evidence_rule(&self) -> EvidenceRule {
+    pub(crate) fn evidence_rule(&self) -> EvidenceRule {
         match self.require_evidence {
             true => EvidenceRule::Required,
             false => EvidenceRule::Optional,
@@ -99,7 +99,7 @@ impl TeamSettings {
     }
 
     /// How the team's tools work on a board.
-    pub fn rules(&self) -> Rules {
+    pub(crate) fn rules(&self) -> Rules {
         Rules {
             policy: self.policy(),
             evidence: self.evidence_rule(),
@@ -108,7 +108,7 @@ impl TeamSettings {
     }
 
     /// The lease policy these settings set.
-    pub fn policy(&self) -> LeasePolicy {
+    pub(crate) fn policy(&self) -> LeasePolicy {
         LeasePolicy {
             default_minutes: self.lease_minutes,
             max_minutes: self.max_lease_minutes,

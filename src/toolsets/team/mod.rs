@@ -17,14 +17,14 @@
 //! table and `toolset` its registry entry. Leases are measured by the runtime's clock, shifted in tests
 //! (`runtime::clock`).
 
-pub mod cli;
+pub(crate) mod cli;
 pub(crate) mod config;
 pub(crate) mod digest_route;
-pub mod domain;
+pub(crate) mod domain;
 pub(crate) mod mcp;
 pub(crate) mod reservations_route;
-pub mod reserved;
+pub(crate) mod reserved;
 pub(crate) mod toolset;
-pub mod waiter;
+pub(crate) mod waiter;
 
 pub(crate) use toolset::{KIND, Team};

@@ -25,7 +25,7 @@ use crate::toolsets::planning::web::answers::{no_board, no_such_board, not_opene
 use crate::toolsets::planning::web::security_headers;
 
 /// The route, on `team`'s boards and clock.
-pub fn routes(team: Team) -> Router {
+pub(crate) fn routes(team: Team) -> Router {
     Router::new()
         .route("/boards/{name}/reservations", get(reservations))
         .layer(middleware::from_fn(security_headers))

@@ -14,30 +14,30 @@ use super::domain::touches::reservations;
 
 /// One reservation: a task's touches, held by an agent until a time.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reserved {
+pub(crate) struct Reserved {
     /// The task's ID.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// Its title.
-    pub title: String,
+    pub(crate) title: String,
     /// Who holds it (or the worker it is dispatched to).
-    pub holder: String,
+    pub(crate) holder: String,
     /// Until when (RFC 3339, UTC).
-    pub until: String,
+    pub(crate) until: String,
     /// Whether it is dispatched and not claimed yet.
-    pub dispatched: bool,
+    pub(crate) dispatched: bool,
     /// The glob patterns it reserves.
-    pub touches: Vec<String>,
+    pub(crate) touches: Vec<String>,
 }
 
 /// What the route answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reservations {
+pub(crate) struct Reservations {
     /// Every live reservation of the board, in board order.
-    pub reservations: Vec<Reserved>,
+    pub(crate) reservations: Vec<Reserved>,
 }
 
 /// The live reservations of the board `view` shows.
-pub fn of(view: View<'_>) -> Reservations {
+pub(crate) fn of(view: View<'_>) -> Reservations {
     let reservations = reservations(view)
         .into_iter()
         .map(|r| Reserved {

@@ -28,16 +28,16 @@ use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenError};
 
 /// What a model reads first: what must not go wrong first.
-pub const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
+pub(crate) const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
 every call) before working on a task and work only on tasks you hold; claim again to renew. \
 Finish with release_task: completed with evidence (command and exit_code, commit, url or note), \
 failed, or pending. Leads: dispatch_task what sub-agents run; wait_for, never poll.";
 
 /// The registry entry of toolset `team`.
-pub struct TeamKind;
+pub(crate) struct TeamKind;
 
 /// The registry entry of toolset `team`.
-pub static KIND: TeamKind = TeamKind;
+pub(crate) static KIND: TeamKind = TeamKind;
 
 impl ToolsetKind for TeamKind {
     fn name(&self) -> &'static str {
@@ -86,7 +86,7 @@ impl ToolsetKind for TeamKind {
 
 /// Toolset `team`, configured (a cheap handle: planning's boards are shared).
 #[derive(Debug, Clone)]
-pub struct Team {
+pub(crate) struct Team {
     boards: Arc<Boards>,
     rules: Rules,
     clock: Clock,
@@ -94,17 +94,17 @@ pub struct Team {
 
 impl Team {
     /// The boards it works on: toolset `planning`'s.
-    pub fn boards(&self) -> &Arc<Boards> {
+    pub(crate) fn boards(&self) -> &Arc<Boards> {
         &self.boards
     }
 
     /// The digest of board `name` as it is now (see `domain::digest`).
-    pub fn digest(&self, name: &BoardName, board: &Board) -> String {
+    pub(crate) fn digest(&self, name: &BoardName, board: &Board) -> String {
         digest(name.as_str(), View::new(board, self.clock.now()))
     }
 
     /// The live reservations of `board` as they are now.
-    pub fn reservations(&self, board: &Board) -> Reservations {
+    pub(crate) fn reservations(&self, board: &Board) -> Reservations {
         reserved::of(View::new(board, self.clock.now()))
     }
 }

@@ -28,7 +28,7 @@ use crate::toolsets::team::domain::waiting::{Condition, Event, Tracker};
 use crate::toolsets::team::domain::{TeamError, View, wait_reply};
 
 /// The reply of a wait: its text, or why the call is refused (an error).
-pub type Reply = Result<String, String>;
+pub(crate) type Reply = Result<String, String>;
 
 /// What a caller asks to wait for (`wait_for`'s arguments).
 #[derive(Debug, Clone, Default)]
@@ -82,7 +82,11 @@ impl Waiters {
     }
 
     /// Waits as `p` asks, until `cancelled` (the client's cancellation).
-    pub async fn wait(&self, p: &WaitRequest, cancelled: CancellationToken) -> Reply {
+    pub async fn wait(
+        &self,
+        p: &WaitRequest,
+        cancelled: CancellationToken,
+    ) -> Result<String, String> {
         let (condition, task_ids, timeout) = match self.wait_request(p) {
             Ok(request) => request,
             Err(refused) => return Err(refused.to_string()),
@@ -307,7 +311,7 @@ mod tests {
             Duration::from_secs(5),
         )
         .unwrap();
-        let name = BoardName::default_board();
+        let name = "default".to_owned();
         let waiters = Waiters::new(
             name,
             board.clone(),

@@ -7,7 +7,6 @@
 //! nothing), answer. Blocking work: the MCP face runs it off the async
 //! workers.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,11 +23,12 @@ use super::machine::transition::{Decision, decide};
 use crate::runtime::clock::Clock;
 
 /// The longest note, in characters.
-pub const MAX_NOTE_CHARS: usize = 500;
+pub(crate) const MAX_NOTE_CHARS: usize = 500;
 
-/// The workflow of one directory D, as the server's sessions share it.
+/// Casts the spells of one workflow directory D, as the server's sessions
+/// share it.
 #[derive(Debug)]
-pub struct Workflow {
+pub struct Caster {
     dir: Dir,
     limits: Limits,
     max_file_bytes: u64,
@@ -56,7 +56,7 @@ pub struct Setup {
     pub gitignore: bool,
 }
 
-impl Workflow {
+impl Caster {
     /// The workflow set up by `setup`, with time from `clock`.
     pub fn new(setup: Setup, clock: Clock) -> Self {
         Self {
@@ -77,12 +77,13 @@ impl Workflow {
 
     /// This workflow, pausing every spell that writes more than one file
     /// before its last when `pause` is given (end-to-end tests only).
-    pub fn with_pause(self, pause: Option<Pause>) -> Self {
+    pub(crate) fn with_pause(self, pause: Option<Pause>) -> Self {
         Self { pause, ..self }
     }
 
     /// D on disk.
-    pub fn path(&self) -> &Path {
+    #[cfg(test)]
+    pub(crate) fn path(&self) -> &std::path::Path {
         &self.dir.path
     }
 
@@ -94,7 +95,7 @@ impl Workflow {
 
     /// [`Self::cast`], with a failure injected into the effects, returning
     /// the whole decision.
-    pub fn cast_with(
+    pub(crate) fn cast_with(
         &self,
         spell: Spell,
         note: Option<&str>,
@@ -126,7 +127,7 @@ impl Workflow {
 
 /// The note as recorded: at most 500 characters; newlines and other
 /// control characters become spaces; trimmed; an empty one is none.
-pub fn clean_note(note: Option<&str>) -> Result<Option<String>, CastError> {
+pub(crate) fn clean_note(note: Option<&str>) -> Result<Option<String>, CastError> {
     let Some(note) = note else {
         return Ok(None);
     };

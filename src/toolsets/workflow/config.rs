@@ -16,7 +16,7 @@ use crate::server::settings::{Flag, FlagKind, Settings, lenient, list};
 
 /// The part of the example config file that belongs to toolset `workflow`,
 /// commented out.
-pub const EXAMPLE: &str = r#"
+pub(crate) const EXAMPLE: &str = r#"
 # Toolset 'workflow': the spell workflow (Accio, Expecto, Reparo, Reverto,
 # Finite, Lumos) over the files of {root}/{dir}; see docs/workflow.md. It
 # reads and writes local files only: GitHub, Jira and Confluence work is
@@ -42,7 +42,7 @@ pub const EXAMPLE: &str = r#"
 "#;
 
 /// The flags of toolset `workflow`.
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         long: "workflow-root",
         key: "workflow.root",
@@ -62,27 +62,27 @@ pub const FLAGS: &[Flag] = &[
 /// `[workflow]`: the workflow directory and the limits of a call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct WorkflowSettings {
+pub(crate) struct WorkflowSettings {
     /// The project root, relative to the working directory.
     #[serde(deserialize_with = "lenient")]
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The workflow directory D, relative to the root (or absolute).
     #[serde(deserialize_with = "lenient")]
-    pub dir: String,
+    pub(crate) dir: String,
     /// History entries kept in `state.json`.
-    pub max_history: u64,
+    pub(crate) max_history: u64,
     /// The most bytes of a file quoted in instructions.
-    pub max_inline_bytes: u64,
+    pub(crate) max_inline_bytes: u64,
     /// Larger files are not read.
-    pub max_file_bytes: u64,
+    pub(crate) max_file_bytes: u64,
     /// The longest wait for the lock, in milliseconds.
-    pub lock_timeout_ms: u64,
+    pub(crate) lock_timeout_ms: u64,
     /// Extra Atlassian hosts.
     #[serde(deserialize_with = "list")]
-    pub atlassian_hosts: Vec<String>,
+    pub(crate) atlassian_hosts: Vec<String>,
     /// Whether a workflow directory a spell makes is born with a
     /// `.gitignore` naming the server's own files.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
 }
 
 impl Default for WorkflowSettings {
@@ -110,7 +110,7 @@ fn is_host_name(host: &str) -> bool {
 
 impl WorkflowSettings {
     /// Reads `[workflow]` and checks what types cannot.
-    pub fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
+    pub(crate) fn read(settings: &Settings<'_>) -> Result<Self, Vec<String>> {
         let mut workflow = settings.table::<Self>("workflow")?;
         let mut problems = Vec::new();
         settings.require(
@@ -167,7 +167,7 @@ impl WorkflowSettings {
 
     /// How the workflow is set up: D made absolute against the working
     /// directory `cwd`, and how replies show it.
-    pub fn setup(&self, cwd: &Path) -> Setup {
+    pub(crate) fn setup(&self, cwd: &Path) -> Setup {
         let root = normalize(&cwd.join(&self.root));
         let path = normalize(&root.join(&self.dir));
         let shown = match path.strip_prefix(&root) {

@@ -13,12 +13,12 @@
 //! effects with undo); `cast` one call end to end; `mcp` the six tools;
 //! `config` its table and `toolset` its registry entry.
 
-pub mod cast;
+pub(crate) mod cast;
 pub(crate) mod config;
-pub mod disk;
-pub mod files;
-pub mod machine;
-pub mod mcp;
+pub(crate) mod disk;
+pub(crate) mod files;
+pub(crate) mod machine;
+pub(crate) mod mcp;
 pub(crate) mod toolset;
 
 pub(crate) use toolset::KIND;

@@ -8,7 +8,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cast::Workflow;
+use super::cast::Caster;
 use super::config::{EXAMPLE, FLAGS, WorkflowSettings};
 use super::disk::pause::Pause;
 use super::mcp::tools::WorkflowTools;
@@ -18,16 +18,16 @@ use crate::server::settings::{Flag, Settings};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first when toolset `workflow` is on.
-pub const INSTRUCTIONS: &str = "Spell workflow (.ai/task/): call accio, expecto, reparo, \
+pub(crate) const INSTRUCTIONS: &str = "Spell workflow (.ai/task/): call accio, expecto, reparo, \
 reverto, finite or lumos ONLY when the user types that spell (\"Accio: note\" passes note); \
 never on words like \"continue\". Relay message_to_user, follow instructions_to_coding_agent \
 exactly; options are the spells valid now.";
 
 /// The registry entry of toolset `workflow`.
-pub struct WorkflowKind;
+pub(crate) struct WorkflowKind;
 
 /// The registry entry of toolset `workflow`.
-pub static KIND: WorkflowKind = WorkflowKind;
+pub(crate) static KIND: WorkflowKind = WorkflowKind;
 
 impl ToolsetKind for WorkflowKind {
     fn name(&self) -> &'static str {
@@ -54,8 +54,8 @@ impl ToolsetKind for WorkflowKind {
         let settings = WorkflowSettings::read(settings)?;
         let cwd = std::env::current_dir().unwrap_or_default();
         let workflow =
-            Workflow::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
-        Ok(Arc::new(WorkflowToolset {
+            Caster::new(settings.setup(&cwd), Clock::system()).with_pause(Pause::from_env());
+        Ok(Arc::new(Workflow {
             workflow: Arc::new(workflow),
         }))
     }
@@ -64,11 +64,11 @@ impl ToolsetKind for WorkflowKind {
 /// Toolset `workflow`, configured: one workflow directory, the same on
 /// every board.
 #[derive(Debug)]
-pub struct WorkflowToolset {
-    workflow: Arc<Workflow>,
+pub(crate) struct Workflow {
+    workflow: Arc<Caster>,
 }
 
-impl Toolset for WorkflowToolset {
+impl Toolset for Workflow {
     fn name(&self) -> &'static str {
         KIND.name()
     }

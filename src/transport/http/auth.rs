@@ -14,14 +14,14 @@ use axum::response::{IntoResponse, Response};
 
 /// What a request may show to be let in: the token, or the cookie it grants.
 #[derive(Clone)]
-pub struct Access {
+pub(crate) struct Access {
     token: Token,
     sign_in: SignIn,
 }
 
 impl Access {
     /// Access with the configured token `secret`.
-    pub fn new(secret: &str) -> Self {
+    pub(crate) fn new(secret: &str) -> Self {
         Self {
             token: Token::new(secret),
             sign_in: SignIn::new(secret),
@@ -34,7 +34,7 @@ impl Access {
     /// through: it needs the right token or, for reading pages, the sign-in
     /// cookie; otherwise 401. A page opened with the right `?token=` signs
     /// the browser in (the redirect is the answer).
-    pub fn refusal(&self, request: &Request) -> Option<Response> {
+    pub(crate) fn refusal(&self, request: &Request) -> Option<Response> {
         if let Some(given) = bearer(request) {
             return match self.token.matches(given) {
                 true => None,

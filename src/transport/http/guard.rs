@@ -20,7 +20,7 @@ const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 /// The accepted hosts and origins.
 #[derive(Debug, Clone)]
-pub struct Guard(Arc<Lists>);
+pub(crate) struct Guard(Arc<Lists>);
 
 #[derive(Debug)]
 struct Lists {
@@ -44,7 +44,7 @@ enum OriginRule {
 impl Guard {
     /// The guard for `[server]`: loopback names, the bound host, and the
     /// configured extra hosts and origins.
-    pub fn new(settings: &ServerSettings) -> Self {
+    pub(crate) fn new(settings: &ServerSettings) -> Self {
         let configured = std::iter::once(settings.host.as_str())
             .chain(settings.allowed_hosts.iter().map(String::as_str));
         let hosts = LOOPBACK
@@ -61,7 +61,7 @@ impl Guard {
     }
 
     /// Whether a `Host` header value names this server.
-    pub fn allows_host(&self, value: &str) -> bool {
+    pub(crate) fn allows_host(&self, value: &str) -> bool {
         split_authority(value).is_some_and(|(host, port)| {
             self.0.hosts.iter().any(|(allowed, allowed_port)| {
                 *allowed == host && allowed_port.is_none_or(|p| Some(p) == port)
@@ -70,7 +70,7 @@ impl Guard {
     }
 
     /// Whether an `Origin` header value may call this server.
-    pub fn allows_origin(&self, value: &str) -> bool {
+    pub(crate) fn allows_origin(&self, value: &str) -> bool {
         let Some(origin) = OriginRule::parse(value) else {
             return false;
         };
@@ -162,7 +162,7 @@ impl Guard {
     /// to a proxy) or authority form (`CONNECT name:443`) names a host in
     /// its target too, which HTTP/1.1 has a server use instead of `Host`
     /// (RFC 9112, 3.2.2): that host must be allowed as well.
-    pub fn refusal(&self, request: &Request) -> Option<Response> {
+    pub(crate) fn refusal(&self, request: &Request) -> Option<Response> {
         if let Some(target) = request.uri().authority()
             && !self.allows_host(target.as_str())
         {

@@ -17,12 +17,12 @@ use crate::server::routes::unavailable;
 
 /// The most requests handled at once (long-lived notification streams
 /// aside); beyond it, requests get 503 at once instead of queueing.
-pub const MAX_IN_FLIGHT: usize = 1024;
+pub(crate) const MAX_IN_FLIGHT: usize = 1024;
 
 /// Counts a request as in flight until its response body has been sent, and
 /// refuses requests beyond [`MAX_IN_FLIGHT`]. GET (the long-lived
 /// notification stream) is not a call and is not counted.
-pub async fn run_counted(in_flight: &TaskTracker, request: Request, next: Next) -> Response {
+pub(crate) async fn run_counted(in_flight: &TaskTracker, request: Request, next: Next) -> Response {
     if request.method() == Method::GET {
         return next.run(request).await;
     }

@@ -30,7 +30,7 @@ use crate::server::toolset::OpenError;
 use crate::server::{BoardName, Enabled, Endpoint, SessionServer};
 
 /// The largest request body accepted; larger ones get 413.
-pub const MAX_REQUEST_BODY: usize = 1024 * 1024;
+pub(crate) const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
 /// The header that names a request's session.
 const SESSION_ID: &str = "mcp-session-id";
@@ -42,7 +42,7 @@ type ServiceFuture = <McpService as tower_service::Service<Request>>::Future;
 
 /// The boards' MCP services and the session cap.
 #[derive(Clone)]
-pub struct McpEndpoints {
+pub(crate) struct McpEndpoints {
     inner: Arc<Endpoints>,
 }
 
@@ -72,7 +72,7 @@ struct Endpoints {
 
 impl McpEndpoints {
     /// Endpoints of the enabled toolsets on every board, configured by `[server]`.
-    pub fn new(
+    pub(crate) fn new(
         settings: &ServerSettings,
         toolsets: Enabled,
         sessions_closed: CancellationToken,
@@ -98,7 +98,7 @@ impl McpEndpoints {
     /// Opens the toolsets on board `name` and makes its service, unless
     /// that is done already. The toolsets open on a blocking thread (a board
     /// reads its file), without holding the map of services.
-    pub async fn open(&self, name: &BoardName) -> Result<(), OpenError> {
+    pub(crate) async fn open(&self, name: &BoardName) -> Result<(), OpenError> {
         if self.inner.services.lock().contains_key(name) {
             return Ok(());
         }
@@ -377,7 +377,7 @@ fn unread(error: &axum::Error) -> Response {
 }
 
 /// `/mcp` (board `default`) and `/boards/{name}/mcp`; any other name is 404.
-pub fn routes(endpoints: McpEndpoints) -> Router {
+pub(crate) fn routes(endpoints: McpEndpoints) -> Router {
     Router::new()
         .route("/mcp", any(default_board))
         .route("/boards/{name}/mcp", any(named_board))

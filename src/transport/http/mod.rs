@@ -33,7 +33,7 @@ use crate::server::routes::{HttpContext, Page};
 
 /// The whole HTTP application: the MCP endpoints and the toolsets' routes,
 /// behind one [`gate`].
-pub fn router(
+pub(crate) fn router(
     settings: &ServerSettings,
     endpoints: mcp::McpEndpoints,
     toolsets: impl IntoIterator<Item = Router>,
@@ -59,7 +59,7 @@ pub fn router(
 /// The routes the enabled toolsets bring, and the pages among them to
 /// announce. Their long-lived responses end when `sessions_closed` is
 /// cancelled, with the MCP sessions' event streams.
-pub fn toolset_routes(
+pub(crate) fn toolset_routes(
     toolsets: &Enabled,
     settings: &ServerSettings,
     sessions_closed: &CancellationToken,

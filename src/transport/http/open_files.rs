@@ -12,7 +12,7 @@ use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 
 /// Raises the soft open-files limit to the hard one, if it is lower.
 /// Returns the limit now in force (`None`: unlimited).
-pub fn raise() -> Option<u64> {
+pub(crate) fn raise() -> Option<u64> {
     let Rlimit { current, maximum } = getrlimit(Resource::Nofile);
     if current.is_none() || current == maximum {
         return current;
@@ -35,7 +35,7 @@ pub fn raise() -> Option<u64> {
 
 /// The most connections served at once: `configured`, lowered to leave
 /// `reserve` descriptors free under `limit`, and at least one.
-pub fn connection_cap(configured: usize, limit: Option<u64>, reserve: usize) -> usize {
+pub(crate) fn connection_cap(configured: usize, limit: Option<u64>, reserve: usize) -> usize {
     let Some(limit) = limit else {
         return configured;
     };

@@ -48,7 +48,7 @@ const RESERVED_DESCRIPTORS: usize = 64;
 const MAX_ACCEPT_PAUSE: Duration = Duration::from_secs(1);
 
 /// Serves HTTP until `signal` resolves and the calls in flight are done.
-pub async fn serve(
+pub(crate) async fn serve(
     config: &Config,
     config_file: &str,
     signal: impl Future<Output = ()> + Send + 'static,
@@ -201,7 +201,11 @@ async fn accept(
         pause = Duration::from_millis(10);
         // Without TCP_NODELAY every SSE reply waits for the client's delayed ACK (~40 ms).
         let _ = tcp.set_nodelay(true);
-        match cap.admit() {
+        let admitted = tokio::select! {
+            () = serving.life.stopping.cancelled() => return,
+            admitted = cap.admit() => admitted,
+        };
+        match admitted {
             Some(slot) => {
                 connections.spawn(serving.clone().connection(tcp, slot));
             }

@@ -18,17 +18,17 @@ use sha2::{Digest, Sha256};
 use super::token::Token;
 
 /// The cookie's name.
-pub const COOKIE: &str = "planning_auth";
+pub(crate) const COOKIE: &str = "planning_auth";
 
 /// How long a browser stays signed in: 30 days.
-pub const MAX_AGE_SECONDS: u64 = 30 * 24 * 60 * 60;
+pub(crate) const MAX_AGE_SECONDS: u64 = 30 * 24 * 60 * 60;
 
 /// The query parameter that carries the token.
-pub const PARAMETER: &str = "token";
+pub(crate) const PARAMETER: &str = "token";
 
 /// The cookie that a token grants, and its check.
 #[derive(Clone)]
-pub struct SignIn {
+pub(crate) struct SignIn {
     /// What `Set-Cookie` sends.
     set_cookie: HeaderValue,
     /// The cookie's value, compared in constant time.
@@ -37,7 +37,7 @@ pub struct SignIn {
 
 impl SignIn {
     /// The sign-in for `secret`, the configured token.
-    pub fn new(secret: &str) -> Self {
+    pub(crate) fn new(secret: &str) -> Self {
         let value = hex::encode(
             Sha256::new()
                 .chain_update(b"planning-mcp-server browser cookie v1\0")
@@ -57,7 +57,7 @@ impl SignIn {
 
     /// Whether `request` may be let through on its cookie: a GET or HEAD
     /// with the right cookie.
-    pub fn admits<B>(&self, request: &Request<B>) -> bool {
+    pub(crate) fn admits<B>(&self, request: &Request<B>) -> bool {
         matches!(*request.method(), Method::GET | Method::HEAD)
             && request
                 .headers()
@@ -71,7 +71,7 @@ impl SignIn {
 
     /// The answer to a request that brought the right token in its query:
     /// the cookie, and a redirect to the same page without the token.
-    pub fn redirect(&self, uri: &Uri) -> Response {
+    pub(crate) fn redirect(&self, uri: &Uri) -> Response {
         let location = without_token(uri);
         let location =
             HeaderValue::from_str(&location).unwrap_or_else(|_| HeaderValue::from_static("./"));
@@ -92,7 +92,7 @@ impl SignIn {
 }
 
 /// The token a GET or HEAD request brings in its query (percent-decoded), if any.
-pub fn query_token<B>(request: &Request<B>) -> Option<String> {
+pub(crate) fn query_token<B>(request: &Request<B>) -> Option<String> {
     if !matches!(*request.method(), Method::GET | Method::HEAD) {
         return None;
     }
@@ -108,7 +108,7 @@ pub fn query_token<B>(request: &Request<B>) -> Option<String> {
 /// Where to send the browser: the same page (relative to it, so that a path
 /// can never name another site, and a reverse proxy's prefix is kept), with
 /// the rest of the query but without the token.
-pub fn without_token(uri: &Uri) -> String {
+pub(crate) fn without_token(uri: &Uri) -> String {
     let page = uri.path().rsplit('/').next().unwrap_or_default();
     let rest: Vec<&str> = uri
         .query()

@@ -14,16 +14,16 @@ use sha2::{Digest, Sha256};
 /// The expected token, kept only as its SHA-256 digest: comparing digests
 /// takes the same time whatever the token given, even its length.
 #[derive(Clone)]
-pub struct Token(Arc<[u8; 32]>);
+pub(crate) struct Token(Arc<[u8; 32]>);
 
 impl Token {
     /// The token to expect.
-    pub fn new(secret: &str) -> Self {
+    pub(crate) fn new(secret: &str) -> Self {
         Self(Arc::new(Sha256::digest(secret.as_bytes()).into()))
     }
 
     /// Whether `given` is the token, in constant time.
-    pub fn matches(&self, given: &str) -> bool {
+    pub(crate) fn matches(&self, given: &str) -> bool {
         let given: [u8; 32] = Sha256::digest(given.as_bytes()).into();
         let difference = self
             .0
@@ -35,7 +35,7 @@ impl Token {
 }
 
 /// The bearer token of a request, if it has one.
-pub fn bearer(request: &Request) -> Option<&str> {
+pub(crate) fn bearer(request: &Request) -> Option<&str> {
     let value = request
         .headers()
         .get(header::AUTHORIZATION)?

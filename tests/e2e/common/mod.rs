@@ -14,8 +14,8 @@
 
 #![allow(dead_code)]
 
-pub mod vcs;
-pub mod webdriver;
+pub(crate) mod vcs;
+pub(crate) mod webdriver;
 
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -37,11 +37,11 @@ use tokio::process::{Child, Command};
 /// How long a test waits for an event before it calls it a hang: far
 /// beyond any latency, even on a loaded 2-core machine, so it never decides
 /// a test that is merely slow.
-pub const HANG: Duration = Duration::from_secs(60);
+pub(crate) const HANG: Duration = Duration::from_secs(60);
 
 /// Awaits `future`; panics, naming `what`, if it has not finished within
 /// [`HANG`].
-pub async fn within_hang<T>(what: &str, future: impl Future<Output = T>) -> T {
+pub(crate) async fn within_hang<T>(what: &str, future: impl Future<Output = T>) -> T {
     tokio::time::timeout(HANG, future)
         .await
         .unwrap_or_else(|_| panic!("{what}: not within {HANG:?}, a hang"))
@@ -50,7 +50,7 @@ pub async fn within_hang<T>(what: &str, future: impl Future<Output = T>) -> T {
 /// Polls `check` until it returns `Some`, and returns that; panics, naming
 /// `what`, after [`HANG`]. For a state the test can only observe by asking
 /// again (a slot freed, a file written, a session gone).
-pub async fn eventually<T, F: Future<Output = Option<T>>>(
+pub(crate) async fn eventually<T, F: Future<Output = Option<T>>>(
     what: &str,
     mut check: impl FnMut() -> F,
 ) -> T {
@@ -66,17 +66,17 @@ pub async fn eventually<T, F: Future<Output = Option<T>>>(
 }
 
 /// The binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_planning-mcp-server");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_planning-mcp-server");
 
 /// A connected MCP client.
-pub type Client = RunningService<RoleClient, ()>;
+pub(crate) type Client = RunningService<RoleClient, ()>;
 
 /// A raw JSON-RPC `initialize` request (id 1), for tests that speak the wire
 /// protocol without the rmcp client.
-pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+pub(crate) const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
 
 /// A raw Streamable HTTP POST to `url` with the headers MCP requires.
-pub fn post(url: &str) -> reqwest::RequestBuilder {
+pub(crate) fn post(url: &str) -> reqwest::RequestBuilder {
     reqwest::Client::new()
         .post(url)
         .header("content-type", "application/json")
@@ -85,7 +85,7 @@ pub fn post(url: &str) -> reqwest::RequestBuilder {
 
 /// A command for the binary, run in `dir` with a clean `PLANNING_*`
 /// environment and `HOME` in `dir`, so no config file is picked up.
-pub fn command(dir: &TempDir) -> Command {
+pub(crate) fn command(dir: &TempDir) -> Command {
     prepared(Command::new(BIN), dir)
 }
 
@@ -105,13 +105,13 @@ fn prepared(mut command: Command, dir: &TempDir) -> Command {
 }
 
 /// Starts the binary in stdio mode and connects a client to it.
-pub async fn stdio_client(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Client {
+pub(crate) async fn stdio_client(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Client {
     stdio_client_with_pid(command(dir), args, env).await.0
 }
 
 /// Starts `command` (the binary) in stdio mode, connects a client, and
 /// returns the client and the server's process ID.
-pub async fn stdio_client_with_pid(
+pub(crate) async fn stdio_client_with_pid(
     mut command: Command,
     args: &[&str],
     env: &[(&str, &str)],
@@ -129,7 +129,7 @@ pub async fn stdio_client_with_pid(
 /// The names of the tools a server started with `--toolsets list` offers,
 /// so that tests derive the tools of a combination from each toolset's
 /// own list instead of counting them by hand.
-pub async fn tool_names(list: &str) -> BTreeSet<String> {
+pub(crate) async fn tool_names(list: &str) -> BTreeSet<String> {
     let dir = tempfile::tempdir().unwrap();
     let client = stdio_client(&dir, &["--toolsets", list], &[]).await;
     let tools = client.list_all_tools().await.unwrap();
@@ -141,7 +141,7 @@ pub async fn tool_names(list: &str) -> BTreeSet<String> {
 }
 
 /// The `--storage file --storage-dir DIR` flags.
-pub fn file_storage(dir: &std::path::Path) -> Vec<String> {
+pub(crate) fn file_storage(dir: &std::path::Path) -> Vec<String> {
     vec![
         "--storage".into(),
         "file".into(),
@@ -151,7 +151,7 @@ pub fn file_storage(dir: &std::path::Path) -> Vec<String> {
 }
 
 /// A server process in HTTP mode on a free loopback port.
-pub struct HttpServer {
+pub(crate) struct HttpServer {
     /// The MCP endpoint, e.g. `http://127.0.0.1:40123/mcp`.
     pub url: String,
     child: Child,
@@ -164,7 +164,7 @@ pub struct HttpServer {
 impl HttpServer {
     /// Starts the server with `--mode http --host 127.0.0.1 --port 0` and waits
     /// for the start-up line that names its URL.
-    pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) async fn start(args: &[&str], env: &[(&str, &str)]) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut server = Self::start_in(&dir, args, env).await;
         server._dir = Some(dir);
@@ -172,18 +172,27 @@ impl HttpServer {
     }
 
     /// Like [`HttpServer::start`], in a directory the caller keeps.
-    pub async fn start_in(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) async fn start_in(dir: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Self {
         Self::start_on(dir, 0, args, env).await
     }
 
     /// Like [`HttpServer::start_in`], on the given port (0: any free one).
-    pub async fn start_on(dir: &TempDir, port: u16, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) async fn start_on(
+        dir: &TempDir,
+        port: u16,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         Self::start_command(command(dir), port, args, env).await
     }
 
     /// Like [`HttpServer::start`], the server's open-files limit (soft and
     /// hard) set to `limit` first, as `ulimit -n` sets it.
-    pub async fn start_with_open_files(limit: u32, args: &[&str], env: &[(&str, &str)]) -> Self {
+    pub(crate) async fn start_with_open_files(
+        limit: u32,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut limited = Command::new("sh");
         limited.args([
@@ -240,14 +249,14 @@ impl HttpServer {
     }
 
     /// Connects a new MCP client (a new session).
-    pub async fn client(&self) -> Client {
+    pub(crate) async fn client(&self) -> Client {
         ().serve(StreamableHttpClientTransport::from_uri(self.url.clone()))
             .await
             .expect("initialize over HTTP")
     }
 
     /// Connects a new MCP client to board `name` (a new session).
-    pub async fn client_for(&self, name: &str) -> Client {
+    pub(crate) async fn client_for(&self, name: &str) -> Client {
         ().serve(StreamableHttpClientTransport::from_uri(
             self.board_url(name),
         ))
@@ -256,22 +265,22 @@ impl HttpServer {
     }
 
     /// The URL of board `name`'s MCP endpoint.
-    pub fn board_url(&self, name: &str) -> String {
+    pub(crate) fn board_url(&self, name: &str) -> String {
         format!("{}/boards/{name}/mcp", self.base())
     }
 
     /// The server's base URL, e.g. `http://127.0.0.1:40123`.
-    pub fn base(&self) -> &str {
+    pub(crate) fn base(&self) -> &str {
         self.url.trim_end_matches("/mcp")
     }
 
     /// The server process's ID.
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id().expect("running")
     }
 
     /// Waits for the process to exit and for the last of its stderr.
-    pub async fn wait(&mut self) -> std::process::ExitStatus {
+    pub(crate) async fn wait(&mut self) -> std::process::ExitStatus {
         let status = within_hang("the server's exit", self.child.wait())
             .await
             .expect("wait for the server");
@@ -286,7 +295,7 @@ impl HttpServer {
 
 /// The URL in the server's start-up line (`... listening ... url=...`),
 /// which it writes once its socket is bound and accepting.
-pub fn listening_url(line: &str) -> Option<String> {
+pub(crate) fn listening_url(line: &str) -> Option<String> {
     let url = line
         .split_whitespace()
         .find_map(|w| w.strip_prefix("url="))?;
@@ -294,14 +303,14 @@ pub fn listening_url(line: &str) -> Option<String> {
 }
 
 /// Connects a new MCP client to the endpoint `url`.
-pub async fn client_at(url: &str) -> Client {
+pub(crate) async fn client_at(url: &str) -> Client {
     ().serve(StreamableHttpClientTransport::from_uri(url.to_owned()))
         .await
         .expect("initialize over HTTP")
 }
 
 /// Connects a new MCP client to the endpoint `url` with a bearer token.
-pub async fn client_with_token(url: &str, token: &str) -> Client {
+pub(crate) async fn client_with_token(url: &str, token: &str) -> Client {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
     ().serve(StreamableHttpClientTransport::from_config(config))
         .await
@@ -309,13 +318,13 @@ pub async fn client_with_token(url: &str, token: &str) -> Client {
 }
 
 /// A loopback port that was free a moment ago.
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     listener.local_addr().expect("bound").port()
 }
 
 /// Sends a signal to a process.
-pub fn signal(pid: u32, signal: &str) {
+pub(crate) fn signal(pid: u32, signal: &str) {
     let status = std::process::Command::new("kill")
         .args([format!("-{signal}"), pid.to_string()])
         .status()
@@ -324,14 +333,14 @@ pub fn signal(pid: u32, signal: &str) {
 }
 
 /// Calls a tool; returns whether it is an error result and its text.
-pub async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
+pub(crate) async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
     try_call(client, tool, arguments)
         .await
         .unwrap_or_else(|error| panic!("{tool} failed at the protocol level: {error}"))
 }
 
 /// Calls a tool, keeping protocol-level errors.
-pub async fn try_call(
+pub(crate) async fn try_call(
     client: &Client,
     tool: &str,
     arguments: Value,
@@ -351,12 +360,12 @@ pub async fn try_call(
 }
 
 /// The board's ID of a task titled `title` with no description.
-pub fn id(title: &str) -> String {
-    planning_mcp_server::toolsets::planning::domain::TaskId::from_content(title, "").to_string()
+pub(crate) fn id(title: &str) -> String {
+    planning_mcp_server::api::planning::TaskId::from_content(title, "").to_string()
 }
 
 /// Calls a tool that must succeed and returns its text.
-pub async fn ok(client: &Client, tool: &str, arguments: Value) -> String {
+pub(crate) async fn ok(client: &Client, tool: &str, arguments: Value) -> String {
     let (is_error, text) = call(client, tool, arguments).await;
     assert!(!is_error, "{tool} failed: {text}");
     text

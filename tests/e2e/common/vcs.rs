@@ -15,7 +15,7 @@ use tempfile::TempDir;
 /// `cargo install --locked jj-cli@0.45.1` puts it). `None` (the test is
 /// skipped) when there is none, unless `PLANNING_REQUIRE_JJ=1`: then the
 /// test fails.
-pub fn jj_or_skip(test: &str) -> Option<PathBuf> {
+pub(crate) fn jj_or_skip(test: &str) -> Option<PathBuf> {
     let mut candidates = vec![PathBuf::from("jj")];
     if let Some(home) = std::env::var_os("CARGO_HOME") {
         candidates.push(PathBuf::from(home).join("bin/jj"));
@@ -41,7 +41,7 @@ pub fn jj_or_skip(test: &str) -> Option<PathBuf> {
 
 /// Which VCS a repository uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
+pub(crate) enum Backend {
     /// jj (a colocated jj+git repository).
     Jj,
     /// git.
@@ -50,7 +50,7 @@ pub enum Backend {
 
 /// A temporary directory with a repository in `repo/` and isolated HOME
 /// and VCS configuration.
-pub struct Repo {
+pub(crate) struct Repo {
     /// The directory the server runs in (its HOME, too).
     pub dir: TempDir,
     /// The repository.
@@ -61,7 +61,7 @@ pub struct Repo {
 
 impl Repo {
     /// A new repository of `backend` (jj needs its binary).
-    pub fn new(backend: Backend, jj: Option<&Path>) -> Self {
+    pub(crate) fn new(backend: Backend, jj: Option<&Path>) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("repo");
         std::fs::create_dir(&path).expect("repo dir");
@@ -84,7 +84,7 @@ impl Repo {
     }
 
     /// The isolated environment: no user or system configuration.
-    pub fn vcs_env(&self) -> Vec<(String, String)> {
+    pub(crate) fn vcs_env(&self) -> Vec<(String, String)> {
         let dir = self.dir.path();
         let at = |name: &str| dir.join(name).display().to_string();
         vec![
@@ -101,7 +101,7 @@ impl Repo {
     }
 
     /// The server's environment: isolated, `[commit] root` the repository.
-    pub fn server_env(&self) -> Vec<(String, String)> {
+    pub(crate) fn server_env(&self) -> Vec<(String, String)> {
         let mut env: Vec<(String, String)> = self
             .vcs_env()
             .into_iter()
@@ -118,7 +118,7 @@ impl Repo {
     }
 
     /// Runs `program args` in `dir` with the isolated environment.
-    pub fn run_in(
+    pub(crate) fn run_in(
         &self,
         dir: &Path,
         program: &Path,
@@ -160,12 +160,12 @@ impl Repo {
     }
 
     /// Runs git in the repository; it must succeed.
-    pub fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         self.checked(Path::new("git"), args)
     }
 
     /// Runs jj in the repository; it must succeed.
-    pub fn jj(&self, args: &[&str]) -> String {
+    pub(crate) fn jj(&self, args: &[&str]) -> String {
         let jj = self.jj.clone().expect("a jj repository");
         let mut all = vec!["--no-pager", "--color", "never"];
         all.extend_from_slice(args);
@@ -173,12 +173,12 @@ impl Repo {
     }
 
     /// The description of `@` (jj).
-    pub fn jj_description(&self, revision: &str) -> String {
+    pub(crate) fn jj_description(&self, revision: &str) -> String {
         self.jj(&["log", "-r", revision, "--no-graph", "-T", "description"])
     }
 
     /// The change id of `revision`, 12 characters (jj).
-    pub fn jj_change(&self, revision: &str) -> String {
+    pub(crate) fn jj_change(&self, revision: &str) -> String {
         self.jj(&[
             "log",
             "-r",
@@ -190,14 +190,14 @@ impl Repo {
     }
 
     /// How many operations jj has recorded.
-    pub fn jj_operations(&self) -> usize {
+    pub(crate) fn jj_operations(&self) -> usize {
         self.jj(&["op", "log", "--no-graph", "-T", "id ++ \"\\n\""])
             .lines()
             .count()
     }
 
     /// The message of the commit `revision` names (`""` when none).
-    pub fn git_message(&self, revision: &str) -> String {
+    pub(crate) fn git_message(&self, revision: &str) -> String {
         let output = self.run_in(
             &self.path,
             Path::new("git"),
@@ -212,7 +212,7 @@ impl Repo {
     }
 
     /// The plan of `branch` as git holds it (`""` when none).
-    pub fn git_plan(&self, branch: &str) -> String {
+    pub(crate) fn git_plan(&self, branch: &str) -> String {
         let output = self.run_in(
             &self.path,
             Path::new("git"),
@@ -228,7 +228,7 @@ impl Repo {
 
     /// The names of the versions in the history of `branch`'s plan, oldest
     /// first (`000001-set_overarching_goal`).
-    pub fn git_plan_versions(&self, branch: &str) -> Vec<String> {
+    pub(crate) fn git_plan_versions(&self, branch: &str) -> Vec<String> {
         let listing = format!("refs/commit-plan/{branch}:history");
         self.git(&["ls-tree", "--name-only", &listing])
             .lines()
@@ -238,7 +238,7 @@ impl Repo {
 
     /// Everything a plan write must not touch on git: HEAD, the index file
     /// and the working tree's status, and the refs other than plans.
-    pub fn git_untouchables(&self) -> String {
+    pub(crate) fn git_untouchables(&self) -> String {
         let head = self.run_in(
             &self.path,
             Path::new("git"),
@@ -264,7 +264,21 @@ impl Repo {
     }
 }
 
+/// The command a reply names: from `start` to the next `,` `;` `)` or line
+/// end, without a final full stop (`jj squash --into x`).
+pub(crate) fn named(reply: &str, start: &str) -> String {
+    let at = reply
+        .find(start)
+        .unwrap_or_else(|| panic!("the reply names no `{start}`: {reply}"));
+    reply[at..]
+        .split([',', ';', ')', '\n'])
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_owned()
+}
+
 /// `(&str, &str)` views of owned pairs.
-pub fn pairs(env: &[(String, String)]) -> Vec<(&str, &str)> {
+pub(crate) fn pairs(env: &[(String, String)]) -> Vec<(&str, &str)> {
     env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
 }

@@ -34,7 +34,7 @@ const CHROMIUM_FLAGS: [&str; 9] = [
 ];
 
 /// A browser session.
-pub struct Browser {
+pub(crate) struct Browser {
     http: reqwest::Client,
     /// e.g. `http://127.0.0.1:9515/session/abc`
     session: String,
@@ -67,7 +67,7 @@ impl Browser {
     /// Starts chromedriver and a headless Chromium with a fresh profile and
     /// a window of `width` × `height`; `None` (after saying why) when they
     /// are not installed and `PLANNING_REQUIRE_BROWSER` is not `1`.
-    pub async fn start(test: &str, width: u32, height: u32) -> Option<Self> {
+    pub(crate) async fn start(test: &str, width: u32, height: u32) -> Option<Self> {
         let chromium = find(
             "PLANNING_CHROMIUM",
             &[
@@ -153,12 +153,12 @@ impl Browser {
     }
 
     /// Opens `url` and waits for it to load.
-    pub async fn goto(&self, url: &str) {
+    pub(crate) async fn goto(&self, url: &str) {
         self.call("POST", "/url", Some(json!({ "url": url }))).await;
     }
 
     /// The current URL.
-    pub async fn url(&self) -> String {
+    pub(crate) async fn url(&self) -> String {
         self.call("GET", "/url", None)
             .await
             .as_str()
@@ -167,7 +167,7 @@ impl Browser {
     }
 
     /// Runs `script` (a function body; `arguments` holds `args`) in the page.
-    pub async fn run(&self, script: &str, args: Value) -> Value {
+    pub(crate) async fn run(&self, script: &str, args: Value) -> Value {
         self.call(
             "POST",
             "/execute/sync",
@@ -179,7 +179,7 @@ impl Browser {
     /// Runs `script` until it returns `expected` and answers how long that
     /// took (a figure to print, not to judge: a loaded machine is slow);
     /// panics, naming `what`, with the last value after [`super::HANG`].
-    pub async fn wait_for(
+    pub(crate) async fn wait_for(
         &self,
         what: &str,
         script: &str,
@@ -203,7 +203,7 @@ impl Browser {
 
     /// Resizes the window so that its viewport is `width` wide and shows
     /// the whole page's height.
-    pub async fn fit_page(&self, width: u32) {
+    pub(crate) async fn fit_page(&self, width: u32) {
         let measure = "return [document.documentElement.scrollHeight, \
                        window.outerHeight - window.innerHeight];";
         let sizes = self.run(measure, json!([])).await;
@@ -218,7 +218,7 @@ impl Browser {
 
     /// The console's messages since the last call (errors, CSP violations,
     /// failed loads), each `{level, message, source}`.
-    pub async fn console(&self) -> Vec<Value> {
+    pub(crate) async fn console(&self) -> Vec<Value> {
         let entries = self
             .call("POST", "/se/log", Some(json!({"type": "browser"})))
             .await;
@@ -227,7 +227,7 @@ impl Browser {
 
     /// The HTTP responses the pages received since the last call: status
     /// and URL.
-    pub async fn responses(&self) -> Vec<(u64, String)> {
+    pub(crate) async fn responses(&self) -> Vec<(u64, String)> {
         let entries = self
             .call("POST", "/se/log", Some(json!({"type": "performance"})))
             .await;
@@ -247,7 +247,7 @@ impl Browser {
     }
 
     /// A PNG of the window.
-    pub async fn screenshot(&self) -> Vec<u8> {
+    pub(crate) async fn screenshot(&self) -> Vec<u8> {
         let encoded = self.call("GET", "/screenshot", None).await;
         decode_base64(encoded.as_str().expect("base64 text"))
     }
@@ -297,7 +297,7 @@ async fn command(http: &reqwest::Client, method: &str, url: &str, body: Option<V
 }
 
 /// Decodes standard base64 (the encoding of WebDriver screenshots).
-pub fn decode_base64(text: &str) -> Vec<u8> {
+pub(crate) fn decode_base64(text: &str) -> Vec<u8> {
     let value = |c: u8| match c {
         b'A'..=b'Z' => c - b'A',
         b'a'..=b'z' => c - b'a' + 26,

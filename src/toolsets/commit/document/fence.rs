@@ -8,7 +8,7 @@
 use crate::toolsets::commit::document::grammar::is_forbidden_control;
 
 /// Pushes `text` in a fenced block, with a newline after the closing fence.
-pub fn push_fenced(out: &mut String, text: &str) {
+pub(crate) fn push_fenced(out: &mut String, text: &str) {
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {
@@ -30,7 +30,7 @@ pub fn push_fenced(out: &mut String, text: &str) {
 /// Pushes the raw description fenced, at most `max_bytes` of it (cut at a
 /// character boundary, with a note), `\r\n` shown as `\n` and other control
 /// characters but tab as U+FFFD.
-pub fn push_raw(out: &mut String, raw: &str, max_bytes: usize) {
+pub(crate) fn push_raw(out: &mut String, raw: &str, max_bytes: usize) {
     let mut end = raw.len().min(max_bytes);
     while !raw.is_char_boundary(end) {
         end -= 1;

@@ -12,7 +12,7 @@ use super::{CommitType, Constraint, Direction, Header, Prefix};
 /// What kind of structure line a line is. Structure lines make a paragraph
 /// a section, so a description may not contain them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Structure {
+pub(crate) enum Structure {
     /// `^ *- \[[ xX]\]:`
     Task,
     /// `^- (Do not|Never|...):`
@@ -25,7 +25,7 @@ pub enum Structure {
 
 impl Structure {
     /// Its name in messages: `a task line`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Structure::Task => "a task line",
             Structure::Constraint => "a constraint line",
@@ -36,7 +36,7 @@ impl Structure {
 }
 
 /// The kind of structure line `line` is, if any.
-pub fn structure(line: &str) -> Option<Structure> {
+pub(crate) fn structure(line: &str) -> Option<Structure> {
     if is_task_line(line) {
         Some(Structure::Task)
     } else if constraint_prefix(line).is_some() {
@@ -64,7 +64,7 @@ fn task_start(line: &str) -> Option<(usize, bool, &str)> {
 }
 
 /// Whether `line` is a task structure line.
-pub fn is_task_line(line: &str) -> bool {
+pub(crate) fn is_task_line(line: &str) -> bool {
     task_start(line).is_some()
 }
 
@@ -78,29 +78,29 @@ fn constraint_start(line: &str) -> Option<(Prefix, &str)> {
 }
 
 /// The prefix when `line` is a constraint structure line.
-pub fn constraint_prefix(line: &str) -> Option<Prefix> {
+pub(crate) fn constraint_prefix(line: &str) -> Option<Prefix> {
     constraint_start(line).map(|(prefix, _)| prefix)
 }
 
 /// Whether `line` is a direction structure line `^~~~ .* ~~~$`.
-pub fn is_direction_line(line: &str) -> bool {
+pub(crate) fn is_direction_line(line: &str) -> bool {
     line.len() >= 8 && line.starts_with("~~~ ") && line.ends_with(" ~~~")
 }
 
 /// The direction a direction line names, if it is one of the two markers.
-pub fn direction(line: &str) -> Option<Direction> {
+pub(crate) fn direction(line: &str) -> Option<Direction> {
     [Direction::Execute, Direction::Complete]
         .into_iter()
         .find(|d| d.line() == line)
 }
 
 /// Whether `line` is an old-format heading.
-pub fn is_old_heading(line: &str) -> bool {
+pub(crate) fn is_old_heading(line: &str) -> bool {
     matches!(line, "Constraints:" | "Constraints: none") || old_tasks_heading(line).is_some()
 }
 
 /// `^Tasks \[([ xX])\]:$`: whether the old tasks heading is ticked.
-pub fn old_tasks_heading(line: &str) -> Option<bool> {
+pub(crate) fn old_tasks_heading(line: &str) -> Option<bool> {
     match line {
         "Tasks [ ]:" => Some(false),
         "Tasks [x]:" | "Tasks [X]:" => Some(true),
@@ -110,13 +110,13 @@ pub fn old_tasks_heading(line: &str) -> Option<bool> {
 
 /// Whether `c` may not appear in a plan (every control character but
 /// newline and tab).
-pub fn is_forbidden_control(c: char) -> bool {
+pub(crate) fn is_forbidden_control(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 
 /// Checks one-line text (a title, a task, a constraint): not empty, at most
 /// `max` characters, no surrounding whitespace, no control character.
-pub fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
+pub(crate) fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
     if text.is_empty() {
         return Err(format!("{what} is empty"));
     }
@@ -138,35 +138,36 @@ pub fn check_text(what: &str, text: &str, max: usize) -> Result<(), String> {
 }
 
 /// `U+001B`: how a character is named in messages.
-pub fn code(c: char) -> String {
+pub(crate) fn code(c: char) -> String {
     format!("U+{:04X}", u32::from(c))
 }
 
 /// Whether `scope` matches `^[a-z][a-z0-9-]*$`.
-pub fn is_valid_scope(scope: &str) -> bool {
+pub(crate) fn is_valid_scope(scope: &str) -> bool {
     let mut chars = scope.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// What a scope must look like, for messages.
-pub const SCOPE_RULE: &str = "a lowercase word: a letter a-z, then letters, digits or hyphens";
+pub(crate) const SCOPE_RULE: &str =
+    "a lowercase word: a letter a-z, then letters, digits or hyphens";
 
 /// A header line's parts as loosely recognised: `^[A-Za-z]+(\([^()]*\))?!?:`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LooseHeader<'a> {
+pub(crate) struct LooseHeader<'a> {
     /// The letters before the scope or colon.
-    pub kind: &'a str,
+    pub(crate) kind: &'a str,
     /// What is between the parentheses, if there are any.
-    pub scope: Option<&'a str>,
+    pub(crate) scope: Option<&'a str>,
     /// Whether `!` precedes the colon.
-    pub breaking: bool,
+    pub(crate) breaking: bool,
     /// Everything after the colon.
-    pub rest: &'a str,
+    pub(crate) rest: &'a str,
 }
 
 /// Recognises `line` as a header, loosely; `None` means free text.
-pub fn loose_header(line: &str) -> Option<LooseHeader<'_>> {
+pub(crate) fn loose_header(line: &str) -> Option<LooseHeader<'_>> {
     let letters = line.len()
         - line
             .trim_start_matches(|c: char| c.is_ascii_alphabetic())
@@ -200,7 +201,7 @@ pub fn loose_header(line: &str) -> Option<LooseHeader<'_>> {
 /// Reads a recognised header strictly:
 /// `^([a-z]+)(?:\(([^()\s]+)\))?(!)?: (\S.*)$`, a listed type, a valid
 /// scope, a title within `max_title`.
-pub fn strict_header(loose: &LooseHeader<'_>, max_title: usize) -> Result<Header, String> {
+pub(crate) fn strict_header(loose: &LooseHeader<'_>, max_title: usize) -> Result<Header, String> {
     let kind = match CommitType::parse(loose.kind) {
         Some(kind) => kind,
         None if CommitType::parse(&loose.kind.to_ascii_lowercase()).is_some() => {
@@ -254,17 +255,17 @@ pub fn strict_header(loose: &LooseHeader<'_>, max_title: usize) -> Result<Header
 
 /// One task line read: its level, its box and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskLine<'a> {
+pub(crate) struct TaskLine<'a> {
     /// 0 for a top-level task, one more per two spaces of indentation.
-    pub level: usize,
+    pub(crate) level: usize,
     /// Whether the box is ticked.
-    pub done: bool,
+    pub(crate) done: bool,
     /// The task's text.
-    pub text: &'a str,
+    pub(crate) text: &'a str,
 }
 
 /// Reads a task line strictly: `indent "- [" (" "|"x"|"X") "]: " text`.
-pub fn task_line(line: &str, max_item: usize) -> Result<TaskLine<'_>, String> {
+pub(crate) fn task_line(line: &str, max_item: usize) -> Result<TaskLine<'_>, String> {
     let Some((indent, done, after)) = task_start(line) else {
         return Err(format!(
             "expected a task line \"- [ ]: text\" or \"- [x]: text\" (two spaces of indentation per level), not \"{}\"",
@@ -290,7 +291,7 @@ pub fn task_line(line: &str, max_item: usize) -> Result<TaskLine<'_>, String> {
 }
 
 /// Reads a constraint line strictly: `"- " prefix ": " text`.
-pub fn constraint_line(line: &str, max_item: usize) -> Result<Constraint, String> {
+pub(crate) fn constraint_line(line: &str, max_item: usize) -> Result<Constraint, String> {
     let Some((prefix, after)) = constraint_start(line) else {
         return Err(format!(
             "expected a constraint \"- Prefix: text\" with one of the prefixes {}",

@@ -16,7 +16,7 @@ use super::{Document, Limits, Reading, read};
 /// The plans `text` joins, in order, when it is two or more valid plans one
 /// after another (each after the first starting, after an empty line, right
 /// below the previous one's direction line); `None` otherwise.
-pub fn split(text: &str, limits: &Limits) -> Option<Vec<Document>> {
+pub(crate) fn split(text: &str, limits: &Limits) -> Option<Vec<Document>> {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut starts = vec![0];
     let mut last_direction: Option<usize> = None;
@@ -55,7 +55,7 @@ pub fn split(text: &str, limits: &Limits) -> Option<Vec<Document>> {
 /// first's, then each other plan's header line and description; every
 /// constraint once, in order; every task in order; COMPLETE only when every
 /// plan was.
-pub fn merge(plans: &[Document]) -> Option<Document> {
+pub(crate) fn merge(plans: &[Document]) -> Option<Document> {
     let (first, rest) = plans.split_first()?;
     let mut merged = first.clone();
     let mut paragraphs: Vec<String> = first.description.iter().cloned().collect();
@@ -75,7 +75,7 @@ pub fn merge(plans: &[Document]) -> Option<Document> {
 }
 
 /// The merged plan's canonical text, when it is within the limits.
-pub fn merged_text(plans: &[Document], limits: &Limits) -> Result<String, String> {
+pub(crate) fn merged_text(plans: &[Document], limits: &Limits) -> Result<String, String> {
     let merged = merge(plans).ok_or_else(|| "no plan to merge".to_owned())?;
     let text = format(&merged);
     match read(&text, limits) {
@@ -93,7 +93,7 @@ pub fn merged_text(plans: &[Document], limits: &Limits) -> Result<String, String
 }
 
 /// `feat: one (finished)` or `fix: two (0/1 done)`, for a reply.
-pub fn summary(plan: &Document) -> String {
+pub(crate) fn summary(plan: &Document) -> String {
     let (done, total) = counts(&plan.tasks);
     match (plan.is_finished(), total) {
         (true, _) => format!("{} (finished)", plan.header),

@@ -18,7 +18,7 @@ use super::{Header, Limits, Problem, Reading, format, read};
 
 /// Why a description cannot be migrated: one reason per line of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Impossible(pub Vec<String>);
+pub struct Impossible(pub(crate) Vec<String>);
 
 impl std::fmt::Display for Impossible {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -27,7 +27,7 @@ impl std::fmt::Display for Impossible {
 }
 
 /// The reason an `unknown` text without a goal cannot be migrated.
-pub const NEEDS_GOAL: &str = "needs goal: the old text has no header";
+pub(crate) const NEEDS_GOAL: &str = "needs goal: the old text has no header";
 
 /// One candidate line and the line of the old text it came from.
 #[derive(Debug, Clone)]

@@ -10,16 +10,16 @@
 //! damaged descriptions (`migrate`) and plans joined by `jj squash`
 //! (`joined`).
 
-pub mod fence;
-pub mod format;
-pub mod grammar;
-pub mod joined;
-pub mod limits;
-pub mod migrate;
-pub mod problem;
-pub mod read;
-pub mod stage;
-pub mod tasks;
+pub(crate) mod fence;
+pub(crate) mod format;
+pub(crate) mod grammar;
+pub(crate) mod joined;
+pub(crate) mod limits;
+pub(crate) mod migrate;
+pub(crate) mod problem;
+pub(crate) mod read;
+pub(crate) mod stage;
+pub(crate) mod tasks;
 
 #[cfg(test)]
 pub(crate) mod props;
@@ -27,9 +27,9 @@ pub(crate) mod props;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-pub use limits::Limits;
-pub use problem::Problem;
-pub use read::{Reading, read};
+pub(crate) use limits::Limits;
+pub(crate) use problem::Problem;
+pub(crate) use read::{Reading, read};
 
 /// A Conventional-Commits type: the kind of change the plan is for. The
 /// tools take it as parameter `type`, so the variants' docs are what an
@@ -61,7 +61,7 @@ pub enum CommitType {
 
 impl CommitType {
     /// Every type, in the order of the grammar.
-    pub const ALL: [CommitType; 10] = [
+    pub(crate) const ALL: [CommitType; 10] = [
         CommitType::Feat,
         CommitType::Fix,
         CommitType::Refactor,
@@ -75,7 +75,7 @@ impl CommitType {
     ];
 
     /// Its word in a header, e.g. `feat`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             CommitType::Feat => "feat",
             CommitType::Fix => "fix",
@@ -91,12 +91,12 @@ impl CommitType {
     }
 
     /// The type whose word is `word`, if any.
-    pub fn parse(word: &str) -> Option<Self> {
+    pub(crate) fn parse(word: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == word)
     }
 
     /// The types as a list for messages: `feat, fix, ..., spec`.
-    pub fn list() -> String {
+    pub(crate) fn list() -> String {
         let words: Vec<&str> = Self::ALL.iter().map(|t| t.as_str()).collect();
         words.join(", ")
     }
@@ -130,7 +130,7 @@ impl std::fmt::Display for Header {
 
 /// The prefix of a constraint: an absolute prohibition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Prefix {
+pub(crate) enum Prefix {
     /// `Do not`
     DoNot,
     /// `Never`
@@ -149,7 +149,7 @@ pub enum Prefix {
 
 impl Prefix {
     /// Every prefix, in the order of the grammar.
-    pub const ALL: [Prefix; 7] = [
+    pub(crate) const ALL: [Prefix; 7] = [
         Prefix::DoNot,
         Prefix::Never,
         Prefix::Avoid,
@@ -160,7 +160,7 @@ impl Prefix {
     ];
 
     /// Its words, e.g. `Do not`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Prefix::DoNot => "Do not",
             Prefix::Never => "Never",
@@ -173,7 +173,7 @@ impl Prefix {
     }
 
     /// The prefixes as a list for messages: `Do not, Never, ..., Forbidden`.
-    pub fn list() -> String {
+    pub(crate) fn list() -> String {
         let words: Vec<&str> = Self::ALL.iter().map(|p| p.as_str()).collect();
         words.join(", ")
     }
@@ -183,9 +183,9 @@ impl Prefix {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Constraint {
     /// The kind of prohibition.
-    pub prefix: Prefix,
+    pub(crate) prefix: Prefix,
     /// What is prohibited.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 impl std::fmt::Display for Constraint {
@@ -207,7 +207,7 @@ pub struct Task {
 
 /// The direction marker after the tasks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
+pub(crate) enum Direction {
     /// The work goes on: `~~~ EXECUTE ~~~`.
     Execute,
     /// The job is finished: `~~~ COMPLETE ~~~`.
@@ -216,7 +216,7 @@ pub enum Direction {
 
 impl Direction {
     /// Its word, e.g. `EXECUTE`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Direction::Execute => "EXECUTE",
             Direction::Complete => "COMPLETE",
@@ -224,7 +224,7 @@ impl Direction {
     }
 
     /// Its line, e.g. `~~~ EXECUTE ~~~`.
-    pub fn line(self) -> &'static str {
+    pub(crate) fn line(self) -> &'static str {
         match self {
             Direction::Execute => "~~~ EXECUTE ~~~",
             Direction::Complete => "~~~ COMPLETE ~~~",
@@ -250,7 +250,7 @@ pub struct Document {
 
 impl Document {
     /// A document with only a header.
-    pub fn new(header: Header) -> Self {
+    pub(crate) fn new(header: Header) -> Self {
         Self {
             header,
             description: None,
@@ -261,7 +261,7 @@ impl Document {
     }
 
     /// The direction: present exactly when there are tasks.
-    pub fn direction(&self) -> Option<Direction> {
+    pub(crate) fn direction(&self) -> Option<Direction> {
         match (self.tasks.is_empty(), self.complete) {
             (true, _) => None,
             (false, false) => Some(Direction::Execute),
@@ -270,7 +270,7 @@ impl Document {
     }
 
     /// Whether the job is finished (tasks, all done, marked COMPLETE).
-    pub fn is_finished(&self) -> bool {
+    pub(crate) fn is_finished(&self) -> bool {
         self.direction() == Some(Direction::Complete)
     }
 }

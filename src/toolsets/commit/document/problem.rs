@@ -8,14 +8,14 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// The line, 1-based, in the description as read.
-    pub line: usize,
+    pub(crate) line: usize,
     /// What is wrong and what was expected.
-    pub message: String,
+    pub(crate) message: String,
 }
 
 impl Problem {
     /// A problem at `line`.
-    pub fn new(line: usize, message: impl Into<String>) -> Self {
+    pub(crate) fn new(line: usize, message: impl Into<String>) -> Self {
         Self {
             line,
             message: message.into(),

@@ -29,7 +29,7 @@ pub enum Reading {
 
 impl Reading {
     /// The state's name: `empty`, `unknown`, `parsed`, `halted`.
-    pub fn state(&self) -> &'static str {
+    pub(crate) fn state(&self) -> &'static str {
         match self {
             Reading::Empty => "empty",
             Reading::Unknown(_) => "unknown",
@@ -39,7 +39,7 @@ impl Reading {
     }
 
     /// The problem of a text that is not a valid plan.
-    pub fn problem(&self) -> Option<&Problem> {
+    pub(crate) fn problem(&self) -> Option<&Problem> {
         match self {
             Reading::Unknown(problem) | Reading::Halted(problem) => Some(problem),
             Reading::Empty | Reading::Parsed(_) => None,

@@ -9,7 +9,7 @@ use super::Document;
 
 /// Where a job stands, 0 to 5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Stage {
+pub(crate) enum Stage {
     /// Nothing yet.
     Empty,
     /// A header.
@@ -26,7 +26,7 @@ pub enum Stage {
 
 impl Stage {
     /// The stage of `document` (`None`: an empty description).
-    pub fn of(document: Option<&Document>) -> Self {
+    pub(crate) fn of(document: Option<&Document>) -> Self {
         let Some(document) = document else {
             return Stage::Empty;
         };
@@ -44,12 +44,12 @@ impl Stage {
     }
 
     /// Its number, 0 to 5.
-    pub fn number(self) -> u8 {
+    pub(crate) fn number(self) -> u8 {
         self as u8
     }
 
     /// Its name: `empty`, `goal`, `requirements`, `constraints`, `plan`, `complete`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Stage::Empty => "empty",
             Stage::Goal => "goal",

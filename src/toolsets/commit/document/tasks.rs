@@ -10,7 +10,7 @@ use super::Task;
 /// A task's place: 0-based indices from the top level down, shown 1-based
 /// and dotted (`1.2`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct TaskPath(pub Vec<usize>);
+pub(crate) struct TaskPath(pub(crate) Vec<usize>);
 
 impl std::fmt::Display for TaskPath {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -26,7 +26,7 @@ impl std::fmt::Display for TaskPath {
 
 impl TaskPath {
     /// Reads `1.2.3` (`^[1-9]\d*(\.[1-9]\d*)*$`); `None` if it is not a path.
-    pub fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &str) -> Option<Self> {
         let mut indices = Vec::new();
         for part in text.split('.') {
             let digits_only = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
@@ -39,30 +39,23 @@ impl TaskPath {
         }
         Some(Self(indices))
     }
-
-    /// Its ancestors' paths, nearest first.
-    pub fn ancestors(&self) -> impl Iterator<Item = TaskPath> + '_ {
-        (1..self.0.len())
-            .rev()
-            .map(|n| TaskPath(self.0[..n].to_vec()))
-    }
 }
 
 /// One task in document order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Flat<'a> {
+pub(crate) struct Flat<'a> {
     /// Where it is.
-    pub path: TaskPath,
+    pub(crate) path: TaskPath,
     /// Its text.
-    pub text: &'a str,
+    pub(crate) text: &'a str,
     /// Whether it is done.
-    pub done: bool,
+    pub(crate) done: bool,
     /// Whether it has no subtasks.
-    pub leaf: bool,
+    pub(crate) leaf: bool,
 }
 
 /// Every task in document order.
-pub fn flatten(tasks: &[Task]) -> Vec<Flat<'_>> {
+pub(crate) fn flatten(tasks: &[Task]) -> Vec<Flat<'_>> {
     fn walk<'a>(tasks: &'a [Task], prefix: &mut Vec<usize>, out: &mut Vec<Flat<'a>>) {
         for (index, task) in tasks.iter().enumerate() {
             prefix.push(index);
@@ -82,7 +75,7 @@ pub fn flatten(tasks: &[Task]) -> Vec<Flat<'_>> {
 }
 
 /// `(done, total)` over all levels.
-pub fn counts(tasks: &[Task]) -> (usize, usize) {
+pub(crate) fn counts(tasks: &[Task]) -> (usize, usize) {
     tasks.iter().fold((0, 0), |(done, total), task| {
         let (d, t) = counts(&task.subtasks);
         (done + d + usize::from(task.done), total + t + 1)
@@ -90,7 +83,7 @@ pub fn counts(tasks: &[Task]) -> (usize, usize) {
 }
 
 /// The task at `path`.
-pub fn get<'a>(tasks: &'a [Task], path: &TaskPath) -> Option<&'a Task> {
+pub(crate) fn get<'a>(tasks: &'a [Task], path: &TaskPath) -> Option<&'a Task> {
     let (first, rest) = path.0.split_first()?;
     let mut task = tasks.get(*first)?;
     for index in rest {
@@ -100,7 +93,7 @@ pub fn get<'a>(tasks: &'a [Task], path: &TaskPath) -> Option<&'a Task> {
 }
 
 /// The task at `path`, to change.
-pub fn get_mut<'a>(tasks: &'a mut [Task], path: &TaskPath) -> Option<&'a mut Task> {
+pub(crate) fn get_mut<'a>(tasks: &'a mut [Task], path: &TaskPath) -> Option<&'a mut Task> {
     let (first, rest) = path.0.split_first()?;
     let mut task = tasks.get_mut(*first)?;
     for index in rest {
@@ -112,7 +105,7 @@ pub fn get_mut<'a>(tasks: &'a mut [Task], path: &TaskPath) -> Option<&'a mut Tas
 /// Sets every parent's box from its subtasks (done exactly when all are),
 /// bottom up; returns each parent whose box changed, in document order,
 /// with its new box.
-pub fn derive_boxes(tasks: &mut [Task]) -> Vec<(TaskPath, bool)> {
+pub(crate) fn derive_boxes(tasks: &mut [Task]) -> Vec<(TaskPath, bool)> {
     fn walk(tasks: &mut [Task], prefix: &mut Vec<usize>, changed: &mut Vec<(TaskPath, bool)>) {
         for (index, task) in tasks.iter_mut().enumerate() {
             if task.subtasks.is_empty() {
@@ -135,7 +128,7 @@ pub fn derive_boxes(tasks: &mut [Task]) -> Vec<(TaskPath, bool)> {
 }
 
 /// The open leaves, in document order.
-pub fn open_leaves(tasks: &[Task]) -> Vec<Flat<'_>> {
+pub(crate) fn open_leaves(tasks: &[Task]) -> Vec<Flat<'_>> {
     flatten(tasks)
         .into_iter()
         .filter(|t| t.leaf && !t.done)
@@ -143,13 +136,13 @@ pub fn open_leaves(tasks: &[Task]) -> Vec<Flat<'_>> {
 }
 
 /// `1.2, 3`: paths for messages.
-pub fn path_list(tasks: &[Flat<'_>]) -> String {
+pub(crate) fn path_list(tasks: &[Flat<'_>]) -> String {
     let paths: Vec<String> = tasks.iter().map(|t| t.path.to_string()).collect();
     paths.join(", ")
 }
 
 /// `1.2 (text), 3 (text)`: tasks for messages.
-pub fn described_list(tasks: &[Flat<'_>]) -> String {
+pub(crate) fn described_list(tasks: &[Flat<'_>]) -> String {
     let described: Vec<String> = tasks
         .iter()
         .map(|t| format!("{} ({})", t.path, t.text))
@@ -159,7 +152,7 @@ pub fn described_list(tasks: &[Flat<'_>]) -> String {
 
 /// Why a `task_id` names no single task.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unresolved {
+pub(crate) enum Unresolved {
     /// No task matches.
     NotFound,
     /// Several tasks match, in document order.
@@ -169,7 +162,7 @@ pub enum Unresolved {
 /// Finds the task `id` names: (1) a path, which must exist; (2) an exact
 /// task text, which must be unique; (3) a case-insensitive substring of
 /// task texts, which must be unique.
-pub fn resolve(tasks: &[Task], id: &str) -> Result<TaskPath, Unresolved> {
+pub(crate) fn resolve(tasks: &[Task], id: &str) -> Result<TaskPath, Unresolved> {
     if let Some(path) = TaskPath::parse(id) {
         return match get(tasks, &path) {
             Some(_) => Ok(path),
@@ -232,12 +225,6 @@ mod tests {
         }
         let huge = TaskPath::parse("99999999999999999999999").unwrap();
         assert_eq!(get(&sample(), &huge), None);
-        let ancestors: Vec<String> = TaskPath::parse("1.2.3")
-            .unwrap()
-            .ancestors()
-            .map(|p| p.to_string())
-            .collect();
-        assert_eq!(ancestors, ["1.2", "1"]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::toolsets::commit::document::grammar::{self, check_text};
 use crate::toolsets::commit::document::{Constraint, Limits, Prefix, Reading};
 
 /// The most constraints one call sets.
-pub const MAX_CONSTRAINTS: usize = 50;
+pub(crate) const MAX_CONSTRAINTS: usize = 50;
 
 /// One constraint as given: trimmed, one leading `- ` removed, then
 /// `^(Do not|Never|...): (\S.*)$`.
@@ -47,7 +47,7 @@ fn constraint(number: usize, given: &str, limits: &Limits) -> Result<Constraint,
 }
 
 /// `set_constraints(constraints)` on the plan as read.
-pub fn set_constraints(
+pub(crate) fn set_constraints(
     reading: &Reading,
     given: &[String],
     limits: &Limits,

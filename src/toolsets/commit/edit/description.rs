@@ -13,7 +13,7 @@ use crate::toolsets::commit::document::{Limits, Reading};
 /// whitespace, no blank lines at either end, blank runs as one; refused
 /// when empty, with a control character other than tab, or with a
 /// structure line (named with its line in `text`, 1-based).
-pub fn normalise(text: &str) -> Result<String, Refused> {
+pub(crate) fn normalise(text: &str) -> Result<String, Refused> {
     let mut kept: Vec<&str> = Vec::new();
     for (index, line) in text.split('\n').enumerate() {
         let number = index + 1;
@@ -56,7 +56,11 @@ pub fn normalise(text: &str) -> Result<String, Refused> {
 }
 
 /// `set_detailed_goal(description)` on the plan as read.
-pub fn set_description(reading: &Reading, text: &str, limits: &Limits) -> Result<Edit, Refused> {
+pub(crate) fn set_description(
+    reading: &Reading,
+    text: &str,
+    limits: &Limits,
+) -> Result<Edit, Refused> {
     let before = open_plan(reading)?;
     let description = normalise(text)?;
     let lines = description.split('\n').count();

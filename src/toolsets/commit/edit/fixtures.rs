@@ -9,20 +9,20 @@ use crate::toolsets::commit::document::grammar::{loose_header, strict_header};
 use crate::toolsets::commit::document::{CommitType, Header, Limits, Reading, read};
 
 /// A header only.
-pub const STAGE_1: &str = "feat(api): Add x\n";
+pub(crate) const STAGE_1: &str = "feat(api): Add x\n";
 /// With a description.
-pub const STAGE_2: &str = "feat(api): Add x\n\nWhy.\n";
+pub(crate) const STAGE_2: &str = "feat(api): Add x\n\nWhy.\n";
 /// With constraints.
-pub const STAGE_3: &str = "feat(api): Add x\n\nWhy.\n\n- Do not: break y\n";
+pub(crate) const STAGE_3: &str = "feat(api): Add x\n\nWhy.\n\n- Do not: break y\n";
 /// With tasks, some open.
-pub const STAGE_4: &str = "feat(api): Add x\n\nWhy.\n\n- Do not: break y\n\n- [ ]: Build\n  - [x]: Write code\n  - [ ]: Write tests\n- [ ]: Document\n\n~~~ EXECUTE ~~~\n";
+pub(crate) const STAGE_4: &str = "feat(api): Add x\n\nWhy.\n\n- Do not: break y\n\n- [ ]: Build\n  - [x]: Write code\n  - [ ]: Write tests\n- [ ]: Document\n\n~~~ EXECUTE ~~~\n";
 /// Every task done, not finished.
-pub const ALL_DONE: &str = "feat(api): Add x\n\nWhy.\n\n- [x]: Build\n  - [x]: Write code\n- [x]: Document\n\n~~~ EXECUTE ~~~\n";
+pub(crate) const ALL_DONE: &str = "feat(api): Add x\n\nWhy.\n\n- [x]: Build\n  - [x]: Write code\n- [x]: Document\n\n~~~ EXECUTE ~~~\n";
 /// Finished.
-pub const STAGE_5: &str = "feat(api): Add x\n\nWhy.\n\n- [x]: Build\n  - [x]: Write code\n- [x]: Document\n\n~~~ COMPLETE ~~~\n";
+pub(crate) const STAGE_5: &str = "feat(api): Add x\n\nWhy.\n\n- [x]: Build\n  - [x]: Write code\n- [x]: Document\n\n~~~ COMPLETE ~~~\n";
 
 /// Small limits, to reach them.
-pub fn limits() -> Limits {
+pub(crate) fn limits() -> Limits {
     Limits {
         max_title_length: 30,
         max_depth: 3,
@@ -33,12 +33,12 @@ pub fn limits() -> Limits {
 }
 
 /// `text` as the tools read it.
-pub fn reading(text: &str) -> Reading {
+pub(crate) fn reading(text: &str) -> Reading {
     read(text, &limits())
 }
 
 /// A `feat` goal.
-pub fn goal(scope: &str, title: &str) -> GoalInput {
+pub(crate) fn goal(scope: &str, title: &str) -> GoalInput {
     GoalInput {
         kind: CommitType::Feat,
         scope: Some(scope.into()),
@@ -48,12 +48,12 @@ pub fn goal(scope: &str, title: &str) -> GoalInput {
 }
 
 /// The header `line`.
-pub fn header(line: &str) -> Header {
+pub(crate) fn header(line: &str) -> Header {
     strict_header(&loose_header(line).unwrap(), 100).unwrap()
 }
 
 /// A task with subtasks.
-pub fn task(text: &str, done: bool, subtasks: Vec<TaskInput>) -> TaskInput {
+pub(crate) fn task(text: &str, done: bool, subtasks: Vec<TaskInput>) -> TaskInput {
     TaskInput {
         text: text.into(),
         done,

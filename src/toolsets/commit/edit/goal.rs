@@ -13,7 +13,7 @@ use crate::toolsets::commit::document::{Document, Header, Limits, Reading};
 
 /// What `set_overarching_goal` does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GoalEdit {
+pub(crate) enum GoalEdit {
     /// Sets or updates the header of this plan (or changes nothing).
     Here(Edit),
     /// Starts a new plan with only this header (jj: `jj new -m`; git: the
@@ -29,7 +29,10 @@ pub enum GoalEdit {
 }
 
 /// The header a goal describes, with notes on what was normalised.
-pub fn header_of(goal: &GoalInput, limits: &Limits) -> Result<(Header, Vec<String>), Refused> {
+pub(crate) fn header_of(
+    goal: &GoalInput,
+    limits: &Limits,
+) -> Result<(Header, Vec<String>), Refused> {
     let mut notes = Vec::new();
     let scope = match goal.scope.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -63,7 +66,7 @@ pub fn header_of(goal: &GoalInput, limits: &Limits) -> Result<(Header, Vec<Strin
 }
 
 /// `set_overarching_goal(goal, start_new)` on the plan as read.
-pub fn set_goal(
+pub(crate) fn set_goal(
     reading: &Reading,
     goal: &GoalInput,
     start_new: bool,

@@ -11,7 +11,7 @@ use crate::toolsets::commit::document::tasks;
 use crate::toolsets::commit::document::{Limits, Reading};
 
 /// `finish_job()` on the plan as read.
-pub fn finish_job(reading: &Reading, limits: &Limits) -> Result<Edit, Refused> {
+pub(crate) fn finish_job(reading: &Reading, limits: &Limits) -> Result<Edit, Refused> {
     let before = with_tasks(
         reading,
         "write the plan with set_plan, do the work, then finish",
@@ -41,7 +41,7 @@ pub fn finish_job(reading: &Reading, limits: &Limits) -> Result<Edit, Refused> {
 }
 
 /// `unfinish_job()` on the plan as read.
-pub fn unfinish_job(reading: &Reading, limits: &Limits) -> Result<Edit, Refused> {
+pub(crate) fn unfinish_job(reading: &Reading, limits: &Limits) -> Result<Edit, Refused> {
     let before = with_tasks(reading, "nothing to reopen")?;
     if !before.is_finished() {
         return Ok(Edit::unchanged(before.clone(), "The job is not finished."));

@@ -21,7 +21,7 @@ fn open_tasks(tasks: &[Task]) -> String {
 }
 
 /// `mark_task(task_id, completed)` on the plan as read.
-pub fn mark_task(
+pub(crate) fn mark_task(
     reading: &Reading,
     task_id: &str,
     completed: bool,

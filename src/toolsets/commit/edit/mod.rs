@@ -8,21 +8,21 @@
 //! (`preconditions`), then the checks of the arguments; a call that would
 //! not change the text asks for no write.
 
-pub mod constraints;
-pub mod description;
-pub mod goal;
-pub mod job;
-pub mod mark;
-pub mod plan;
-pub mod preconditions;
-pub mod verify;
+pub(crate) mod constraints;
+pub(crate) mod description;
+pub(crate) mod goal;
+pub(crate) mod job;
+pub(crate) mod mark;
+pub(crate) mod plan;
+pub(crate) mod preconditions;
+pub(crate) mod verify;
 
 use super::document::format::format;
 use super::document::{CommitType, Document, Limits};
 
 /// Why a call changes nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// The description is not a valid plan (the face shows it and the choices).
     NotAPlan,
     /// Anything else, in one or two sentences.
@@ -31,25 +31,25 @@ pub enum Refused {
 
 impl Refused {
     /// A refusal with `message`.
-    pub fn because(message: impl Into<String>) -> Self {
+    pub(crate) fn because(message: impl Into<String>) -> Self {
         Refused::Because(message.into())
     }
 }
 
 /// What a call does to the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edit {
+pub(crate) struct Edit {
     /// The plan after the call.
-    pub document: Document,
+    pub(crate) document: Document,
     /// What happened, one line each (`Goal set: ...`, notes).
-    pub actions: Vec<String>,
+    pub(crate) actions: Vec<String>,
     /// The canonical text to write; `None` when the text would not change.
-    pub text: Option<String>,
+    pub(crate) text: Option<String>,
 }
 
 impl Edit {
     /// An edit that writes nothing.
-    pub fn unchanged(document: Document, action: impl Into<String>) -> Self {
+    pub(crate) fn unchanged(document: Document, action: impl Into<String>) -> Self {
         Self {
             document,
             actions: vec![action.into()],
@@ -59,7 +59,7 @@ impl Edit {
 
     /// An edit that writes `document`, or nothing if its text is `before`'s;
     /// refused when the text would exceed `max_input_bytes`.
-    pub fn write(
+    pub(crate) fn write(
         before: Option<&Document>,
         document: Document,
         actions: Vec<String>,
@@ -80,7 +80,7 @@ impl Edit {
 }
 
 /// Refuses a text larger than `max_input_bytes`.
-pub fn check_size(text: &str, limits: &Limits) -> Result<(), Refused> {
+pub(crate) fn check_size(text: &str, limits: &Limits) -> Result<(), Refused> {
     match text.len() > limits.max_input_bytes {
         true => Err(Refused::because(format!(
             "the plan would be {} bytes; the limit is {} ([commit] max_input_bytes). Shorten it; nothing was changed.",

@@ -11,7 +11,7 @@ use crate::toolsets::commit::document::tasks::{TaskPath, counts, derive_boxes};
 use crate::toolsets::commit::document::{Limits, Reading, Task};
 
 /// The alignment check that ends every `set_plan` reply.
-pub const CHECK: &str =
+pub(crate) const CHECK: &str =
     "Check: for every open task, confirm it is not done yet; mark finished ones with mark_task.";
 
 /// The deepest path of `tasks` (the first in document order among the deepest).
@@ -54,7 +54,11 @@ fn convert(
 }
 
 /// `set_plan(plan)` on the plan as read.
-pub fn set_plan(reading: &Reading, given: &[TaskInput], limits: &Limits) -> Result<Edit, Refused> {
+pub(crate) fn set_plan(
+    reading: &Reading,
+    given: &[TaskInput],
+    limits: &Limits,
+) -> Result<Edit, Refused> {
     let before = open_plan(reading)?;
     if given.is_empty() {
         return Err(Refused::because(

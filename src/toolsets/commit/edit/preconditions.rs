@@ -9,27 +9,27 @@ use super::Refused;
 use crate::toolsets::commit::document::{Document, Reading};
 
 /// The refusal when there is no header yet.
-pub fn no_goal() -> Refused {
+pub(crate) fn no_goal() -> Refused {
     Refused::because(
         "There is no goal yet; set it first with set_overarching_goal. Nothing was changed.",
     )
 }
 
 /// The refusal when there are no tasks yet.
-pub fn no_tasks(what: &str) -> Refused {
+pub(crate) fn no_tasks(what: &str) -> Refused {
     Refused::because(format!(
         "There are no tasks yet; {what}. Nothing was changed."
     ))
 }
 
 /// The refusal when the job is finished.
-pub fn finished(what: &str) -> Refused {
+pub(crate) fn finished(what: &str) -> Refused {
     Refused::because(format!("The job is finished; {what}. Nothing was changed."))
 }
 
 /// The plan, for tools that need one: refused when the description is not
 /// a valid plan, `None` when it is empty.
-pub fn valid(reading: &Reading) -> Result<Option<&Document>, Refused> {
+pub(crate) fn valid(reading: &Reading) -> Result<Option<&Document>, Refused> {
     match reading {
         Reading::Empty => Ok(None),
         Reading::Parsed(document) => Ok(Some(document)),
@@ -39,7 +39,7 @@ pub fn valid(reading: &Reading) -> Result<Option<&Document>, Refused> {
 
 /// The plan for `set_detailed_goal`, `set_constraints` and `set_plan`:
 /// a header, and the job not finished.
-pub fn open_plan(reading: &Reading) -> Result<&Document, Refused> {
+pub(crate) fn open_plan(reading: &Reading) -> Result<&Document, Refused> {
     let document = valid(reading)?.ok_or_else(no_goal)?;
     if document.is_finished() {
         return Err(finished(
@@ -50,7 +50,7 @@ pub fn open_plan(reading: &Reading) -> Result<&Document, Refused> {
 }
 
 /// The plan for tools that need tasks.
-pub fn with_tasks<'a>(reading: &'a Reading, what: &str) -> Result<&'a Document, Refused> {
+pub(crate) fn with_tasks<'a>(reading: &'a Reading, what: &str) -> Result<&'a Document, Refused> {
     match valid(reading)? {
         Some(document) if !document.tasks.is_empty() => Ok(document),
         _ => Err(no_tasks(what)),

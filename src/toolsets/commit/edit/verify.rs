@@ -13,7 +13,7 @@ use crate::toolsets::commit::document::{Document, Limits, Reading, read};
 
 /// What `verify_plan` answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verified {
+pub(crate) enum Verified {
     /// An empty description: nothing to verify.
     NothingYet,
     /// A valid plan, to check against the change.
@@ -26,16 +26,16 @@ pub enum Verified {
 
 /// What a description that is not a valid plan allows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnosis {
+pub(crate) struct Diagnosis {
     /// The text a migration would write, or why none can.
-    pub migration: Result<String, Impossible>,
+    pub(crate) migration: Result<String, Impossible>,
     /// The plans it joins one after another (`feat: a (finished)`), when it
     /// does (`jj squash`); empty otherwise.
-    pub joined: Vec<String>,
+    pub(crate) joined: Vec<String>,
 }
 
 /// The diagnosis of `raw`, the migration with the goal, if any.
-pub fn diagnose(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Diagnosis {
+pub(crate) fn diagnose(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Diagnosis {
     let joined = joined::split(raw, limits)
         .map(|plans| plans.iter().map(joined::summary).collect())
         .unwrap_or_default();
@@ -46,7 +46,11 @@ pub fn diagnose(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Diagnos
 }
 
 /// The migration of `raw` with the goal, if any, as a preview.
-pub fn preview(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Result<String, Impossible> {
+pub(crate) fn preview(
+    raw: &str,
+    goal: Option<&GoalInput>,
+    limits: &Limits,
+) -> Result<String, Impossible> {
     let header = match goal.map(|g| header_of(g, limits)).transpose() {
         Ok(header) => header.map(|(header, _)| header),
         Err(Refused::Because(why)) => return Err(Impossible(vec![why])),
@@ -56,7 +60,7 @@ pub fn preview(raw: &str, goal: Option<&GoalInput>, limits: &Limits) -> Result<S
 }
 
 /// `verify_plan(migrate, goal)` on the description `raw`, read as `reading`.
-pub fn verify_plan(
+pub(crate) fn verify_plan(
     reading: &Reading,
     raw: &str,
     migrate: bool,

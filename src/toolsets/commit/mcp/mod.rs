@@ -5,9 +5,9 @@
 //! The MCP face of toolset `commit`: the nine tools (`tools`), their
 //! arguments (`params`) and one call's course (`call`).
 
-pub mod call;
-pub mod params;
-pub mod tools;
+pub(crate) mod call;
+pub(crate) mod params;
+pub(crate) mod tools;
 
 use std::sync::Arc;
 
@@ -21,13 +21,13 @@ use call::{Call, Planner};
 /// The nine tools; the same on every board (the plan belongs to the
 /// repository, not to a board).
 #[derive(Debug, Clone)]
-pub struct CommitTools {
+pub(crate) struct CommitTools {
     planner: Arc<Planner>,
 }
 
 impl CommitTools {
     /// The tools over `planner`.
-    pub fn new(planner: Arc<Planner>) -> Self {
+    pub(crate) fn new(planner: Arc<Planner>) -> Self {
         Self { planner }
     }
 
@@ -48,7 +48,7 @@ impl CommitTools {
 }
 
 /// The nine tools.
-static TOOLS: RoutedTools<CommitTools> = RoutedTools::new(CommitTools::router);
+static TOOLS: RoutedTools<CommitTools> = RoutedTools::new(CommitTools::tool_router);
 
 impl Tools for CommitTools {
     fn tools(&self) -> Vec<Tool> {

@@ -22,20 +22,20 @@ fn object_only<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>
 
 /// The header `type(scope)!: title`.
 #[derive(Debug, Clone, JsonSchema)]
-pub struct Goal {
+pub(crate) struct Goal {
     /// The kind of change.
     #[serde(rename = "type")]
-    pub kind: CommitType,
+    pub(crate) kind: CommitType,
     /// One lowercase noun for the part of the program (a-z, then a-z, 0-9, -); omit or "" for none.
     #[serde(default)]
     #[schemars(with = "String")]
-    pub scope: Option<String>,
+    pub(crate) scope: Option<String>,
     /// Whether the change breaks compatibility (adds `!`).
     #[serde(default)]
     #[schemars(with = "bool", extend("default" = false))]
-    pub breaking: Option<bool>,
+    pub(crate) breaking: Option<bool>,
     /// What the change does, as an imperative instruction, one line.
-    pub title: String,
+    pub(crate) title: String,
 }
 
 /// [`Goal`]'s fields, as serde reads them.
@@ -75,44 +75,44 @@ impl From<Goal> for GoalInput {
 
 /// Arguments of `set_overarching_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetGoalParams {
+pub(crate) struct SetGoalParams {
     /// The header.
-    pub goal: Goal,
+    pub(crate) goal: Goal,
     /// Start a new plan (jj: a new change) instead of updating this one;
     /// only when the job is finished or the description is not a plan.
     #[serde(default)]
     #[schemars(with = "bool", extend("default" = false))]
-    pub start_new: Option<bool>,
+    pub(crate) start_new: Option<bool>,
 }
 
 /// Arguments of `set_detailed_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetDescriptionParams {
+pub(crate) struct SetDescriptionParams {
     /// Why, what, how, and context for readers; several lines allowed.
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// Arguments of `set_constraints`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetConstraintsParams {
+pub(crate) struct SetConstraintsParams {
     /// Each "Prefix: text", Prefix one of Do not, Never, Avoid, Decide against, Must not, Cannot, Forbidden; [] removes them.
     #[schemars(length(max = 50))]
-    pub constraints: Vec<String>,
+    pub(crate) constraints: Vec<String>,
 }
 
 /// One task of `set_plan`.
 #[derive(Debug, Clone, JsonSchema)]
-pub struct PlanTask {
+pub(crate) struct PlanTask {
     /// What to do, one line ("summary: details").
-    pub text: String,
+    pub(crate) text: String,
     /// Whether it is already done (recomputed for a task with subtasks).
     #[serde(default)]
     #[schemars(with = "bool", extend("default" = false))]
-    pub done: Option<bool>,
+    pub(crate) done: Option<bool>,
     /// Its subtasks, in order.
     #[serde(default)]
     #[schemars(with = "Vec<PlanTask>", extend("default" = []))]
-    pub subtasks: Option<Vec<PlanTask>>,
+    pub(crate) subtasks: Option<Vec<PlanTask>>,
 }
 
 /// [`PlanTask`]'s fields, as serde reads them.
@@ -153,32 +153,32 @@ impl From<PlanTask> for TaskInput {
 
 /// Arguments of `set_plan`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetPlanParams {
+pub(crate) struct SetPlanParams {
     /// The tasks, in the order they are done.
     #[schemars(length(min = 1))]
-    pub plan: Vec<PlanTask>,
+    pub(crate) plan: Vec<PlanTask>,
 }
 
 /// Arguments of `mark_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct MarkTaskParams {
+pub(crate) struct MarkTaskParams {
     /// The task: its path (1.2), its exact text, or a unique part of its text.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// true (the default) ticks it, false unticks it.
     #[serde(default)]
     #[schemars(with = "bool", extend("default" = true))]
-    pub completed: Option<bool>,
+    pub(crate) completed: Option<bool>,
 }
 
 /// Arguments of `verify_plan`.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
-pub struct VerifyPlanParams {
+pub(crate) struct VerifyPlanParams {
     /// Rewrite a description that is not a valid plan into the plan format.
     #[serde(default)]
     #[schemars(with = "bool", extend("default" = false))]
-    pub migrate: Option<bool>,
+    pub(crate) migrate: Option<bool>,
     /// The header for a migration when the old text has none (or replaces a broken one).
     #[serde(default)]
     #[schemars(with = "Goal")]
-    pub goal: Option<Goal>,
+    pub(crate) goal: Option<Goal>,
 }

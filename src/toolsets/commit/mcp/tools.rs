@@ -16,7 +16,7 @@ use super::params::{
     VerifyPlanParams,
 };
 
-#[tool_router(router = router, vis = "pub(crate)")]
+#[tool_router(router = tool_router, vis = "pub(crate)")]
 impl CommitTools {
     /// Reads the plan.
     #[tool(
@@ -29,7 +29,7 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn gather_requirements(&self) -> CallToolResult {
+    pub(crate) async fn gather_requirements(&self) -> CallToolResult {
         self.run(Call::Gather).await
     }
 
@@ -44,7 +44,7 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_overarching_goal(
+    pub(crate) async fn set_overarching_goal(
         &self,
         Parameters(p): Parameters<SetGoalParams>,
     ) -> CallToolResult {
@@ -63,7 +63,7 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_detailed_goal(
+    pub(crate) async fn set_detailed_goal(
         &self,
         Parameters(p): Parameters<SetDescriptionParams>,
     ) -> CallToolResult {
@@ -81,7 +81,7 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_constraints(
+    pub(crate) async fn set_constraints(
         &self,
         Parameters(p): Parameters<SetConstraintsParams>,
     ) -> CallToolResult {
@@ -99,7 +99,10 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_plan(&self, Parameters(p): Parameters<SetPlanParams>) -> CallToolResult {
+    pub(crate) async fn set_plan(
+        &self,
+        Parameters(p): Parameters<SetPlanParams>,
+    ) -> CallToolResult {
         self.run(Call::SetPlan(p.plan.into_iter().map(Into::into).collect()))
             .await
     }
@@ -115,7 +118,10 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn mark_task(&self, Parameters(p): Parameters<MarkTaskParams>) -> CallToolResult {
+    pub(crate) async fn mark_task(
+        &self,
+        Parameters(p): Parameters<MarkTaskParams>,
+    ) -> CallToolResult {
         self.run(Call::Mark(p.task_id, p.completed.unwrap_or(true)))
             .await
     }
@@ -131,7 +137,7 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn finish_job(&self) -> CallToolResult {
+    pub(crate) async fn finish_job(&self) -> CallToolResult {
         self.run(Call::Finish).await
     }
 
@@ -146,7 +152,7 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn unfinish_job(&self) -> CallToolResult {
+    pub(crate) async fn unfinish_job(&self) -> CallToolResult {
         self.run(Call::Unfinish).await
     }
 
@@ -161,7 +167,10 @@ impl CommitTools {
             open_world_hint = false
         )
     )]
-    pub async fn verify_plan(&self, Parameters(p): Parameters<VerifyPlanParams>) -> CallToolResult {
+    pub(crate) async fn verify_plan(
+        &self,
+        Parameters(p): Parameters<VerifyPlanParams>,
+    ) -> CallToolResult {
         self.run(Call::Verify(
             p.migrate.unwrap_or(false),
             p.goal.map(Into::into),

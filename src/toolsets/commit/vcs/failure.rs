@@ -12,14 +12,14 @@ use std::path::PathBuf;
 use super::process::{Invocation, Output, RunError};
 
 /// The answer when another writer changed the plan during a call.
-pub const CONFLICT: &str = "The plan changed while this call ran; nothing was written; call gather_requirements and retry.";
+pub(crate) const CONFLICT: &str = "The plan changed while this call ran; nothing was written; call gather_requirements and retry.";
 
 /// The most stderr lines a CRITICAL answer quotes.
 const STDERR_LINES: usize = 20;
 
 /// Why a call could not read or write the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The VCS or the repository is unusable: stop all work.
     Critical(Critical),
     /// Someone else changed the plan since this call read it; nothing was
@@ -37,7 +37,7 @@ pub enum Failure {
 
 /// What cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subject {
+pub(crate) enum Subject {
     /// The jj binary or repository.
     Jj,
     /// The git binary or repository.
@@ -48,22 +48,22 @@ pub enum Subject {
 
 /// A CRITICAL failure, with what was run and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Critical {
+pub(crate) struct Critical {
     /// What cannot be used.
-    pub subject: Subject,
+    pub(crate) subject: Subject,
     /// The command line, if one was run.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Its exit status, spawn error or timeout; or what was searched.
-    pub status: String,
+    pub(crate) status: String,
     /// The first lines of its stderr.
-    pub stderr: Vec<String>,
+    pub(crate) stderr: Vec<String>,
     /// How to fix it.
-    pub fix: String,
+    pub(crate) fix: String,
 }
 
 impl Critical {
     /// A failure of `invocation` that ran and gave `output`.
-    pub fn failed(
+    pub(crate) fn failed(
         subject: Subject,
         invocation: &Invocation<'_>,
         output: &Output,
@@ -80,7 +80,7 @@ impl Critical {
 
     /// A failure of `invocation` (of jj or git) that did not run to its
     /// end, with the fix its error suggests.
-    pub fn not_run(subject: Subject, invocation: &Invocation<'_>, error: &RunError) -> Self {
+    pub(crate) fn not_run(subject: Subject, invocation: &Invocation<'_>, error: &RunError) -> Self {
         let (name, install, blocker) = match subject {
             Subject::Jj => (
                 "jj",

@@ -35,13 +35,13 @@ const COMMITTED_SEARCH: usize = 20;
 
 /// git through its CLI.
 #[derive(Debug, Clone)]
-pub struct Git {
+pub(crate) struct Git {
     /// The git program.
-    pub program: String,
+    pub(crate) program: String,
     /// Where and for how long commands run.
-    pub runner: Runner,
+    pub(crate) runner: Runner,
     /// The working tree's top directory (where `.git` is), when found.
-    pub top: Option<PathBuf>,
+    pub(crate) top: Option<PathBuf>,
 }
 
 /// What an exit status other than 0 means to a caller.

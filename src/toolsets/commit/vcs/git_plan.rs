@@ -17,13 +17,13 @@
 
 /// How the plan is read in one `git cat-file --batch-command` process:
 /// the ref's type, the plan file of a tree, the message of a commit.
-pub fn read_commands(reference: &str) -> String {
+pub(crate) fn read_commands(reference: &str) -> String {
     format!("info {reference}\ncontents {reference}:plan\ncontents {reference}^{{commit}}\n")
 }
 
 /// What `refs/commit-plan/{branch}` holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stored {
+pub(crate) enum Stored {
     /// No ref: no plan yet.
     Nothing,
     /// A tree of this layout, with its plan.
@@ -62,7 +62,7 @@ enum Answer<'a> {
 
 /// Reads the answers to [`read_commands`]; `None` when the output is not
 /// what git prints.
-pub fn parse_read(output: &str) -> Option<Stored> {
+pub(crate) fn parse_read(output: &str) -> Option<Stored> {
     let mut rest = output;
     let info = answer(&mut rest, false)?;
     let plan = answer(&mut rest, true)?;
@@ -135,31 +135,31 @@ fn answer<'a>(rest: &mut &'a str, with_content: bool) -> Option<Answer<'a>> {
 }
 
 /// The message of a commit object: everything after the first empty line.
-pub fn message(object: &str) -> String {
+pub(crate) fn message(object: &str) -> String {
     object
         .split_once("\n\n")
         .map_or_else(String::new, |(_, message)| message.to_owned())
 }
 
 /// The name of version `number` in `history/`, written by `tool`.
-pub fn version_name(number: usize, tool: &str) -> String {
+pub(crate) fn version_name(number: usize, tool: &str) -> String {
     format!("{number:06}-{tool}")
 }
 
 /// The `git mktree -z` input of the root tree: the plan and the history.
-pub fn root_tree(plan_blob: &str, history_tree: &str) -> String {
+pub(crate) fn root_tree(plan_blob: &str, history_tree: &str) -> String {
     format!("100644 blob {plan_blob}\tplan\x00040000 tree {history_tree}\thistory\x00")
 }
 
 /// The `git mktree -z` entry of one version in `history/`.
-pub fn history_line(blob: &str, name: &str) -> String {
+pub(crate) fn history_line(blob: &str, name: &str) -> String {
     format!("100644 blob {blob}\t{name}\x00")
 }
 
 /// The versions a commit chain of the earlier layout holds, oldest first,
 /// from `git cat-file --batch-command` answers to `contents {oid}` for each
 /// commit of `git rev-list --reverse`.
-pub fn legacy_versions(output: &str, count: usize) -> Option<Vec<String>> {
+pub(crate) fn legacy_versions(output: &str, count: usize) -> Option<Vec<String>> {
     let mut rest = output;
     (0..count)
         .map(|_| match answer(&mut rest, true)? {

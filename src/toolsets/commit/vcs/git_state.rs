@@ -13,16 +13,16 @@ use crate::toolsets::commit::place::Operation;
 
 /// The state git records in a git directory.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct GitState {
+pub(crate) struct GitState {
     /// The operation in progress, if any.
-    pub operation: Option<Operation>,
+    pub(crate) operation: Option<Operation>,
     /// The branch a rebase or bisect started from (`main`), if git recorded one.
-    pub branch: Option<String>,
+    pub(crate) branch: Option<String>,
 }
 
 /// The git directory of the working tree at `top`: `top/.git`, or where a
 /// `.git` file (a linked worktree, a submodule) points.
-pub fn git_dir(top: &Path) -> Option<PathBuf> {
+pub(crate) fn git_dir(top: &Path) -> Option<PathBuf> {
     let dot_git = top.join(".git");
     if dot_git.is_dir() {
         return Some(dot_git);
@@ -34,14 +34,14 @@ pub fn git_dir(top: &Path) -> Option<PathBuf> {
 
 /// Whether `dir` or one of its parents looks like a bare repository (a
 /// `HEAD` file beside `objects/` and `refs/`, with no working tree).
-pub fn bare_repository(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn bare_repository(dir: &Path) -> Option<PathBuf> {
     dir.ancestors()
         .find(|d| d.join("HEAD").is_file() && d.join("objects").is_dir() && d.join("refs").is_dir())
         .map(Path::to_path_buf)
 }
 
 /// What git is in the middle of in `git_dir`.
-pub fn read_state(git_dir: &Path) -> GitState {
+pub(crate) fn read_state(git_dir: &Path) -> GitState {
     let branch_in = |file: &str| {
         let text = std::fs::read_to_string(git_dir.join(file)).ok()?;
         let name = text.trim();

@@ -37,11 +37,11 @@ const ANCESTOR_SEARCH: usize = 20;
 
 /// jj through its CLI.
 #[derive(Debug, Clone)]
-pub struct Jj {
+pub(crate) struct Jj {
     /// The jj program.
-    pub program: String,
+    pub(crate) program: String,
     /// Where and for how long commands run.
-    pub runner: Runner,
+    pub(crate) runner: Runner,
 }
 
 /// One change as [`CHANGE`] prints it.

@@ -24,7 +24,7 @@ pub enum VcsChoice {
 
 /// The backend a call uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// jj.
     Jj,
     /// git.
@@ -34,13 +34,13 @@ pub enum Kind {
 /// A repository found: its kind, the directory commands run in, and its
 /// top directory (the key of its lock).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repository {
+pub(crate) struct Repository {
     /// jj or git.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Where commands run: `[commit] root`.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// The directory holding `.jj/` or `.git`, when found.
-    pub top: Option<PathBuf>,
+    pub(crate) top: Option<PathBuf>,
 }
 
 /// The nearest directory from `start` up holding `.jj/` or `.git`.
@@ -58,7 +58,7 @@ fn nearest(start: &Path, wanted: &[Kind]) -> Option<(Kind, PathBuf)> {
 
 /// The repository `choice` and `root` name; `root` relative to the working
 /// directory.
-pub fn locate(choice: VcsChoice, root: &Path) -> Result<Repository, Critical> {
+pub(crate) fn locate(choice: VcsChoice, root: &Path) -> Result<Repository, Critical> {
     let dir = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
     let wanted: &[Kind] = match choice {
         VcsChoice::Auto => &[Kind::Jj, Kind::Git],

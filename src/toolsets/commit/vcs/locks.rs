@@ -15,17 +15,17 @@ use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::runtime::keyed_mutex::KeyedMutex;
 
 /// The lock file in a jj repository's `.jj/` directory.
-pub const JJ_LOCK_FILE: &str = "planning-mcp-server.lock";
+pub(crate) const JJ_LOCK_FILE: &str = "planning-mcp-server.lock";
 
 /// The locks of the repositories this process has used, by top directory:
 /// Tokio mutexes, held across the VCS processes of one call.
-pub type RepoLocks = KeyedMutex<PathBuf>;
+pub(crate) type RepoLocks = KeyedMutex<PathBuf>;
 
 /// Takes the exclusive lock on `path` (creating the file), waiting at most
 /// `wait`. The wait runs off the async workers, tracked for shutdown, and
 /// ends by itself at the deadline ([`FileLock`]): a holder that never lets
 /// go leaves no thread blocked behind it, however many calls give up on it.
-pub async fn lock_file(path: PathBuf, wait: Duration) -> Result<FileLock, String> {
+pub(crate) async fn lock_file(path: PathBuf, wait: Duration) -> Result<FileLock, String> {
     let shown = path.display().to_string();
     let open = move || {
         OpenOptions::new()

@@ -8,42 +8,42 @@
 //! ([`locate`]); the per-repository locks ([`locks`]); how a call fails
 //! ([`failure`]).
 
-pub mod failure;
-pub mod git;
-pub mod git_plan;
-pub mod git_state;
-pub mod jj;
-pub mod locate;
-pub mod locks;
-pub mod process;
+pub(crate) mod failure;
+pub(crate) mod git;
+pub(crate) mod git_plan;
+pub(crate) mod git_state;
+pub(crate) mod jj;
+pub(crate) mod locate;
+pub(crate) mod locks;
+pub(crate) mod process;
 
 use std::future::Future;
 
-pub use failure::{CONFLICT, Failure};
+pub(crate) use failure::{CONFLICT, Failure};
 
 use super::document::Limits;
 use super::place::{Around, Place};
 
 /// The plan as one call read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// The description, as the VCS holds it (empty when none).
-    pub text: String,
+    pub(crate) text: String,
     /// Where it lives.
-    pub place: Place,
+    pub(crate) place: Place,
     /// What a write replaces: jj, the commit the description was read
     /// from; git, the object `refs/commit-plan/{branch}` pointed at
     /// (`None`: no plan yet).
-    pub base: Option<String>,
+    pub(crate) base: Option<String>,
     /// git: `base` is a commit of the earlier layout, migrated by the next
     /// write.
-    pub legacy: bool,
+    pub(crate) legacy: bool,
     /// What the replies say about the repository around the plan.
-    pub around: Around,
+    pub(crate) around: Around,
 }
 
 /// A VCS that holds the plan.
-pub trait Vcs: Send + Sync {
+pub(crate) trait Vcs: Send + Sync {
     /// Reads the plan (`limits` tell a finished plan from an open one).
     fn read(&self, limits: &Limits) -> impl Future<Output = Result<Snapshot, Failure>> + Send;
 

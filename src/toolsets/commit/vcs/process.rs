@@ -22,7 +22,7 @@ use crate::runtime::children::{CHILDREN, Children};
 /// 1 MiB and a file list a line per changed file, so a command that prints
 /// more is not the VCS it should be (or prints without end); reading on
 /// would only fill the memory.
-pub const MAX_OUTPUT: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_OUTPUT: usize = 16 * 1024 * 1024;
 
 /// The variables that point git at another repository, index or object
 /// store (those `git rev-parse --local-env-vars` lists). The repository is
@@ -50,30 +50,30 @@ const REPOSITORY_VARIABLES: [&str; 15] = [
 
 /// How a program is run: where and for how long.
 #[derive(Debug, Clone)]
-pub struct Runner {
+pub(crate) struct Runner {
     /// The working directory.
-    pub dir: std::path::PathBuf,
+    pub(crate) dir: std::path::PathBuf,
     /// The longest one command may take.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
 /// One command: the program, its arguments, its extra environment and what
 /// it reads on stdin.
 #[derive(Debug, Clone)]
-pub struct Invocation<'a> {
+pub(crate) struct Invocation<'a> {
     /// The program (a name looked up on `PATH`, or a path).
-    pub program: &'a str,
+    pub(crate) program: &'a str,
     /// Its arguments.
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// Extra environment variables.
-    pub env: &'a [(&'a str, &'a str)],
+    pub(crate) env: &'a [(&'a str, &'a str)],
     /// What it reads on stdin; `None` closes stdin.
-    pub stdin: Option<&'a str>,
+    pub(crate) stdin: Option<&'a str>,
 }
 
 impl Invocation<'_> {
     /// The command line as a user would type it, for messages.
-    pub fn command_line(&self) -> String {
+    pub(crate) fn command_line(&self) -> String {
         std::iter::once(self.program.to_owned())
             .chain(self.args.iter().map(|a| quote(a)))
             .collect::<Vec<_>>()
@@ -95,23 +95,23 @@ fn quote(arg: &str) -> String {
 
 /// What a finished command gave.
 #[derive(Debug, Clone)]
-pub struct Output {
+pub(crate) struct Output {
     /// Its exit code; `None` when a signal ended it.
-    pub code: Option<i32>,
+    pub(crate) code: Option<i32>,
     /// Its stdout.
-    pub stdout: String,
+    pub(crate) stdout: String,
     /// Its stderr.
-    pub stderr: String,
+    pub(crate) stderr: String,
 }
 
 impl Output {
     /// Whether it exited with status 0.
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         self.code == Some(0)
     }
 
     /// `exit status 1`, or `killed by a signal`.
-    pub fn status(&self) -> String {
+    pub(crate) fn status(&self) -> String {
         match self.code {
             Some(code) => format!("exit status {code}"),
             None => "killed by a signal".into(),
@@ -122,7 +122,7 @@ impl Output {
 /// Why a command gave no output. In every case but `Spawn` and
 /// `ShuttingDown` its process group was killed.
 #[derive(Debug)]
-pub enum RunError {
+pub(crate) enum RunError {
     /// It could not be started.
     Spawn(std::io::Error),
     /// It did not finish in time.
@@ -165,7 +165,7 @@ impl std::fmt::Display for RunError {
 impl Runner {
     /// Runs `invocation` to its end, or until the timeout or the output
     /// cap.
-    pub async fn run(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
+    pub(crate) async fn run(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
         self.run_in(invocation, MAX_OUTPUT, &CHILDREN).await
     }
 

@@ -17,26 +17,26 @@ use crate::toolsets::commit::place::relative;
 const MAX_CHANGES: usize = 20;
 
 /// The check that ends `verify_plan` on a valid plan.
-pub const VERIFY_CHECK: &str = "Check: confirm that the work of every ticked task is in this change and that every open task is still needed; fix the plan with mark_task or set_plan.";
+pub(crate) const VERIFY_CHECK: &str = "Check: confirm that the work of every ticked task is in this change and that every open task is still needed; fix the plan with mark_task or set_plan.";
 
 /// What a full view shows besides the plan.
-pub struct Full<'a> {
+pub(crate) struct Full<'a> {
     /// The action lines.
-    pub actions: &'a [String],
+    pub(crate) actions: &'a [String],
     /// Where the plan lives.
-    pub place: &'a Place,
+    pub(crate) place: &'a Place,
     /// What else to say about the repository.
-    pub around: &'a Around,
+    pub(crate) around: &'a Around,
     /// The changed paths, as the VCS prints them.
-    pub changes: &'a [String],
+    pub(crate) changes: &'a [String],
     /// The stage guidance (`gather_requirements` only).
-    pub guide: Option<&'a Limits>,
+    pub(crate) guide: Option<&'a Limits>,
     /// The closing check (`verify_plan` only).
-    pub check: Option<&'a str>,
+    pub(crate) check: Option<&'a str>,
 }
 
 /// The full view of a valid plan (`None`: an empty description).
-pub fn full(view: &Full<'_>, document: Option<&Document>) -> String {
+pub(crate) fn full(view: &Full<'_>, document: Option<&Document>) -> String {
     let mut out = String::new();
     actions(&mut out, view.actions);
     let stage = Stage::of(document);

@@ -12,7 +12,7 @@ use crate::toolsets::commit::place::relative;
 
 /// The guidance for a valid plan (`None`: empty) at `place`; `changed` is
 /// whether the change already has modifications.
-pub fn guide(
+pub(crate) fn guide(
     document: Option<&Document>,
     place: &Place,
     around: &Around,

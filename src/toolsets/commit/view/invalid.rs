@@ -22,7 +22,7 @@ const ANSWER_RAW_BYTES: usize = 64 * 1024;
 const REFUSAL_RAW_BYTES: usize = 8 * 1024;
 
 /// The answer for a description that is not a valid plan.
-pub fn answer(reading: &Reading, raw: &str, place: &Place, diagnosis: &Diagnosis) -> String {
+pub(crate) fn answer(reading: &Reading, raw: &str, place: &Place, diagnosis: &Diagnosis) -> String {
     let mut out = format!(
         "The description is not a valid plan ({}).\n\nCommit: {}\nProblems:\n",
         reading.state(),
@@ -54,7 +54,7 @@ pub fn answer(reading: &Reading, raw: &str, place: &Place, diagnosis: &Diagnosis
 }
 
 /// The refusal of a mutating tool when the description is not a valid plan.
-pub fn refusal(
+pub(crate) fn refusal(
     problem: Option<&Problem>,
     raw: &str,
     place: &Place,

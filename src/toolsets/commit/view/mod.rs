@@ -9,16 +9,16 @@
 //! and the `Next`/`Available`/`Blocked` lines they share. One text block per
 //! reply, no trailing blank line.
 
-pub mod full;
-pub mod guide;
-pub mod invalid;
-pub mod short;
-pub mod status;
+pub(crate) mod full;
+pub(crate) mod guide;
+pub(crate) mod invalid;
+pub(crate) mod short;
+pub(crate) mod status;
 
 #[cfg(test)]
 mod tests;
 
-pub use super::place::{Around, Below, Committed, Operation, Place};
+pub(crate) use super::place::{Around, Committed, Place};
 
 use super::document::Document;
 use super::document::tasks::counts;

@@ -13,7 +13,7 @@ use crate::toolsets::commit::document::stage::Stage;
 
 /// What a short view ends with besides the status lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending<'a> {
+pub(crate) enum Ending<'a> {
     /// Nothing more.
     Plain,
     /// The final canonical text, fenced (`finish_job`).
@@ -23,7 +23,7 @@ pub enum Ending<'a> {
 }
 
 /// The short view of `document` after `actions`.
-pub fn short(
+pub(crate) fn short(
     action_lines: &[String],
     document: &Document,
     place: &Place,
@@ -71,7 +71,7 @@ pub fn short(
 }
 
 /// The `mark_task` view: action lines, then stage, progress and status.
-pub fn marked(action_lines: &[String], document: &Document, place: &Place) -> String {
+pub(crate) fn marked(action_lines: &[String], document: &Document, place: &Place) -> String {
     let mut out = String::new();
     actions(&mut out, action_lines);
     let stage = Stage::of(Some(document));

@@ -5,12 +5,14 @@
 //! The lines every reply ends with: `Next:`, `Available:` and `Blocked:`.
 
 use super::{Around, Place};
+use crate::toolsets::commit::document::Document;
+#[cfg(test)]
+use crate::toolsets::commit::document::Reading;
 use crate::toolsets::commit::document::stage::Stage;
-use crate::toolsets::commit::document::tasks::{counts, open_leaves};
-use crate::toolsets::commit::document::{Document, Reading};
+use crate::toolsets::commit::document::tasks::open_leaves;
 
 /// The nine tools, in the order replies list them.
-pub const TOOLS: [&str; 9] = [
+pub(crate) const TOOLS: [&str; 9] = [
     "gather_requirements",
     "set_overarching_goal",
     "set_detailed_goal",
@@ -24,7 +26,7 @@ pub const TOOLS: [&str; 9] = [
 
 /// What the replies know of the plan: valid (maybe empty) or not.
 #[derive(Debug, Clone, Copy)]
-pub enum Standing<'a> {
+pub(crate) enum Standing<'a> {
     /// An empty description (`None`) or a valid plan.
     Plan(Option<&'a Document>),
     /// Not a valid plan, with the letters of the choices that work
@@ -33,8 +35,9 @@ pub enum Standing<'a> {
 }
 
 impl<'a> Standing<'a> {
-    /// The standing of a reading.
-    pub fn of(reading: &'a Reading) -> Self {
+    /// The standing of a reading (tests).
+    #[cfg(test)]
+    pub(crate) fn of(reading: &'a Reading) -> Self {
         match reading {
             Reading::Empty => Standing::Plan(None),
             Reading::Parsed(document) => Standing::Plan(Some(document)),
@@ -44,7 +47,7 @@ impl<'a> Standing<'a> {
 }
 
 /// The `Next:` text.
-pub fn next(standing: Standing<'_>, place: &Place, around: &Around) -> String {
+pub(crate) fn next(standing: Standing<'_>, place: &Place, around: &Around) -> String {
     let document = match standing {
         Standing::Invalid(letters) => return format!("ask the user to choose {letters}."),
         Standing::Plan(document) => document,
@@ -100,7 +103,12 @@ fn blocked(tool: &str, standing: Standing<'_>) -> Option<String> {
 /// Pushes the `Next:`, `Available:` and `Blocked:` lines (the last only
 /// when something is blocked); tools blocked for the same reason in a row
 /// share it.
-pub fn push_status(out: &mut String, standing: Standing<'_>, place: &Place, around: &Around) {
+pub(crate) fn push_status(
+    out: &mut String,
+    standing: Standing<'_>,
+    place: &Place,
+    around: &Around,
+) {
     out.push_str(&format!("Next: {}\n", next(standing, place, around)));
     let new_change_only = match standing {
         Standing::Invalid(_) => true,
@@ -143,11 +151,6 @@ pub fn push_status(out: &mut String, standing: Standing<'_>, place: &Place, arou
             .collect();
         out.push_str(&format!("Blocked: {}\n", parts.join(", ")));
     }
-}
-
-/// `{done}/{total}` of a plan's tasks.
-pub fn progress(document: &Document) -> (usize, usize) {
-    counts(&document.tasks)
 }
 
 #[cfg(test)]

@@ -10,11 +10,12 @@ use insta::assert_snapshot;
 
 use super::full::{Full, VERIFY_CHECK, full};
 use super::short::{Ending, marked, short};
-use super::{Around, Below, Committed, Operation, Place, invalid};
+use super::{Around, Committed, Place, invalid};
 use crate::toolsets::commit::document::{Document, Limits, Reading, read};
 use crate::toolsets::commit::edit::fixtures::*;
 use crate::toolsets::commit::edit::plan::CHECK;
 use crate::toolsets::commit::edit::verify::diagnose;
+use crate::toolsets::commit::place::{Below, Operation};
 
 fn jj() -> Place {
     Place::Jj {

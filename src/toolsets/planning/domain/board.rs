@@ -62,12 +62,12 @@ impl NewTask {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
     /// IDs of the tasks added, in request order.
-    pub added: Vec<TaskId>,
+    pub(crate) added: Vec<TaskId>,
     /// IDs of the tasks skipped because the board or the batch already had
     /// the very same task.
-    pub skipped: Vec<TaskId>,
+    pub(crate) skipped: Vec<TaskId>,
     /// Whether the board had no tasks before the call.
-    pub was_empty: bool,
+    pub(crate) was_empty: bool,
 }
 
 /// How to take a successful mutation back.
@@ -126,19 +126,19 @@ impl Board {
 
     /// This board, timing its changes by `clock` (the system clock unless
     /// given).
-    pub fn with_clock(mut self, clock: Clock) -> Self {
+    pub(crate) fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
         self
     }
 
     /// The clock this board times its changes by.
-    pub fn clock(&self) -> Clock {
+    pub(crate) fn clock(&self) -> Clock {
         self.clock
     }
 
     /// This board with the given coordination data, as loaded from a
     /// snapshot (which checked that it names only tasks of the board).
-    pub fn with_coordination(mut self, coordination: Coordination) -> Self {
+    pub(crate) fn with_coordination(mut self, coordination: Coordination) -> Self {
         self.coordination = coordination;
         self
     }
@@ -171,7 +171,7 @@ impl Board {
     }
 
     /// The limits this board enforces.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.limits
     }
 
@@ -181,17 +181,17 @@ impl Board {
     }
 
     /// All tasks, oldest first.
-    pub fn tasks(&self) -> impl DoubleEndedIterator<Item = &Task> + ExactSizeIterator {
+    pub(crate) fn tasks(&self) -> impl DoubleEndedIterator<Item = &Task> + ExactSizeIterator {
         self.tasks.values()
     }
 
     /// The task with this ID.
-    pub fn task(&self, id: TaskId) -> Option<&Task> {
+    pub(crate) fn task(&self, id: TaskId) -> Option<&Task> {
         self.index.get(&id).and_then(|seq| self.tasks.get(seq))
     }
 
     /// Where task `id` stands in creation order (larger is newer).
-    pub fn position(&self, id: TaskId) -> Option<u64> {
+    pub(crate) fn position(&self, id: TaskId) -> Option<u64> {
         self.index.get(&id).copied()
     }
 
@@ -206,7 +206,7 @@ impl Board {
     }
 
     /// The history, when it is enabled.
-    pub fn history(&self) -> Option<&History> {
+    pub(crate) fn history(&self) -> Option<&History> {
         self.history.as_ref()
     }
 
@@ -226,7 +226,7 @@ impl Board {
     }
 
     /// Replaces the goal, keeping the tasks; the reason goes to the history.
-    pub fn change_goal(
+    pub(crate) fn change_goal(
         &mut self,
         title: &str,
         description: &str,

@@ -25,7 +25,7 @@ use super::render::{FIRST_TASKS_GUIDANCE, counts_line, one_line, one_line_limit}
 use super::task::{Status, Task, TaskId};
 
 /// The most characters a compact reply has.
-pub const COMPACT_MAX_CHARS: usize = 4000;
+pub(crate) const COMPACT_MAX_CHARS: usize = 4000;
 /// The longest task line, in characters (the rest is cut, ending with `…`).
 const LINE_CHARS: usize = 100;
 /// The most tasks listed as changed, and as skipped.
@@ -35,7 +35,7 @@ const PENDING_SHOWN: usize = 5;
 
 /// The compact reply of `add_tasks`: guidance first when the board had no
 /// tasks, the tasks added, the duplicates skipped, then the board.
-pub fn added(board: &Board, added: &Added) -> String {
+pub(crate) fn added(board: &Board, added: &Added) -> String {
     let mut out = String::new();
     if added.was_empty && !added.added.is_empty() {
         let _ = write!(out, "{FIRST_TASKS_GUIDANCE}\n\n");
@@ -61,7 +61,7 @@ pub fn added(board: &Board, added: &Added) -> String {
 
 /// The compact reply of `update_task_statuses`: the tasks whose status was
 /// set (`ids` as the request named them, repeats once), then the board.
-pub fn statuses_set(board: &Board, ids: &[TaskId]) -> String {
+pub(crate) fn statuses_set(board: &Board, ids: &[TaskId]) -> String {
     let ids = distinct(ids.iter().copied());
     let mut out = match ids.len() {
         1 => "Set 1 status:".to_owned(),
@@ -72,7 +72,7 @@ pub fn statuses_set(board: &Board, ids: &[TaskId]) -> String {
 }
 
 /// The compact reply of `modify_task`: the task under its new ID, then the board.
-pub fn modified(board: &Board, old: TaskId, new: TaskId) -> String {
+pub(crate) fn modified(board: &Board, old: TaskId, new: TaskId) -> String {
     let mut out = match old == new {
         true => format!("Modified [{new}]:"),
         false => format!("Modified [{old}]; its ID is now [{new}]:"),
@@ -83,7 +83,7 @@ pub fn modified(board: &Board, old: TaskId, new: TaskId) -> String {
 
 /// The compact reply of `delete_tasks`: the tasks deleted, as they were,
 /// then the board.
-pub fn deleted(board: &Board, gone: &[Task]) -> String {
+pub(crate) fn deleted(board: &Board, gone: &[Task]) -> String {
     let mut out = format!("Deleted {}:", tasks(gone.len()));
     push_lines(&mut out, gone.iter(), gone.len());
     finish(out, board)

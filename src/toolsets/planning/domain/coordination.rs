@@ -37,19 +37,19 @@ pub struct Claim {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Evidence {
     /// A command that was run, e.g. `cargo test`.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Its exit code.
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// A commit or change ID.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// A URL, e.g. a CI run or a pull request.
-    pub url: Option<String>,
+    pub(crate) url: Option<String>,
     /// Free text.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// Who gave it.
-    pub by: String,
+    pub(crate) by: String,
     /// When.
-    pub at: SystemTime,
+    pub(crate) at: SystemTime,
 }
 
 /// A lead's record that it dispatched a task to a worker (a sub-agent):
@@ -59,20 +59,20 @@ pub struct Evidence {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dispatch {
     /// The worker it was sent to (the agent name it claims with).
-    pub worker: String,
+    pub(crate) worker: String,
     /// The lead that sent it.
-    pub by: String,
+    pub(crate) by: String,
     /// Where the worker works: a worktree or a directory, as the lead said.
-    pub place: Option<String>,
+    pub(crate) place: Option<String>,
     /// A note for whoever reads the board.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// When it was dispatched (or last re-dispatched).
-    pub at: SystemTime,
+    pub(crate) at: SystemTime,
     /// When the worker's time runs out: first the time by which it must
     /// claim the task, then the end of its lease (renewals move it).
     pub until: SystemTime,
     /// Whether the worker's claim linked to the record (it claimed it).
-    pub claimed: bool,
+    pub(crate) claimed: bool,
 }
 
 /// The team data of one board.
@@ -176,7 +176,7 @@ const NO_LINKS: &BTreeSet<TaskId> = &BTreeSet::new();
 
 impl Coordination {
     /// Whether nothing is attached to the board.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.claims.is_empty()
             && self.evidence.is_empty()
             && self.completed_by.is_empty()
@@ -188,65 +188,58 @@ impl Coordination {
 
     /// Whether any task has a dispatch record or declares the paths it
     /// touches (which needs snapshot format version 4).
-    pub fn has_dispatches_or_touches(&self) -> bool {
+    pub(crate) fn has_dispatches_or_touches(&self) -> bool {
         !self.dispatches.is_empty() || !self.touches.is_empty()
     }
 
     /// Task `id`'s dispatch record.
-    pub fn dispatch(&self, id: TaskId) -> Option<&Dispatch> {
+    pub(crate) fn dispatch(&self, id: TaskId) -> Option<&Dispatch> {
         self.dispatches.get(&id)
     }
 
     /// Every dispatch record, in no particular order.
-    pub fn dispatches(&self) -> impl Iterator<Item = (TaskId, &Dispatch)> {
+    pub(crate) fn dispatches(&self) -> impl Iterator<Item = (TaskId, &Dispatch)> {
         self.dispatches.iter().map(|(id, dispatch)| (*id, dispatch))
     }
 
     /// The glob patterns task `id` touches; empty when it declares none.
-    pub fn touches(&self, id: TaskId) -> &[String] {
+    pub(crate) fn touches(&self, id: TaskId) -> &[String] {
         self.touches.get(&id).map_or(&[], Vec::as_slice)
     }
 
-    /// Every task that declares the paths it touches, in no particular order.
-    pub fn all_touches(&self) -> impl Iterator<Item = (TaskId, &[String])> {
-        self.touches
-            .iter()
-            .map(|(id, touches)| (*id, touches.as_slice()))
-    }
-
     /// The claim on task `id`, expired or not.
-    pub fn claim(&self, id: TaskId) -> Option<&Claim> {
+    pub(crate) fn claim(&self, id: TaskId) -> Option<&Claim> {
         self.claims.get(&id)
     }
 
     /// Every claim, in no particular order.
-    pub fn claims(&self) -> impl Iterator<Item = (TaskId, &Claim)> {
+    pub(crate) fn claims(&self) -> impl Iterator<Item = (TaskId, &Claim)> {
         self.claims.iter().map(|(id, claim)| (*id, claim))
     }
 
     /// The evidence of task `id`'s outcome.
-    pub fn evidence(&self, id: TaskId) -> Option<&Evidence> {
+    pub(crate) fn evidence(&self, id: TaskId) -> Option<&Evidence> {
         self.evidence.get(&id)
     }
 
     /// Who released task `id` as completed without evidence.
-    pub fn completed_by(&self, id: TaskId) -> Option<&str> {
+    pub(crate) fn completed_by(&self, id: TaskId) -> Option<&str> {
         self.completed_by.get(&id).map(String::as_str)
     }
 
     /// Whether any task records who completed it without evidence (which
     /// needs snapshot format version 3).
-    pub fn has_completers(&self) -> bool {
+    pub(crate) fn has_completers(&self) -> bool {
         !self.completed_by.is_empty()
     }
 
     /// The tasks `id` waits for, sorted by ID.
-    pub fn blockers(&self, id: TaskId) -> &BTreeSet<TaskId> {
+    pub(crate) fn blockers(&self, id: TaskId) -> &BTreeSet<TaskId> {
         self.blocked_by.get(&id).unwrap_or(NO_LINKS)
     }
 
     /// The tasks that wait for `id`, sorted by ID.
-    pub fn dependents(&self, id: TaskId) -> &BTreeSet<TaskId> {
+    pub(crate) fn dependents(&self, id: TaskId) -> &BTreeSet<TaskId> {
         self.blocking.get(&id).unwrap_or(NO_LINKS)
     }
 
@@ -256,14 +249,14 @@ impl Coordination {
     }
 
     /// The goal's done-when condition.
-    pub fn done_when(&self) -> Option<&str> {
+    pub(crate) fn done_when(&self) -> Option<&str> {
         self.done_when.as_deref()
     }
 
     /// A chain of links from `from` to `to`, both included, following
     /// "waits for": `[from, x, .., to]`, or `None` if `from` does not
     /// (transitively) wait for `to`. Depth-first, each task visited once.
-    pub fn path(&self, from: TaskId, to: TaskId) -> Option<Vec<TaskId>> {
+    pub(crate) fn path(&self, from: TaskId, to: TaskId) -> Option<Vec<TaskId>> {
         let mut seen = HashSet::from([from]);
         // Each frame: a task and the blockers still to visit from it.
         let mut stack = vec![(from, self.blockers(from).iter())];
@@ -290,7 +283,7 @@ impl Coordination {
     /// A cycle of links, as a path that starts and ends at the same task,
     /// if there is one (a hand-edited snapshot may hold one). One
     /// depth-first pass over every link.
-    pub fn find_cycle(&self) -> Option<Vec<TaskId>> {
+    pub(crate) fn find_cycle(&self) -> Option<Vec<TaskId>> {
         let mut starts: Vec<TaskId> = self.blocked_by.keys().copied().collect();
         starts.sort_unstable();
         let mut finished: HashSet<TaskId> = HashSet::new();

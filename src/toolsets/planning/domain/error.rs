@@ -39,7 +39,7 @@ impl fmt::Display for Field {
 
 /// Which task of a batch request a field belongs to (1-based), if any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Position(pub Option<usize>);
+pub struct Position(pub(crate) Option<usize>);
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

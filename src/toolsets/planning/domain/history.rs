@@ -11,7 +11,7 @@ use super::task::{Status, TaskId};
 
 /// The most entries kept; older ones are dropped first, so that a long
 /// session cannot grow the board (or its snapshot) without bound.
-pub const HISTORY_CAP: usize = 1000;
+pub(crate) const HISTORY_CAP: usize = 1000;
 
 /// The goal: what the tasks are for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,7 +112,7 @@ pub enum Event {
 impl Event {
     /// Whether the event is about team coordination (claims, links,
     /// dispatches), which only format version 2 snapshots can hold.
-    pub fn is_coordination(&self) -> bool {
+    pub(crate) fn is_coordination(&self) -> bool {
         matches!(
             self,
             Event::Claimed { .. }
@@ -125,7 +125,7 @@ impl Event {
 
     /// Whether the event is about a dispatch, which only format version 4
     /// snapshots can hold.
-    pub fn is_dispatch(&self) -> bool {
+    pub(crate) fn is_dispatch(&self) -> bool {
         matches!(self, Event::Dispatched { .. } | Event::DispatchEnded { .. })
     }
 }
@@ -146,17 +146,8 @@ pub enum DispatchEnd {
 }
 
 impl DispatchEnd {
-    /// Every reason.
-    pub const ALL: [DispatchEnd; 5] = [
-        DispatchEnd::Released,
-        DispatchEnd::Replaced,
-        DispatchEnd::Taken,
-        DispatchEnd::StatusChanged,
-        DispatchEnd::Deleted,
-    ];
-
     /// The name used in JSON, e.g. `status_changed`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             DispatchEnd::Released => "released",
             DispatchEnd::Replaced => "replaced",
@@ -181,16 +172,8 @@ pub enum ClaimEnd {
 }
 
 impl ClaimEnd {
-    /// Every reason.
-    pub const ALL: [ClaimEnd; 4] = [
-        ClaimEnd::Released,
-        ClaimEnd::Expired,
-        ClaimEnd::StatusChanged,
-        ClaimEnd::Deleted,
-    ];
-
     /// The name used in JSON, e.g. `status_changed`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ClaimEnd::Released => "released",
             ClaimEnd::Expired => "expired",
@@ -232,7 +215,7 @@ impl History {
     }
 
     /// The entries, oldest first.
-    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry> + ExactSizeIterator {
+    pub(crate) fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry> + ExactSizeIterator {
         self.entries.iter()
     }
 

@@ -5,16 +5,16 @@
 //! The board's pure domain: tasks, the board, its history, the text the
 //! tools reply with, and what can be wrong. No I/O, no MCP.
 
-pub mod board;
-pub mod compact;
-pub mod coordination;
-pub mod error;
-pub mod history;
-pub mod render;
-pub mod task;
+pub(crate) mod board;
+pub(crate) mod compact;
+pub(crate) mod coordination;
+pub(crate) mod error;
+pub(crate) mod history;
+pub(crate) mod render;
+pub(crate) mod task;
 
-pub use board::{Added, Board, Limits, NewTask, Undo};
-pub use coordination::{Claim, Coordination, Dispatch, Edit, Evidence};
-pub use error::BoardError;
-pub use history::{ClaimEnd, DispatchEnd, Entry, Event, Goal, History};
-pub use task::{Status, Task, TaskId};
+pub(crate) use board::{Board, Limits, NewTask, Undo};
+pub(crate) use coordination::{Claim, Dispatch, Edit, Evidence};
+pub(crate) use error::BoardError;
+pub(crate) use history::{ClaimEnd, DispatchEnd, Entry, Event, Goal, History};
+pub(crate) use task::{Status, Task, TaskId};

@@ -13,7 +13,7 @@ use super::task::{Status, Task};
 use crate::runtime::text::{is_line_break, may_need_care, shown};
 
 /// Guidance that starts the reply of the first `add_tasks` on an empty board.
-pub const FIRST_TASKS_GUIDANCE: &str = "Tasks added. Work through them in order, one at a time: \
+pub(crate) const FIRST_TASKS_GUIDANCE: &str = "Tasks added. Work through them in order, one at a time: \
 mark a task in_progress when you start it and completed as soon as it is done. If a task \
 cannot be done, mark it failed and ask the operator how to go on; never cancel or delete \
 tasks unless the operator asks. Call get_tasks whenever you need to see where things stand.";
@@ -29,7 +29,7 @@ pub enum Filter {
 
 impl Filter {
     /// Parses a `get_tasks` status filter: `all` or a status name.
-    pub fn parse(text: &str) -> Result<Self, BoardError> {
+    pub(crate) fn parse(text: &str) -> Result<Self, BoardError> {
         match text {
             "all" => Ok(Filter::All),
             other => other
@@ -48,7 +48,7 @@ impl Filter {
 }
 
 /// The goal line: `**Goal:** title: description`, or a hint when no goal is set.
-pub fn goal_line(goal: Option<&Goal>) -> String {
+pub(crate) fn goal_line(goal: Option<&Goal>) -> String {
     let mut out = String::from("**Goal:** ");
     match goal {
         None => out.push_str("not set (use set_goal)"),
@@ -96,7 +96,7 @@ pub fn task_list(board: &Board, filter: Filter) -> String {
 }
 
 /// The reply of `add_tasks`: guidance first when the board had no tasks, then the list.
-pub fn added_reply(board: &Board, was_empty: bool) -> String {
+pub(crate) fn added_reply(board: &Board, was_empty: bool) -> String {
     let list = task_list(board, Filter::All);
     if was_empty {
         format!("{FIRST_TASKS_GUIDANCE}\n\n{list}")
@@ -106,12 +106,12 @@ pub fn added_reply(board: &Board, was_empty: bool) -> String {
 }
 
 /// The most characters a board summary has, whatever the board's size.
-pub const SUMMARY_MAX_CHARS: usize = 1500;
+pub(crate) const SUMMARY_MAX_CHARS: usize = 1500;
 
 /// A short view of board `name` for a model that lost its context: the goal,
 /// counts per status, the tasks in progress and the next pending ones. At
 /// most [`SUMMARY_MAX_CHARS`] characters.
-pub fn summary(name: &str, board: &Board) -> String {
+pub(crate) fn summary(name: &str, board: &Board) -> String {
     const GOAL_CHARS: usize = 250;
     const LINE_CHARS: usize = 100;
     const IN_PROGRESS_SHOWN: usize = 3;
@@ -150,7 +150,7 @@ pub fn summary(name: &str, board: &Board) -> String {
 }
 
 /// `Tasks: 9 (7 pending, 1 in progress, 1 completed, 0 failed, 0 cancelled)`.
-pub fn counts_line(board: &Board) -> String {
+pub(crate) fn counts_line(board: &Board) -> String {
     let mut counts = [0usize; Status::ALL.len()];
     for task in board.tasks() {
         if let Some(n) = Status::ALL.iter().position(|s| *s == task.status) {
@@ -187,7 +187,7 @@ pub(crate) fn one_line_limit(text: String, max: usize) -> String {
 }
 
 /// The reply of `set_goal` and `change_goal`: a confirmation and the goal line.
-pub fn goal_reply(confirmation: &str, board: &Board) -> String {
+pub(crate) fn goal_reply(confirmation: &str, board: &Board) -> String {
     format!("{confirmation}\n\n{}", goal_line(board.goal()))
 }
 

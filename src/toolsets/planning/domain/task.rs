@@ -34,7 +34,7 @@ impl TaskId {
 
     /// Parses an ID as a request gives it. Only eight lowercase hex digits are
     /// an ID; anything else (upper case, whitespace, other lengths) is `None`.
-    pub fn parse(text: &str) -> Option<Self> {
+    pub(crate) fn parse(text: &str) -> Option<Self> {
         let well_formed =
             text.len() == 8 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
         well_formed
@@ -47,7 +47,7 @@ impl TaskId {
 impl TaskId {
     /// The eight lowercase hex digits, without the formatting machinery
     /// (every rendered task line writes one).
-    pub fn hex(self) -> [u8; 8] {
+    pub(crate) fn hex(self) -> [u8; 8] {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
         let mut out = [0u8; 8];
         for (n, digit) in out.iter_mut().enumerate() {
@@ -57,7 +57,7 @@ impl TaskId {
     }
 
     /// Appends the ID's hex digits to `out`.
-    pub fn push_to(self, out: &mut String) {
+    pub(crate) fn push_to(self, out: &mut String) {
         out.extend(self.hex().map(char::from));
     }
 }
@@ -103,7 +103,7 @@ pub enum Status {
 
 impl Status {
     /// Every status, in the order the legend and the docs list them.
-    pub const ALL: [Status; 5] = [
+    pub(crate) const ALL: [Status; 5] = [
         Status::Pending,
         Status::InProgress,
         Status::Completed,
@@ -112,7 +112,7 @@ impl Status {
     ];
 
     /// The one-character glyph shown in task lists (one token for a model).
-    pub fn glyph(self) -> char {
+    pub(crate) fn glyph(self) -> char {
         match self {
             Status::Pending => '☐',
             Status::InProgress => '⟳',
@@ -123,7 +123,7 @@ impl Status {
     }
 
     /// The name used in requests and in JSON, e.g. `in_progress`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Pending => "pending",
             Status::InProgress => "in_progress",
@@ -134,7 +134,7 @@ impl Status {
     }
 
     /// The words used in the legend, e.g. `in progress`.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Status::InProgress => "in progress",
             other => other.as_str(),
@@ -151,7 +151,7 @@ impl fmt::Display for Status {
 /// The error of parsing a status name that is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("'{0}' is not a status; use one of pending, in_progress, completed, failed, cancelled")]
-pub struct UnknownStatus(pub String);
+pub struct UnknownStatus(pub(crate) String);
 
 impl FromStr for Status {
     type Err = UnknownStatus;
@@ -187,7 +187,7 @@ impl Task {
     }
 
     /// A new pending task created at `at`.
-    pub fn created(title: &str, description: &str, at: SystemTime) -> Self {
+    pub(crate) fn created(title: &str, description: &str, at: SystemTime) -> Self {
         Self {
             id: TaskId::from_content(title, description),
             title: title.to_owned(),

@@ -3,12 +3,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The MCP face of the board: its seven tools (`tools`) and its resources
-//! (`resources`) on one board, offered through [`BoardTools`]; the log of
+//! (`resources`) on one board, offered through [`PlanningTools`]; the log of
 //! skipped duplicates (`skipped`).
 
-pub mod resources;
+pub(crate) mod resources;
 pub(crate) mod skipped;
-pub mod tools;
+pub(crate) mod tools;
 
 use std::sync::Arc;
 
@@ -26,14 +26,14 @@ use crate::server::toolset::{ToolFuture, Tools};
 
 /// The board's tools and resources on one board.
 #[derive(Clone)]
-pub struct BoardTools {
+pub(crate) struct PlanningTools {
     name: BoardName,
     board: SharedBoard,
     replies: Replies,
     skipped: Arc<SkippedLog>,
 }
 
-impl BoardTools {
+impl PlanningTools {
     /// The face of board `name`, whose changes reply as `replies` says and
     /// whose skipped duplicates go to the server's `skipped` log.
     pub(crate) fn new(
@@ -57,9 +57,9 @@ impl BoardTools {
 }
 
 /// The seven tools.
-static TOOLS: RoutedTools<BoardTools> = RoutedTools::new(BoardTools::planning_tools);
+static TOOLS: RoutedTools<PlanningTools> = RoutedTools::new(PlanningTools::tool_router);
 
-impl Tools for BoardTools {
+impl Tools for PlanningTools {
     fn tools(&self) -> Vec<Tool> {
         TOOLS.list()
     }

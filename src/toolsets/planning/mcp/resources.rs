@@ -16,22 +16,22 @@ use crate::toolsets::planning::shared_board::SharedBoard;
 const MARKDOWN: &str = "text/markdown";
 
 /// The URI of the board's task list.
-pub fn list_uri(name: &BoardName) -> String {
+pub(crate) fn list_uri(name: &BoardName) -> String {
     format!("board://{name}")
 }
 
 /// The URI of the board's summary.
-pub fn summary_uri(name: &BoardName) -> String {
+pub(crate) fn summary_uri(name: &BoardName) -> String {
     format!("board://{name}/summary")
 }
 
 /// Whether `uri` is one of board `name`'s resources.
-pub fn is_resource_of(name: &BoardName, uri: &str) -> bool {
+pub(crate) fn is_resource_of(name: &BoardName, uri: &str) -> bool {
     uri == list_uri(name) || uri == summary_uri(name)
 }
 
 /// The two resources of board `name`.
-pub fn list(name: &BoardName) -> Vec<Resource> {
+pub(crate) fn list(name: &BoardName) -> Vec<Resource> {
     vec![
         Resource::new(list_uri(name), format!("board {name}"))
             .with_title(format!("Planning board {name}"))
@@ -48,7 +48,7 @@ pub fn list(name: &BoardName) -> Vec<Resource> {
 }
 
 /// Reads resource `uri` of board `name`: `None` if it is not one of its.
-pub fn read(
+pub(crate) fn read(
     name: &BoardName,
     board: &SharedBoard,
     uri: &str,

@@ -11,7 +11,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::BoardTools;
+use super::PlanningTools;
 use crate::toolsets::planning::config::Replies;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::toolsets::planning::domain::{Board, NewTask, Task, TaskId, compact};
@@ -19,92 +19,92 @@ use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 
 /// Arguments of `set_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct SetGoalParams {
+pub(crate) struct SetGoalParams {
     /// A short title.
-    pub title: String,
+    pub(crate) title: String,
     /// What done looks like.
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// Arguments of `change_goal`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ChangeGoalParams {
+pub(crate) struct ChangeGoalParams {
     /// The new title.
-    pub title: String,
+    pub(crate) title: String,
     /// The new description.
-    pub description: String,
+    pub(crate) description: String,
     /// The operator's reason.
-    pub reason: String,
+    pub(crate) reason: String,
 }
 
 /// One task to add.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct TaskInput {
+pub(crate) struct TaskInput {
     /// Short and specific.
-    pub title: String,
+    pub(crate) title: String,
     /// How to do it or tell it is done.
     #[serde(default)]
-    pub description: String,
+    pub(crate) description: String,
 }
 
 /// Arguments of `add_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct AddTasksParams {
+pub(crate) struct AddTasksParams {
     /// In the order to do them.
     #[schemars(length(min = 1))]
-    pub tasks: Vec<TaskInput>,
+    pub(crate) tasks: Vec<TaskInput>,
 }
 
 /// Arguments of `get_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct GetTasksParams {
+pub(crate) struct GetTasksParams {
     /// Only tasks with this status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(
         with = "String",
         extend("enum" = ["all", "pending", "in_progress", "completed", "cancelled", "failed"], "default" = "all")
     )]
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
 }
 
 /// One status change.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct TaskUpdate {
+pub(crate) struct TaskUpdate {
     /// The ID shown in brackets.
-    pub task_id: String,
+    pub(crate) task_id: String,
     #[schemars(extend("enum" = ["pending", "in_progress", "completed", "failed", "cancelled"]))]
-    pub status: String,
+    pub(crate) status: String,
 }
 
 /// Arguments of `update_task_statuses`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct UpdateTaskStatusesParams {
+pub(crate) struct UpdateTaskStatusesParams {
     /// All apply or none.
     #[schemars(length(min = 1))]
-    pub tasks: Vec<TaskUpdate>,
+    pub(crate) tasks: Vec<TaskUpdate>,
 }
 
 /// Arguments of `modify_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ModifyTaskParams {
+pub(crate) struct ModifyTaskParams {
     /// The ID shown in brackets.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// Omit to keep it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// Omit to keep it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
 }
 
 /// Arguments of `delete_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct DeleteTasksParams {
+pub(crate) struct DeleteTasksParams {
     /// All are deleted or none.
     #[schemars(length(min = 1))]
-    pub task_ids: Vec<String>,
+    pub(crate) task_ids: Vec<String>,
 }
 
 /// The tool's reply: the text on success, an `isError` result with the
@@ -129,7 +129,7 @@ fn tasks_named(board: &Board, ids: &[&str]) -> Vec<Task> {
         .collect()
 }
 
-impl BoardTools {
+impl PlanningTools {
     /// Runs a call on the board off the async workers (see
     /// [`SharedBoard::run`]) and turns its outcome into the tool's reply.
     async fn on_board(
@@ -140,8 +140,8 @@ impl BoardTools {
     }
 }
 
-#[tool_router(router = planning_tools, vis = "pub(crate)")]
-impl BoardTools {
+#[tool_router(router = tool_router, vis = "pub(crate)")]
+impl PlanningTools {
     /// Sets the goal of the session.
     #[tool(
         description = "Set the session's goal: a title and what done looks like. Call once, before add_tasks; fails if a goal is set.",
@@ -153,7 +153,10 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_goal(&self, Parameters(p): Parameters<SetGoalParams>) -> CallToolResult {
+    pub(crate) async fn set_goal(
+        &self,
+        Parameters(p): Parameters<SetGoalParams>,
+    ) -> CallToolResult {
         self.on_board(move |shared| {
             shared.mutate(
                 |board| Ok(((), board.set_goal(&p.title, &p.description)?)),
@@ -174,7 +177,10 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn change_goal(&self, Parameters(p): Parameters<ChangeGoalParams>) -> CallToolResult {
+    pub(crate) async fn change_goal(
+        &self,
+        Parameters(p): Parameters<ChangeGoalParams>,
+    ) -> CallToolResult {
         self.on_board(move |shared| {
             shared.mutate(
                 |board| {
@@ -198,7 +204,10 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn add_tasks(&self, Parameters(p): Parameters<AddTasksParams>) -> CallToolResult {
+    pub(crate) async fn add_tasks(
+        &self,
+        Parameters(p): Parameters<AddTasksParams>,
+    ) -> CallToolResult {
         let new: Vec<NewTask> = p
             .tasks
             .into_iter()
@@ -234,7 +243,10 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn get_tasks(&self, Parameters(p): Parameters<GetTasksParams>) -> CallToolResult {
+    pub(crate) async fn get_tasks(
+        &self,
+        Parameters(p): Parameters<GetTasksParams>,
+    ) -> CallToolResult {
         match Filter::parse(p.status.as_deref().unwrap_or("all")) {
             Ok(filter) => {
                 self.on_board(move |shared| shared.read(|board| render::task_list(board, filter)))
@@ -255,7 +267,7 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn update_task_statuses(
+    pub(crate) async fn update_task_statuses(
         &self,
         Parameters(p): Parameters<UpdateTaskStatusesParams>,
     ) -> CallToolResult {
@@ -294,7 +306,10 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn modify_task(&self, Parameters(p): Parameters<ModifyTaskParams>) -> CallToolResult {
+    pub(crate) async fn modify_task(
+        &self,
+        Parameters(p): Parameters<ModifyTaskParams>,
+    ) -> CallToolResult {
         let replies = self.replies;
         self.on_board(move |shared| {
             shared.mutate(
@@ -319,7 +334,7 @@ impl BoardTools {
             open_world_hint = false
         )
     )]
-    pub async fn delete_tasks(
+    pub(crate) async fn delete_tasks(
         &self,
         Parameters(p): Parameters<DeleteTasksParams>,
     ) -> CallToolResult {

@@ -73,17 +73,17 @@ const MAX_TOUCH_CHARS: usize = 1000;
 
 /// The coordination fields of one task, as read from its record.
 pub(super) struct TaskCoordination<'a> {
-    pub blocked_by: Vec<TaskId>,
-    pub claim: Option<ClaimRecord<'a>>,
-    pub evidence: Option<EvidenceRecord<'a>>,
-    pub completed_by: Option<Cow<'a, str>>,
-    pub dispatch: Option<DispatchRecord<'a>>,
-    pub touches: Vec<Cow<'a, str>>,
+    pub(crate) blocked_by: Vec<TaskId>,
+    pub(crate) claim: Option<ClaimRecord<'a>>,
+    pub(crate) evidence: Option<EvidenceRecord<'a>>,
+    pub(crate) completed_by: Option<Cow<'a, str>>,
+    pub(crate) dispatch: Option<DispatchRecord<'a>>,
+    pub(crate) touches: Vec<Cow<'a, str>>,
 }
 
 impl TaskCoordination<'_> {
     /// Whether the task carries nothing that format version 1 lacks.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.blocked_by.is_empty()
             && self.claim.is_none()
             && self.evidence.is_none()
@@ -92,7 +92,7 @@ impl TaskCoordination<'_> {
     }
 
     /// Whether the task carries what only format version 4 holds.
-    pub fn needs_version_4(&self) -> bool {
+    pub(crate) fn needs_version_4(&self) -> bool {
         self.dispatch.is_some() || !self.touches.is_empty()
     }
 }

@@ -38,7 +38,7 @@ use crate::toolsets::planning::domain::{Board, Limits};
 /// The `.gitignore` a directory of board files is born with when the
 /// server makes it (`storage.gitignore`): everything in it, this file too,
 /// so that git and jj keep the boards out of the user's commits.
-pub const IGNORE_RULE: &str = "\
+pub(crate) const IGNORE_RULE: &str = "\
 # Made by planning-mcp-server with this directory: git and jj keep the
 # boards out of your commits. To share them through the repository instead,
 # delete this file (and set [storage] gitignore = false); see docs/storage.md.
@@ -47,7 +47,7 @@ pub const IGNORE_RULE: &str = "\
 
 /// The largest snapshot read: far beyond any board within the limits
 /// (100 tasks and 1,000 history entries take well under a megabyte).
-pub const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
 
 /// Snapshots of one board in a directory.
 #[derive(Debug)]
@@ -142,17 +142,12 @@ impl FileStore {
     /// The same store; when `gitignore`, the directory it makes (at the
     /// first write, if it is missing) is born with [`IGNORE_RULE`] inside.
     /// A directory that exists is never given one.
-    pub fn with_gitignore(self, gitignore: bool) -> Self {
+    pub(crate) fn with_gitignore(self, gitignore: bool) -> Self {
         Self { gitignore, ..self }
     }
 
-    /// The snapshot's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Whether a snapshot of board `name` is stored in `dir`.
-    pub fn exists(dir: &Path, name: &str) -> bool {
+    pub(crate) fn exists(dir: &Path, name: &str) -> bool {
         dir.join(format!("{name}.json")).exists()
     }
 
@@ -296,7 +291,7 @@ impl FileStore {
 /// The names of the boards stored in `dir`: the stems of its `{name}.json`
 /// files, unchecked (the caller decides which are valid names), sorted. A
 /// missing directory holds no boards.
-pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
+pub(crate) fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(error) if error.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
@@ -322,7 +317,7 @@ pub fn stored_names(dir: &Path) -> Result<Vec<String>, StoreError> {
 /// Reads board `name` from `dir` without taking the lock or creating
 /// anything (a save renames a whole new snapshot into place, so a read
 /// never sees half of one): `None` when no snapshot is there.
-pub fn read(
+pub(crate) fn read(
     dir: &Path,
     name: &str,
     limits: Limits,
@@ -448,10 +443,6 @@ impl SnapshotStore for FileStore {
             Err(_) => Seen::Unknown,
         };
         Ok(())
-    }
-
-    fn describe(&self) -> String {
-        format!("file:{}", self.path.display())
     }
 }
 
@@ -769,9 +760,5 @@ mod tests {
         save(&store, &board_with(&["synced"]));
         let loaded = open(dir.path()).load_if_changed().unwrap().unwrap();
         assert_eq!(titles(&loaded), ["synced"]);
-        assert_eq!(
-            store.describe(),
-            format!("file:{}", dir.path().join("default.json").display())
-        );
     }
 }

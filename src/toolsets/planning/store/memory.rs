@@ -37,8 +37,4 @@ impl SnapshotStore for MemoryStore {
     fn save(&self, _board: &Board) -> Result<(), StoreError> {
         Ok(())
     }
-
-    fn describe(&self) -> String {
-        "memory".into()
-    }
 }

@@ -7,10 +7,10 @@
 //! and is chosen in [`open`], without touching `src/board/`.
 
 mod coordination_record;
-pub mod file;
-pub mod memory;
-pub mod repository;
-pub mod snapshot;
+pub(crate) mod file;
+pub(crate) mod memory;
+pub(crate) mod repository;
+pub(crate) mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -18,12 +18,12 @@ use std::time::Instant;
 use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::{Board, Limits};
 
-pub use file::FileStore;
-pub use memory::MemoryStore;
+pub(crate) use file::FileStore;
+pub(crate) use memory::MemoryStore;
 
 /// Held while a process reloads, changes and saves a board; dropping it
 /// releases the lock (for other processes too).
-pub type WriteLock<'a> = Box<dyn Send + 'a>;
+pub(crate) type WriteLock<'a> = Box<dyn Send + 'a>;
 
 /// Where a board's snapshots are kept.
 pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
@@ -51,9 +51,6 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// Saves the board durably; returns only once it is stored. The caller
     /// holds the lock.
     fn save(&self, board: &Board) -> Result<(), StoreError>;
-
-    /// A short description for logs, e.g. `memory` or `file:/path/default.json`.
-    fn describe(&self) -> String;
 }
 
 /// Why a snapshot could not be loaded or saved.
@@ -132,7 +129,7 @@ impl StoreError {
     /// The message with the file named without its directories, for
     /// answers that leave the server (HTTP bodies, tool results); the log
     /// keeps the whole path.
-    pub fn public(&self) -> String {
+    pub(crate) fn public(&self) -> String {
         let Some(path) = self.path() else {
             return self.to_string();
         };
@@ -146,7 +143,7 @@ impl StoreError {
 /// The directory of the board files: `storage.dir`, resolved against the
 /// repository's main working copy when `storage.share_worktrees` is on
 /// (and `dir` is relative).
-pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
+pub(crate) fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
     if !settings.share_worktrees || settings.dir.is_absolute() {
         return Ok(settings.dir.clone());
     }
@@ -156,7 +153,7 @@ pub fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
 }
 
 /// Opens the store of the board `name` as configured.
-pub fn open(
+pub(crate) fn open(
     settings: &StorageSettings,
     name: &str,
     limits: Limits,

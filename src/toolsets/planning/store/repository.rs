@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 /// The directory every worktree of the repository around `start` shares,
 /// or why there is none (`start` is in no repository, or its files cannot
 /// be read).
-pub fn shared_root(start: &Path) -> Result<PathBuf, String> {
+pub(crate) fn shared_root(start: &Path) -> Result<PathBuf, String> {
     let start = std::path::absolute(start).map_err(|e| format!("{}: {e}", start.display()))?;
     for dir in start.ancestors() {
         let jj = dir.join(".jj");

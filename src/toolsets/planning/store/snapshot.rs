@@ -51,15 +51,15 @@ use crate::toolsets::planning::domain::{
 };
 
 /// The value of `format` in every snapshot.
-pub const FORMAT: &str = "planning-mcp-server board";
+pub(crate) const FORMAT: &str = "planning-mcp-server board";
 
 /// The newest format version this build writes and reads.
-pub const VERSION: u64 = 4;
+pub(crate) const VERSION: u64 = 4;
 
 /// The format versions this build reads: 1 (the board alone), 2 (with the
 /// coordination fields), 3 (with `completed_by`) and 4 (with `dispatch`
 /// and `touches`).
-pub const SUPPORTED_VERSIONS: [u64; 4] = [1, 2, 3, 4];
+pub(crate) const SUPPORTED_VERSIONS: [u64; 4] = [1, 2, 3, 4];
 
 /// The two fields read first, to tell a foreign or future file from a corrupt one.
 #[derive(Deserialize)]
@@ -238,7 +238,11 @@ pub fn to_json(board: &Board) -> Vec<u8> {
 
 /// Reads a snapshot into a board with these limits; the history is kept only
 /// when `history_enabled`. The error names the first problem found.
-pub fn from_json(json: &[u8], limits: Limits, history_enabled: bool) -> Result<Board, String> {
+pub(crate) fn from_json(
+    json: &[u8],
+    limits: Limits,
+    history_enabled: bool,
+) -> Result<Board, String> {
     if json.iter().all(u8::is_ascii_whitespace) {
         return Err("the file is empty (truncated?)".into());
     }

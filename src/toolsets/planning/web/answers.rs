@@ -15,25 +15,25 @@ use crate::toolsets::planning::named_boards::OpenError;
 use crate::toolsets::planning::shared_board::CallError;
 
 /// A 404 with a short reason.
-pub fn not_found(reason: &str) -> Response {
+pub(crate) fn not_found(reason: &str) -> Response {
     (StatusCode::NOT_FOUND, format!("{reason}\n")).into_response()
 }
 
 /// The answer for a path segment that is no board's name.
-pub fn no_such_board() -> Response {
+pub(crate) fn no_such_board() -> Response {
     not_found("no such board: names match ^[a-z0-9][a-z0-9_-]{0,63}$")
 }
 
 /// The answer for a well-formed name that no board has (yet): boards are
 /// created by MCP sessions, never by a read.
-pub fn no_board(name: &BoardName) -> Response {
+pub(crate) fn no_board(name: &BoardName) -> Response {
     not_found(&format!(
         "no board {name} yet: a board is created by an MCP session at /boards/{name}/mcp"
     ))
 }
 
 /// The answer when board `name` cannot be opened.
-pub fn not_opened(name: &BoardName, error: &OpenError) -> Response {
+pub(crate) fn not_opened(name: &BoardName, error: &OpenError) -> Response {
     match error {
         OpenError::TooMany(_) => unavailable(&error.to_string()),
         OpenError::Store(store) => {
@@ -45,7 +45,7 @@ pub fn not_opened(name: &BoardName, error: &OpenError) -> Response {
 }
 
 /// The answer when board `name` is open but cannot be read.
-pub fn unreadable(name: &BoardName, error: &CallError) -> Response {
+pub(crate) fn unreadable(name: &BoardName, error: &CallError) -> Response {
     tracing::error!(board = %name, %error, "cannot read a board");
     let message = format!("board {name} cannot be read: {error}\n");
     (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()

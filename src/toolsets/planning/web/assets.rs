@@ -10,20 +10,20 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 /// The stylesheet of every page.
-pub const CSS: &str = include_str!("assets/web.css");
+pub(crate) const CSS: &str = include_str!("assets/web.css");
 
 /// The script of every page: local times, and the board's live updates.
-pub const JS: &str = include_str!("assets/web.js");
+pub(crate) const JS: &str = include_str!("assets/web.js");
 
 /// The icon of every page (a board of three columns), which browsers show
 /// in the tab.
-pub const ICON: &str = include_str!("assets/icon.svg");
+pub(crate) const ICON: &str = include_str!("assets/icon.svg");
 
 /// The icon's media type.
 const SVG: &str = "image/svg+xml";
 
 /// `GET /assets/{file}`: `web.css`, `web.js` or `icon.svg`; anything else is 404.
-pub async fn serve(Path(file): Path<String>) -> Response {
+pub(crate) async fn serve(Path(file): Path<String>) -> Response {
     let (body, content_type) = match file.as_str() {
         "web.css" => (CSS, "text/css; charset=utf-8"),
         "web.js" => (JS, "text/javascript; charset=utf-8"),
@@ -36,7 +36,7 @@ pub async fn serve(Path(file): Path<String>) -> Response {
 /// `GET /favicon.ico`: the icon, for a client that asks where browsers
 /// looked before pages named their icon (every modern browser reads SVG
 /// whatever the path).
-pub async fn favicon() -> Response {
+pub(crate) async fn favicon() -> Response {
     asset(ICON, SVG)
 }
 

@@ -29,17 +29,17 @@ use crate::server::BoardName;
 use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// How long a browser waits before reconnecting a dropped stream.
-pub const RETRY: Duration = Duration::from_secs(1);
+pub(crate) const RETRY: Duration = Duration::from_secs(1);
 
 /// How often an idle stream sends a comment, so that proxies keep it open.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The name of the event that carries the board.
-pub const BOARD_EVENT: &str = "board";
+pub(crate) const BOARD_EVENT: &str = "board";
 
 /// The name of the event sent when the board cannot be read (e.g. another
 /// process wrote a corrupt file); its data is the reason.
-pub const UNAVAILABLE_EVENT: &str = "unavailable";
+pub(crate) const UNAVAILABLE_EVENT: &str = "unavailable";
 
 /// What one open stream holds.
 struct Watch {
@@ -54,7 +54,7 @@ struct Watch {
 
 /// The event stream of `board`, until the client leaves or `closed` is
 /// cancelled (at shutdown).
-pub fn stream(
+pub(crate) fn stream(
     name: BoardName,
     board: SharedBoard,
     closed: CancellationToken,

@@ -16,7 +16,7 @@ use crate::toolsets::planning::domain::Status;
 
 /// Text made safe for HTML content and for double- or single-quoted
 /// attribute values: `& < > " '` become character references.
-pub fn escape(text: &str) -> Cow<'_, str> {
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     if !text.contains(['&', '<', '>', '"', '\'']) {
         return Cow::Borrowed(text);
     }
@@ -37,7 +37,7 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 /// A whole page: `title` (escaped here), stylesheet, script and icon from
 /// `assets` (a relative path to `/assets/`), and `body` (already HTML).
 /// Naming the icon keeps browsers from asking for `/favicon.ico`.
-pub fn page(title: &str, assets: &str, body: &str) -> String {
+pub(crate) fn page(title: &str, assets: &str, body: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -53,7 +53,7 @@ pub fn page(title: &str, assets: &str, body: &str) -> String {
 
 /// A `<time>` element for an RFC 3339 timestamp (the page's script shows it
 /// in the reader's time zone).
-pub fn time(rfc3339: &str) -> String {
+pub(crate) fn time(rfc3339: &str) -> String {
     let shown = DateTime::parse_from_rfc3339(rfc3339).map_or_else(
         |_| rfc3339.to_owned(),
         |t| {
@@ -70,13 +70,13 @@ pub fn time(rfc3339: &str) -> String {
 }
 
 /// A `<time>` element for a system time.
-pub fn system_time(at: SystemTime) -> String {
+pub(crate) fn system_time(at: SystemTime) -> String {
     time(&timestamp(at))
 }
 
 /// A status glyph: an image with the status as its accessible name, so that
 /// a status is never told by colour alone.
-pub fn glyph(status: Status) -> String {
+pub(crate) fn glyph(status: Status) -> String {
     format!(
         "<span class=\"glyph\" role=\"img\" aria-label=\"{}\">{}</span>",
         status.label(),
@@ -85,7 +85,7 @@ pub fn glyph(status: Status) -> String {
 }
 
 /// The count of each status as a list: glyph, number, words.
-pub fn counts(counts: &Counts) -> String {
+pub(crate) fn counts(counts: &Counts) -> String {
     let mut out = String::from("<ul class=\"counts\">");
     for status in Status::ALL {
         let _ = write!(
@@ -103,7 +103,7 @@ pub fn counts(counts: &Counts) -> String {
 }
 
 /// The progress bar: completed out of total, as text and as a `<progress>`.
-pub fn progress(id: &str, completed: usize, total: usize) -> String {
+pub(crate) fn progress(id: &str, completed: usize, total: usize) -> String {
     let percent = (completed * 100).checked_div(total).unwrap_or(0);
     format!(
         "<p class=\"progress-text\"><label for=\"{id}\" id=\"{id}-text\">{completed} of {total} \

@@ -17,7 +17,7 @@ use crate::toolsets::planning::named_boards::Boards;
 use crate::toolsets::planning::store::StoreError;
 
 /// The most boards the list shows; the rest are counted.
-pub const MAX_LISTED: usize = 500;
+pub(crate) const MAX_LISTED: usize = 500;
 
 /// One board in the list.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ pub struct Summary {
 
 /// The boards to list, at most [`MAX_LISTED`], and how many more there
 /// are. Blocks on file I/O.
-pub fn rows(boards: &Boards) -> Result<(Vec<Row>, usize), StoreError> {
+pub(crate) fn rows(boards: &Boards) -> Result<(Vec<Row>, usize), StoreError> {
     let names = boards.known_names()?;
     let more = names.len().saturating_sub(MAX_LISTED);
     let rows = names

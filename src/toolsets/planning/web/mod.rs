@@ -22,10 +22,10 @@ pub(crate) mod answers;
 pub(crate) mod assets;
 pub(crate) mod events;
 pub(crate) mod html;
-pub mod index;
-pub mod page;
+pub(crate) mod index;
+pub(crate) mod page;
 pub(crate) mod routes;
-pub mod view;
+pub(crate) mod view;
 
 use std::sync::Arc;
 
@@ -43,13 +43,13 @@ use crate::toolsets::planning::named_boards::Boards;
 /// The Content-Security-Policy of every web response: only our own script,
 /// stylesheet, event stream and images (the icon); no inline code, no
 /// frames, no forms.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
                        connect-src 'self'; img-src 'self'; base-uri 'none'; \
                        form-action 'none'; frame-ancestors 'none'";
 
 /// What the web handlers share.
 #[derive(Clone)]
-pub struct Web {
+pub(crate) struct Web {
     boards: Arc<Boards>,
     /// One permit per open event stream.
     streams: Arc<Semaphore>,
@@ -60,7 +60,7 @@ pub struct Web {
 impl Web {
     /// The web view of `boards`, with at most `max_streams` live pages at
     /// once; `closed` ends their event streams at shutdown.
-    pub fn new(boards: Arc<Boards>, max_streams: usize, closed: CancellationToken) -> Self {
+    pub(crate) fn new(boards: Arc<Boards>, max_streams: usize, closed: CancellationToken) -> Self {
         Self {
             boards,
             streams: Arc::new(Semaphore::new(max_streams)),
@@ -70,7 +70,7 @@ impl Web {
 }
 
 /// The web routes, each response with the security headers.
-pub fn routes(web: Web) -> Router {
+pub(crate) fn routes(web: Web) -> Router {
     Router::new()
         .route("/", get(routes::list))
         .route("/boards/{name}", get(routes::board))

@@ -20,10 +20,10 @@ use super::view::{BoardView, DispatchView, EntryView, EventView, EvidenceView, T
 use crate::toolsets::planning::domain::Status;
 
 /// How many status changes the page lists under "Recent activity".
-pub const ACTIVITY_SHOWN: usize = 20;
+pub(crate) const ACTIVITY_SHOWN: usize = 20;
 
 /// The column heading of each status.
-pub fn column_title(status: Status) -> &'static str {
+pub(crate) fn column_title(status: Status) -> &'static str {
     match status {
         Status::Pending => "Pending",
         Status::InProgress => "In progress",

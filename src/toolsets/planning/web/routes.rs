@@ -20,7 +20,7 @@ use crate::toolsets::planning::domain::render::{self, Filter};
 const HTML: &str = "text/html; charset=utf-8";
 
 /// `GET /`: the boards.
-pub async fn list(State(web): State<Web>) -> Response {
+pub(crate) async fn list(State(web): State<Web>) -> Response {
     // Listing opens the stored boards: off the async workers.
     let rows = blocking::run(move || index::rows(&web.boards)).await;
     match rows {
@@ -55,7 +55,7 @@ fn split_extension(segment: &str) -> Option<(BoardName, Format)> {
 
 /// `GET /boards/{name}`, `/boards/{name}.json`, `/boards/{name}.md`. A
 /// board that does not exist is 404: reading never creates one.
-pub async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Response {
+pub(crate) async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Response {
     let Some((name, format)) = split_extension(&segment) else {
         return no_such_board();
     };
@@ -92,7 +92,7 @@ pub async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Respo
 }
 
 /// `GET /boards/{name}/events`: the live updates of a board that exists.
-pub async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> Response {
+pub(crate) async fn board_events(State(web): State<Web>, Path(name): Path<String>) -> Response {
     let Some(name) = BoardName::parse(&name) else {
         return no_such_board();
     };

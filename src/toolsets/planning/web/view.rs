@@ -16,140 +16,140 @@ use crate::toolsets::planning::domain::{
 };
 
 /// The version of the JSON shape.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// A board as the web view shows it.
 #[derive(Debug, Serialize)]
 pub struct BoardView<'a> {
     /// [`VERSION`].
-    pub version: u32,
+    pub(crate) version: u32,
     /// The board's name.
-    pub board: &'a str,
+    pub(crate) board: &'a str,
     /// The goal, or `null`.
-    pub goal: Option<GoalView<'a>>,
+    pub(crate) goal: Option<GoalView<'a>>,
     /// Completed tasks out of all tasks.
-    pub progress: Progress,
+    pub(crate) progress: Progress,
     /// Tasks per status.
-    pub counts: Counts,
+    pub(crate) counts: Counts,
     /// Every task, oldest first.
-    pub tasks: Vec<TaskView<'a>>,
+    pub(crate) tasks: Vec<TaskView<'a>>,
     /// Goal and status changes, oldest first; `null` when history is disabled.
-    pub history: Option<Vec<EntryView<'a>>>,
+    pub(crate) history: Option<Vec<EntryView<'a>>>,
     /// When the board last changed (as this server saw it), or `null`.
-    pub changed_at: Option<String>,
+    pub(crate) changed_at: Option<String>,
     /// What agents coordinating on the board added (toolset `team`);
     /// left out when they added nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<TeamView<'a>>,
+    pub(crate) team: Option<TeamView<'a>>,
 }
 
 /// The board-wide coordination facts.
 #[derive(Debug, Serialize)]
-pub struct TeamView<'a> {
+pub(crate) struct TeamView<'a> {
     /// The goal's done-when condition, or `null`.
-    pub done_when: Option<&'a str>,
+    pub(crate) done_when: Option<&'a str>,
     /// Whether every task is completed or cancelled (and there is one).
-    pub goal_met: bool,
+    pub(crate) goal_met: bool,
     /// How many completed tasks carry evidence.
-    pub completed_with_evidence: usize,
+    pub(crate) completed_with_evidence: usize,
     /// How many dispatched tasks are in flight (their worker's time has not
     /// run out), when the view was made.
-    pub in_flight: usize,
+    pub(crate) in_flight: usize,
     /// How many dispatched tasks are stalled (their worker missed its time).
-    pub stalled: usize,
+    pub(crate) stalled: usize,
 }
 
 /// A lead's dispatch record of a task, and its state when the view was made.
 #[derive(Debug, Serialize)]
-pub struct DispatchView<'a> {
+pub(crate) struct DispatchView<'a> {
     /// The worker it was sent to.
-    pub worker: &'a str,
+    pub(crate) worker: &'a str,
     /// The lead that sent it.
-    pub by: &'a str,
+    pub(crate) by: &'a str,
     /// The worktree or directory the worker works in.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub place: Option<&'a str>,
+    pub(crate) place: Option<&'a str>,
     /// A note.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<&'a str>,
+    pub(crate) note: Option<&'a str>,
     /// When it was dispatched.
-    pub at: String,
+    pub(crate) at: String,
     /// When the worker's time runs out: the time to claim it by, then the
     /// end of its lease. From then on the record is stalled.
-    pub until: String,
+    pub(crate) until: String,
     /// Whether the worker claimed it.
-    pub claimed: bool,
+    pub(crate) claimed: bool,
     /// `in_flight` or `stalled` (the page turns `in_flight` into `stalled`
     /// itself once `until` passes).
-    pub state: &'static str,
+    pub(crate) state: &'static str,
 }
 
 /// A claim on a task.
 #[derive(Debug, Serialize)]
-pub struct ClaimView<'a> {
+pub(crate) struct ClaimView<'a> {
     /// The name the agent gave.
-    pub holder: &'a str,
+    pub(crate) holder: &'a str,
     /// When it was claimed or last renewed.
-    pub since: String,
+    pub(crate) since: String,
     /// When the lease ends.
-    pub until: String,
+    pub(crate) until: String,
 }
 
 /// The evidence of a task's outcome; absent parts are left out.
 #[derive(Debug, Serialize)]
-pub struct EvidenceView<'a> {
+pub(crate) struct EvidenceView<'a> {
     /// A command that was run.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub command: Option<&'a str>,
+    pub(crate) command: Option<&'a str>,
     /// Its exit code.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// A commit or change ID.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub commit: Option<&'a str>,
+    pub(crate) commit: Option<&'a str>,
     /// A URL.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub url: Option<&'a str>,
+    pub(crate) url: Option<&'a str>,
     /// A note.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<&'a str>,
+    pub(crate) note: Option<&'a str>,
     /// Who gave it.
-    pub by: &'a str,
+    pub(crate) by: &'a str,
     /// When.
-    pub at: String,
+    pub(crate) at: String,
 }
 
 /// The goal.
 #[derive(Debug, Serialize)]
-pub struct GoalView<'a> {
+pub(crate) struct GoalView<'a> {
     /// Never blank.
-    pub title: &'a str,
+    pub(crate) title: &'a str,
     /// May be empty.
-    pub description: &'a str,
+    pub(crate) description: &'a str,
 }
 
 /// Completed tasks out of all tasks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// Tasks with status `completed`.
-    pub completed: usize,
+    pub(crate) completed: usize,
     /// All tasks.
-    pub total: usize,
+    pub(crate) total: usize,
 }
 
 /// How many tasks have each status.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
     /// `pending` tasks.
-    pub pending: usize,
+    pub(crate) pending: usize,
     /// `in_progress` tasks.
-    pub in_progress: usize,
+    pub(crate) in_progress: usize,
     /// `completed` tasks.
-    pub completed: usize,
+    pub(crate) completed: usize,
     /// `failed` tasks.
-    pub failed: usize,
+    pub(crate) failed: usize,
     /// `cancelled` tasks.
-    pub cancelled: usize,
+    pub(crate) cancelled: usize,
 }
 
 impl Counts {
@@ -163,7 +163,7 @@ impl Counts {
     }
 
     /// The count of one status.
-    pub fn get(&self, status: Status) -> usize {
+    pub(crate) fn get(&self, status: Status) -> usize {
         match status {
             Status::Pending => self.pending,
             Status::InProgress => self.in_progress,
@@ -184,57 +184,57 @@ impl Counts {
     }
 
     /// Every task.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         Status::ALL.iter().map(|s| self.get(*s)).sum()
     }
 }
 
 /// One task.
 #[derive(Debug, Serialize)]
-pub struct TaskView<'a> {
+pub(crate) struct TaskView<'a> {
     /// Eight lowercase hex digits.
-    pub id: String,
+    pub(crate) id: String,
     /// Never blank.
-    pub title: &'a str,
+    pub(crate) title: &'a str,
     /// May be empty.
-    pub description: &'a str,
+    pub(crate) description: &'a str,
     /// `pending`, `in_progress`, `completed`, `failed` or `cancelled`.
-    pub status: Status,
+    pub(crate) status: Status,
     /// The status glyph, e.g. `☐`.
-    pub glyph: char,
+    pub(crate) glyph: char,
     /// When the task was added.
-    pub created_at: String,
+    pub(crate) created_at: String,
     /// Its claim, if an agent holds it (left out otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim: Option<ClaimView<'a>>,
+    pub(crate) claim: Option<ClaimView<'a>>,
     /// The tasks it waits for (left out when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub blocked_by: Vec<String>,
+    pub(crate) blocked_by: Vec<String>,
     /// The evidence of its outcome (left out when none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<EvidenceView<'a>>,
+    pub(crate) evidence: Option<EvidenceView<'a>>,
     /// A lead's dispatch record (left out when none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dispatch: Option<DispatchView<'a>>,
+    pub(crate) dispatch: Option<DispatchView<'a>>,
     /// The glob patterns it touches (left out when none).
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub touches: &'a [String],
+    pub(crate) touches: &'a [String],
 }
 
 /// One history entry: when, and what happened.
 #[derive(Debug, Serialize)]
-pub struct EntryView<'a> {
+pub(crate) struct EntryView<'a> {
     /// When it happened.
-    pub at: String,
+    pub(crate) at: String,
     /// What happened.
     #[serde(flatten)]
-    pub event: EventView<'a>,
+    pub(crate) event: EventView<'a>,
 }
 
 /// What happened, tagged by `event`.
 #[derive(Debug, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum EventView<'a> {
+pub(crate) enum EventView<'a> {
     /// The first goal was set.
     GoalSet {
         /// The goal as set.
@@ -551,7 +551,7 @@ impl<'a> From<&'a Event> for EventView<'a> {
 }
 
 /// A time as RFC 3339 in UTC with milliseconds, e.g. `2026-11-23T09:25:13.120Z`.
-pub fn timestamp(time: SystemTime) -> String {
+pub(crate) fn timestamp(time: SystemTime) -> String {
     DateTime::<Utc>::from(time).to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 

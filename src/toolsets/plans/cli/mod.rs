@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::toolsets::plans::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
+use crate::toolsets::plans::api::{PlanFiles, PlanUpdate, Repair, TaskAdd, TaskUpdate, Template};
 use crate::toolsets::plans::document::view::View;
 use crate::toolsets::plans::edit::add::NewTask;
 use crate::toolsets::plans::edit::repair::Action;
@@ -32,7 +32,7 @@ pub struct Outcome {
 }
 
 /// The help text; `cwd` is shown as the default root.
-pub fn help_text(cwd: &str) -> String {
+pub(crate) fn help_text(cwd: &str) -> String {
     format!(
         "long-term-plan — long-term plan CLI (structured Markdown)
 
@@ -160,7 +160,7 @@ fn parse_section(value: Option<String>) -> Option<Vec<String>> {
 }
 
 /// JavaScript's `Number(text)` for the `--limit` value.
-pub fn js_number(text: &str) -> f64 {
+pub(crate) fn js_number(text: &str) -> f64 {
     let t = trim(text);
     if t.is_empty() {
         return 0.0;
@@ -274,7 +274,7 @@ fn dispatch(mut argv: Args, cwd: &Path, stdin: &mut dyn Read) -> Result<Done, St
     let plans_dir = argv
         .option("--plans")?
         .unwrap_or_else(|| DEFAULT_PLANS_DIR.to_owned());
-    let plans = Plans::new(&root, &plans_dir);
+    let plans = PlanFiles::new(&root, &plans_dir);
     let command = argv.shift().unwrap_or_default();
     match command.as_str() {
         "" | "help" => Ok(Done::Help),
@@ -332,7 +332,7 @@ fn missing_plan_id(plan_id: &Option<String>) -> Result<&str, String> {
 }
 
 fn plan_command(
-    plans: &Plans,
+    plans: &PlanFiles,
     mut argv: Args,
     cwd: &Path,
     stdin: &mut dyn Read,
@@ -392,7 +392,7 @@ fn plan_command(
 }
 
 fn task_command(
-    plans: &Plans,
+    plans: &PlanFiles,
     mut argv: Args,
     cwd: &Path,
     stdin: &mut dyn Read,
@@ -521,7 +521,7 @@ fn task_command(
     }
 }
 
-fn doc_command(plans: &Plans, mut argv: Args) -> Result<Done, String> {
+fn doc_command(plans: &PlanFiles, mut argv: Args) -> Result<Done, String> {
     let sub = argv.shift();
     match sub.as_deref() {
         Some("validate") => {

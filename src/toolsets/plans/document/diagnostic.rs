@@ -8,34 +8,34 @@
 use serde::Serialize;
 
 /// `MISSING_FORMAT_HEADER`
-pub const MISSING_FORMAT_HEADER: &str = "MISSING_FORMAT_HEADER";
+pub(crate) const MISSING_FORMAT_HEADER: &str = "MISSING_FORMAT_HEADER";
 /// `INVALID_STATUS_SYMBOL`
-pub const INVALID_STATUS_SYMBOL: &str = "INVALID_STATUS_SYMBOL";
+pub(crate) const INVALID_STATUS_SYMBOL: &str = "INVALID_STATUS_SYMBOL";
 /// `MISSING_TASK_ID`
-pub const MISSING_TASK_ID: &str = "MISSING_TASK_ID";
+pub(crate) const MISSING_TASK_ID: &str = "MISSING_TASK_ID";
 /// `INVALID_TASK_ID`
-pub const INVALID_TASK_ID: &str = "INVALID_TASK_ID";
+pub(crate) const INVALID_TASK_ID: &str = "INVALID_TASK_ID";
 /// `MALFORMED_TASK_LINE`
-pub const MALFORMED_TASK_LINE: &str = "MALFORMED_TASK_LINE";
+pub(crate) const MALFORMED_TASK_LINE: &str = "MALFORMED_TASK_LINE";
 /// `DUPLICATE_TASK_ID`
-pub const DUPLICATE_TASK_ID: &str = "DUPLICATE_TASK_ID";
+pub(crate) const DUPLICATE_TASK_ID: &str = "DUPLICATE_TASK_ID";
 /// `NO_TASKS` (a warning)
-pub const NO_TASKS: &str = "NO_TASKS";
+pub(crate) const NO_TASKS: &str = "NO_TASKS";
 
 /// One finding about a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// One of the codes above.
-    pub code: &'static str,
+    pub(crate) code: &'static str,
     /// What is wrong, in the reference's words.
-    pub message: String,
+    pub(crate) message: String,
     /// The 0-based line, if the finding has one.
-    pub line: Option<usize>,
+    pub(crate) line: Option<usize>,
 }
 
 impl Diagnostic {
     /// A diagnostic.
-    pub fn new(code: &'static str, message: impl Into<String>, line: Option<usize>) -> Self {
+    pub(crate) fn new(code: &'static str, message: impl Into<String>, line: Option<usize>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -44,7 +44,7 @@ impl Diagnostic {
     }
 
     /// The missing-header error.
-    pub fn missing_header() -> Self {
+    pub(crate) fn missing_header() -> Self {
         Self::new(
             MISSING_FORMAT_HEADER,
             format!(
@@ -56,12 +56,12 @@ impl Diagnostic {
     }
 
     /// The no-tasks warning.
-    pub fn no_tasks() -> Self {
+    pub(crate) fn no_tasks() -> Self {
         Self::new(NO_TASKS, "No tasks found in document.", None)
     }
 
     /// `CODE@line: message` (or `CODE: message`), as requireParsedPlan joins them.
-    pub fn short(&self) -> String {
+    pub(crate) fn short(&self) -> String {
         match self.line {
             Some(line) => format!("{}@{}: {}", self.code, line + 1, self.message),
             None => format!("{}: {}", self.code, self.message),
@@ -69,7 +69,7 @@ impl Diagnostic {
     }
 
     /// The output shape, with a 1-based line.
-    pub fn output(&self) -> DiagnosticOut {
+    pub(crate) fn output(&self) -> DiagnosticOut {
         DiagnosticOut {
             code: self.code,
             message: self.message.clone(),
@@ -80,14 +80,14 @@ impl Diagnostic {
 
 /// A diagnostic as written in JSON: `{code, message, line?}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DiagnosticOut {
+pub(crate) struct DiagnosticOut {
     /// The code.
-    pub code: &'static str,
+    pub(crate) code: &'static str,
     /// The message.
-    pub message: String,
+    pub(crate) message: String,
     /// The 1-based line; absent when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
+    pub(crate) line: Option<usize>,
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 //! (`validate`) and its diagnostics (`diagnostic`), the JSON views
 //! (`view`), the default task (`target`) and search (`search`).
 
-pub mod diagnostic;
-pub mod parse;
-pub mod search;
-pub mod target;
-pub mod validate;
-pub mod view;
+pub(crate) mod diagnostic;
+pub(crate) mod parse;
+pub(crate) mod search;
+pub(crate) mod target;
+pub(crate) mod validate;
+pub(crate) mod view;

@@ -21,7 +21,7 @@ use crate::toolsets::plans::syntax::text::{
 };
 
 /// The title of a plan without a non-empty H1.
-pub const UNTITLED: &str = "Untitled Plan";
+pub(crate) const UNTITLED: &str = "Untitled Plan";
 
 /// A blockquote body: its decoded Markdown and its 0-based inclusive line range.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,13 +40,13 @@ pub struct Heading<'a> {
     /// 1 to 6.
     pub level: usize,
     /// The trimmed text.
-    pub text: Cow<'a, str>,
+    pub(crate) text: Cow<'a, str>,
     /// Its line.
-    pub line: usize,
+    pub(crate) line: usize,
     /// The texts of the open headings of level 2 and deeper, itself included.
     pub path: Vec<Cow<'a, str>>,
     /// The line before the next heading of the same or a higher level, or the last line.
-    pub end_line: usize,
+    pub(crate) end_line: usize,
 }
 
 /// A task and its place in the document.
@@ -59,17 +59,17 @@ pub struct Task<'a> {
     /// The status.
     pub status: Status,
     /// Leading whitespace of the task line, in characters.
-    pub indent: usize,
+    pub(crate) indent: usize,
     /// The task line.
-    pub line: usize,
+    pub(crate) line: usize,
     /// The last line of its block (children, bodies, trailing blank lines).
-    pub block_end_line: usize,
+    pub(crate) block_end_line: usize,
     /// The heading whose section holds it (its path is the section path).
-    pub section: Option<usize>,
+    pub(crate) section: Option<usize>,
     /// The index of its parent task.
-    pub parent: Option<usize>,
+    pub(crate) parent: Option<usize>,
     /// The indexes of its direct children, in order.
-    pub children: Vec<usize>,
+    pub(crate) children: Vec<usize>,
     /// Its blockquote body, if any.
     pub body: Option<Body<'a>>,
 }
@@ -78,7 +78,7 @@ pub struct Task<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan<'a> {
     /// The first non-empty H1, or `Untitled Plan`.
-    pub title: Cow<'a, str>,
+    pub(crate) title: Cow<'a, str>,
     /// The blockquote body after the first non-empty H1.
     pub body: Option<Body<'a>>,
     /// Every heading, in document order.
@@ -86,45 +86,34 @@ pub struct Plan<'a> {
     /// Every task, in document order (which is also pre-order).
     pub tasks: Vec<Task<'a>>,
     /// The indexes of the top-level tasks.
-    pub roots: Vec<usize>,
+    pub(crate) roots: Vec<usize>,
     /// Task index by id; the first occurrence of an id wins.
-    pub by_id: FxHashMap<Cow<'a, str>, usize>,
+    pub(crate) by_id: FxHashMap<Cow<'a, str>, usize>,
 }
 
 impl<'a> Plan<'a> {
     /// The task with this id (its first occurrence).
-    pub fn task(&self, id: &str) -> Option<&Task<'a>> {
+    pub(crate) fn task(&self, id: &str) -> Option<&Task<'a>> {
         self.by_id.get(id).map(|&i| &self.tasks[i])
     }
 
     /// A task's section path (heading texts below the H1).
-    pub fn section_path(&self, task: &Task<'a>) -> &[Cow<'a, str>] {
+    pub(crate) fn section_path(&self, task: &Task<'a>) -> &[Cow<'a, str>] {
         task.section.map_or(&[], |h| &self.headings[h].path)
     }
 
     /// The id of a task's parent.
-    pub fn parent_id(&self, task: &Task<'a>) -> Option<&str> {
+    pub(crate) fn parent_id(&self, task: &Task<'a>) -> Option<&str> {
         task.parent.map(|p| &*self.tasks[p].id)
     }
 
     /// The tasks in `by_id`, in document order (first occurrences only).
-    pub fn unique_tasks(&self) -> impl Iterator<Item = &Task<'a>> {
+    pub(crate) fn unique_tasks(&self) -> impl Iterator<Item = &Task<'a>> {
         self.tasks
             .iter()
             .enumerate()
             .filter(|(i, t)| self.by_id.get(&*t.id) == Some(i))
             .map(|(_, t)| t)
-    }
-
-    /// How deep the task tree goes (1 for a flat list, 0 without tasks).
-    pub fn depth(&self) -> usize {
-        let mut depths = vec![0usize; self.tasks.len()];
-        let mut max = 0;
-        for (i, task) in self.tasks.iter().enumerate() {
-            depths[i] = task.parent.map_or(1, |p| depths[p] + 1);
-            max = max.max(depths[i]);
-        }
-        max
     }
 }
 
@@ -134,15 +123,15 @@ pub struct Parsed<'a> {
     /// The plan, present exactly when `errors` is empty.
     pub plan: Option<Plan<'a>>,
     /// `MISSING_FORMAT_HEADER` and `DUPLICATE_TASK_ID` only.
-    pub errors: Vec<Diagnostic>,
+    pub(crate) errors: Vec<Diagnostic>,
     /// `NO_TASKS` only.
-    pub warnings: Vec<Diagnostic>,
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 impl<'a> Parsed<'a> {
     /// The plan, or the error `requireParsedPlan` throws: the errors as
     /// `CODE@line: message` joined with `\n`.
-    pub fn require(self) -> Result<Plan<'a>, String> {
+    pub(crate) fn require(self) -> Result<Plan<'a>, String> {
         match self.plan {
             Some(plan) => Ok(plan),
             None if self.errors.is_empty() => Err("Failed to parse plan".into()),
@@ -214,7 +203,7 @@ pub fn parse(text: &str) -> Parsed<'_> {
 /// Parses already split lines (as [`text::split_content_lines`] splits
 /// them), with the task-line recogniser given (the validator passes
 /// the results it already has, by line index), into a borrowing plan.
-pub fn parse_lines_with<'a>(
+pub(crate) fn parse_lines_with<'a>(
     lines: &[&'a str],
     task_line: impl Fn(usize, &'a str) -> Option<line::TaskLine<'a>>,
 ) -> Parsed<'a> {
@@ -398,7 +387,6 @@ mod tests {
             (4, 12, vec![Cow::from("A")])
         );
         assert!(p.headings[0].path.is_empty());
-        assert_eq!(p.depth(), 3);
     }
 
     #[test]

@@ -16,26 +16,26 @@ use crate::toolsets::plans::syntax::text::trim;
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
     /// The plan searched.
-    pub plan_id: String,
+    pub(crate) plan_id: String,
     /// The task.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// Its title.
-    pub title: String,
+    pub(crate) title: String,
     /// Its status.
-    pub status: Status,
+    pub(crate) status: Status,
     /// Its section path.
-    pub section_path: Vec<String>,
+    pub(crate) section_path: Vec<String>,
 }
 
 /// The normalised query: trimmed and lowercased; `None` when blank.
-pub fn normalize_query(query: &str) -> Option<String> {
+pub(crate) fn normalize_query(query: &str) -> Option<String> {
     let q = trim(query);
     (!q.is_empty()).then(|| q.to_lowercase())
 }
 
 /// `max(1, min(500, limit))`, default 50. The limit may be fractional
 /// (from the CLI): hits stop once their count reaches it, so 1.5 gives 2.
-pub fn clamp_limit(limit: Option<f64>) -> f64 {
+pub(crate) fn clamp_limit(limit: Option<f64>) -> f64 {
     limit.unwrap_or(50.0).clamp(1.0, 500.0)
 }
 

@@ -11,7 +11,7 @@ use crate::toolsets::plans::syntax::status::Status;
 
 /// Whether the default target is for a read or a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// `task get` without an id, `task next`: never ambiguous.
     Read,
     /// `task update` without an id: two tasks in progress are ambiguous.
@@ -19,7 +19,10 @@ pub enum Mode {
 }
 
 /// The default task.
-pub fn default_task<'p, 'a>(plan: &'p Plan<'a>, mode: Mode) -> Result<&'p Task<'a>, PlanError> {
+pub(crate) fn default_task<'p, 'a>(
+    plan: &'p Plan<'a>,
+    mode: Mode,
+) -> Result<&'p Task<'a>, PlanError> {
     let mut doing = plan.tasks.iter().filter(|t| t.status == Status::Doing);
     if let Some(first) = doing.next() {
         if mode == Mode::Write && doing.next().is_some() {

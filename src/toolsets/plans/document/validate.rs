@@ -24,7 +24,7 @@ pub struct Validation {
     /// Header first, then by line, then the parser's extras.
     pub errors: Vec<Diagnostic>,
     /// `NO_TASKS`, at most once.
-    pub warnings: Vec<Diagnostic>,
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 /// The reference's explanation of a safe id.

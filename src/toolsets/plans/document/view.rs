@@ -18,19 +18,19 @@ use crate::toolsets::plans::syntax::text::lines_of;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
     /// All task lines.
-    pub total: usize,
+    pub(crate) total: usize,
     /// `[ ]`
-    pub todo: usize,
+    pub(crate) todo: usize,
     /// `[*]`
-    pub doing: usize,
+    pub(crate) doing: usize,
     /// `[√]`
-    pub done: usize,
+    pub(crate) done: usize,
 }
 
 impl Stats {
     /// Counts the tasks of a parsed plan (which has no duplicate ids, so this
     /// equals [`Stats::of_text`] of its text).
-    pub fn of_plan(plan: &Plan<'_>) -> Self {
+    pub(crate) fn of_plan(plan: &Plan<'_>) -> Self {
         let mut stats = Self::default();
         for task in &plan.tasks {
             stats.count(task.status);
@@ -60,15 +60,15 @@ impl Stats {
 
 /// `{name: "long-term-plan-md", version: "v1"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Format {
+pub(crate) struct Format {
     /// Always `long-term-plan-md`.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// Always `v1`.
-    pub version: &'static str,
+    pub(crate) version: &'static str,
 }
 
 /// The format every plan declares.
-pub const FORMAT: Format = Format {
+pub(crate) const FORMAT: Format = Format {
     name: "long-term-plan-md",
     version: "v1",
 };
@@ -76,25 +76,25 @@ pub const FORMAT: Format = Format {
 /// A single task, as `task get` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TaskDetail {
+pub(crate) struct TaskDetail {
     /// Id.
-    pub id: String,
+    pub(crate) id: String,
     /// Title.
-    pub title: String,
+    pub(crate) title: String,
     /// Status.
-    pub status: Status,
+    pub(crate) status: Status,
     /// Section path.
-    pub section_path: Vec<String>,
+    pub(crate) section_path: Vec<String>,
     /// Parent id.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<String>,
+    pub(crate) parent_id: Option<String>,
     /// Direct children.
-    pub children_count: usize,
+    pub(crate) children_count: usize,
     /// Whether it has a body.
-    pub has_body: bool,
+    pub(crate) has_body: bool,
     /// The body, when asked for and present.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub body_markdown: Option<String>,
+    pub(crate) body_markdown: Option<String>,
 }
 
 /// `tree` or `flat`.
@@ -110,7 +110,7 @@ pub enum View {
 
 impl View {
     /// Parses `tree` or `flat`.
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         match name {
             "tree" => Some(Self::Tree),
             "flat" => Some(Self::Flat),
@@ -125,23 +125,23 @@ impl View {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanDetail<'a> {
     /// The plan id.
-    pub plan_id: String,
+    pub(crate) plan_id: String,
     /// The parsed plan.
-    pub plan: Plan<'a>,
+    pub(crate) plan: Plan<'a>,
     /// Counts of the raw text.
-    pub stats: Stats,
+    pub(crate) stats: Stats,
     /// The view.
-    pub view: View,
+    pub(crate) view: View,
     /// Whether task bodies are included.
-    pub include_task_bodies: bool,
+    pub(crate) include_task_bodies: bool,
     /// Whether the plan body is included.
-    pub include_plan_body: bool,
+    pub(crate) include_plan_body: bool,
 }
 
 impl PlanDetail<'_> {
     /// A generous guess of the size of this detail as pretty JSON, so that
     /// writing it does not copy it over and over as it grows.
-    pub fn json_size_hint(&self) -> usize {
+    pub(crate) fn json_size_hint(&self) -> usize {
         let body_len = |body: Option<&Body<'_>>| body.map_or(0, |b| b.markdown.len());
         let task_bodies: usize = if self.include_task_bodies {
             self.plan
@@ -279,7 +279,7 @@ fn body_if(task: &Task<'_>, include: bool) -> Option<String> {
 }
 
 /// One task in detail.
-pub fn detail<'a>(plan: &Plan<'a>, task: &Task<'a>, include_body: bool) -> TaskDetail {
+pub(crate) fn detail<'a>(plan: &Plan<'a>, task: &Task<'a>, include_body: bool) -> TaskDetail {
     TaskDetail {
         id: task.id.to_string(),
         title: task.title.to_string(),

@@ -40,13 +40,13 @@ pub struct NewTask<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
     /// The generated id.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The new document.
     pub text: String,
 }
 
 /// Adds a task with a freshly generated id.
-pub fn add_task(text: &str, new: &NewTask<'_>) -> Result<Added, PlanError> {
+pub(crate) fn add_task(text: &str, new: &NewTask<'_>) -> Result<Added, PlanError> {
     add_task_with_id(text, new, &id::generate())
 }
 

@@ -27,7 +27,7 @@ pub struct Edited {
 
 impl Edited {
     /// `text` as it is: the start of a chain of edits.
-    pub fn unchanged(text: &str) -> Self {
+    pub(crate) fn unchanged(text: &str) -> Self {
         Self {
             text: text.to_owned(),
             changed: false,
@@ -35,7 +35,7 @@ impl Edited {
     }
 
     /// Applies `edit` to this text: its result, changed if either was.
-    pub fn then(
+    pub(crate) fn then(
         self,
         edit: impl FnOnce(&str) -> Result<Edited, PlanError>,
     ) -> Result<Edited, PlanError> {
@@ -79,7 +79,7 @@ pub(crate) fn find_task<'p, 'a>(plan: &'p Plan<'a>, id: &str) -> Result<&'p Task
 
 /// A task title as written: newlines become spaces, then trimmed; it must
 /// not be empty nor hold comment markers.
-pub fn sanitize_title(title: &str) -> Result<String, PlanError> {
+pub(crate) fn sanitize_title(title: &str) -> Result<String, PlanError> {
     let title = newlines_to_spaces(title);
     let title = trim(&title);
     if title.is_empty() {

@@ -6,8 +6,8 @@
 //! blockquote bodies (`body`), adding (`add`) and updating (`update`)
 //! tasks, and the explicit repairs (`repair`).
 
-pub mod add;
-pub mod body;
-pub mod lines;
-pub mod repair;
-pub mod update;
+pub(crate) mod add;
+pub(crate) mod body;
+pub(crate) mod lines;
+pub(crate) mod repair;
+pub(crate) mod update;

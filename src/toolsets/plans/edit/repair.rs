@@ -27,7 +27,7 @@ pub enum Action {
 
 impl Action {
     /// Parses `addFormatHeader` or `addMissingIds`.
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         match name {
             "addFormatHeader" => Some(Self::AddFormatHeader),
             "addMissingIds" => Some(Self::AddMissingIds),
@@ -39,25 +39,25 @@ impl Action {
 /// What a repair did: `{addFormatHeader, addMissingIds}`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Applied {
+pub(crate) struct Applied {
     /// Whether the header was added.
-    pub add_format_header: bool,
+    pub(crate) add_format_header: bool,
     /// How many ids were added.
-    pub add_missing_ids: usize,
+    pub(crate) add_missing_ids: usize,
 }
 
 /// A repaired document and what was done.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Repaired {
     /// The new text (always ending with an EOL).
-    pub text: String,
+    pub(crate) text: String,
     /// The summary.
-    pub applied: Applied,
+    pub(crate) applied: Applied,
 }
 
 /// Applies the actions in the order given, then validates:
 /// `Repair failed: <CODE> <message>` for the first remaining error.
-pub fn repair(text: &str, actions: &[Action]) -> Result<Repaired, PlanError> {
+pub(crate) fn repair(text: &str, actions: &[Action]) -> Result<Repaired, PlanError> {
     repair_with(text, actions, id::generate)
 }
 

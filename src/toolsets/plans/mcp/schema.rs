@@ -15,11 +15,11 @@ use serde_json::{Map, Value, json};
 use crate::toolsets::plans::syntax::id;
 
 /// The pattern of plan and task ids.
-pub const SAFE_ID_PATTERN: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$";
+pub(crate) const SAFE_ID_PATTERN: &str = "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$";
 
 /// What an argument may hold.
 #[derive(Debug, Clone, Copy)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Any string.
     Str,
     /// A safe id; the message names which (`Invalid planId`).
@@ -38,27 +38,27 @@ pub enum Kind {
 
 /// One argument.
 #[derive(Debug, Clone, Copy)]
-pub struct Field {
+pub(crate) struct Field {
     /// Its name.
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// What it holds.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// Whether it must be given.
-    pub required: bool,
+    pub(crate) required: bool,
 }
 
 /// A rule over the whole object, checked when every field is well typed.
 #[derive(Debug, Clone, Copy)]
-pub struct Rule {
+pub(crate) struct Rule {
     /// The refusal message.
-    pub message: &'static str,
+    pub(crate) message: &'static str,
     /// Whether the arguments pass.
-    pub holds: fn(&Map<String, Value>) -> bool,
+    pub(crate) holds: fn(&Map<String, Value>) -> bool,
 }
 
 /// One zod issue, with its keys in zod's order.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Issue(Vec<(&'static str, Value)>);
+pub(crate) struct Issue(Vec<(&'static str, Value)>);
 
 impl Serialize for Issue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -246,7 +246,7 @@ fn check(field: &Field, value: &Value, issues: &mut Vec<Issue>) -> bool {
 
 /// Checks the arguments of a tool: the known keys (others dropped), or the
 /// failure text.
-pub fn check_arguments(
+pub(crate) fn check_arguments(
     tool: &str,
     fields: &[Field],
     rules: &[Rule],
@@ -328,7 +328,7 @@ fn field_schema(kind: Kind) -> Value {
 }
 
 /// The input schema of a tool (draft-07, like the reference's).
-pub fn input_schema(fields: &[Field]) -> Map<String, Value> {
+pub(crate) fn input_schema(fields: &[Field]) -> Map<String, Value> {
     let properties: Map<String, Value> = fields
         .iter()
         .map(|f| (f.name.to_owned(), field_schema(f.kind)))

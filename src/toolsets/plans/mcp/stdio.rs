@@ -18,7 +18,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::IntoTransport;
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 
-use crate::toolsets::plans::api::Plans;
+use crate::toolsets::plans::api::PlanFiles;
 use crate::toolsets::plans::mcp::tools;
 
 /// The reference's name and version, reported in `initialize`.
@@ -29,13 +29,13 @@ pub const VERSION: &str = "0.1.0";
 /// The server of `long-term-plan-mcp`: the plans tools, nothing else.
 #[derive(Debug, Clone)]
 pub struct PlansServer {
-    plans: Arc<Plans>,
+    plans: Arc<PlanFiles>,
     legacy_doc_tools: bool,
 }
 
 impl PlansServer {
     /// A server over `plans`.
-    pub fn new(plans: Plans, legacy_doc_tools: bool) -> Self {
+    pub fn new(plans: PlanFiles, legacy_doc_tools: bool) -> Self {
         Self {
             plans: Arc::new(plans),
             legacy_doc_tools,

@@ -14,7 +14,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::toolsets::plans::api::{PlanUpdate, Plans, Repair, TaskAdd, TaskUpdate, Template};
+use crate::toolsets::plans::api::{PlanFiles, PlanUpdate, Repair, TaskAdd, TaskUpdate, Template};
 use crate::toolsets::plans::document::view::View;
 use crate::toolsets::plans::edit::add::NewTask;
 use crate::toolsets::plans::edit::repair::Action;
@@ -324,7 +324,7 @@ impl Spec {
 }
 
 /// The names of the plans tools, in the reference's order.
-pub fn tool_names(legacy_doc_tools: bool) -> Vec<&'static str> {
+pub(crate) fn tool_names(legacy_doc_tools: bool) -> Vec<&'static str> {
     SPECS
         .iter()
         .filter(|s| legacy_doc_tools || !s.legacy)
@@ -333,7 +333,7 @@ pub fn tool_names(legacy_doc_tools: bool) -> Vec<&'static str> {
 }
 
 /// The tool definitions (for servers that list tools themselves).
-pub fn tools(legacy_doc_tools: bool) -> Vec<Tool> {
+pub(crate) fn tools(legacy_doc_tools: bool) -> Vec<Tool> {
     SPECS
         .iter()
         .filter(|s| legacy_doc_tools || !s.legacy)
@@ -345,7 +345,7 @@ pub fn tools(legacy_doc_tools: bool) -> Vec<Tool> {
 /// `None` if there is no such tool.
 pub fn call(
     name: &str,
-    plans: &Plans,
+    plans: &PlanFiles,
     arguments: Option<&JsonObject>,
     legacy_doc_tools: bool,
 ) -> Option<CallToolResult> {
@@ -356,7 +356,7 @@ pub fn call(
         .map(|spec| call_spec(spec, plans, arguments))
 }
 
-fn call_spec(spec: &Spec, plans: &Plans, arguments: Option<&JsonObject>) -> CallToolResult {
+fn call_spec(spec: &Spec, plans: &PlanFiles, arguments: Option<&JsonObject>) -> CallToolResult {
     match check_arguments(spec.name, spec.fields, spec.rules, arguments) {
         Ok(args) => match run(spec.name, plans, &Args(args)) {
             Ok(result) => result,
@@ -406,7 +406,7 @@ fn success_sized<T: Serialize>(value: &T, capacity: usize) -> Result<CallToolRes
     Ok(result)
 }
 
-fn run(name: &str, plans: &Plans, a: &Args) -> Result<CallToolResult, String> {
+fn run(name: &str, plans: &PlanFiles, a: &Args) -> Result<CallToolResult, String> {
     let plan_id = a.plan_id();
     match name {
         "plan.list" => success(&plans.list_plans(a.str("query")).map_err(|e| e.0)?),
@@ -547,7 +547,7 @@ mod tests {
     #[test]
     fn calls_through_the_api() {
         let dir = tempfile::tempdir().unwrap();
-        let plans = Plans::new(dir.path(), ".long-term-plan");
+        let plans = PlanFiles::new(dir.path(), ".long-term-plan");
         let args = |v: Value| v.as_object().cloned();
         let created = call(
             "plan.create",

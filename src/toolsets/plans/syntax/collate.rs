@@ -29,7 +29,7 @@ fn tertiary(c: char) -> u8 {
 }
 
 /// Compares two plan ids as ICU's root collation does.
-pub fn compare(a: &str, b: &str) -> Ordering {
+pub(crate) fn compare(a: &str, b: &str) -> Ordering {
     a.chars()
         .map(primary)
         .cmp(b.chars().map(primary))

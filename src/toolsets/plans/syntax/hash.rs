@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// The Fx hasher: rotate, xor, multiply, a word at a time.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
@@ -51,9 +51,9 @@ impl Hasher for FxHasher {
 }
 
 /// A map with the Fx hash.
-pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 /// A set with the Fx hash.
-pub type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@
 
 /// `/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/`: 1 to 128 characters, the first a
 /// letter or digit. Plan ids become file names, so this is also a path guard.
-pub fn is_safe(id: &str) -> bool {
+pub(crate) fn is_safe(id: &str) -> bool {
     let bytes = id.as_bytes();
     !bytes.is_empty()
         && bytes.len() <= 128
@@ -19,7 +19,7 @@ pub fn is_safe(id: &str) -> bool {
 
 /// A new task id: `t_` and the 32 lowercase hex digits of a random UUID v4
 /// without its dashes, as `"t_" + crypto.randomUUID().replaceAll("-", "")`.
-pub fn generate() -> String {
+pub(crate) fn generate() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         // No OS randomness (practically never): fall back on time and a

@@ -109,7 +109,7 @@ impl Formatter for Pretty {
 
 /// `value` as pretty JSON, into a buffer of `capacity` bytes to start with
 /// (a good guess saves copying a large result as it grows).
-pub fn to_string_pretty<T: ?Sized + Serialize>(
+pub(crate) fn to_string_pretty<T: ?Sized + Serialize>(
     value: &T,
     capacity: usize,
 ) -> serde_json::Result<String> {

@@ -29,22 +29,22 @@ const ID_KEY: &str = "long-term-plan:id=";
 
 /// A strict task line, as the parser accepts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TaskLine<'a> {
+pub(crate) struct TaskLine<'a> {
     /// Leading whitespace, in UTF-16 code units (every JS space is one unit).
-    pub indent: usize,
+    pub(crate) indent: usize,
     /// The status symbol's status.
-    pub status: Status,
+    pub(crate) status: Status,
     /// The title, trimmed, non-empty, without comment markers.
-    pub title: &'a str,
+    pub(crate) title: &'a str,
     /// The id from the trailer (not necessarily a safe id).
-    pub id: &'a str,
+    pub(crate) id: &'a str,
 }
 
 /// A line that starts like a task, `^(\s*)-\s+\[(.)\]`: found once, then
 /// asked whether it is a loose or a strict task line (the validator asks
 /// both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Checkbox<'a> {
+pub(crate) struct Checkbox<'a> {
     /// Leading whitespace, in characters.
     indent: usize,
     /// The character between the brackets.
@@ -55,7 +55,7 @@ pub struct Checkbox<'a> {
 
 impl<'a> Checkbox<'a> {
     /// `^(\s*)-\s+\[` + one character + `\]`.
-    pub fn of(line: &'a str) -> Option<Self> {
+    pub(crate) fn of(line: &'a str) -> Option<Self> {
         let rest = trim_start(line);
         // Most lines are not tasks: refuse them on their first byte.
         if !rest.starts_with('-') {
@@ -80,7 +80,7 @@ impl<'a> Checkbox<'a> {
     /// The loose task-line regex: the character between the brackets. A
     /// character outside the Basic Multilingual Plane is two UTF-16 units
     /// and so never matches `[^\]]`.
-    pub fn loose_symbol(self) -> Option<char> {
+    pub(crate) fn loose_symbol(self) -> Option<char> {
         if self.symbol == ']' || self.symbol.len_utf16() != 1 {
             return None;
         }
@@ -89,7 +89,7 @@ impl<'a> Checkbox<'a> {
 
     /// `parseTaskLineStrict`: the task line the parser accepts (non-empty
     /// title without `<!--` or `-->`).
-    pub fn task_line(self) -> Option<TaskLine<'a>> {
+    pub(crate) fn task_line(self) -> Option<TaskLine<'a>> {
         let strict = self.strict()?;
         if strict.title.is_empty() || strict.flaws.comment_marker {
             return None;
@@ -207,7 +207,7 @@ fn spaces_then_rest_of_line(rest: &str) -> Option<&str> {
 }
 
 /// `/^(#{1,6})\s+(.*)$/`: the level and the trimmed text.
-pub fn heading(line: &str) -> Option<(usize, &str)> {
+pub(crate) fn heading(line: &str) -> Option<(usize, &str)> {
     if !line.starts_with('#') {
         return None;
     }
@@ -219,7 +219,7 @@ pub fn heading(line: &str) -> Option<(usize, &str)> {
 }
 
 /// `/^#\s+/`: the line that plan-title and plan-body edits treat as the H1.
-pub fn is_h1_prefix(line: &str) -> bool {
+pub(crate) fn is_h1_prefix(line: &str) -> bool {
     line.strip_prefix('#')
         .and_then(|rest| rest.chars().next())
         .is_some_and(is_space)
@@ -265,7 +265,7 @@ static ID_BYTE: [bool; 256] = {
 
 /// The id of the trailer that ends `line`, if any (the validator's
 /// `TASK_ID_TRAILER_RE`).
-pub fn id_trailer(line: &str) -> Option<&str> {
+pub(crate) fn id_trailer(line: &str) -> Option<&str> {
     trailer(line).map(|(_, id)| id)
 }
 
@@ -280,18 +280,19 @@ fn strict_match(line: &str) -> Option<(usize, Status, &str, &str)> {
 
 /// `parseTaskLineStrict`: a task line the parser accepts (non-empty title
 /// without `<!--` or `-->`).
-pub fn task_line(line: &str) -> Option<TaskLine<'_>> {
+pub(crate) fn task_line(line: &str) -> Option<TaskLine<'_>> {
     Checkbox::of(line)?.task_line()
 }
 
 /// The loose task-line regex: the character between the brackets, if the
 /// line looks like a task at all.
-pub fn loose_task_symbol(line: &str) -> Option<char> {
+#[cfg(test)]
+pub(crate) fn loose_task_symbol(line: &str) -> Option<char> {
     Checkbox::of(line)?.loose_symbol()
 }
 
 /// `/^(\s*-\s+\[([ *√])\]\s+.*?)(\s*)$/`: a line repair may give an id.
-pub fn is_repair_candidate(line: &str) -> bool {
+pub(crate) fn is_repair_candidate(line: &str) -> bool {
     let Some((_, symbol, rest)) = checkbox(line) else {
         return false;
     };
@@ -303,7 +304,7 @@ pub fn is_repair_candidate(line: &str) -> bool {
 }
 
 /// `/^(\s*-\s+\[)[ *√](\]\s+)/`: the byte range of the status symbol.
-pub fn status_symbol_range(line: &str) -> Option<std::ops::Range<usize>> {
+pub(crate) fn status_symbol_range(line: &str) -> Option<std::ops::Range<usize>> {
     let (_, symbol, rest) = checkbox(line)?;
     Status::from_symbol(symbol)?;
     if !rest.chars().next().is_some_and(is_space) {
@@ -315,7 +316,7 @@ pub fn status_symbol_range(line: &str) -> Option<std::ops::Range<usize>> {
 
 /// The byte range of the title between `^(\s*-\s+\[[ *√]\]\s+)` and
 /// `(\s+<!--\s*long-term-plan:id=[A-Za-z0-9_-]+\s*-->\s*)$`, for renames.
-pub fn title_range(line: &str) -> Option<std::ops::Range<usize>> {
+pub(crate) fn title_range(line: &str) -> Option<std::ops::Range<usize>> {
     let (_, symbol, rest) = checkbox(line)?;
     Status::from_symbol(symbol)?;
     let title = trim_start(rest);

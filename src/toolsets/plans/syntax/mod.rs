@@ -7,10 +7,10 @@
 //! IDs (`id`) and content hashes (`hash`), the reference's JSON printing
 //! (`json`) and plan order (`collate`).
 
-pub mod collate;
-pub mod hash;
-pub mod id;
-pub mod json;
-pub mod line;
-pub mod status;
-pub mod text;
+pub(crate) mod collate;
+pub(crate) mod hash;
+pub(crate) mod id;
+pub(crate) mod json;
+pub(crate) mod line;
+pub(crate) mod status;
+pub(crate) mod text;

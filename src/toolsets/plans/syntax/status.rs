@@ -21,7 +21,7 @@ pub enum Status {
 
 impl Status {
     /// The status a bracket symbol stands for, if any.
-    pub fn from_symbol(symbol: char) -> Option<Self> {
+    pub(crate) fn from_symbol(symbol: char) -> Option<Self> {
         match symbol {
             ' ' => Some(Self::Todo),
             '*' => Some(Self::Doing),
@@ -31,7 +31,7 @@ impl Status {
     }
 
     /// The symbol written between the brackets.
-    pub fn symbol(self) -> char {
+    pub(crate) fn symbol(self) -> char {
         match self {
             Self::Todo => ' ',
             Self::Doing => '*',
@@ -39,17 +39,8 @@ impl Status {
         }
     }
 
-    /// The name used in JSON and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Todo => "todo",
-            Self::Doing => "doing",
-            Self::Done => "done",
-        }
-    }
-
     /// Parses `todo`, `doing` or `done`.
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         match name {
             "todo" => Some(Self::Todo),
             "doing" => Some(Self::Doing),
@@ -67,7 +58,6 @@ mod tests {
     fn symbols_and_names_round_trip() {
         for status in [Status::Todo, Status::Doing, Status::Done] {
             assert_eq!(Status::from_symbol(status.symbol()), Some(status));
-            assert_eq!(Status::parse(status.as_str()), Some(status));
         }
         assert_eq!(Status::from_symbol('x'), None);
         assert_eq!(Status::parse("DONE"), None);

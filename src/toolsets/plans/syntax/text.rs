@@ -10,15 +10,15 @@
 use std::borrow::Cow;
 
 /// The literal every plan must carry in its first 30 lines.
-pub const FORMAT_HEADER: &str = "<!-- long-term-plan:format=v1 -->";
+pub(crate) const FORMAT_HEADER: &str = "<!-- long-term-plan:format=v1 -->";
 
 /// How many leading lines are searched for [`FORMAT_HEADER`].
-pub const HEADER_SEARCH_LINES: usize = 30;
+pub(crate) const HEADER_SEARCH_LINES: usize = 30;
 
 /// JavaScript's `\s` (and what `trim()` strips): ECMAScript WhiteSpace and
 /// LineTerminator. Unlike Rust's `char::is_whitespace` it includes U+FEFF
 /// and excludes U+0085.
-pub fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{B}' | '\u{C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
@@ -33,7 +33,7 @@ pub fn is_space(c: char) -> bool {
 }
 
 /// The characters a JavaScript `.` does not match (without the `s` flag).
-pub fn is_line_terminator(c: char) -> bool {
+pub(crate) fn is_line_terminator(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
 
@@ -45,7 +45,7 @@ fn is_ascii_space(b: u8) -> bool {
 
 /// `String.prototype.trim`.
 #[inline]
-pub fn trim(s: &str) -> &str {
+pub(crate) fn trim(s: &str) -> &str {
     trim_end(trim_start(s))
 }
 
@@ -53,7 +53,7 @@ pub fn trim(s: &str) -> &str {
 /// character and are answered inline; otherwise ASCII is handled a byte at
 /// a time, and the first non-ASCII byte hands over to the Unicode check.
 #[inline]
-pub fn trim_start(s: &str) -> &str {
+pub(crate) fn trim_start(s: &str) -> &str {
     match s.as_bytes().first() {
         Some(&b) if b < 0x80 && !is_ascii_space(b) => s,
         None => s,
@@ -75,7 +75,7 @@ fn trim_start_slow(s: &str) -> &str {
 
 /// `String.prototype.trimEnd`, with the same fast path as [`trim_start`].
 #[inline]
-pub fn trim_end(s: &str) -> &str {
+pub(crate) fn trim_end(s: &str) -> &str {
     match s.as_bytes().last() {
         Some(&b) if b < 0x80 && !is_ascii_space(b) => s,
         None => s,
@@ -97,7 +97,7 @@ fn trim_end_slow(s: &str) -> &str {
 }
 
 /// Whether `s` holds a character a JavaScript `.` does not match.
-pub fn has_line_terminator(s: &str) -> bool {
+pub(crate) fn has_line_terminator(s: &str) -> bool {
     let bytes = s.as_bytes();
     memchr::memchr3_iter(b'\n', b'\r', 0xE2, bytes).any(|i| {
         // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 characters
@@ -107,7 +107,7 @@ pub fn has_line_terminator(s: &str) -> bool {
 }
 
 /// The number of characters of `s` (bytes when it is ASCII).
-pub fn char_count(s: &str) -> usize {
+pub(crate) fn char_count(s: &str) -> usize {
     if s.is_ascii() {
         s.len()
     } else {
@@ -116,18 +116,18 @@ pub fn char_count(s: &str) -> usize {
 }
 
 /// `line.trim().length === 0`.
-pub fn is_blank(s: &str) -> bool {
+pub(crate) fn is_blank(s: &str) -> bool {
     trim(s).is_empty()
 }
 
 /// The number of leading spaces (U+0020 only), as the reference's
 /// `lineIndent` counts them.
-pub fn space_indent(s: &str) -> usize {
+pub(crate) fn space_indent(s: &str) -> usize {
     s.bytes().take_while(|&b| b == b' ').count()
 }
 
 /// `text.split(/\r?\n/)`: a lone `\r` is not a line break.
-pub fn split_lines(text: &str) -> Vec<&str> {
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
     // Room for lines of about 40 bytes, the typical task line; more grows.
     let mut lines = Vec::with_capacity(text.len() / 40 + 1);
     lines.extend(lines_of(text));
@@ -135,7 +135,7 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 }
 
 /// The lines of [`split_lines`], one at a time.
-pub fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
     let mut start = Some(0);
     std::iter::from_fn(move || {
@@ -164,7 +164,7 @@ pub fn split_content_lines(text: &str) -> Vec<&str> {
 
 /// How many of `text`'s [`split_lines`] are content lines: all but a final
 /// empty one after a final `\n`.
-pub fn content_len(text: &str, lines: &[&str]) -> usize {
+pub(crate) fn content_len(text: &str, lines: &[&str]) -> usize {
     if text.ends_with('\n') && lines.last() == Some(&"") {
         lines.len() - 1
     } else {
@@ -173,12 +173,12 @@ pub fn content_len(text: &str, lines: &[&str]) -> usize {
 }
 
 /// Whether the header is in one of the first 30 lines.
-pub fn has_format_header<S: AsRef<str>>(lines: &[S]) -> bool {
+pub(crate) fn has_format_header<S: AsRef<str>>(lines: &[S]) -> bool {
     header_within(lines.iter().map(AsRef::as_ref))
 }
 
 /// [`has_format_header`] on lines as they come.
-pub fn header_within<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
+pub(crate) fn header_within<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
     let finder = memchr::memmem::Finder::new(FORMAT_HEADER);
     lines
         .take(HEADER_SEARCH_LINES)
@@ -186,25 +186,25 @@ pub fn header_within<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
 }
 
 /// `JSON.stringify` of a string (serde_json escapes exactly the same way).
-pub fn json_quote(s: &str) -> String {
+pub(crate) fn json_quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
 }
 
 /// A document split for editing: its lines, its EOL, and whether it ended
 /// with a newline, so that an edit re-joins it the way the reference does.
 #[derive(Debug, Clone)]
-pub struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     /// The lines, without their line breaks.
-    pub lines: Vec<Cow<'a, str>>,
+    pub(crate) lines: Vec<Cow<'a, str>>,
     /// `\r\n` if the text contains any `\r\n`, else `\n`.
-    pub eol: &'static str,
+    pub(crate) eol: &'static str,
     /// Whether the text ended with `\n`.
-    pub ends_with_newline: bool,
+    pub(crate) ends_with_newline: bool,
 }
 
 impl<'a> Lines<'a> {
     /// Splits `text` as the reference's editor does.
-    pub fn split(text: &'a str) -> Self {
+    pub(crate) fn split(text: &'a str) -> Self {
         Self {
             lines: split_content_lines(text)
                 .into_iter()
@@ -216,12 +216,12 @@ impl<'a> Lines<'a> {
     }
 
     /// Joins the lines with the EOL, with a final EOL if the text had one.
-    pub fn join(&self) -> String {
+    pub(crate) fn join(&self) -> String {
         self.join_with_final_eol(self.ends_with_newline)
     }
 
     /// Joins the lines with the EOL, with a final EOL if `final_eol`.
-    pub fn join_with_final_eol(&self, final_eol: bool) -> String {
+    pub(crate) fn join_with_final_eol(&self, final_eol: bool) -> String {
         let size: usize = self.lines.iter().map(|l| l.len() + self.eol.len()).sum();
         let mut text = String::with_capacity(size);
         for (i, line) in self.lines.iter().enumerate() {
@@ -238,7 +238,7 @@ impl<'a> Lines<'a> {
 
     /// Prepends the header and a blank line unless the header is already in
     /// the first 30 lines; says whether it did.
-    pub fn ensure_format_header(&mut self) -> bool {
+    pub(crate) fn ensure_format_header(&mut self) -> bool {
         if has_format_header(&self.lines) {
             return false;
         }
@@ -252,7 +252,7 @@ impl<'a> Lines<'a> {
 /// deviation) every other line terminator too: a lone `\r`, U+2028 or
 /// U+2029 left in a title would make its line unreadable to the parser
 /// (the task would vanish) and would start a new line in a terminal.
-pub fn newlines_to_spaces(s: &str) -> Cow<'_, str> {
+pub(crate) fn newlines_to_spaces(s: &str) -> Cow<'_, str> {
     if !has_line_terminator(s) {
         return Cow::Borrowed(s);
     }

@@ -21,7 +21,7 @@ use crate::toolsets::team::domain::text;
 use crate::toolsets::team::reserved::{self, Reservations};
 
 /// The subcommand, for the registry entry's `commands`.
-pub const CHECK_TOUCHES: CliCommand = CliCommand {
+pub(crate) const CHECK_TOUCHES: CliCommand = CliCommand {
     name: "check-touches",
     define,
     run,

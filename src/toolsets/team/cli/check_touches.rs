@@ -19,18 +19,18 @@ use crate::toolsets::team::reserved::Reserved;
 
 /// A staged file inside a reservation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hit {
+pub(crate) struct Hit {
     /// The staged path, relative to the repository.
-    pub path: String,
+    pub(crate) path: String,
     /// The reservation.
-    pub reserved: Reserved,
+    pub(crate) reserved: Reserved,
     /// The pattern it matched.
-    pub pattern: String,
+    pub(crate) pattern: String,
 }
 
 /// The staged files of the git repository around `dir`: added, changed,
 /// deleted (renames as a deletion and an addition), relative to its top.
-pub fn staged(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
+pub(crate) fn staged(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
     let top = git(dir, &["rev-parse", "--show-toplevel"])?;
     let top = PathBuf::from(OsStr::from_bytes(top.trim_ascii_end()));
     let listed = git(
@@ -66,7 +66,11 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 
 /// The staged files inside a reservation not held by `agent` (every
 /// reservation when `None`), one hit per file: its first reservation.
-pub fn check(staged: &[Vec<u8>], reservations: &[Reserved], agent: Option<&str>) -> Vec<Hit> {
+pub(crate) fn check(
+    staged: &[Vec<u8>],
+    reservations: &[Reserved],
+    agent: Option<&str>,
+) -> Vec<Hit> {
     let others: Vec<(&Reserved, Vec<(String, globset::GlobMatcher)>)> = reservations
         .iter()
         .filter(|r| Some(r.holder.as_str()) != agent)
@@ -96,7 +100,7 @@ pub fn check(staged: &[Vec<u8>], reservations: &[Reserved], agent: Option<&str>)
 }
 
 /// The report: one line per hit, or that there is none.
-pub fn report(hits: &[Hit], staged: usize, reservations: usize) -> String {
+pub(crate) fn report(hits: &[Hit], staged: usize, reservations: usize) -> String {
     if hits.is_empty() {
         return format!(
             "No staged file falls inside another agent's reservation ({staged} staged, \

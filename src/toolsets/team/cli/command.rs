@@ -13,7 +13,7 @@ use crate::config::{self, CommandFlags};
 use crate::server::command::CliCommand;
 
 /// The subcommand, for the registry entry's `commands`.
-pub const SUMMARY: CliCommand = CliCommand {
+pub(crate) const SUMMARY: CliCommand = CliCommand {
     name: "summary",
     define,
     run,

@@ -24,13 +24,17 @@ const MAX_DIGEST: usize = 64 * 1024;
 const MAX_RESERVATIONS: usize = 8 * 1024 * 1024;
 
 /// The digest of board `name` from the server at `url`.
-pub fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
+pub(crate) fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
     let body = get(url, name, "digest", "text/markdown", MAX_DIGEST, token)?;
     Ok(body.trim_end_matches('\n').to_owned())
 }
 
 /// The live reservations of board `name` from the server at `url`, as JSON.
-pub fn reservations(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
+pub(crate) fn reservations(
+    url: &str,
+    name: &BoardName,
+    token: Option<&str>,
+) -> Result<String, String> {
     get(
         url,
         name,

@@ -13,7 +13,7 @@
 //! `check_command`.
 
 mod check_command;
-pub mod check_touches;
+pub(crate) mod check_touches;
 mod command;
 mod fetch;
 
@@ -35,7 +35,7 @@ use crate::runtime::clock::Clock;
 /// The transport, the port, the toolsets offered and the other toolsets'
 /// tables mean nothing to it.
 #[derive(Debug)]
-pub struct SummaryKeys;
+pub(crate) struct SummaryKeys;
 
 impl KeysRead for SummaryKeys {
     const KEYS: &'static [&'static str] = &["server.board", "storage."];
@@ -51,7 +51,7 @@ impl KeysRead for SummaryKeys {
 /// What `check-touches` reads of the configuration: as `summary`, the
 /// board's name and where boards are stored.
 #[derive(Debug)]
-pub struct BoardKeys;
+pub(crate) struct BoardKeys;
 
 impl KeysRead for BoardKeys {
     const KEYS: &'static [&'static str] = &["server.board", "storage."];
@@ -66,7 +66,7 @@ impl KeysRead for BoardKeys {
 
 /// Where the digest comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source<'a> {
+pub(crate) enum Source<'a> {
     /// The board as stored by the configured file backend.
     Stored,
     /// A running server in HTTP mode at `url` (its base or its `/mcp`).
@@ -79,7 +79,11 @@ pub enum Source<'a> {
 }
 
 /// The digest of board `name`, from `source`, or why it cannot be had.
-pub fn summary(toolsets: &Enabled, name: &BoardName, source: Source<'_>) -> Result<String, String> {
+pub(crate) fn summary(
+    toolsets: &Enabled,
+    name: &BoardName,
+    source: Source<'_>,
+) -> Result<String, String> {
     match source {
         Source::Server { url, token } => fetch::digest(url, name, token),
         Source::Stored => {
@@ -92,7 +96,11 @@ pub fn summary(toolsets: &Enabled, name: &BoardName, source: Source<'_>) -> Resu
 
 /// Board `name` as the configured file backend stores it (an empty board
 /// if none is stored yet), or why `command` cannot read it.
-pub fn stored_board(toolsets: &Enabled, name: &BoardName, command: &str) -> Result<Board, String> {
+pub(crate) fn stored_board(
+    toolsets: &Enabled,
+    name: &BoardName,
+    command: &str,
+) -> Result<Board, String> {
     let Some(planning) = toolsets.state::<Planning>() else {
         return Err(format!(
             "{command} reads toolset planning's boards: enable it (server.toolsets), or pass \

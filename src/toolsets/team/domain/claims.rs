@@ -23,11 +23,11 @@ use crate::toolsets::planning::domain::{
 
 /// How long leases are: the default and the longest, in minutes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LeasePolicy {
+pub(crate) struct LeasePolicy {
     /// The lease when a claim names none.
-    pub default_minutes: i64,
+    pub(crate) default_minutes: i64,
     /// The longest lease a claim may ask for.
-    pub max_minutes: i64,
+    pub(crate) max_minutes: i64,
 }
 
 impl Default for LeasePolicy {
@@ -41,7 +41,7 @@ impl Default for LeasePolicy {
 
 impl LeasePolicy {
     /// The lease a claim asks for (`None`: the default), checked.
-    pub fn lease(&self, minutes: Option<i64>) -> Result<Duration, TeamError> {
+    pub(crate) fn lease(&self, minutes: Option<i64>) -> Result<Duration, TeamError> {
         let minutes = minutes.unwrap_or(self.default_minutes);
         if !(1..=self.max_minutes).contains(&minutes) {
             return Err(TeamError::Lease {
@@ -57,11 +57,11 @@ impl LeasePolicy {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expiry {
     /// The task, pending again.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// Who held it.
-    pub holder: String,
+    pub(crate) holder: String,
     /// When the lease ended.
-    pub until: SystemTime,
+    pub(crate) until: SystemTime,
 }
 
 /// The edits that record every lease that ended by `view.now`, in board
@@ -90,7 +90,7 @@ pub fn expiries(view: View<'_>) -> (Vec<Edit>, Vec<Expiry>) {
 }
 
 /// Whether any lease ended by `view.now` is still recorded as a claim.
-pub fn has_expiries(view: View<'_>) -> bool {
+pub(crate) fn has_expiries(view: View<'_>) -> bool {
     let claims = view.board.coordination().claims();
     claims.into_iter().any(|(_, claim)| claim.until <= view.now)
 }
@@ -108,15 +108,15 @@ pub enum Target<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claimed {
     /// The task.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// When the lease ends.
-    pub until: SystemTime,
+    pub(crate) until: SystemTime,
     /// Whether the agent held it already (a renewal).
-    pub renewed: bool,
+    pub(crate) renewed: bool,
     /// The overlap with another agent's work the caller accepted.
-    pub overlap: Option<Conflict>,
+    pub(crate) overlap: Option<Conflict>,
     /// The worker whose stalled dispatch of the task this claim ended.
-    pub took_over: Option<String>,
+    pub(crate) took_over: Option<String>,
 }
 
 /// Claims `target` for `agent` for `lease`: a task that is pending (or in
@@ -240,7 +240,7 @@ pub fn claim(
 }
 
 /// The edits that end `worker`'s dispatch of `task` for `reason`.
-pub fn end_dispatch(task: &Task, worker: &str, reason: DispatchEnd) -> [Edit; 2] {
+pub(crate) fn end_dispatch(task: &Task, worker: &str, reason: DispatchEnd) -> [Edit; 2] {
     [
         Edit::Dispatch(task.id, None),
         Edit::Record(Event::DispatchEnded {
@@ -256,14 +256,14 @@ pub fn end_dispatch(task: &Task, worker: &str, reason: DispatchEnd) -> [Edit; 2]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Released {
     /// The task.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// Its status now.
-    pub status: Status,
+    pub(crate) status: Status,
     /// Tasks that became ready because this one was completed, in board order.
-    pub now_ready: Vec<TaskId>,
+    pub(crate) now_ready: Vec<TaskId>,
     /// Whether the call only added evidence to a task the agent had
     /// completed without it.
-    pub evidence_added: bool,
+    pub(crate) evidence_added: bool,
 }
 
 /// Ends `agent`'s claim on task `id`, leaving it `to` (pending, completed
@@ -471,14 +471,14 @@ fn end_claim(task: &Task, claim: &Claim, reason: ClaimEnd) -> [Edit; 2] {
 }
 
 /// The task a request names, or the board's "no task has the ID".
-pub fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError> {
+pub(crate) fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError> {
     TaskId::parse(id)
         .and_then(|parsed| board.task(parsed))
         .ok_or_else(|| BoardError::UnknownTasks(vec![id.to_owned()]).into())
 }
 
 /// Why no task is ready.
-pub fn nothing_ready(view: View<'_>) -> TeamError {
+pub(crate) fn nothing_ready(view: View<'_>) -> TeamError {
     TeamError::NothingReady {
         pending: view.blocked().count(),
         held: view.claimed().count(),

@@ -31,7 +31,7 @@ use super::view::View;
 use crate::toolsets::planning::domain::{Status, TaskId};
 
 /// The most characters a digest has.
-pub const DIGEST_MAX_CHARS: usize = 1500;
+pub(crate) const DIGEST_MAX_CHARS: usize = 1500;
 
 const GOAL_CHARS: usize = 120;
 const DONE_WHEN_CHARS: usize = 80;

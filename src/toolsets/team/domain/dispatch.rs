@@ -21,42 +21,42 @@ use super::view::{DispatchState, View};
 use crate::toolsets::planning::domain::{Dispatch, DispatchEnd, Edit, Event, Status, TaskId};
 
 /// The longest place (worktree or directory) and note, in characters.
-pub const MAX_PLACE_CHARS: usize = 500;
+pub(crate) const MAX_PLACE_CHARS: usize = 500;
 
 /// What a dispatch asks for.
 #[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     /// The lead's agent name.
-    pub lead: &'a str,
+    pub(crate) lead: &'a str,
     /// The worker's agent name (it claims with it).
-    pub worker: &'a str,
+    pub(crate) worker: &'a str,
     /// The task.
-    pub task_id: &'a str,
+    pub(crate) task_id: &'a str,
     /// Where the worker works: a worktree or directory.
-    pub place: Option<&'a str>,
+    pub(crate) place: Option<&'a str>,
     /// A note.
-    pub note: Option<&'a str>,
+    pub(crate) note: Option<&'a str>,
     /// How long the worker has to claim the task.
-    pub lease: Duration,
+    pub(crate) lease: Duration,
     /// Whether an overlap with another agent's reservation is accepted.
-    pub accept_overlap: bool,
+    pub(crate) accept_overlap: bool,
 }
 
 /// What a dispatch did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dispatched {
+pub(crate) struct Dispatched {
     /// The task.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// When the worker's time runs out.
-    pub until: SystemTime,
+    pub(crate) until: SystemTime,
     /// Whether the worker was given the task already (a renewal).
-    pub renewed: bool,
+    pub(crate) renewed: bool,
     /// Whether the worker holds the task already.
-    pub claimed: bool,
+    pub(crate) claimed: bool,
     /// The worker whose stalled dispatch this one replaced.
-    pub replaced: Option<String>,
+    pub(crate) replaced: Option<String>,
     /// The overlap with another agent's work the caller accepted.
-    pub overlap: Option<Conflict>,
+    pub(crate) overlap: Option<Conflict>,
 }
 
 /// Records that `request.lead` sent `request.task_id` to `request.worker`:
@@ -64,7 +64,7 @@ pub struct Dispatched {
 /// another (a stalled dispatch is replaced), whose touches overlap no other
 /// agent's reservation unless accepted. Sending it to the same worker again
 /// renews the record.
-pub fn dispatch(
+pub(crate) fn dispatch(
     view: View<'_>,
     request: &Request<'_>,
 ) -> Result<(Vec<Edit>, Dispatched), TeamError> {

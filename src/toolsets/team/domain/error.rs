@@ -218,18 +218,18 @@ pub enum TeamError {
 }
 
 /// What a claim refused for an overlap can do instead.
-pub const CLAIM_INSTEAD: &str = "claim another task (ready_tasks lists a wave that overlaps \
+pub(crate) const CLAIM_INSTEAD: &str = "claim another task (ready_tasks lists a wave that overlaps \
 nothing), or pass accept_overlap true to work on it anyway";
 /// What a dispatch refused for an overlap can do instead.
-pub const DISPATCH_INSTEAD: &str = "dispatch another task (ready_tasks lists a wave that \
+pub(crate) const DISPATCH_INSTEAD: &str = "dispatch another task (ready_tasks lists a wave that \
 overlaps nothing), or pass accept_overlap true to dispatch it anyway";
 /// What `set_touches` refused for an overlap can do instead.
-pub const TOUCH_INSTEAD: &str =
+pub(crate) const TOUCH_INSTEAD: &str =
     "narrow the patterns, or pass accept_overlap true to keep them anyway";
 
 /// `2 pending tasks wait for others and 1 is held`, and, when there are
 /// any, `; 1 is dispatched and not claimed yet`.
-pub fn none_ready(pending: usize, held: usize, dispatched: usize) -> String {
+pub(crate) fn none_ready(pending: usize, held: usize, dispatched: usize) -> String {
     let waits = match pending {
         1 => "1 pending task waits".to_owned(),
         n => format!("{n} pending tasks wait"),

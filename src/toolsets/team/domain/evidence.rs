@@ -23,34 +23,34 @@ pub enum EvidenceRule {
 }
 
 /// The longest command or note, in characters.
-pub const MAX_TEXT_CHARS: usize = 500;
+pub(crate) const MAX_TEXT_CHARS: usize = 500;
 /// The longest URL, in characters.
-pub const MAX_URL_CHARS: usize = 2000;
+pub(crate) const MAX_URL_CHARS: usize = 2000;
 
 /// Evidence as a request gives it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct EvidenceInput<'a> {
+pub(crate) struct EvidenceInput<'a> {
     /// A command that was run.
-    pub command: Option<&'a str>,
+    pub(crate) command: Option<&'a str>,
     /// Its exit code.
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// A commit or change ID.
-    pub commit: Option<&'a str>,
+    pub(crate) commit: Option<&'a str>,
     /// A URL.
-    pub url: Option<&'a str>,
+    pub(crate) url: Option<&'a str>,
     /// A note.
-    pub note: Option<&'a str>,
+    pub(crate) note: Option<&'a str>,
 }
 
 impl EvidenceInput<'_> {
     /// Whether no part is given.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         *self == Self::default()
     }
 
     /// The evidence `by` gives `at` for an outcome `status`, checked; `None`
     /// when no part is given.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         by: &str,
         at: SystemTime,

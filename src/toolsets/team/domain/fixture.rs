@@ -15,17 +15,17 @@ use super::view::View;
 use crate::toolsets::planning::domain::{Board, Edit, Limits, NewTask, Status, TaskId};
 
 /// Minute `n` of a fixed day (2027-01-15T08:00:00Z + n minutes).
-pub fn at(n: u64) -> SystemTime {
+pub(crate) fn at(n: u64) -> SystemTime {
     SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000 + n * 60)
 }
 
 /// The ID of a task titled `title` with no description.
-pub fn id(title: &str) -> TaskId {
+pub(crate) fn id(title: &str) -> TaskId {
     TaskId::from_content(title, "")
 }
 
 /// A board with a goal and these tasks (no descriptions).
-pub fn board(titles: &[&str]) -> Board {
+pub(crate) fn board(titles: &[&str]) -> Board {
     let limits = Limits {
         max_tasks: titles.len().max(100),
         ..Limits::default()
@@ -40,7 +40,7 @@ pub fn board(titles: &[&str]) -> Board {
 }
 
 /// Applies a team decision at `now` as the MCP face does.
-pub fn apply<T>(
+pub(crate) fn apply<T>(
     board: &mut Board,
     now: SystemTime,
     decide: impl FnOnce(View<'_>) -> Result<(Vec<Edit>, T), TeamError>,
@@ -54,7 +54,7 @@ pub fn apply<T>(
 }
 
 /// `agent` claims task `title` at minute `minute` for 15 minutes.
-pub fn claim(board: &mut Board, minute: u64, agent: &str, title: &str) {
+pub(crate) fn claim(board: &mut Board, minute: u64, agent: &str, title: &str) {
     let task = id(title).to_string();
     let lease = Duration::from_secs(15 * 60);
     apply(board, at(minute), |v| {
@@ -65,7 +65,7 @@ pub fn claim(board: &mut Board, minute: u64, agent: &str, title: &str) {
 
 /// `agent` releases task `title` as `status` at minute `minute`, with
 /// `evidence`.
-pub fn release(
+pub(crate) fn release(
     board: &mut Board,
     minute: u64,
     agent: &str,
@@ -89,7 +89,7 @@ pub fn release(
 }
 
 /// Task `task` waits for `blockers`.
-pub fn link(board: &mut Board, task: &str, blockers: &[&str]) {
+pub(crate) fn link(board: &mut Board, task: &str, blockers: &[&str]) {
     let blockers: Vec<String> = blockers.iter().map(|t| id(t).to_string()).collect();
     let task = id(task).to_string();
     apply(board, at(0), |v| links::link(v, &task, &blockers)).unwrap();

@@ -11,7 +11,7 @@ use super::text::check_line;
 use crate::toolsets::planning::domain::{Board, Edit};
 
 /// Sets the done-when condition of the goal (`""` removes it).
-pub fn done_when(board: &Board, condition: &str) -> Result<Vec<Edit>, TeamError> {
+pub(crate) fn done_when(board: &Board, condition: &str) -> Result<Vec<Edit>, TeamError> {
     if board.goal().is_none() {
         return Err(TeamError::NoGoal);
     }

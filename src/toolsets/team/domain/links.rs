@@ -15,7 +15,7 @@ use super::view::View;
 use crate::toolsets::planning::domain::{BoardError, Edit, TaskId};
 
 /// The most tasks one task may wait for.
-pub const MAX_BLOCKERS: usize = 100;
+pub(crate) const MAX_BLOCKERS: usize = 100;
 
 /// Links task `id` to `blockers` (it waits for each): all or nothing.
 /// Links already there are kept as they are.
@@ -60,7 +60,7 @@ pub fn link(
 
 /// Removes the links from task `id` to `blockers`: all or nothing, each
 /// must be there.
-pub fn unlink(
+pub(crate) fn unlink(
     view: View<'_>,
     id: &str,
     blockers: &[String],

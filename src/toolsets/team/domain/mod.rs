@@ -7,25 +7,25 @@
 //! the caller's) and returns the edits that carry it out; nothing here
 //! locks, stores or speaks MCP.
 
-pub mod claims;
-pub mod digest;
-pub mod dispatch;
-pub mod error;
-pub mod evidence;
+pub(crate) mod claims;
+pub(crate) mod digest;
+pub(crate) mod dispatch;
+pub(crate) mod error;
+pub(crate) mod evidence;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub mod goal;
-pub mod links;
-pub mod render;
-pub mod text;
-pub mod touches;
-pub mod view;
-pub mod wait_reply;
-pub mod waiting;
-pub mod wave;
+pub(crate) mod goal;
+pub(crate) mod links;
+pub(crate) mod render;
+pub(crate) mod text;
+pub(crate) mod touches;
+pub(crate) mod view;
+pub(crate) mod wait_reply;
+pub(crate) mod waiting;
+pub(crate) mod wave;
 
-pub use claims::{Claimed, Expiry, LeasePolicy, Released, Target};
-pub use digest::{DIGEST_MAX_CHARS, digest};
-pub use error::TeamError;
-pub use evidence::{EvidenceInput, EvidenceRule};
-pub use view::View;
+pub(crate) use claims::{LeasePolicy, Target};
+pub(crate) use digest::digest;
+pub(crate) use error::TeamError;
+pub(crate) use evidence::{EvidenceInput, EvidenceRule};
+pub(crate) use view::View;

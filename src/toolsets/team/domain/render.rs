@@ -31,7 +31,7 @@ const HELD_BACK_SHOWN: usize = 5;
 const NOTE_CHARS: usize = 80;
 
 /// The line of task `task`: glyph, ID, title and the team's annotations.
-pub fn task_line(view: View<'_>, task: &Task) -> String {
+pub(crate) fn task_line(view: View<'_>, task: &Task) -> String {
     let mut line = plain_line(view, task, false);
     let coordination = view.board.coordination();
     if let Some(claim) = view.claim(task.id) {
@@ -57,7 +57,7 @@ pub fn task_line(view: View<'_>, task: &Task) -> String {
 }
 
 /// `- ☐ [id] title`, with `: description` when `described`, on one line.
-pub fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
+pub(crate) fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
     let mut line = format!(
         "- {} [{}] {}",
         view.status(task).glyph(),
@@ -75,7 +75,7 @@ pub fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
 /// line says until when), or `stalled: W (in P) let its lease end at T` /
 /// `did not claim it by T`; then the lead's note, if any (`, "note"`, cut
 /// to 80 characters).
-pub fn dispatch_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String {
+pub(crate) fn dispatch_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String {
     let mut text = dispatch_state_text(dispatch, state);
     if let Some(note) = &dispatch.note {
         let _ = write!(text, ", \"{}\"", cut(&flat(note), NOTE_CHARS));
@@ -114,7 +114,7 @@ fn dispatch_state_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String 
 }
 
 /// ` · touches a, b, c +2`, or nothing for a task that declares none.
-pub fn touches_text(touches: &[String]) -> String {
+pub(crate) fn touches_text(touches: &[String]) -> String {
     if touches.is_empty() {
         return String::new();
     }
@@ -132,7 +132,7 @@ pub fn touches_text(touches: &[String]) -> String {
 
 /// A time in a bounded text: `HH:MM:SSZ` on the day of `now` (UTC), the
 /// full time otherwise.
-pub fn short_time(at: SystemTime, now: SystemTime) -> String {
+pub(crate) fn short_time(at: SystemTime, now: SystemTime) -> String {
     let (full, today) = (time(at), time(now));
     match full.get(..11) == today.get(..11) {
         true => full.get(11..).map_or(full.clone(), str::to_owned),
@@ -144,7 +144,7 @@ pub fn short_time(at: SystemTime, now: SystemTime) -> String {
 /// sections: `- ⟳ [id] W in P since T, lease to T: title` (or `since T,
 /// claim by T`, or `stalled at T, lease ended` / `not claimed`), cut to
 /// `max` characters; times short when `short`.
-pub fn flight_line(
+pub(crate) fn flight_line(
     view: View<'_>,
     task: &Task,
     dispatch: &Dispatch,
@@ -186,13 +186,13 @@ pub fn flight_line(
 }
 
 /// `[a] [b]`.
-pub fn ids(ids: &[TaskId]) -> String {
+pub(crate) fn ids(ids: &[TaskId]) -> String {
     let listed: Vec<String> = ids.iter().map(|id| format!("[{id}]")).collect();
     listed.join(" ")
 }
 
 /// Evidence on one line, e.g. `` `cargo test` → exit 0, commit 1a2b3c4``.
-pub fn evidence_text(evidence: &Evidence) -> String {
+pub(crate) fn evidence_text(evidence: &Evidence) -> String {
     let mut parts = Vec::new();
     if let (Some(command), Some(code)) = (&evidence.command, evidence.exit_code) {
         parts.push(format!("`{command}` → exit {code}"));
@@ -210,7 +210,7 @@ pub fn evidence_text(evidence: &Evidence) -> String {
 }
 
 /// One line per lease this change found ended.
-pub fn expiry_lines(view: View<'_>, expired: &[Expiry]) -> String {
+pub(crate) fn expiry_lines(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = String::new();
     for expiry in expired {
         let title = view
@@ -230,7 +230,7 @@ pub fn expiry_lines(view: View<'_>, expired: &[Expiry]) -> String {
 
 /// The counts line: tasks per status and how many completed tasks carry
 /// evidence.
-pub fn counts_line(view: View<'_>) -> String {
+pub(crate) fn counts_line(view: View<'_>) -> String {
     let mut counts = [0usize; Status::ALL.len()];
     for task in view.board.tasks() {
         let status = view.status(task);
@@ -252,7 +252,7 @@ pub fn counts_line(view: View<'_>) -> String {
 }
 
 /// Whether the goal is met, as a line.
-pub fn met_line(view: View<'_>) -> &'static str {
+pub(crate) fn met_line(view: View<'_>) -> &'static str {
     match view.goal_met() {
         true => "Goal met: yes (every task is completed or cancelled)",
         false => "Goal met: no",
@@ -260,7 +260,12 @@ pub fn met_line(view: View<'_>) -> &'static str {
 }
 
 /// The reply of `claim_task`.
-pub fn claimed(view: View<'_>, expired: &[Expiry], claimed: &Claimed, agent: &str) -> String {
+pub(crate) fn claimed(
+    view: View<'_>,
+    expired: &[Expiry],
+    claimed: &Claimed,
+    agent: &str,
+) -> String {
     let mut out = expiry_lines(view, expired);
     let what = if claimed.renewed {
         "Renewed"
@@ -289,7 +294,7 @@ pub fn claimed(view: View<'_>, expired: &[Expiry], claimed: &Claimed, agent: &st
 }
 
 /// The reply of `dispatch_task`.
-pub fn dispatched(
+pub(crate) fn dispatched(
     view: View<'_>,
     expired: &[Expiry],
     dispatched: &Dispatched,
@@ -328,7 +333,7 @@ pub fn dispatched(
 }
 
 /// The reply of `set_touches`.
-pub fn touches_set(view: View<'_>, expired: &[Expiry], set: &TouchesSet) -> String {
+pub(crate) fn touches_set(view: View<'_>, expired: &[Expiry], set: &TouchesSet) -> String {
     let mut out = expiry_lines(view, expired);
     let touches = view.board.coordination().touches(set.id);
     let _ = match touches.is_empty() {
@@ -351,7 +356,7 @@ pub fn touches_set(view: View<'_>, expired: &[Expiry], set: &TouchesSet) -> Stri
 }
 
 /// The reply of `release_task`.
-pub fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> String {
+pub(crate) fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> String {
     let mut out = expiry_lines(view, expired);
     let evidence = view.board.coordination().evidence(released.id).is_some();
     let _ = match (released.evidence_added, released.status, evidence) {
@@ -390,7 +395,7 @@ pub fn released(view: View<'_>, expired: &[Expiry], released: &Released) -> Stri
 }
 
 /// The reply of `link_tasks` and `unlink_tasks`: the task's line.
-pub fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
+pub(crate) fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
     let mut out = expiry_lines(view, expired);
     let blockers: Vec<TaskId> = view
         .board
@@ -414,7 +419,7 @@ pub fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
 }
 
 /// The goal lines: the goal, its done-when condition, whether it is met.
-pub fn goal_lines(view: View<'_>) -> String {
+pub(crate) fn goal_lines(view: View<'_>) -> String {
     let mut out = goal_line(view.board.goal());
     if let Some(condition) = view.board.coordination().done_when() {
         let _ = write!(out, "\n**Done when:** {}", flat(condition));
@@ -425,7 +430,7 @@ pub fn goal_lines(view: View<'_>) -> String {
 
 /// The reply of `team_board`: the goal, counts, the dispatched tasks in
 /// flight and stalled, and every task's line.
-pub fn board(view: View<'_>, expired: &[Expiry]) -> String {
+pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = expiry_lines(view, expired);
     let _ = write!(out, "{}\n{}\n", goal_lines(view), counts_line(view));
     if view.board.is_empty() {
@@ -458,7 +463,7 @@ pub fn board(view: View<'_>, expired: &[Expiry]) -> String {
 /// `stalled` filters them), in board order, whose touches overlap neither
 /// held work nor each other; then the ready tasks held back while it was
 /// filled, each with what it conflicts with.
-pub fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: Stalled) -> String {
+pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: Stalled) -> String {
     let mut out = expiry_lines(view, expired);
     let wave = wave::wave(view, limit, stalled, None);
     if wave.ready == 0 {
@@ -532,7 +537,7 @@ fn ready_line(view: View<'_>, task: &Task) -> String {
 }
 
 /// The reply of `set_done_when`.
-pub fn done_when(view: View<'_>, expired: &[Expiry]) -> String {
+pub(crate) fn done_when(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = expiry_lines(view, expired);
     let what = match view.board.coordination().done_when() {
         Some(_) => "Done-when condition set.",

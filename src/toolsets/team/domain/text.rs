@@ -16,16 +16,16 @@ use super::error::TeamError;
 use crate::runtime::text::is_line_break;
 
 /// The longest agent name, in characters.
-pub const MAX_AGENT_CHARS: usize = 64;
+pub(crate) const MAX_AGENT_CHARS: usize = 64;
 
 /// A time as replies show it, e.g. `2026-11-22T10:30:00Z`.
-pub fn time(at: SystemTime) -> String {
+pub(crate) fn time(at: SystemTime) -> String {
     DateTime::<Utc>::from(at).to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 /// Checks a one-line text field: not blank (when `required`), at most `max`
 /// characters, no control characters.
-pub fn check_line(field: &'static str, text: &str, max: usize) -> Result<(), TeamError> {
+pub(crate) fn check_line(field: &'static str, text: &str, max: usize) -> Result<(), TeamError> {
     if text.trim().is_empty() {
         return Err(TeamError::Text {
             field,
@@ -54,7 +54,7 @@ pub fn check_line(field: &'static str, text: &str, max: usize) -> Result<(), Tea
 /// another ("w1" and "w1" with a zero-width space are two agents), and a
 /// bidirectional override could show it backwards in every reply that
 /// names it.
-pub fn agent(name: &str) -> Result<&str, TeamError> {
+pub(crate) fn agent(name: &str) -> Result<&str, TeamError> {
     check_line("agent name", name, MAX_AGENT_CHARS)?;
     if let Some(c) = name.chars().find(|c| is_invisible_format(*c)) {
         return Err(TeamError::Text {
@@ -75,7 +75,7 @@ pub fn agent(name: &str) -> Result<&str, TeamError> {
 /// tags, and U+115F, U+1160, U+3164 and U+FFA0, the Hangul fillers that
 /// show as nothing. (Line and paragraph separators are refused as line
 /// breaks by [`check_line`].)
-pub fn is_invisible_format(c: char) -> bool {
+pub(crate) fn is_invisible_format(c: char) -> bool {
     matches!(
         c,
         '\u{ad}'
@@ -107,14 +107,14 @@ pub fn is_invisible_format(c: char) -> bool {
 
 /// `text` on one line: every control character (line breaks included)
 /// becomes a space.
-pub fn flat(text: &str) -> String {
+pub(crate) fn flat(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
 }
 
 /// `text` cut to at most `max` characters, ending with `…` when cut.
-pub fn cut(text: &str, max: usize) -> String {
+pub(crate) fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text.to_owned(),
         Some(_) => {

@@ -16,7 +16,7 @@ use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Status, Task, Ta
 
 /// Where a dispatched task stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DispatchState<'a> {
+pub(crate) enum DispatchState<'a> {
     /// In flight: the worker holds the task (this claim).
     Working(&'a Claim),
     /// In flight: dispatched, the worker has not claimed it yet; it has
@@ -29,7 +29,7 @@ pub enum DispatchState<'a> {
 
 impl DispatchState<'_> {
     /// Whether the dispatch is in flight (not stalled).
-    pub fn in_flight(&self) -> bool {
+    pub(crate) fn in_flight(&self) -> bool {
         !matches!(self, DispatchState::Stalled)
     }
 }
@@ -38,9 +38,9 @@ impl DispatchState<'_> {
 #[derive(Clone, Copy)]
 pub struct View<'a> {
     /// The board.
-    pub board: &'a Board,
+    pub(crate) board: &'a Board,
     /// The moment.
-    pub now: SystemTime,
+    pub(crate) now: SystemTime,
 }
 
 impl<'a> View<'a> {
@@ -50,13 +50,13 @@ impl<'a> View<'a> {
     }
 
     /// The claim on task `id` whose lease has not ended.
-    pub fn claim(&self, id: TaskId) -> Option<&'a Claim> {
+    pub(crate) fn claim(&self, id: TaskId) -> Option<&'a Claim> {
         let claim = self.board.coordination().claim(id)?;
         (claim.until > self.now).then_some(claim)
     }
 
     /// Whether task `id` has a claim whose lease ended.
-    pub fn expired(&self, id: TaskId) -> Option<&'a Claim> {
+    pub(crate) fn expired(&self, id: TaskId) -> Option<&'a Claim> {
         let claim = self.board.coordination().claim(id)?;
         (claim.until <= self.now).then_some(claim)
     }
@@ -65,7 +65,7 @@ impl<'a> View<'a> {
     /// in-progress task can hold a claim (the board ends a claim when the
     /// status changes, and refuses a stored board with another), so no
     /// other task needs a look at the claims.
-    pub fn status(&self, task: &Task) -> Status {
+    pub(crate) fn status(&self, task: &Task) -> Status {
         match task.status == Status::InProgress && self.expired(task.id).is_some() {
             true => Status::Pending,
             false => task.status,
@@ -73,12 +73,12 @@ impl<'a> View<'a> {
     }
 
     /// The status of task `id`, if it is on the board.
-    pub fn status_of(&self, id: TaskId) -> Option<Status> {
+    pub(crate) fn status_of(&self, id: TaskId) -> Option<Status> {
         self.board.task(id).map(|task| self.status(task))
     }
 
     /// The tasks `id` waits for that are not completed yet, in ID order.
-    pub fn waiting_for(&self, id: TaskId) -> impl Iterator<Item = TaskId> + '_ {
+    pub(crate) fn waiting_for(&self, id: TaskId) -> impl Iterator<Item = TaskId> + '_ {
         self.board
             .coordination()
             .blockers(id)
@@ -90,7 +90,7 @@ impl<'a> View<'a> {
     /// Task `id`'s dispatch record and where it stands. The board keeps
     /// the record's `until` at the end of the worker's lease while it holds
     /// the task, so the record stalls exactly when that time passes.
-    pub fn dispatch(&self, id: TaskId) -> Option<(&'a Dispatch, DispatchState<'a>)> {
+    pub(crate) fn dispatch(&self, id: TaskId) -> Option<(&'a Dispatch, DispatchState<'a>)> {
         let dispatch = self.board.coordination().dispatch(id)?;
         let state = match self.claim(id) {
             Some(claim) if claim.holder == dispatch.worker => DispatchState::Working(claim),
@@ -103,14 +103,14 @@ impl<'a> View<'a> {
     /// Whether `task` is ready: pending, unclaimed, every blocker completed,
     /// and not dispatched to a worker whose time has not run out. (A task
     /// that is pending in the view is unclaimed: see [`Self::status`].)
-    pub fn is_ready(&self, task: &Task) -> bool {
+    pub(crate) fn is_ready(&self, task: &Task) -> bool {
         self.status(task) == Status::Pending
             && self.waiting_for(task.id).next().is_none()
             && !self.dispatch(task.id).is_some_and(|(_, s)| s.in_flight())
     }
 
     /// Dispatched tasks, in board order, with where each stands.
-    pub fn dispatched(&self) -> Vec<(&'a Task, &'a Dispatch, DispatchState<'a>)> {
+    pub(crate) fn dispatched(&self) -> Vec<(&'a Task, &'a Dispatch, DispatchState<'a>)> {
         let board = self.board;
         let mut found: Vec<_> = board
             .coordination()
@@ -126,7 +126,7 @@ impl<'a> View<'a> {
 
     /// How many pending tasks are dispatched and not claimed yet, their
     /// worker's time not run out (neither ready, nor held, nor blocked).
-    pub fn dispatched_waiting(&self) -> usize {
+    pub(crate) fn dispatched_waiting(&self) -> usize {
         self.board
             .coordination()
             .dispatches()
@@ -140,7 +140,7 @@ impl<'a> View<'a> {
     }
 
     /// Tasks held by an unexpired claim, in board order.
-    pub fn claimed(&self) -> impl Iterator<Item = (&'a Task, &'a Claim)> + '_ {
+    pub(crate) fn claimed(&self) -> impl Iterator<Item = (&'a Task, &'a Claim)> + '_ {
         let board = self.board;
         let mut claimed: Vec<(&'a Task, &'a Claim)> = board
             .coordination()
@@ -153,7 +153,7 @@ impl<'a> View<'a> {
     }
 
     /// Pending tasks that wait for a task not completed yet, in board order.
-    pub fn blocked(&self) -> impl Iterator<Item = &'a Task> + '_ {
+    pub(crate) fn blocked(&self) -> impl Iterator<Item = &'a Task> + '_ {
         self.board.tasks().filter(|task| {
             self.status(task) == Status::Pending && self.waiting_for(task.id).next().is_some()
         })
@@ -161,7 +161,7 @@ impl<'a> View<'a> {
 
     /// Whether the goal is met: the board has tasks and every one is
     /// completed or cancelled.
-    pub fn goal_met(&self) -> bool {
+    pub(crate) fn goal_met(&self) -> bool {
         !self.board.is_empty()
             && self
                 .board
@@ -170,7 +170,7 @@ impl<'a> View<'a> {
     }
 
     /// Completed tasks, and how many of them carry evidence.
-    pub fn evidence_count(&self) -> (usize, usize) {
+    pub(crate) fn evidence_count(&self) -> (usize, usize) {
         let coordination = self.board.coordination();
         let completed = self.board.tasks().filter(|t| t.status == Status::Completed);
         completed.fold((0, 0), |(all, with), task| {

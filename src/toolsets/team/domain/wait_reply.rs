@@ -15,7 +15,7 @@ use super::waiting::{Event, Woke};
 use crate::toolsets::planning::domain::TaskId;
 
 /// How many tasks a reply lists per event (the rest are counted).
-pub const TASKS_SHOWN: usize = 10;
+pub(crate) const TASKS_SHOWN: usize = 10;
 
 /// The line that ends every reply.
 fn revision_line(revision: u64) -> String {
@@ -24,7 +24,7 @@ fn revision_line(revision: u64) -> String {
 
 /// The reply when `woke` happened, the board at `revision`, changes
 /// counted after `since`.
-pub fn woke(view: View<'_>, woke: &Woke, since: u64, revision: u64) -> String {
+pub(crate) fn woke(view: View<'_>, woke: &Woke, since: u64, revision: u64) -> String {
     let mut out = String::new();
     for event in &woke.events {
         match event {
@@ -88,7 +88,7 @@ fn task_lines(out: &mut String, view: View<'_>, ids: &[TaskId]) {
 
 /// The reply at the timeout: nothing named happened in `seconds`; the
 /// digest of board `name` as it is.
-pub fn timed_out(name: &str, view: View<'_>, seconds: u64, revision: u64) -> String {
+pub(crate) fn timed_out(name: &str, view: View<'_>, seconds: u64, revision: u64) -> String {
     format!(
         "Nothing you wait for happened within {seconds} s.\n{}\n\n{}",
         revision_line(revision),
@@ -97,7 +97,7 @@ pub fn timed_out(name: &str, view: View<'_>, seconds: u64, revision: u64) -> Str
 }
 
 /// The reply when the server shuts down during the wait.
-pub fn shutting_down(revision: u64) -> String {
+pub(crate) fn shutting_down(revision: u64) -> String {
     format!(
         "The server is shutting down; nothing you wait for happened yet. Call wait_for again \
          once it is back (revisions start anew then).\n{}",

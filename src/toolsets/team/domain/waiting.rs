@@ -23,7 +23,7 @@ use crate::toolsets::planning::domain::{Status, TaskId};
 
 /// Something that can happen on a board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Event {
+pub(crate) enum Event {
     /// A task was completed or failed (one of the named tasks, if any
     /// are named: then one that is so already counts at once).
     Finished,
@@ -40,7 +40,7 @@ pub enum Event {
 
 impl Event {
     /// Every event, in the order replies name them.
-    pub const ALL: [Event; 5] = [
+    pub(crate) const ALL: [Event; 5] = [
         Event::Finished,
         Event::Ready,
         Event::Stalled,
@@ -49,7 +49,7 @@ impl Event {
     ];
 
     /// Its name in `wait_for`'s `events`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Event::Finished => "finished",
             Event::Ready => "ready",
@@ -60,7 +60,7 @@ impl Event {
     }
 
     /// The event named `name`.
-    pub fn parse(name: &str) -> Result<Self, TeamError> {
+    pub(crate) fn parse(name: &str) -> Result<Self, TeamError> {
         Self::ALL
             .into_iter()
             .find(|event| event.as_str() == name)
@@ -76,18 +76,18 @@ impl Event {
 
 /// What a waiter waits for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Condition {
+pub(crate) struct Condition {
     /// The events that end the wait, sorted, each once.
-    pub events: Vec<Event>,
+    pub(crate) events: Vec<Event>,
     /// For [`Event::Finished`]: only these tasks (empty: any task).
-    pub tasks: Vec<TaskId>,
+    pub(crate) tasks: Vec<TaskId>,
     /// Changes after this revision count.
-    pub since: u64,
+    pub(crate) since: u64,
 }
 
 /// The board at one revision, as waiters need it.
 #[derive(Debug, Clone, Default)]
-pub struct Tracker {
+pub(crate) struct Tracker {
     /// The revision it looked at last.
     revision: u64,
     /// The first revision it looked at: it knows nothing from before.
@@ -107,32 +107,33 @@ pub struct Tracker {
 
 /// Why a wait ended: the events that happened and the tasks they concern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Woke {
+pub(crate) struct Woke {
     /// The events, in [`Event::ALL`]'s order.
-    pub events: Vec<Event>,
+    pub(crate) events: Vec<Event>,
     /// Tasks that finished, or (named) are finished.
-    pub finished: Vec<TaskId>,
+    pub(crate) finished: Vec<TaskId>,
     /// Tasks that became ready.
-    pub ready: Vec<TaskId>,
+    pub(crate) ready: Vec<TaskId>,
     /// Dispatches that are stalled.
-    pub stalled: Vec<TaskId>,
+    pub(crate) stalled: Vec<TaskId>,
 }
 
 impl Tracker {
     /// The revision it looked at last.
-    pub fn revision(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn revision(&self) -> u64 {
         self.revision
     }
 
     /// Whether it has looked at revision `revision` (or a newer one).
-    pub fn has_seen(&self, revision: u64) -> bool {
+    pub(crate) fn has_seen(&self, revision: u64) -> bool {
         self.first.is_some() && self.revision >= revision
     }
 
     /// Looks at the board `view` shows, which is at `revision`. A task
     /// keeps the revision since which it is finished (ready) for as long as
     /// it stays so; one that is newly so gets `revision`.
-    pub fn look(&mut self, view: View<'_>, revision: u64) {
+    pub(crate) fn look(&mut self, view: View<'_>, revision: u64) {
         if self.has_seen(revision) {
             return;
         }
@@ -166,7 +167,7 @@ impl Tracker {
     /// tracker cannot tell what happened before it first looked, and a
     /// revision it has not reached yet is from before the board was opened
     /// again (its count starts anew).
-    pub fn baseline(&self, since: u64) -> u64 {
+    pub(crate) fn baseline(&self, since: u64) -> u64 {
         let first = self.first.unwrap_or(since);
         match since > self.revision {
             true => first,
@@ -175,7 +176,7 @@ impl Tracker {
     }
 
     /// Whether one of `condition`'s events happened by `now`, and which.
-    pub fn check(&self, condition: &Condition, now: SystemTime) -> Option<Woke> {
+    pub(crate) fn check(&self, condition: &Condition, now: SystemTime) -> Option<Woke> {
         let since = self.baseline(condition.since);
         let mut woke = Woke {
             events: Vec::new(),
@@ -223,7 +224,7 @@ impl Tracker {
 
     /// When the next dispatch stalls, after `now`, if `condition` waits for
     /// stalls: a waiter sleeps until then at most.
-    pub fn next_stall(&self, condition: &Condition, now: SystemTime) -> Option<SystemTime> {
+    pub(crate) fn next_stall(&self, condition: &Condition, now: SystemTime) -> Option<SystemTime> {
         if !condition.events.contains(&Event::Stalled) {
             return None;
         }

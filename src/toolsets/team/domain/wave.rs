@@ -31,7 +31,7 @@ pub enum Stalled {
 
 impl Stalled {
     /// `include`, `exclude` or `only`.
-    pub fn parse(text: &str) -> Result<Self, TeamError> {
+    pub(crate) fn parse(text: &str) -> Result<Self, TeamError> {
         match text {
             "include" => Ok(Self::Include),
             "exclude" => Ok(Self::Exclude),
@@ -48,7 +48,7 @@ impl Stalled {
 }
 
 /// The most held-back tasks a wave keeps (it counts them all).
-pub const HELD_BACK_KEPT: usize = 100;
+pub(crate) const HELD_BACK_KEPT: usize = 100;
 
 /// A wave and what was held back while it was filled.
 #[derive(Debug, Clone)]
@@ -57,9 +57,9 @@ pub struct Wave<'a> {
     pub members: Vec<&'a Task>,
     /// Ready tasks met before the wave was full that conflict with held
     /// work or with a member (at most [`HELD_BACK_KEPT`]).
-    pub held_back: Vec<(&'a Task, Conflict)>,
+    pub(crate) held_back: Vec<(&'a Task, Conflict)>,
     /// How many were held back.
-    pub held_back_count: usize,
+    pub(crate) held_back_count: usize,
     /// How many tasks are ready (those the filter lists).
     pub ready: usize,
 }
@@ -135,7 +135,7 @@ fn conflict(
 }
 
 /// "The next ready task" for `agent`: the first task of its wave.
-pub fn next<'a>(view: View<'a>, agent: &str) -> Result<&'a Task, TeamError> {
+pub(crate) fn next<'a>(view: View<'a>, agent: &str) -> Result<&'a Task, TeamError> {
     let wave = wave(view, 1, Stalled::Include, Some(agent));
     if let Some(first) = wave.members.first() {
         return Ok(first);

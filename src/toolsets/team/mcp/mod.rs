@@ -6,7 +6,7 @@
 //! `wait_for`'s long poll is [`super::waiter`]) and the digest resource
 //! (`board://{name}/digest`), offered through [`TeamTools`].
 
-pub mod tools;
+pub(crate) mod tools;
 
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// The team's tools and the digest on one board.
 #[derive(Clone)]
-pub struct TeamTools {
+pub(crate) struct TeamTools {
     name: BoardName,
     board: SharedBoard,
     policy: LeasePolicy,
@@ -37,18 +37,18 @@ pub struct TeamTools {
 
 /// How a board's team tools behave: the `[team]` settings they use.
 #[derive(Debug, Clone, Copy)]
-pub struct Rules {
+pub(crate) struct Rules {
     /// Leases.
-    pub policy: LeasePolicy,
+    pub(crate) policy: LeasePolicy,
     /// Whether completions need evidence.
-    pub evidence: EvidenceRule,
+    pub(crate) evidence: EvidenceRule,
     /// The longest `wait_for`.
-    pub max_wait: Duration,
+    pub(crate) max_wait: Duration,
 }
 
 impl TeamTools {
     /// The face of board `name`, working as `rules` say, times by `clock`.
-    pub fn new(name: BoardName, board: SharedBoard, rules: Rules, clock: Clock) -> Self {
+    pub(crate) fn new(name: BoardName, board: SharedBoard, rules: Rules, clock: Clock) -> Self {
         let waiters = Waiters::new(name.to_string(), board.clone(), clock, rules.max_wait);
         Self {
             name,

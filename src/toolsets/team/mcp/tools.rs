@@ -30,140 +30,140 @@ use crate::toolsets::team::waiter::WaitRequest;
 
 /// Arguments of `claim_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ClaimParams {
+pub(crate) struct ClaimParams {
     /// Your agent name, the same in every call.
-    pub agent: String,
+    pub(crate) agent: String,
     /// The task to claim; omit it for the next ready task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub task_id: Option<String>,
+    pub(crate) task_id: Option<String>,
     /// Minutes the lease lasts; omit it for the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub lease_minutes: Option<i64>,
+    pub(crate) lease_minutes: Option<i64>,
     /// Claim it even if its touches overlap another agent's work.
     #[serde(default)]
-    pub accept_overlap: bool,
+    pub(crate) accept_overlap: bool,
 }
 
 /// Arguments of `release_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ReleaseParams {
+pub(crate) struct ReleaseParams {
     /// Your agent name.
-    pub agent: String,
+    pub(crate) agent: String,
     /// The task you hold.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// What the task becomes.
     #[schemars(extend("enum" = ["completed", "failed", "pending"]))]
-    pub status: String,
+    pub(crate) status: String,
     /// Evidence: a command you ran (with exit_code).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
     /// Evidence: the command's exit code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub exit_code: Option<i64>,
+    pub(crate) exit_code: Option<i64>,
     /// Evidence: a commit or change ID.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// Evidence: a URL (CI run, pull request).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub url: Option<String>,
+    pub(crate) url: Option<String>,
     /// Evidence: a one-line note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// Arguments of `link_tasks` and `unlink_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct LinkParams {
+pub(crate) struct LinkParams {
     /// The task that waits.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The tasks it waits for.
     #[schemars(length(min = 1))]
-    pub blocked_by: Vec<String>,
+    pub(crate) blocked_by: Vec<String>,
 }
 
 /// Arguments of `ready_tasks`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct ReadyParams {
+pub(crate) struct ReadyParams {
     /// The most tasks listed (1 to 100, default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub limit: Option<i64>,
+    pub(crate) limit: Option<i64>,
     /// Stalled dispatches: include (default), exclude, or only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String", extend("enum" = ["include", "exclude", "only"]))]
-    pub stalled: Option<String>,
+    pub(crate) stalled: Option<String>,
 }
 
 /// Arguments of `set_done_when`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct DoneWhenParams {
+pub(crate) struct DoneWhenParams {
     /// What must be true for the goal to be met; "" removes it.
-    pub condition: String,
+    pub(crate) condition: String,
 }
 
 /// Arguments of `dispatch_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct DispatchParams {
+pub(crate) struct DispatchParams {
     /// Your (the lead's) agent name.
-    pub lead: String,
+    pub(crate) lead: String,
     /// The worker's agent name; it claims the task with it.
-    pub worker: String,
+    pub(crate) worker: String,
     /// The task.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// The worker's worktree or directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub worktree: Option<String>,
+    pub(crate) worktree: Option<String>,
     /// A one-line note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// Minutes the worker has to claim it; omit for the default lease.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub lease_minutes: Option<i64>,
+    pub(crate) lease_minutes: Option<i64>,
     /// Dispatch it even if its touches overlap another agent's work.
     #[serde(default)]
-    pub accept_overlap: bool,
+    pub(crate) accept_overlap: bool,
 }
 
 /// Arguments of `set_touches`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct TouchesParams {
+pub(crate) struct TouchesParams {
     /// The task.
-    pub task_id: String,
+    pub(crate) task_id: String,
     /// Glob patterns relative to the repository (e.g. src/parser/**); [] for none.
-    pub touches: Vec<String>,
+    pub(crate) touches: Vec<String>,
     /// Keep them even if they overlap another agent's claimed work.
     #[serde(default)]
-    pub accept_overlap: bool,
+    pub(crate) accept_overlap: bool,
 }
 
 /// Arguments of `wait_for`.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct WaitParams {
+pub(crate) struct WaitParams {
     /// Any of: finished, ready, stalled, goal_met, changed.
     #[schemars(length(min = 1))]
-    pub events: Vec<String>,
+    pub(crate) events: Vec<String>,
     /// For finished: only these tasks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<String>")]
-    pub task_ids: Option<Vec<String>>,
+    pub(crate) task_ids: Option<Vec<String>>,
     /// The revision your last wait_for reply gave; what changed after it counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub revision: Option<i64>,
+    pub(crate) revision: Option<i64>,
     /// Seconds to wait at most (default and maximum: team.max_wait_seconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
-    pub timeout_seconds: Option<i64>,
+    pub(crate) timeout_seconds: Option<i64>,
 }
 
 /// The most tasks `ready_tasks` lists.
@@ -263,7 +263,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn claim_task(&self, Parameters(p): Parameters<ClaimParams>) -> CallToolResult {
+    pub(crate) async fn claim_task(
+        &self,
+        Parameters(p): Parameters<ClaimParams>,
+    ) -> CallToolResult {
         let lease = match self.policy.lease(p.lease_minutes) {
             Ok(lease) => lease,
             Err(error) => return failure(&error),
@@ -291,7 +294,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn release_task(&self, Parameters(p): Parameters<ReleaseParams>) -> CallToolResult {
+    pub(crate) async fn release_task(
+        &self,
+        Parameters(p): Parameters<ReleaseParams>,
+    ) -> CallToolResult {
         let outcome = p.status.parse::<Status>().unwrap_or(Status::Pending);
         let (rule, clock) = (self.evidence, self.clock);
         self.change(
@@ -322,7 +328,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn link_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
+    pub(crate) async fn link_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         self.change(
             move |view| links::link(view, &p.task_id, &p.blocked_by),
             render::linked,
@@ -341,7 +347,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn unlink_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
+    pub(crate) async fn unlink_tasks(
+        &self,
+        Parameters(p): Parameters<LinkParams>,
+    ) -> CallToolResult {
         self.change(
             move |view| links::unlink(view, &p.task_id, &p.blocked_by),
             render::linked,
@@ -360,7 +369,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn ready_tasks(&self, Parameters(p): Parameters<ReadyParams>) -> CallToolResult {
+    pub(crate) async fn ready_tasks(
+        &self,
+        Parameters(p): Parameters<ReadyParams>,
+    ) -> CallToolResult {
         let limit = p.limit.unwrap_or(READY_DEFAULT);
         if !(1..=READY_MAX).contains(&limit) {
             return failure(&format!(
@@ -387,7 +399,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn team_board(&self) -> CallToolResult {
+    pub(crate) async fn team_board(&self) -> CallToolResult {
         self.look(render::board).await
     }
 
@@ -402,7 +414,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_done_when(&self, Parameters(p): Parameters<DoneWhenParams>) -> CallToolResult {
+    pub(crate) async fn set_done_when(
+        &self,
+        Parameters(p): Parameters<DoneWhenParams>,
+    ) -> CallToolResult {
         self.change(
             move |view| Ok((goal::done_when(view.board, &p.condition)?, ())),
             |view, expired, ()| render::done_when(view, expired),
@@ -421,7 +436,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn dispatch_task(&self, Parameters(p): Parameters<DispatchParams>) -> CallToolResult {
+    pub(crate) async fn dispatch_task(
+        &self,
+        Parameters(p): Parameters<DispatchParams>,
+    ) -> CallToolResult {
         let lease = match self.policy.lease(p.lease_minutes) {
             Ok(lease) => lease,
             Err(error) => return failure(&error),
@@ -458,7 +476,10 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn set_touches(&self, Parameters(p): Parameters<TouchesParams>) -> CallToolResult {
+    pub(crate) async fn set_touches(
+        &self,
+        Parameters(p): Parameters<TouchesParams>,
+    ) -> CallToolResult {
         self.change(
             move |view| touches::set(view, &p.task_id, &p.touches, p.accept_overlap),
             |view, expired, set| render::touches_set(view, expired, &set),
@@ -477,7 +498,7 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub async fn wait_for(
+    pub(crate) async fn wait_for(
         &self,
         Parameters(p): Parameters<WaitParams>,
         context: RequestContext<RoleServer>,

@@ -21,7 +21,7 @@ use crate::toolsets::workflow::machine::effect::Effect;
 
 /// A failure injected before one effect, to test undo and recovery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// No failure.
     #[default]
     None,
@@ -41,7 +41,7 @@ enum Done {
 
 /// Carries out `effects` in D, all or nothing; with a `pause` (tests
 /// only), stops before the last effect (`state.json`) until resumed.
-pub fn apply(
+pub(crate) fn apply(
     dir: &Dir,
     effects: &[Effect],
     fault: Fault,

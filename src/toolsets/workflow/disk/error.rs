@@ -56,7 +56,7 @@ pub enum CastError {
 
 impl CastError {
     /// An I/O error while doing `action` to `path`.
-    pub fn io(action: &'static str, path: String, source: io::Error) -> Self {
+    pub(crate) fn io(action: &'static str, path: String, source: io::Error) -> Self {
         CastError::Io {
             action,
             path,

@@ -23,21 +23,21 @@ use crate::toolsets::workflow::files::names::{IGNORE_RULE, LOCK};
 /// The in-process mutex of directory `path`, shared by every workflow of
 /// this process on that directory. A `parking_lot` mutex: a spell runs on
 /// a blocking thread and waits for it with a deadline.
-pub fn mutex_for(path: &Path) -> Arc<Mutex<()>> {
+pub(crate) fn mutex_for(path: &Path) -> Arc<Mutex<()>> {
     static MUTEXES: LazyLock<KeyedMutex<PathBuf, Mutex<()>>> = LazyLock::new(KeyedMutex::new);
     MUTEXES.get(&path.to_path_buf())
 }
 
 /// A held lock: released when dropped, the file lock first (fields drop
 /// in order), so that the next caller in this process finds it free.
-pub struct Held<'a> {
+pub(crate) struct Held<'a> {
     _file: Option<FileLock>,
     _mutex: MutexGuard<'a, ()>,
 }
 
 /// How a call locks D.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// A spell: D and `.lock` are created when missing; exclusive.
     Exclusive,
     /// Lumos: shared, and only if `.lock` exists; creates nothing.
@@ -46,7 +46,7 @@ pub enum Mode {
 
 /// Takes the in-process mutex and then the file lock of `dir`, giving up
 /// after `timeout`. Blocks: a spell runs on a blocking thread.
-pub fn lock<'a>(
+pub(crate) fn lock<'a>(
     mutex: &'a Mutex<()>,
     dir: &Dir,
     mode: Mode,

@@ -8,31 +8,31 @@
 //! through a symbolic link and never deleting a file of the user's; and a
 //! pause in the middle of a spell for end-to-end tests (`pause`).
 
-pub mod apply;
-pub mod error;
-pub mod lock;
-pub mod pause;
-pub mod read;
+pub(crate) mod apply;
+pub(crate) mod error;
+pub(crate) mod lock;
+pub(crate) mod pause;
+pub(crate) mod read;
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use error::CastError;
+pub(crate) use error::CastError;
 
 /// The workflow directory D: where it is, and how replies show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dir {
+pub(crate) struct Dir {
     /// Its path.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
     /// How replies show it: relative to the root (e.g. `.ai/task`), or
     /// absolute when it lies outside the root.
-    pub shown: String,
+    pub(crate) shown: String,
     /// The project root (`workflow.root`), the boundary writes stay
     /// beneath when D lies beneath it.
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Whether D, when a spell makes it, is born with a `.gitignore` that
     /// keeps the server's own files out of the user's commits.
-    pub gitignore: bool,
+    pub(crate) gitignore: bool,
 }
 
 /// What is at a path on the way to a write.
@@ -62,7 +62,7 @@ fn step(path: &Path, shown: impl Fn() -> String) -> Result<Step, CastError> {
 
 impl Dir {
     /// `rel` (relative to D) on disk.
-    pub fn join(&self, rel: &str) -> PathBuf {
+    pub(crate) fn join(&self, rel: &str) -> PathBuf {
         match rel {
             "" => self.path.clone(),
             rel => self.path.join(rel),
@@ -70,7 +70,7 @@ impl Dir {
     }
 
     /// `rel` (relative to D) as replies show it.
-    pub fn show(&self, rel: &str) -> String {
+    pub(crate) fn show(&self, rel: &str) -> String {
         match (self.shown.as_str(), rel) {
             (dir, "") => dir.to_owned(),
             ("" | ".", rel) => rel.to_owned(),
@@ -84,7 +84,7 @@ impl Dir {
     /// too: a symlinked `.ai` would lead every write out of the project.
     /// The root itself may be reached through links (it is the boundary),
     /// and a D configured outside the root is its own boundary.
-    pub fn refuse_symlinks(&self, rel: &str) -> Result<(), CastError> {
+    pub(crate) fn refuse_symlinks(&self, rel: &str) -> Result<(), CastError> {
         if let Ok(between) = self.path.strip_prefix(&self.root) {
             let parts: Vec<_> = between.components().collect();
             let mut path = self.root.clone();
@@ -119,7 +119,7 @@ impl Dir {
 
 /// Whether `path` exists as a directory entry (a dangling symlink does;
 /// nothing exists below a file).
-pub fn entry_exists(path: &Path) -> io::Result<bool> {
+pub(crate) fn entry_exists(path: &Path) -> io::Result<bool> {
     match std::fs::symlink_metadata(path) {
         Ok(_) => Ok(true),
         Err(error)

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The variable that names the directory of the pause.
-pub const PAUSE_VARIABLE: &str = "PLANNING_TEST_SPELL_PAUSE";
+pub(crate) const PAUSE_VARIABLE: &str = "PLANNING_TEST_SPELL_PAUSE";
 
 /// The longest a spell waits for `resume`, so that a test that never
 /// resumes cannot hold the server forever.
@@ -21,13 +21,13 @@ const LONGEST: Duration = Duration::from_secs(600);
 
 /// Where a paused spell says so and waits to be resumed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pause {
+pub(crate) struct Pause {
     dir: PathBuf,
 }
 
 impl Pause {
     /// The pause [`PAUSE_VARIABLE`] asks for: none when it is unset or empty.
-    pub fn from_env() -> Option<Self> {
+    pub(crate) fn from_env() -> Option<Self> {
         std::env::var_os(PAUSE_VARIABLE)
             .filter(|dir| !dir.is_empty())
             .map(|dir| Self { dir: dir.into() })
@@ -36,7 +36,7 @@ impl Pause {
     /// Creates `paused` and waits until `resume` exists (or the longest
     /// wait is over). A failure to create `paused` is logged: the test
     /// waiting for it fails on its own.
-    pub fn wait(&self) {
+    pub(crate) fn wait(&self) {
         if let Err(error) = std::fs::write(self.dir.join("paused"), b"") {
             tracing::warn!(dir = %self.dir.display(), %error, "cannot mark the spell paused");
         }

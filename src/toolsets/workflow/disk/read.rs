@@ -23,15 +23,15 @@ use crate::toolsets::workflow::machine::step::Start;
 
 /// What a call found on disk.
 #[derive(Debug, Clone)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// How the state was found.
-    pub start: Start,
+    pub(crate) start: Start,
     /// The state (inferred when `state.json` is missing or corrupt).
-    pub doc: StateDoc,
+    pub(crate) doc: StateDoc,
     /// `state.json`'s bytes, if it exists.
-    pub state_file: Option<Vec<u8>>,
+    pub(crate) state_file: Option<Vec<u8>>,
     /// The files.
-    pub facts: Facts,
+    pub(crate) facts: Facts,
 }
 
 /// The bytes of `rel`, refused if it is not a regular file or larger than
@@ -84,7 +84,7 @@ fn free_name(dir: &Dir, base: &str) -> Result<String, CastError> {
 }
 
 /// Loads the state and the files a `spell` needs, at `now`.
-pub fn load(
+pub(crate) fn load(
     dir: &Dir,
     spell: Spell,
     now: DateTime<Utc>,

@@ -11,18 +11,18 @@ use chrono::{DateTime, Utc};
 use super::names::{PR_REVIEWS, STATE, TASKS};
 
 /// An archive's stamp: `YYYY-MM-DD-HHMM`, UTC.
-pub fn stamp(now: DateTime<Utc>) -> String {
+pub(crate) fn stamp(now: DateTime<Utc>) -> String {
     now.format("%Y-%m-%d-%H%M").to_string()
 }
 
 /// A history entry's timestamp: RFC 3339, UTC, whole seconds, `Z`.
-pub fn timestamp(now: DateTime<Utc>) -> String {
+pub(crate) fn timestamp(now: DateTime<Utc>) -> String {
     now.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 /// The places files are moved to, before a free name is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     /// `tasks/task-{name}-{stamp}`: a task and its results.
     Task,
     /// `tasks/incomplete-task-{name}-{stamp}`: a task without results.
@@ -37,7 +37,7 @@ pub enum Place {
 
 impl Place {
     /// Every place.
-    pub const ALL: [Place; 5] = [
+    pub(crate) const ALL: [Place; 5] = [
         Place::Task,
         Place::IncompleteTask,
         Place::Review,
@@ -46,7 +46,7 @@ impl Place {
     ];
 
     /// Its name relative to D for a task slug `slug`, at `now`.
-    pub fn base(self, slug: &str, now: DateTime<Utc>) -> String {
+    pub(crate) fn base(self, slug: &str, now: DateTime<Utc>) -> String {
         let stamp = stamp(now);
         match self {
             Place::Task => format!("{TASKS}/task-{slug}-{stamp}"),
@@ -59,7 +59,7 @@ impl Place {
 }
 
 /// The `n`th candidate for `base`: `base` itself, then `base-2`, `base-3`, …
-pub fn candidate(base: &str, n: usize) -> String {
+pub(crate) fn candidate(base: &str, n: usize) -> String {
     match n {
         0 | 1 => base.to_owned(),
         n => format!("{base}-{n}"),
@@ -68,18 +68,18 @@ pub fn candidate(base: &str, n: usize) -> String {
 
 /// The free names chosen for this call, relative to D.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Slots {
+pub(crate) struct Slots {
     names: [String; 5],
 }
 
 impl Slots {
     /// The free name of each place, in [`Place::ALL`] order.
-    pub fn new(names: [String; 5]) -> Self {
+    pub(crate) fn new(names: [String; 5]) -> Self {
         Self { names }
     }
 
     /// The free name of `place`.
-    pub fn of(&self, place: Place) -> &str {
+    pub(crate) fn of(&self, place: Place) -> &str {
         &self.names[place as usize]
     }
 }

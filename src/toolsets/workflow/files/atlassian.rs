@@ -65,7 +65,7 @@ fn is_atlassian(host: &str, extra: &[String]) -> bool {
 
 /// The Atlassian URLs of `plan`, anywhere in it, each once, first
 /// occurrence first. `extra` holds lowercase host names.
-pub fn urls(plan: &str, extra: &[String]) -> Vec<String> {
+pub(crate) fn urls(plan: &str, extra: &[String]) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for url in all_urls(plan) {
         if is_atlassian(&host(url), extra) && !found.iter().any(|f| f == url) {
@@ -76,7 +76,7 @@ pub fn urls(plan: &str, extra: &[String]) -> Vec<String> {
 }
 
 /// The URLs of `plan` that `refs` (one URL a line) does not list yet.
-pub fn new_urls(plan: &str, refs: &str, extra: &[String]) -> Vec<String> {
+pub(crate) fn new_urls(plan: &str, refs: &str, extra: &[String]) -> Vec<String> {
     let known: std::collections::HashSet<&str> = refs
         .lines()
         .map(str::trim)
@@ -120,7 +120,7 @@ fn after<'a>(url: &'a str, marker: &str, parse: fn(&str) -> Option<&str>) -> Opt
 /// The name `url` is saved under: `KEY-123` for a Jira issue,
 /// `confluence-{id}` for a Confluence page, else `link-` and the first 8
 /// hex digits of the URL's SHA-256.
-pub fn safe_id(url: &str) -> String {
+pub(crate) fn safe_id(url: &str) -> String {
     if let Some(key) =
         after(url, "/browse/", jira_key).or_else(|| after(url, "selectedIssue=", jira_key))
     {

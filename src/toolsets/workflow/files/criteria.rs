@@ -10,20 +10,20 @@
 use super::markdown::{section_lines, trim_blank_start};
 
 /// The heading of the criteria sections in `plan.md`.
-pub const CRITERIA_HEADING: &str = "Acceptance Criteria";
+pub(crate) const CRITERIA_HEADING: &str = "Acceptance Criteria";
 
 /// The heading of the satisfied criteria in `task-results.md`.
-pub const SATISFIED_HEADING: &str = "Satisfied Acceptance Criteria";
+pub(crate) const SATISFIED_HEADING: &str = "Satisfied Acceptance Criteria";
 
 /// One acceptance criterion of `plan.md`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Criterion {
+pub(crate) struct Criterion {
     /// Whether its box is ticked (`[x]` or `[X]`).
-    pub checked: bool,
+    pub(crate) checked: bool,
     /// Its text, as written after the box.
-    pub text: String,
+    pub(crate) text: String,
     /// The offset in `plan.md` of the byte between its brackets.
-    pub mark: usize,
+    pub(crate) mark: usize,
 }
 
 /// `bytes` after a list marker (`-`, `*` or `+`, then blanks), if it starts
@@ -50,7 +50,7 @@ fn checkbox(item: &[u8]) -> Option<(bool, &[u8])> {
 
 /// The criteria of `plan`: in every `Acceptance Criteria` section, each line
 /// `^[ \t]*[-*+][ \t]+\[([ xX])\][ \t]+(\S.*)$`, nested ones included.
-pub fn criteria(plan: &[u8]) -> Vec<Criterion> {
+pub(crate) fn criteria(plan: &[u8]) -> Vec<Criterion> {
     section_lines(plan, CRITERIA_HEADING)
         .into_iter()
         .filter_map(|line| {
@@ -71,7 +71,7 @@ pub fn criteria(plan: &[u8]) -> Vec<Criterion> {
 }
 
 /// The unchecked criteria of `plan`, their text only.
-pub fn unchecked(plan: &[u8]) -> Vec<String> {
+pub(crate) fn unchecked(plan: &[u8]) -> Vec<String> {
     criteria(plan)
         .into_iter()
         .filter(|c| !c.checked)
@@ -81,7 +81,7 @@ pub fn unchecked(plan: &[u8]) -> Vec<String> {
 
 /// The items of `results`' `Satisfied Acceptance Criteria` sections:
 /// `- text` or `- [x] text`; `- [ ] text` is skipped.
-pub fn satisfied(results: &[u8]) -> Vec<String> {
+pub(crate) fn satisfied(results: &[u8]) -> Vec<String> {
     section_lines(results, SATISFIED_HEADING)
         .into_iter()
         .filter_map(|line| {
@@ -99,7 +99,7 @@ pub fn satisfied(results: &[u8]) -> Vec<String> {
 
 /// What two criteria are compared by: trimmed, whitespace runs collapsed,
 /// case ignored.
-pub fn normalized(text: &str) -> String {
+pub(crate) fn normalized(text: &str) -> String {
     text.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -108,21 +108,21 @@ pub fn normalized(text: &str) -> String {
 
 /// The outcome of ticking `plan.md` with a task's results.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Ticking {
+pub(crate) struct Ticking {
     /// The new `plan.md`, if a box was ticked.
-    pub plan: Option<Vec<u8>>,
+    pub(crate) plan: Option<Vec<u8>>,
     /// The criteria ticked, in plan order.
-    pub ticked: Vec<String>,
+    pub(crate) ticked: Vec<String>,
     /// The results' items that equal no criterion of the plan, in order.
-    pub unmatched: Vec<String>,
+    pub(crate) unmatched: Vec<String>,
     /// The criteria still unchecked afterwards, in plan order.
-    pub remaining: Vec<String>,
+    pub(crate) remaining: Vec<String>,
 }
 
 /// Ticks every unchecked criterion of `plan` that an item of `results`'
 /// satisfied criteria names (equal after [`normalized`]). An item equal to
 /// a criterion that is already ticked matches it and is not reported.
-pub fn tick(plan: &[u8], results: &[u8]) -> Ticking {
+pub(crate) fn tick(plan: &[u8], results: &[u8]) -> Ticking {
     let all = criteria(plan);
     let keys: Vec<String> = all.iter().map(|c| normalized(&c.text)).collect();
     let mut wanted = std::collections::HashSet::new();

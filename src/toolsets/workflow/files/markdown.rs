@@ -12,15 +12,15 @@
 
 /// One line: where it starts in the file, its bytes without the line end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     /// The offset of its first byte in the file.
-    pub start: usize,
+    pub(crate) start: usize,
     /// Its bytes, without `\n` and a `\r` before it.
-    pub bytes: &'a [u8],
+    pub(crate) bytes: &'a [u8],
 }
 
 /// The lines of `text`.
-pub fn lines(text: &[u8]) -> impl Iterator<Item = Line<'_>> {
+pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
     std::iter::from_fn(move || {
         if start >= text.len() {
@@ -39,7 +39,7 @@ pub fn lines(text: &[u8]) -> impl Iterator<Item = Line<'_>> {
 }
 
 /// `bytes` without leading spaces and tabs.
-pub fn trim_blank_start(bytes: &[u8]) -> &[u8] {
+pub(crate) fn trim_blank_start(bytes: &[u8]) -> &[u8] {
     let blank = bytes
         .iter()
         .take_while(|b| matches!(b, b' ' | b'\t'))
@@ -113,7 +113,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 /// The lines of every section headed `title` (each runs to the next heading
 /// of the same or a higher level), outside code blocks and HTML comments.
-pub fn section_lines<'a>(text: &'a [u8], title: &str) -> Vec<Line<'a>> {
+pub(crate) fn section_lines<'a>(text: &'a [u8], title: &str) -> Vec<Line<'a>> {
     let mut found = Vec::new();
     let mut fence: Option<Fence> = None;
     let mut in_comment = false;

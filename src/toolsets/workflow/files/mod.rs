@@ -8,11 +8,11 @@
 //! Knows nothing of the state machine (which uses these): `state.json`
 //! itself, a record of the machine's state, is `machine::state_json`.
 
-pub mod archive;
-pub mod atlassian;
-pub mod criteria;
-pub mod markdown;
-pub mod names;
-pub mod ordered_json;
-pub mod task_name;
-pub mod templates;
+pub(crate) mod archive;
+pub(crate) mod atlassian;
+pub(crate) mod criteria;
+pub(crate) mod markdown;
+pub(crate) mod names;
+pub(crate) mod ordered_json;
+pub(crate) mod task_name;
+pub(crate) mod templates;

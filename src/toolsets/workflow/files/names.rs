@@ -7,7 +7,7 @@
 /// A file in the workflow directory whose presence or content the rules
 /// look at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum File {
+pub(crate) enum File {
     /// `plan.md`: the plan and its acceptance criteria.
     Plan,
     /// `task.md`: the task being drafted or executed.
@@ -26,7 +26,7 @@ pub enum File {
 
 impl File {
     /// Every file, in a fixed order.
-    pub const ALL: [File; 7] = [
+    pub(crate) const ALL: [File; 7] = [
         File::Plan,
         File::Task,
         File::Results,
@@ -37,10 +37,10 @@ impl File {
     ];
 
     /// The review files, in the order they are archived.
-    pub const REVIEW: [File; 3] = [File::Comments, File::ReviewTask, File::ReviewResults];
+    pub(crate) const REVIEW: [File; 3] = [File::Comments, File::ReviewTask, File::ReviewResults];
 
     /// Its path relative to D.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             File::Plan => "plan.md",
             File::Task => "task.md",
@@ -53,23 +53,23 @@ impl File {
     }
 
     /// Its position in [`File::ALL`].
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }
 
 /// `state.json`: the workflow's state, written by the server only.
-pub const STATE: &str = "state.json";
+pub(crate) const STATE: &str = "state.json";
 
 /// `.lock`: the lock file every call locks; never removed.
-pub const LOCK: &str = ".lock";
+pub(crate) const LOCK: &str = ".lock";
 
 /// The `.gitignore` the workflow directory is born with when the server
 /// makes it (`workflow.gitignore`): the server's own files (the lock, the
 /// state, a corrupt state moved aside, temporary files of a write) and this
 /// file itself. The plan, the tasks, the reviews and the archives are the
 /// user's, to commit or not.
-pub const IGNORE_RULE: &str = "\
+pub(crate) const IGNORE_RULE: &str = "\
 # Made by planning-mcp-server with this directory: its own files stay out of
 # your commits. plan.md, task.md, the reviews and the archives are yours to
 # commit or not; see docs/workflow.md.
@@ -81,10 +81,10 @@ pub const IGNORE_RULE: &str = "\
 ";
 
 /// The folder of the Atlassian references.
-pub const ATLASSIAN: &str = "atlassian";
+pub(crate) const ATLASSIAN: &str = "atlassian";
 
 /// The folder of the task archives.
-pub const TASKS: &str = "tasks";
+pub(crate) const TASKS: &str = "tasks";
 
 /// The folder of the PR review archives.
-pub const PR_REVIEWS: &str = "pr-reviews";
+pub(crate) const PR_REVIEWS: &str = "pr-reviews";

@@ -13,7 +13,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 /// A JSON value; objects keep their key order.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Json {
+pub(crate) enum Json {
     /// `null`
     Null,
     /// `true` or `false`
@@ -31,7 +31,7 @@ pub enum Json {
 
 impl Json {
     /// The string, if it is one.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Json::String(s) => Some(s),
             _ => None,
@@ -120,7 +120,7 @@ impl<'de> Visitor<'de> for JsonVisitor {
 
 /// An object's entries as they are read: a key that comes again keeps its
 /// first place and takes its last value (as serde_json's own map does).
-pub struct Entries<V> {
+pub(crate) struct Entries<V> {
     entries: Vec<(String, V)>,
     /// The place of each key, once the object is too large to search: a
     /// hostile file of 100,000 keys must not cost 5·10^9 comparisons.
@@ -141,7 +141,7 @@ const SEARCHED: usize = 16;
 
 impl<V> Entries<V> {
     /// Adds `key` with `value`, or gives an earlier `key` this value.
-    pub fn insert(&mut self, key: String, value: V) {
+    pub(crate) fn insert(&mut self, key: String, value: V) {
         let place = match self.entries.len() <= SEARCHED {
             true => self.entries.iter().position(|(k, _)| *k == key),
             false => {
@@ -164,7 +164,7 @@ impl<V> Entries<V> {
     }
 
     /// The entries in the order of their keys' first appearance.
-    pub fn into_vec(self) -> Vec<(String, V)> {
+    pub(crate) fn into_vec(self) -> Vec<(String, V)> {
         self.entries
     }
 }
@@ -179,7 +179,7 @@ impl<'de> Deserialize<'de> for Json {
 /// escapes, nesting depth) and dropped: nothing of it is kept or allocated.
 /// It lets a reader skip a large part of a file it may need later, knowing
 /// that parsing that part then cannot fail.
-pub struct Checked;
+pub(crate) struct Checked;
 
 struct CheckedVisitor;
 

@@ -10,7 +10,7 @@ use super::markdown::lines;
 /// The value of the first `task_name:` line of the front matter (a `---`
 /// first line up to the next `---` line), quotes stripped; empty when there
 /// is none.
-pub fn task_name(task: &[u8]) -> String {
+pub(crate) fn task_name(task: &[u8]) -> String {
     let mut lines = lines(task).map(|line| String::from_utf8_lossy(line.bytes));
     if lines.next().is_none_or(|first| first.trim_end() != "---") {
         return String::new();
@@ -45,7 +45,7 @@ const MAX_SLUG: usize = 60;
 /// The archive name of a task named `name`: lowercase, each run of
 /// characters outside `[a-z0-9]` one `-`, `-` trimmed at both ends, cut to
 /// 60 characters (then trimmed again); `untitled` when nothing is left.
-pub fn slug(name: &str) -> String {
+pub(crate) fn slug(name: &str) -> String {
     let mut slug = String::with_capacity(name.len());
     for c in name.chars().flat_map(char::to_lowercase) {
         match c {

@@ -8,7 +8,7 @@
 //! "untouched template" when its bytes equal the template's exactly.
 
 /// `plan.md` as the server creates it.
-pub const PLAN: &str = "# Plan
+pub(crate) const PLAN: &str = "# Plan
 
 ## Context
 
@@ -35,7 +35,7 @@ Confluence ones. -->
 ";
 
 /// `task.md` as the server creates it: `task_name` empty in the front matter.
-pub const TASK: &str = "---
+pub(crate) const TASK: &str = "---
 task_name:
 ---
 
@@ -56,7 +56,7 @@ Set task_name above to a short kebab-case name, e.g. implement-sum-function. -->
 ";
 
 /// `review-task.md` as the server creates it.
-pub const REVIEW_TASK: &str = "# Review Task
+pub(crate) const REVIEW_TASK: &str = "# Review Task
 
 ## Items
 

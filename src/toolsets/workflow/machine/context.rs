@@ -12,20 +12,20 @@ use crate::toolsets::workflow::files::names::File;
 
 /// The context kept next to the current state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Context {
+pub(crate) struct Context {
     /// Where the PR review returns to: a non-PR, non-error state; present
     /// in PR states and in error states reached from the PR flow.
-    pub pr_return_state: Option<State>,
+    pub(crate) pr_return_state: Option<State>,
     /// The last non-error state before the current error state; present in
     /// error states only.
-    pub error_original_state: Option<State>,
+    pub(crate) error_original_state: Option<State>,
 }
 
 impl Context {
     /// The context with values that cannot be right dropped: a PR return
     /// state that is a PR or error state, an error origin that is an error
     /// state.
-    pub fn checked(self) -> Self {
+    pub(crate) fn checked(self) -> Self {
         Self {
             pr_return_state: self
                 .pr_return_state
@@ -37,7 +37,7 @@ impl Context {
 
 /// The main line of the inference from the files: no `plan.md` → 1,
 /// `task-results.md` → 4, `task.md` → 3, else 2.
-pub fn main_line(facts: &Facts) -> State {
+pub(crate) fn main_line(facts: &Facts) -> State {
     if !facts.exists(File::Plan) {
         State::GatherNeedsPlan
     } else if facts.exists(File::Results) {
@@ -52,7 +52,7 @@ pub fn main_line(facts: &Facts) -> State {
 /// The state inferred from the files when `state.json` is missing or
 /// unreadable: `review-task-results.md` → 8, `review-task.md` → 7,
 /// `comments.md` → 6 (returning to the main line), else the main line.
-pub fn infer(facts: &Facts) -> (State, Context) {
+pub(crate) fn infer(facts: &Facts) -> (State, Context) {
     let review = [
         (File::ReviewResults, State::PrAppliedPendingArchive),
         (File::ReviewTask, State::PrReviewTaskDraft),
@@ -79,7 +79,7 @@ pub fn infer(facts: &Facts) -> (State, Context) {
 /// `error_original_state` is `from` when an error state is entered from a
 /// non-error state, kept from one error state to the next, and cleared when
 /// an error state is left.
-pub fn next(
+pub(crate) fn next(
     from: State,
     context: Context,
     to: State,

@@ -7,7 +7,7 @@
 
 /// One change to the files of D.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Create this directory if it is missing (`""` is D itself).
     CreateDir(String),
     /// Move a file (an archive, or a file set aside); the target must not exist.
@@ -37,7 +37,7 @@ pub enum Effect {
 
 impl Effect {
     /// The order class the spec gives it: directories, then moves, then writes.
-    pub fn rank(&self) -> u8 {
+    pub(crate) fn rank(&self) -> u8 {
         match self {
             Effect::CreateDir(_) => 0,
             Effect::Move { .. } => 1,

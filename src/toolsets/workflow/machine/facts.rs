@@ -16,7 +16,7 @@ use crate::toolsets::workflow::files::names::File;
 
 /// One file as found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Found {
+pub(crate) enum Found {
     /// Not there.
     #[default]
     Absent,
@@ -28,15 +28,16 @@ pub enum Found {
 
 /// The files of D as one call found them.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Facts {
+pub(crate) struct Facts {
     files: [Found; 7],
     /// The free names of the places files may be moved to.
-    pub slots: Slots,
+    pub(crate) slots: Slots,
 }
 
 impl Facts {
     /// Facts with every file absent and `slots` for the archives.
-    pub fn new(slots: Slots) -> Self {
+    #[cfg(test)]
+    pub(crate) fn new(slots: Slots) -> Self {
         Self {
             files: Default::default(),
             slots,
@@ -44,17 +45,17 @@ impl Facts {
     }
 
     /// Records how `file` was found.
-    pub fn set(&mut self, file: File, found: Found) {
+    pub(crate) fn set(&mut self, file: File, found: Found) {
         self.files[file.index()] = found;
     }
 
     /// Whether `file` exists.
-    pub fn exists(&self, file: File) -> bool {
+    pub(crate) fn exists(&self, file: File) -> bool {
         !matches!(self.files[file.index()], Found::Absent)
     }
 
     /// The bytes of `file`; empty when it is absent or was not read.
-    pub fn bytes(&self, file: File) -> &[u8] {
+    pub(crate) fn bytes(&self, file: File) -> &[u8] {
         match &self.files[file.index()] {
             Found::Text(bytes) => bytes,
             _ => &[],
@@ -62,12 +63,12 @@ impl Facts {
     }
 
     /// The text of `file` (invalid UTF-8 replaced).
-    pub fn text(&self, file: File) -> Cow<'_, str> {
+    pub(crate) fn text(&self, file: File) -> Cow<'_, str> {
         String::from_utf8_lossy(self.bytes(file))
     }
 
     /// The unchecked criteria of `plan.md` (none when it is absent).
-    pub fn unchecked(&self) -> Vec<String> {
+    pub(crate) fn unchecked(&self) -> Vec<String> {
         criteria::unchecked(self.bytes(File::Plan))
     }
 }
@@ -76,7 +77,7 @@ impl Facts {
 /// always (the shown state and the options depend on it), the others only
 /// where a row quotes or inspects them. Only these are read, so only these
 /// can be refused for being larger than `max_file_bytes`.
-pub fn needs(state: State, spell: Spell) -> Vec<File> {
+pub(crate) fn needs(state: State, spell: Spell) -> Vec<File> {
     use State::*;
     let mut files = vec![File::Plan];
     match (spell, state) {

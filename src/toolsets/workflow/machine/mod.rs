@@ -9,15 +9,15 @@
 //! reply; `state.json`, the record of the state (`state_json`). No I/O.
 //! It uses the files' formats (`files`), which know nothing of it.
 
-pub mod context;
-pub mod effect;
-pub mod facts;
-pub mod options;
-pub mod reply;
-pub mod rows;
-pub mod spell;
-pub mod state;
-pub mod state_json;
-pub mod step;
-pub mod table;
-pub mod transition;
+pub(crate) mod context;
+pub(crate) mod effect;
+pub(crate) mod facts;
+pub(crate) mod options;
+pub(crate) mod reply;
+pub(crate) mod rows;
+pub(crate) mod spell;
+pub(crate) mod state;
+pub(crate) mod state_json;
+pub(crate) mod step;
+pub(crate) mod table;
+pub(crate) mod transition;

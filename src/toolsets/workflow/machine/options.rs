@@ -12,7 +12,7 @@ use super::state::State;
 /// The options of `state`. In `ACHIEVE_COMPLETE`, Accio does something
 /// (and comes first) only when `plan.md` has unchecked criteria again, or
 /// is missing (the next Accio then reports it).
-pub fn options(state: State, plan_present: bool, has_unchecked: bool) -> Vec<Spell> {
+pub(crate) fn options(state: State, plan_present: bool, has_unchecked: bool) -> Vec<Spell> {
     use Spell::*;
     use State::*;
     let options: &[Spell] = match state {

@@ -18,28 +18,28 @@
 use super::spell::Spell;
 
 /// The last line of every reply's instructions.
-pub const STANDING_RULE: &str = "Call a spell tool only when the user types its name (Accio, \
+pub(crate) const STANDING_RULE: &str = "Call a spell tool only when the user types its name (Accio, \
 Expecto, Reparo, Reverto, Finite, Lumos, optionally with \": note\"); words like \"continue\" \
 never advance the workflow.";
 
 /// A reply, before it is laid out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// The state after the call, as shown.
-    pub state: &'static str,
+    pub(crate) state: &'static str,
     /// `{ID} {FROM} → {TO}`, `blocked ({ID})` or `none`.
-    pub transition: String,
+    pub(crate) transition: String,
     /// One line for the user.
-    pub message: String,
+    pub(crate) message: String,
     /// The spells valid now.
-    pub options: Vec<Spell>,
+    pub(crate) options: Vec<Spell>,
     /// The lines for the agent, before the standing rule.
-    pub instructions: Vec<String>,
+    pub(crate) instructions: Vec<String>,
 }
 
 impl Reply {
     /// The reply's text.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let options: Vec<&str> = self.options.iter().map(|s| s.name()).collect();
         let message = self.message.replace(['\r', '\n'], " ");
         let mut out = format!(
@@ -60,7 +60,7 @@ impl Reply {
 /// `text`, the content of the file shown as `path`, in a fenced block
 /// (longer than any backtick run inside), cut at `max_bytes` on a UTF-8
 /// boundary with a note saying how much is left out.
-pub fn quote(path: &str, text: &str, max_bytes: usize) -> String {
+pub(crate) fn quote(path: &str, text: &str, max_bytes: usize) -> String {
     let mut cut = text.len().min(max_bytes);
     while !text.is_char_boundary(cut) {
         cut -= 1;

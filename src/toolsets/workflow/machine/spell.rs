@@ -23,7 +23,8 @@ pub enum Spell {
 
 impl Spell {
     /// Every spell, in the order options list them.
-    pub const ALL: [Spell; 6] = [
+    #[cfg(test)]
+    pub(crate) const ALL: [Spell; 6] = [
         Spell::Accio,
         Spell::Expecto,
         Spell::Reparo,
@@ -33,7 +34,7 @@ impl Spell {
     ];
 
     /// Its name as the user types it, e.g. `Accio`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Spell::Accio => "Accio",
             Spell::Expecto => "Expecto",
@@ -41,18 +42,6 @@ impl Spell {
             Spell::Reverto => "Reverto",
             Spell::Finite => "Finite",
             Spell::Lumos => "Lumos",
-        }
-    }
-
-    /// The name of its tool, e.g. `accio`.
-    pub fn tool(self) -> &'static str {
-        match self {
-            Spell::Accio => "accio",
-            Spell::Expecto => "expecto",
-            Spell::Reparo => "reparo",
-            Spell::Reverto => "reverto",
-            Spell::Finite => "finite",
-            Spell::Lumos => "lumos",
         }
     }
 }

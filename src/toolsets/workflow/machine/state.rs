@@ -8,7 +8,7 @@
 
 /// A stored state of the workflow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum State {
+pub(crate) enum State {
     /// 1: no plan yet.
     GatherNeedsPlan,
     /// 2: the plan is being written (shown as `GATHER_READY` once it has an
@@ -44,11 +44,11 @@ pub enum State {
 
 /// The name shown for a stored `GATHER_EDITING` whose plan has an unchecked
 /// criterion.
-pub const GATHER_READY: &str = "GATHER_READY";
+pub(crate) const GATHER_READY: &str = "GATHER_READY";
 
 /// The phases of the workflow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Gather Acceptance Criteria.
     Gather,
     /// Achieve Acceptance Criteria.
@@ -61,7 +61,7 @@ pub enum Phase {
 
 impl Phase {
     /// Its name as the user reads it.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Phase::Gather => "Gather Acceptance Criteria",
             Phase::Achieve => "Achieve Acceptance Criteria",
@@ -73,7 +73,7 @@ impl Phase {
 
 impl State {
     /// Every stored state, in number order.
-    pub const ALL: [State; 15] = [
+    pub(crate) const ALL: [State; 15] = [
         State::GatherNeedsPlan,
         State::GatherEditing,
         State::AchieveTaskDrafting,
@@ -92,7 +92,7 @@ impl State {
     ];
 
     /// Its stored name, e.g. `GATHER_EDITING`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             State::GatherNeedsPlan => "GATHER_NEEDS_PLAN",
             State::GatherEditing => "GATHER_EDITING",
@@ -113,7 +113,7 @@ impl State {
     }
 
     /// Its number in the design (1–16; 10 is the derived `GATHER_READY`).
-    pub fn number(self) -> u8 {
+    pub(crate) fn number(self) -> u8 {
         match self {
             State::GatherNeedsPlan => 1,
             State::GatherEditing => 2,
@@ -135,7 +135,7 @@ impl State {
 
     /// The state stored under `name`; `GATHER_READY` reads as
     /// `GATHER_EDITING`.
-    pub fn parse(name: &str) -> Option<State> {
+    pub(crate) fn parse(name: &str) -> Option<State> {
         match name {
             GATHER_READY => Some(State::GatherEditing),
             _ => State::ALL.into_iter().find(|s| s.name() == name),
@@ -143,7 +143,7 @@ impl State {
     }
 
     /// Its phase.
-    pub fn phase(self) -> Phase {
+    pub(crate) fn phase(self) -> Phase {
         match self.number() {
             1 | 2 => Phase::Gather,
             3..=5 => Phase::Achieve,
@@ -153,17 +153,17 @@ impl State {
     }
 
     /// Whether it is a PR review state.
-    pub fn is_review(self) -> bool {
+    pub(crate) fn is_review(self) -> bool {
         self.phase() == Phase::Review
     }
 
     /// Whether it is an error state.
-    pub fn is_error(self) -> bool {
+    pub(crate) fn is_error(self) -> bool {
         self.phase() == Phase::Recovery
     }
 
     /// What the state is used to do (completes "which is used to …").
-    pub fn purpose(self) -> &'static str {
+    pub(crate) fn purpose(self) -> &'static str {
         match self {
             State::GatherNeedsPlan => "start a new plan",
             State::GatherEditing => "write `plan.md` and its acceptance criteria",
@@ -185,7 +185,7 @@ impl State {
 
     /// The name shown in replies: `GATHER_READY` for `GATHER_EDITING` when
     /// the plan has an unchecked criterion.
-    pub fn shown(self, has_unchecked: bool) -> &'static str {
+    pub(crate) fn shown(self, has_unchecked: bool) -> &'static str {
         match self {
             State::GatherEditing if has_unchecked => GATHER_READY,
             _ => self.name(),

@@ -19,11 +19,11 @@ use crate::runtime::text::clip;
 use crate::toolsets::workflow::files::ordered_json::{Checked, Entries, Json};
 
 /// The version this server writes.
-pub const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 1;
 
 /// `state.json` as read.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Read {
+pub(crate) enum Read {
     /// A state the server can work with.
     Doc(StateDoc),
     /// Not JSON, not an object, or no known `current_state`: why.
@@ -37,11 +37,11 @@ pub enum Read {
 
 /// The content of `state.json`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StateDoc {
+pub(crate) struct StateDoc {
     /// The current state.
-    pub state: State,
+    pub(crate) state: State,
     /// Its context.
-    pub context: Context,
+    pub(crate) context: Context,
     /// The context's keys we do not know, in their order.
     context_extra: Vec<(String, Json)>,
     /// The history, oldest first, entries kept as they were.
@@ -96,17 +96,17 @@ impl PartialEq for History {
 
 /// One history entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// When: RFC 3339, UTC, whole seconds.
-    pub timestamp: String,
+    pub(crate) timestamp: String,
     /// The spell, e.g. `Accio`.
-    pub trigger: &'static str,
+    pub(crate) trigger: &'static str,
     /// The row of the transition table, e.g. `G1`.
-    pub rule: &'static str,
+    pub(crate) rule: &'static str,
     /// `FROM → TO`.
-    pub transition: String,
+    pub(crate) transition: String,
     /// The user's note, if one was given.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 impl Entry {
@@ -128,7 +128,7 @@ impl Entry {
 const KNOWN: [&str; 4] = ["version", "current_state", "context", "history"];
 
 /// Reads `state.json`'s bytes.
-pub fn read(bytes: &[u8]) -> Read {
+pub(crate) fn read(bytes: &[u8]) -> Read {
     let starts_an_object = bytes.iter().find(|b| !b" \t\n\r".contains(b)) == Some(&b'{');
     if !starts_an_object {
         return match serde_json::from_slice::<Json>(bytes) {
@@ -241,7 +241,7 @@ fn read_context(fields: &[(String, Json)]) -> (Context, Vec<(String, Json)>) {
 
 impl StateDoc {
     /// A fresh state: no history, no unknown keys.
-    pub fn new(state: State, context: Context) -> Self {
+    pub(crate) fn new(state: State, context: Context) -> Self {
         Self {
             state,
             context,
@@ -253,14 +253,14 @@ impl StateDoc {
 
     /// How many history entries it holds.
     #[cfg(test)]
-    pub fn history_len(&self) -> usize {
+    pub(crate) fn history_len(&self) -> usize {
         self.history.entries().len()
     }
 
     /// This document moved to `state` with `context`, `entry` appended to
     /// its history, which keeps at most `max_history` entries (the oldest
     /// are dropped).
-    pub fn advanced(
+    pub(crate) fn advanced(
         &self,
         state: State,
         context: Context,
@@ -281,7 +281,7 @@ impl StateDoc {
     }
 
     /// The file's text.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let text = |s: &str| Json::String(s.to_owned());
         let mut context = Vec::new();
         if let Some(state) = self.context.pr_return_state {

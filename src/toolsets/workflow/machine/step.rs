@@ -36,7 +36,7 @@ pub struct Limits {
 
 /// How the state was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Start {
+pub(crate) enum Start {
     /// Read from `state.json`.
     Stored,
     /// `state.json` is missing: inferred from the files.
@@ -47,33 +47,33 @@ pub enum Start {
 
 /// Everything a transition is computed from.
 #[derive(Debug, Clone)]
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     /// The spell cast.
-    pub spell: Spell,
+    pub(crate) spell: Spell,
     /// How the state was found.
-    pub start: Start,
+    pub(crate) start: Start,
     /// The state and its context, history and unknown keys (inferred ones
     /// when `state.json` is missing or corrupt).
-    pub doc: StateDoc,
+    pub(crate) doc: StateDoc,
     /// `state.json`'s bytes as read, to undo with.
-    pub state_file: Option<Vec<u8>>,
+    pub(crate) state_file: Option<Vec<u8>>,
     /// The files.
-    pub facts: Facts,
+    pub(crate) facts: Facts,
     /// The user's note, cleaned.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// The call's time.
-    pub now: DateTime<Utc>,
+    pub(crate) now: DateTime<Utc>,
     /// The server's limits.
-    pub limits: &'a Limits,
+    pub(crate) limits: &'a Limits,
 }
 
 /// A transition being worked out.
-pub struct Step<'a> {
+pub(crate) struct Step<'a> {
     input: &'a Input<'a>,
     /// The state before.
-    pub from: State,
+    pub(crate) from: State,
     /// The state after.
-    pub to: State,
+    pub(crate) to: State,
     pub(super) effects: Vec<Effect>,
     pub(super) message: String,
     pub(super) lines: Vec<String>,
@@ -84,7 +84,7 @@ pub struct Step<'a> {
 
 impl<'a> Step<'a> {
     /// A step from the state of `input`.
-    pub fn new(input: &'a Input<'a>) -> Self {
+    pub(crate) fn new(input: &'a Input<'a>) -> Self {
         let plan = &input.facts;
         Self {
             input,
@@ -101,22 +101,22 @@ impl<'a> Step<'a> {
     }
 
     /// The call's input.
-    pub fn input(&self) -> &Input<'a> {
+    pub(crate) fn input(&self) -> &Input<'a> {
         self.input
     }
 
     /// The context before the call.
-    pub fn context(&self) -> Context {
+    pub(crate) fn context(&self) -> Context {
         self.input.doc.context
     }
 
     /// `rel` (relative to D) as replies show it, in backticks.
-    pub fn at(&self, rel: &str) -> String {
+    pub(crate) fn at(&self, rel: &str) -> String {
         format!("`{}`", self.shown(rel))
     }
 
     /// `rel` (relative to D) as replies show it, relative to the root.
-    pub fn shown(&self, rel: &str) -> String {
+    pub(crate) fn shown(&self, rel: &str) -> String {
         match self.input.limits.dir.as_str() {
             "" | "." => rel.to_owned(),
             dir => format!("{dir}/{rel}"),
@@ -124,40 +124,40 @@ impl<'a> Step<'a> {
     }
 
     /// `file` as replies show it, in backticks.
-    pub fn file(&self, file: File) -> String {
+    pub(crate) fn file(&self, file: File) -> String {
         self.at(file.name())
     }
 
     /// Whether `file` existed when the call started.
-    pub fn has(&self, file: File) -> bool {
+    pub(crate) fn has(&self, file: File) -> bool {
         self.input.facts.exists(file)
     }
 
     /// The bytes of `file` when the call started (empty if absent or unread).
-    pub fn bytes(&self, file: File) -> &[u8] {
+    pub(crate) fn bytes(&self, file: File) -> &[u8] {
         self.input.facts.bytes(file)
     }
 
     /// The unchecked criteria of `plan.md` when the call started.
-    pub fn unchecked(&self) -> Vec<String> {
+    pub(crate) fn unchecked(&self) -> Vec<String> {
         self.input.facts.unchecked()
     }
 
     /// `plan.md` ticked with `task-results.md` (worked out once).
-    pub fn ticking(&self) -> &Ticking {
+    pub(crate) fn ticking(&self) -> &Ticking {
         self.ticking
             .get_or_init(|| criteria::tick(self.bytes(File::Plan), self.bytes(File::Results)))
     }
 
     /// The main-line inference from the files.
-    pub fn main_line(&self) -> State {
+    pub(crate) fn main_line(&self) -> State {
         main_line(&self.input.facts)
     }
 
     /// The state a PR review returns to: `pr_return_state` (or the main
     /// line when it is missing) in Gather → `GATHER_EDITING` if `plan.md`
     /// exists, else `GATHER_NEEDS_PLAN`; any other → itself.
-    pub fn return_state(&self) -> State {
+    pub(crate) fn return_state(&self) -> State {
         let state = self
             .context()
             .pr_return_state
@@ -169,7 +169,7 @@ impl<'a> Step<'a> {
     }
 
     /// `GATHER_EDITING` if `plan.md` exists, else `GATHER_NEEDS_PLAN`.
-    pub fn gather_state(&self) -> State {
+    pub(crate) fn gather_state(&self) -> State {
         match self.has(File::Plan) {
             true => State::GatherEditing,
             false => State::GatherNeedsPlan,
@@ -177,17 +177,17 @@ impl<'a> Step<'a> {
     }
 
     /// Sets the message for the user.
-    pub fn say(&mut self, message: impl Into<String>) {
+    pub(crate) fn say(&mut self, message: impl Into<String>) {
         self.message = message.into();
     }
 
     /// Adds a line (or paragraph) to the agent's instructions.
-    pub fn tell(&mut self, line: impl Into<String>) {
+    pub(crate) fn tell(&mut self, line: impl Into<String>) {
         self.lines.push(line.into());
     }
 
     /// Adds `title` and `items` as a list to the instructions.
-    pub fn list(&mut self, title: &str, items: &[String]) {
+    pub(crate) fn list(&mut self, title: &str, items: &[String]) {
         let mut text = format!("{title}:");
         for item in items {
             text.push_str("\n- ");
@@ -197,24 +197,24 @@ impl<'a> Step<'a> {
     }
 
     /// Quotes `file` as it was when the call started.
-    pub fn quote(&mut self, file: File) {
+    pub(crate) fn quote(&mut self, file: File) {
         let text = String::from_utf8_lossy(self.bytes(file)).into_owned();
         self.quote_as(file.name(), &text);
     }
 
     /// Quotes `text` as the content of `rel` (relative to D).
-    pub fn quote_as(&mut self, rel: &str, text: &str) {
+    pub(crate) fn quote_as(&mut self, rel: &str, text: &str) {
         let quoted = quote(&self.at(rel), text, self.input.limits.max_inline_bytes);
         self.tell(quoted);
     }
 
     /// Creates directory `rel` (relative to D; `""` is D) if it is missing.
-    pub fn create_dir(&mut self, rel: &str) {
+    pub(crate) fn create_dir(&mut self, rel: &str) {
         self.effects.push(Effect::CreateDir(rel.to_owned()));
     }
 
     /// Creates `file` with `content`.
-    pub fn create(&mut self, file: File, content: &str) {
+    pub(crate) fn create(&mut self, file: File, content: &str) {
         if let Some((dir, _)) = file.name().rsplit_once('/') {
             self.create_dir(dir);
         }
@@ -228,7 +228,7 @@ impl<'a> Step<'a> {
     }
 
     /// Creates `file` with `content` unless it exists; whether it did.
-    pub fn create_missing(&mut self, file: File, content: &str) -> bool {
+    pub(crate) fn create_missing(&mut self, file: File, content: &str) -> bool {
         let missing = !self.has(file);
         if missing {
             self.create(file, content);
@@ -237,7 +237,7 @@ impl<'a> Step<'a> {
     }
 
     /// Replaces `plan.md` with `bytes`.
-    pub fn replace_plan(&mut self, bytes: Vec<u8>) {
+    pub(crate) fn replace_plan(&mut self, bytes: Vec<u8>) {
         self.effects.push(Effect::Replace {
             path: File::Plan.name().to_owned(),
             bytes: bytes.clone(),
@@ -249,7 +249,7 @@ impl<'a> Step<'a> {
     /// Moves the present ones of `files` into a new folder at `place`;
     /// returns the folder (relative to D), or `None` when none is present
     /// (then nothing is created).
-    pub fn archive(&mut self, place: Place, files: &[File]) -> Option<String> {
+    pub(crate) fn archive(&mut self, place: Place, files: &[File]) -> Option<String> {
         let present: Vec<File> = files.iter().copied().filter(|f| self.has(*f)).collect();
         if present.is_empty() {
             return None;
@@ -271,7 +271,7 @@ impl<'a> Step<'a> {
     }
 
     /// Whether `plan.md` has an unchecked criterion after the call.
-    pub fn unchecked_after(&self) -> bool {
+    pub(crate) fn unchecked_after(&self) -> bool {
         self.plan_after
             .as_deref()
             .is_some_and(|plan| !criteria::unchecked(plan).is_empty())

@@ -16,7 +16,7 @@ use crate::toolsets::workflow::files::templates;
 
 /// When a row applies, checked against the files as the call found them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum When {
+pub(crate) enum When {
     /// Always.
     Always,
     /// `plan.md` is absent.
@@ -65,7 +65,7 @@ pub enum When {
 
 impl When {
     /// Whether the condition holds for `step`.
-    pub fn holds(self, step: &Step<'_>) -> bool {
+    pub(crate) fn holds(self, step: &Step<'_>) -> bool {
         use crate::toolsets::workflow::files::{atlassian, task_name};
         match self {
             When::Always => true,
@@ -115,7 +115,7 @@ impl When {
 
 /// Where a row goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Next {
+pub(crate) enum Next {
     /// Blocked: nothing changes.
     Blocked,
     /// Lumos: nothing changes, nothing is recorded.
@@ -137,30 +137,23 @@ pub enum Next {
 }
 
 /// One row of the transition table.
-pub struct Row {
+pub(crate) struct Row {
     /// Its ID, e.g. `G1`.
-    pub id: &'static str,
+    pub(crate) id: &'static str,
     /// The states it applies in.
-    pub states: &'static [State],
+    pub(crate) states: &'static [State],
     /// The spell it answers.
-    pub spell: Spell,
+    pub(crate) spell: Spell,
     /// Its condition.
-    pub when: When,
+    pub(crate) when: When,
     /// Its next state.
-    pub next: Next,
+    pub(crate) next: Next,
     /// Adds its file effects and what it says.
-    pub act: fn(&mut Step<'_>),
-}
-
-impl Row {
-    /// Whether the row is a blocked one.
-    pub fn is_blocked(&self) -> bool {
-        self.next == Next::Blocked
-    }
+    pub(crate) act: fn(&mut Step<'_>),
 }
 
 /// The rows that start a PR review (they set `pr_return_state`).
-pub const STARTS_REVIEW: [&str; 3] = ["S1", "S2", "S3"];
+pub(crate) const STARTS_REVIEW: [&str; 3] = ["S1", "S2", "S3"];
 
 use Spell::{Accio, Expecto, Finite, Lumos, Reparo, Reverto};
 use State::*;
@@ -192,7 +185,7 @@ const HOME: &[State] = &[
 ];
 /// The whole table, in the spec's order: Gather, Achieve, PR review,
 /// Recovery, Lumos.
-pub static TABLE: &[Row] = &[
+pub(crate) static TABLE: &[Row] = &[
     // Gather
     row(
         "G1",
@@ -785,7 +778,7 @@ pub static TABLE: &[Row] = &[
 ];
 
 /// The first row for `spell` in `step`'s state whose condition holds.
-pub fn find(step: &Step<'_>, spell: Spell) -> Option<&'static Row> {
+pub(crate) fn find(step: &Step<'_>, spell: Spell) -> Option<&'static Row> {
     TABLE
         .iter()
         .find(|row| row.spell == spell && row.states.contains(&step.from) && row.when.holds(step))

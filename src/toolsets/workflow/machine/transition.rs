@@ -22,7 +22,7 @@ use crate::toolsets::workflow::machine::state_json::{Entry, StateDoc};
 
 /// What kind of row decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A blocked row: nothing changes.
     Blocked,
     /// Lumos: nothing changes, nothing is recorded.
@@ -33,27 +33,27 @@ pub enum Kind {
 
 /// A transition, decided.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
+pub(crate) struct Decision {
     /// The row's ID (`K1` for a corrupt `state.json`).
-    pub row: &'static str,
+    pub(crate) row: &'static str,
     /// What kind of row it is.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The state before.
-    pub from: State,
+    pub(crate) from: State,
     /// The state after.
-    pub to: State,
+    pub(crate) to: State,
     /// The context after.
-    pub context: Context,
+    pub(crate) context: Context,
     /// The history entry recorded, if any.
-    pub entry: Option<Entry>,
+    pub(crate) entry: Option<Entry>,
     /// The changes to the files, in order; `state.json` last.
-    pub effects: Vec<Effect>,
+    pub(crate) effects: Vec<Effect>,
     /// The reply's text.
-    pub reply: String,
+    pub(crate) reply: String,
 }
 
 /// Computes the transition for `input`.
-pub fn decide(input: &Input<'_>) -> Decision {
+pub(crate) fn decide(input: &Input<'_>) -> Decision {
     if let Start::Corrupt(reason) = &input.start
         && input.spell != Spell::Lumos
     {

@@ -4,4 +4,4 @@
 
 //! The MCP face of toolset `workflow`: the six spell tools.
 
-pub mod tools;
+pub(crate) mod tools;

@@ -20,28 +20,28 @@ use serde::Deserialize;
 use crate::runtime::blocking;
 use crate::server::routed_tools::RoutedTools;
 use crate::server::toolset::{ToolFuture, Tools};
-use crate::toolsets::workflow::cast::Workflow;
+use crate::toolsets::workflow::cast::Caster;
 use crate::toolsets::workflow::machine::spell::Spell;
 
 /// Arguments of the spells that take a note.
 #[derive(Debug, Deserialize, JsonSchema)]
-pub struct NoteParams {
+pub(crate) struct NoteParams {
     /// What the user typed after the spell ("Accio: <note>"), at most 500
     /// characters; recorded in the history.
     #[serde(default)]
     #[schemars(with = "String", length(max = 500))]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// The spell tools on the server's workflow directory.
 #[derive(Clone)]
-pub struct WorkflowTools {
-    workflow: Arc<Workflow>,
+pub(crate) struct WorkflowTools {
+    workflow: Arc<Caster>,
 }
 
 impl WorkflowTools {
     /// The tools of `workflow`.
-    pub fn new(workflow: Arc<Workflow>) -> Self {
+    pub(crate) fn new(workflow: Arc<Caster>) -> Self {
         Self { workflow }
     }
 
@@ -88,14 +88,14 @@ macro_rules! only_when_typed {
     };
 }
 
-#[tool_router(router = spell_tools, vis = "pub(crate)")]
+#[tool_router(router = tool_router, vis = "pub(crate)")]
 impl WorkflowTools {
     /// Accio: one step forward.
     #[tool(
         description = concat!("The user typed Accio: advance the spell workflow one step.", only_when_typed!("Accio")),
         annotations(title = "Accio", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    pub async fn accio(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
+    pub(crate) async fn accio(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
         self.cast(Spell::Accio, p.note).await
     }
 
@@ -104,7 +104,7 @@ impl WorkflowTools {
         description = concat!("The user typed Expecto: hand the new Jira/Confluence links of plan.md to you to fetch (Gather phase only).", only_when_typed!("Expecto")),
         annotations(title = "Expecto", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    pub async fn expecto(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
+    pub(crate) async fn expecto(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
         self.cast(Spell::Expecto, p.note).await
     }
 
@@ -113,7 +113,7 @@ impl WorkflowTools {
         description = concat!("The user typed Reparo: start (or restart) a PR review; a GitHub PR URL in note names the PR.", only_when_typed!("Reparo")),
         annotations(title = "Reparo", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    pub async fn reparo(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
+    pub(crate) async fn reparo(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
         self.cast(Spell::Reparo, p.note).await
     }
 
@@ -122,7 +122,7 @@ impl WorkflowTools {
         description = concat!("The user typed Reverto: leave the PR review, back to where it started.", only_when_typed!("Reverto")),
         annotations(title = "Reverto", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    pub async fn reverto(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
+    pub(crate) async fn reverto(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
         self.cast(Spell::Reverto, p.note).await
     }
 
@@ -131,7 +131,7 @@ impl WorkflowTools {
         description = concat!("The user typed Finite: back to Gather Acceptance Criteria.", only_when_typed!("Finite")),
         annotations(title = "Finite", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    pub async fn finite(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
+    pub(crate) async fn finite(&self, Parameters(p): Parameters<NoteParams>) -> CallToolResult {
         self.cast(Spell::Finite, p.note).await
     }
 
@@ -146,13 +146,13 @@ impl WorkflowTools {
             open_world_hint = false
         )
     )]
-    pub async fn lumos(&self) -> CallToolResult {
+    pub(crate) async fn lumos(&self) -> CallToolResult {
         self.cast(Spell::Lumos, None).await
     }
 }
 
 /// The six tools.
-static TOOLS: RoutedTools<WorkflowTools> = RoutedTools::new(WorkflowTools::spell_tools);
+static TOOLS: RoutedTools<WorkflowTools> = RoutedTools::new(WorkflowTools::tool_router);
 
 impl Tools for WorkflowTools {
     fn tools(&self) -> Vec<Tool> {

@@ -10,7 +10,7 @@ use std::os::unix::fs::symlink;
 
 use super::fixtures::*;
 use crate::runtime::clock::Clock;
-use crate::toolsets::workflow::cast::Workflow;
+use crate::toolsets::workflow::cast::Caster;
 use crate::toolsets::workflow::config::WorkflowSettings;
 use crate::toolsets::workflow::disk::apply::Fault;
 use crate::toolsets::workflow::files::names::STATE;
@@ -102,7 +102,7 @@ fn a_symlinked_ai_folder_leads_no_write_outside_the_project() {
     let project = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     symlink(outside.path(), project.path().join(".ai")).unwrap();
-    let workflow = Workflow::new(
+    let workflow = Caster::new(
         WorkflowSettings::default().setup(project.path()),
         Clock::fixed(now()),
     );
@@ -232,7 +232,7 @@ fn a_busy_directory_times_out_and_changes_nothing() {
 #[test]
 fn lumos_creates_nothing() {
     let root = tempfile::tempdir().unwrap();
-    let workflow = crate::toolsets::workflow::cast::Workflow::new(
+    let workflow = crate::toolsets::workflow::cast::Caster::new(
         WorkflowSettings::default().setup(root.path()),
         Clock::fixed(now()),
     );

@@ -15,8 +15,8 @@
 //! overlap when a pattern of one overlaps a pattern of the other. A task
 //! that declares no touches reserves nothing and conflicts with nothing.
 
-pub mod nfa;
-pub mod pattern;
+pub(crate) mod nfa;
+pub(crate) mod pattern;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -26,32 +26,32 @@ use super::error::TeamError;
 use super::text::time;
 use super::view::View;
 use crate::toolsets::planning::domain::{Edit, TaskId};
-pub use pattern::{MAX_PATTERN_CHARS, Pattern};
+pub(crate) use pattern::Pattern;
 
 /// The most patterns one task may declare.
-pub const MAX_PATTERNS: usize = 32;
+pub(crate) const MAX_PATTERNS: usize = 32;
 
 /// A task's touches, compiled.
 #[derive(Debug, Clone, Default)]
-pub struct Touches {
+pub(crate) struct Touches {
     patterns: Vec<Arc<Pattern>>,
 }
 
 /// Two patterns that overlap, and a path both match.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Overlap {
+pub(crate) struct Overlap {
     /// The pattern of the first set.
-    pub ours: String,
+    pub(crate) ours: String,
     /// The pattern of the second set.
-    pub theirs: String,
+    pub(crate) theirs: String,
     /// A path both match (lossy UTF-8 if the patterns name bytes).
-    pub example: String,
+    pub(crate) example: String,
 }
 
 impl Touches {
     /// The patterns a request gives, checked (all of them, or the first
     /// that breaks a rule), without repeats, in the order given.
-    pub fn parse(patterns: &[String]) -> Result<Self, TeamError> {
+    pub(crate) fn parse(patterns: &[String]) -> Result<Self, TeamError> {
         if patterns.len() > MAX_PATTERNS {
             return Err(TeamError::TooManyTouches {
                 count: patterns.len(),
@@ -69,30 +69,25 @@ impl Touches {
     }
 
     /// A task's stored touches (see [`Pattern::stored`]).
-    pub fn stored(patterns: &[String]) -> Self {
+    pub(crate) fn stored(patterns: &[String]) -> Self {
         Self {
             patterns: patterns.iter().map(|p| Pattern::stored(p)).collect(),
         }
     }
 
     /// Whether it declares nothing.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.patterns.is_empty()
     }
 
-    /// The patterns.
-    pub fn patterns(&self) -> &[Arc<Pattern>] {
-        &self.patterns
-    }
-
     /// The patterns as written.
-    pub fn texts(&self) -> Vec<String> {
+    pub(crate) fn texts(&self) -> Vec<String> {
         self.patterns.iter().map(|p| p.text().to_owned()).collect()
     }
 
     /// The first pair of overlapping patterns (in the order of `self`,
     /// then of `other`), if any.
-    pub fn overlap(&self, other: &Touches) -> Option<Overlap> {
+    pub(crate) fn overlap(&self, other: &Touches) -> Option<Overlap> {
         self.patterns.iter().find_map(|ours| {
             other.patterns.iter().find_map(|theirs| {
                 let example = nfa::common_string(ours.nfa(), theirs.nfa())?;
@@ -109,37 +104,37 @@ impl Touches {
 /// Work that reserves its task's touches: a live claim, or a dispatch
 /// whose worker has not claimed it yet and whose time has not run out.
 #[derive(Debug, Clone)]
-pub struct Reservation {
+pub(crate) struct Reservation {
     /// The task.
-    pub task: TaskId,
+    pub(crate) task: TaskId,
     /// Who holds it, or the worker it is dispatched to.
-    pub holder: String,
+    pub(crate) holder: String,
     /// Until when.
-    pub until: SystemTime,
+    pub(crate) until: SystemTime,
     /// Whether it is dispatched and not claimed yet.
-    pub dispatched: bool,
+    pub(crate) dispatched: bool,
     /// Its touches.
-    pub touches: Touches,
+    pub(crate) touches: Touches,
 }
 
 /// What a task's touches overlap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
     /// The task asked about.
-    pub task: TaskId,
+    pub(crate) task: TaskId,
     /// The task it conflicts with.
-    pub other: TaskId,
+    pub(crate) other: TaskId,
     /// Who holds that task (or the worker it is dispatched to), or `None`
     /// for a task of the same wave.
-    pub holder: Option<(String, SystemTime, bool)>,
+    pub(crate) holder: Option<(String, SystemTime, bool)>,
     /// The overlapping patterns and a path both match.
-    pub overlap: Overlap,
+    pub(crate) overlap: Overlap,
 }
 
 impl Conflict {
     /// `touches a/**, which overlaps a/b of [id], held by w until T (both
     /// match a/b)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let Overlap {
             ours,
             theirs,
@@ -159,7 +154,7 @@ impl Conflict {
     }
 
     /// `conflicts with [id] held by w` (a ready task's mark).
-    pub fn mark(&self) -> String {
+    pub(crate) fn mark(&self) -> String {
         match &self.holder {
             Some((holder, _, false)) => format!("conflicts with [{}] held by {holder}", self.other),
             Some((worker, _, true)) => {
@@ -172,7 +167,7 @@ impl Conflict {
 
 /// Every reservation of the board at `view.now` whose task touches
 /// something, in board order.
-pub fn reservations(view: View<'_>) -> Vec<Reservation> {
+pub(crate) fn reservations(view: View<'_>) -> Vec<Reservation> {
     let board = view.board;
     let coordination = board.coordination();
     let mut found: Vec<Reservation> = Vec::new();
@@ -207,7 +202,7 @@ pub fn reservations(view: View<'_>) -> Vec<Reservation> {
 
 /// The first reservation that task `task` (touching `touches`) conflicts
 /// with: of another task, held by someone other than `agent`.
-pub fn conflict(
+pub(crate) fn conflict(
     reservations: &[Reservation],
     task: TaskId,
     touches: &Touches,
@@ -232,17 +227,17 @@ pub fn conflict(
 
 /// What `set_touches` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TouchesSet {
+pub(crate) struct TouchesSet {
     /// The task.
-    pub id: TaskId,
+    pub(crate) id: TaskId,
     /// The overlap accepted, if the task is held and overlaps another's.
-    pub accepted: Option<Conflict>,
+    pub(crate) accepted: Option<Conflict>,
 }
 
 /// Sets the paths task `id` touches (`patterns` empty: none). A task that
 /// is held or dispatched reserves them at once, so they must not overlap
 /// another agent's reservation unless `accept_overlap`.
-pub fn set(
+pub(crate) fn set(
     view: View<'_>,
     id: &str,
     patterns: &[String],

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 
 /// A set of bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ByteSet([u64; 4]);
+pub(crate) struct ByteSet([u64; 4]);
 
 impl ByteSet {
     const EMPTY: ByteSet = ByteSet([0; 4]);
@@ -46,7 +46,7 @@ impl ByteSet {
     }
 
     /// Whether `b` is in the set.
-    pub fn contains(&self, b: u8) -> bool {
+    pub(crate) fn contains(&self, b: u8) -> bool {
         self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
     }
 
@@ -81,7 +81,7 @@ struct State {
 /// An automaton (Thompson's construction) with one start and one
 /// accepting state.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Nfa {
+pub(crate) struct Nfa {
     states: Vec<State>,
     start: usize,
     accept: usize,
@@ -93,7 +93,7 @@ pub struct Nfa {
 
 /// Why a regular expression could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unreadable(pub String);
+pub(crate) struct Unreadable(pub String);
 
 /// The parsed expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,11 +108,11 @@ enum Node {
 /// The most states an automaton may have: a bound on the work of one
 /// overlap test (the product of two automata), far above what a glob of
 /// the allowed length makes.
-pub const MAX_STATES: usize = 4096;
+pub(crate) const MAX_STATES: usize = 4096;
 
 impl Nfa {
     /// The automaton of `regex`, as globset writes one (`(?-u)^...$`).
-    pub fn from_glob_regex(regex: &str) -> Result<Self, Unreadable> {
+    pub(crate) fn from_glob_regex(regex: &str) -> Result<Self, Unreadable> {
         let body = regex
             .strip_prefix("(?-u)^")
             .and_then(|rest| rest.strip_suffix('$'))
@@ -144,7 +144,7 @@ impl Nfa {
     }
 
     /// The automaton that accepts exactly `text`'s bytes.
-    pub fn literal(text: &str) -> Self {
+    pub(crate) fn literal(text: &str) -> Self {
         let node = Node::Concat(
             text.bytes()
                 .map(|b| Node::Bytes(ByteSet::byte(b)))
@@ -221,7 +221,8 @@ impl Nfa {
 
     /// Whether the automaton accepts `input` (tests compare it with
     /// globset's own matcher).
-    pub fn matches(&self, input: &[u8]) -> bool {
+    #[cfg(test)]
+    pub(crate) fn matches(&self, input: &[u8]) -> bool {
         let mut current = self.closure(vec![self.start]);
         for &b in input {
             let next: Vec<usize> = current
@@ -239,6 +240,7 @@ impl Nfa {
     }
 
     /// Every state reachable from `states` without reading a byte.
+    #[cfg(test)]
     fn closure(&self, mut stack: Vec<usize>) -> Vec<usize> {
         let mut seen = vec![false; self.states.len()];
         let mut out = Vec::new();
@@ -254,7 +256,7 @@ impl Nfa {
 }
 
 /// The shortest byte string both automata accept, if there is one.
-pub fn common_string(a: &Nfa, b: &Nfa) -> Option<Vec<u8>> {
+pub(crate) fn common_string(a: &Nfa, b: &Nfa) -> Option<Vec<u8>> {
     if !compatible(&a.prefix, &b.prefix, false) || !compatible(&a.suffix, &b.suffix, true) {
         return None;
     }

@@ -22,7 +22,7 @@ use crate::toolsets::team::domain::error::TeamError;
 use crate::toolsets::team::domain::text::check_line;
 
 /// The longest pattern, in characters.
-pub const MAX_PATTERN_CHARS: usize = 256;
+pub(crate) const MAX_PATTERN_CHARS: usize = 256;
 
 /// The most patterns the memo keeps.
 const MEMO_CAP: usize = 100_000;
@@ -33,14 +33,14 @@ static MEMO: LazyLock<Mutex<HashMap<String, Arc<Pattern>>>> = LazyLock::new(Mute
 
 /// A pattern, compiled for the overlap test.
 #[derive(Debug, Clone)]
-pub struct Pattern {
+pub(crate) struct Pattern {
     text: String,
     nfa: Nfa,
 }
 
 impl Pattern {
     /// `text` checked against the rules and compiled.
-    pub fn new(text: &str) -> Result<Self, TeamError> {
+    pub(crate) fn new(text: &str) -> Result<Self, TeamError> {
         let bad = |problem: String| TeamError::Touch {
             pattern: crate::runtime::text::clip(text),
             problem,
@@ -83,7 +83,7 @@ impl Pattern {
     /// it spells, so that every stored pattern reserves something. Each
     /// text is compiled once per process ([`MEMO`]): reservations and waves
     /// read the same patterns call after call.
-    pub fn stored(text: &str) -> Arc<Self> {
+    pub(crate) fn stored(text: &str) -> Arc<Self> {
         if let Some(compiled) = MEMO.lock().get(text) {
             return compiled.clone();
         }
@@ -101,12 +101,12 @@ impl Pattern {
     }
 
     /// The pattern as written.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.text
     }
 
     /// Its automaton.
-    pub fn nfa(&self) -> &Nfa {
+    pub(crate) fn nfa(&self) -> &Nfa {
         &self.nfa
     }
 
@@ -114,7 +114,7 @@ impl Pattern {
     /// globset's own, built with the automaton's options; for a stored
     /// pattern that breaks the rules, of its literal path (`None` if even
     /// that cannot be built).
-    pub fn matcher(&self) -> Option<GlobMatcher> {
+    pub(crate) fn matcher(&self) -> Option<GlobMatcher> {
         let glob = glob(&self.text).or_else(|_| glob(&globset::escape(&self.text)));
         glob.ok().map(|glob| glob.compile_matcher())
     }

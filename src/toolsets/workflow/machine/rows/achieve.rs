@@ -14,7 +14,7 @@ use crate::toolsets::workflow::machine::state::State;
 use crate::toolsets::workflow::machine::step::Step;
 
 /// A3, A4n, E1d: every criterion is met.
-pub fn all_met(step: &mut Step<'_>) {
+pub(crate) fn all_met(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     step.say(format!(
         "Every acceptance criterion in {plan} is met. Type Finite to add criteria, or Reparo to \
@@ -24,7 +24,7 @@ pub fn all_met(step: &mut Step<'_>) {
 }
 
 /// A1b: `task.md` is missing.
-pub fn a1b(step: &mut Step<'_>) {
+pub(crate) fn a1b(step: &mut Step<'_>) {
     step.say(
         "Task file is missing. Use Accio to create a new task or Finite to return to plan editing.",
     );
@@ -32,7 +32,7 @@ pub fn a1b(step: &mut Step<'_>) {
 }
 
 /// A1t: `task.md` is not ready to execute.
-pub fn a1t(step: &mut Step<'_>) {
+pub(crate) fn a1t(step: &mut Step<'_>) {
     let task = step.file(File::Task);
     step.say(match step.bytes(File::Task) == templates::TASK.as_bytes() {
         true => format!(
@@ -50,7 +50,7 @@ pub fn a1t(step: &mut Step<'_>) {
 }
 
 /// A1: the task is executed.
-pub fn a1(step: &mut Step<'_>) {
+pub(crate) fn a1(step: &mut Step<'_>) {
     let task = step.file(File::Task);
     let results = step.file(File::Results);
     step.say(format!(
@@ -69,7 +69,7 @@ pub fn a1(step: &mut Step<'_>) {
 }
 
 /// A2b: `task-results.md` is missing.
-pub fn a2b(step: &mut Step<'_>) {
+pub(crate) fn a2b(step: &mut Step<'_>) {
     step.say(
         "Task results file is missing. Please ask the AI to recreate task-results.md based on \
          the current git diff.",
@@ -83,7 +83,7 @@ pub fn a2b(step: &mut Step<'_>) {
 
 /// A2, A2d, E2, E2d: archives the task and its results, ticks the
 /// criteria they satisfy, and drafts the next task while some remain.
-pub fn integrate(step: &mut Step<'_>) {
+pub(crate) fn integrate(step: &mut Step<'_>) {
     let ticking = step.ticking().clone();
     let dir = step
         .archive(Place::Task, &[File::Task, File::Results])
@@ -142,7 +142,7 @@ pub fn integrate(step: &mut Step<'_>) {
 }
 
 /// A4: criteria were added after the work was complete.
-pub fn a4(step: &mut Step<'_>) {
+pub(crate) fn a4(step: &mut Step<'_>) {
     match step.has(File::Task) {
         true => resume_task(step, "New acceptance criteria were added. "),
         false => new_task(step, "New acceptance criteria were added. "),
@@ -150,7 +150,7 @@ pub fn a4(step: &mut Step<'_>) {
 }
 
 /// A6: Finite while results wait to be integrated.
-pub fn a6(step: &mut Step<'_>) {
+pub(crate) fn a6(step: &mut Step<'_>) {
     step.say(
         "Finish integrating the task results with Accio first: Finite now would leave the plan \
          unmarked.",
@@ -159,7 +159,7 @@ pub fn a6(step: &mut Step<'_>) {
 }
 
 /// F1: back to Gather Acceptance Criteria; files untouched.
-pub fn f1(step: &mut Step<'_>) {
+pub(crate) fn f1(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     let mut message = match step.to {
         State::GatherNeedsPlan => format!(
@@ -188,7 +188,7 @@ pub fn f1(step: &mut Step<'_>) {
 }
 
 /// F2: Finite where it is blocked.
-pub fn f2(step: &mut Step<'_>) {
+pub(crate) fn f2(step: &mut Step<'_>) {
     step.say(match step.from {
         State::PrAppliedPendingArchive => {
             "Finish the review with Accio first: it archives the review and returns to where it started."

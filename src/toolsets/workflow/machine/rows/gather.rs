@@ -12,7 +12,7 @@ use crate::toolsets::workflow::machine::state::State;
 use crate::toolsets::workflow::machine::step::Step;
 
 /// G1: creates D and `plan.md` from the template.
-pub fn g1(step: &mut Step<'_>) {
+pub(crate) fn g1(step: &mut Step<'_>) {
     step.create_dir("");
     step.create(File::Plan, templates::PLAN);
     let plan = step.file(File::Plan);
@@ -25,7 +25,7 @@ pub fn g1(step: &mut Step<'_>) {
 }
 
 /// G1b: `plan.md` exists already.
-pub fn g1b(step: &mut Step<'_>) {
+pub(crate) fn g1b(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     step.say(format!(
         "{plan} already exists: review and expand it, then type Accio when it is ready."
@@ -37,7 +37,7 @@ pub fn g1b(step: &mut Step<'_>) {
 }
 
 /// G2b, X1b, A1c, A2c, A4c, E1c, E2c: `plan.md` is missing.
-pub fn plan_missing(step: &mut Step<'_>) {
+pub(crate) fn plan_missing(step: &mut Step<'_>) {
     step.say("Plan file is missing. Use Accio to reset and create a new plan.");
     step.tell(
         "Tell the user message_to_user. Do not recreate plan.md yourself: the next Accio creates \
@@ -46,7 +46,7 @@ pub fn plan_missing(step: &mut Step<'_>) {
 }
 
 /// G3: no unchecked criterion yet.
-pub fn g3(step: &mut Step<'_>) {
+pub(crate) fn g3(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     let ticked =
         !crate::toolsets::workflow::files::criteria::criteria(step.bytes(File::Plan)).is_empty();
@@ -65,12 +65,12 @@ pub fn g3(step: &mut Step<'_>) {
 }
 
 /// G4 (and E1r, A4 with a task): an unfinished task exists.
-pub fn g4(step: &mut Step<'_>) {
+pub(crate) fn g4(step: &mut Step<'_>) {
     resume_task(step, "");
 }
 
 /// Quotes the unfinished `task.md` and asks to keep drafting it.
-pub fn resume_task(step: &mut Step<'_>, lead: &str) {
+pub(crate) fn resume_task(step: &mut Step<'_>, lead: &str) {
     let task = step.file(File::Task);
     step.say(format!(
         "{lead}An unfinished task is waiting in {task}: the agent sums it up; finish drafting it \
@@ -85,12 +85,12 @@ pub fn resume_task(step: &mut Step<'_>, lead: &str) {
 }
 
 /// G2 (and E1, A4 without a task): creates `task.md` for the next task.
-pub fn g2(step: &mut Step<'_>) {
+pub(crate) fn g2(step: &mut Step<'_>) {
     new_task(step, "");
 }
 
 /// Creates `task.md` from the template and asks for the next task.
-pub fn new_task(step: &mut Step<'_>, lead: &str) {
+pub(crate) fn new_task(step: &mut Step<'_>, lead: &str) {
     step.create(File::Task, templates::TASK);
     let task = step.file(File::Task);
     step.say(format!(
@@ -102,7 +102,7 @@ pub fn new_task(step: &mut Step<'_>, lead: &str) {
 }
 
 /// X0: Expecto before there is a plan.
-pub fn x0(step: &mut Step<'_>) {
+pub(crate) fn x0(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     step.say(format!(
         "There is no plan yet: type Accio to create {plan}, then Expecto."
@@ -116,7 +116,7 @@ fn ensure_refs(step: &mut Step<'_>) {
 }
 
 /// X2: no new Atlassian link.
-pub fn x2(step: &mut Step<'_>) {
+pub(crate) fn x2(step: &mut Step<'_>) {
     ensure_refs(step);
     step.say(
         "No new Atlassian links found in `plan.md`. Add Jira/Confluence URLs under References \
@@ -128,7 +128,7 @@ pub fn x2(step: &mut Step<'_>) {
 }
 
 /// X1: hands the new Atlassian links to the agent.
-pub fn x1(step: &mut Step<'_>) {
+pub(crate) fn x1(step: &mut Step<'_>) {
     ensure_refs(step);
     let input = step.input();
     let links = atlassian::new_urls(
@@ -168,7 +168,7 @@ pub fn x1(step: &mut Step<'_>) {
 }
 
 /// X3: Expecto outside Gather.
-pub fn x3(step: &mut Step<'_>) {
+pub(crate) fn x3(step: &mut Step<'_>) {
     let state = step.from;
     let finite_blocked = matches!(
         state,
@@ -191,7 +191,7 @@ pub fn x3(step: &mut Step<'_>) {
 }
 
 /// F0: Finite in Gather.
-pub fn f0(step: &mut Step<'_>) {
+pub(crate) fn f0(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     step.say(match step.from {
         State::GatherNeedsPlan => format!(

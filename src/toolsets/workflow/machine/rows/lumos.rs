@@ -102,7 +102,7 @@ fn needs_plan(state: State) -> bool {
 
 /// L1: the state explained; reports an inferred or unreadable
 /// `state.json` and a missing `plan.md`.
-pub fn l1(step: &mut Step<'_>) {
+pub(crate) fn l1(step: &mut Step<'_>) {
     let state = step.from;
     let mut message = match &step.input().start {
         Start::Stored => String::new(),

@@ -5,21 +5,21 @@
 //! What each row of the table does to the files and says, by phase, and
 //! the sentences several rows share.
 
-pub mod achieve;
-pub mod gather;
-pub mod lumos;
-pub mod recovery;
-pub mod review;
+pub(crate) mod achieve;
+pub(crate) mod gather;
+pub(crate) mod lumos;
+pub(crate) mod recovery;
+pub(crate) mod review;
 
 use super::state::State;
 use super::step::Step;
 use crate::toolsets::workflow::files::names::File;
 
 /// The instruction of rows that only inform.
-pub const RELAY: &str = "Tell the user message_to_user. Change no file.";
+pub(crate) const RELAY: &str = "Tell the user message_to_user. Change no file.";
 
 /// `n` and `noun`, plural when `n` is not 1 (`criterion` → `criteria`).
-pub fn count(n: usize, noun: &str) -> String {
+pub(crate) fn count(n: usize, noun: &str) -> String {
     match (n, noun.strip_suffix("criterion")) {
         (1, _) => format!("1 {noun}"),
         (_, Some(stem)) => format!("{n} {stem}criteria"),
@@ -28,17 +28,17 @@ pub fn count(n: usize, noun: &str) -> String {
 }
 
 /// The headings an agent writes `task-results.md` with.
-pub const RESULTS_HEADINGS: &str = "`## Achieved`, `## Learned`, `## Unsolved Errors`, \
+pub(crate) const RESULTS_HEADINGS: &str = "`## Achieved`, `## Learned`, `## Unsolved Errors`, \
 `## Satisfied Acceptance Criteria` (one `- ` item per criterion the task satisfied, copied \
 verbatim from plan.md)";
 
 /// The headings an agent writes `review-task-results.md` with.
-pub const REVIEW_RESULTS_HEADINGS: &str = "`## Achieved` (mapped to comments or threads where \
+pub(crate) const REVIEW_RESULTS_HEADINGS: &str = "`## Achieved` (mapped to comments or threads where \
 possible), `## Remaining` (unaddressed items, with reasons), `## Errors` (errors met and \
 suggested follow-ups), `## Files Changed` (paths, with a brief diff summary)";
 
 /// The two lines that help write the plan.
-pub fn help_with_plan(step: &mut Step<'_>) {
+pub(crate) fn help_with_plan(step: &mut Step<'_>) {
     let plan = step.file(File::Plan);
     step.tell(format!(
         "Help the user write {plan}: context, goals and non-goals, constraints and risks, \
@@ -51,7 +51,7 @@ pub fn help_with_plan(step: &mut Step<'_>) {
 }
 
 /// Asks the agent to draft the next task toward the unchecked criteria.
-pub fn draft_task(step: &mut Step<'_>, unchecked: &[String]) {
+pub(crate) fn draft_task(step: &mut Step<'_>, unchecked: &[String]) {
     step.list("Unchecked acceptance criteria", unchecked);
     let task = step.file(File::Task);
     step.tell(format!(
@@ -64,7 +64,7 @@ pub fn draft_task(step: &mut Step<'_>, unchecked: &[String]) {
 
 /// Says where the user stands in `state` and what to do next (after a
 /// review ends or is left).
-pub fn guidance(step: &Step<'_>, state: State) -> String {
+pub(crate) fn guidance(step: &Step<'_>, state: State) -> String {
     let plan = step.file(File::Plan);
     let task = step.file(File::Task);
     match state {
@@ -96,7 +96,7 @@ pub fn guidance(step: &Step<'_>, state: State) -> String {
 
 /// The Reparo instructions: the agent gathers the PR's review comments
 /// into `comments.md` through its GitHub MCP.
-pub fn gather_comments(step: &mut Step<'_>) {
+pub(crate) fn gather_comments(step: &mut Step<'_>) {
     let comments = step.file(File::Comments);
     let pr = step.input().note.as_deref().and_then(pull_request_url);
     let find = match &pr {
@@ -127,7 +127,7 @@ pub fn gather_comments(step: &mut Step<'_>) {
 
 /// The first GitHub pull request URL in `note`:
 /// `https://github.com/{owner}/{repo}/pull/{number}`.
-pub fn pull_request_url(note: &str) -> Option<&str> {
+pub(crate) fn pull_request_url(note: &str) -> Option<&str> {
     const PREFIX: &str = "https://github.com/";
     note.match_indices(PREFIX).find_map(|(at, _)| {
         let rest = &note[at + PREFIX.len()..];

@@ -13,17 +13,17 @@ use crate::toolsets::workflow::machine::state::State;
 use crate::toolsets::workflow::machine::step::Step;
 
 /// E1r: `task.md` is back.
-pub fn e1r(step: &mut Step<'_>) {
+pub(crate) fn e1r(step: &mut Step<'_>) {
     resume_task(step, "The task file is back. ");
 }
 
 /// E1: a new `task.md` for the unchecked criteria.
-pub fn e1(step: &mut Step<'_>) {
+pub(crate) fn e1(step: &mut Step<'_>) {
     new_task(step, "");
 }
 
 /// E3, E3d: no results: the task is archived as incomplete.
-pub fn incomplete(step: &mut Step<'_>) {
+pub(crate) fn incomplete(step: &mut Step<'_>) {
     let dir = step.archive(Place::IncompleteTask, &[File::Task]);
     let archived = match &dir {
         Some(dir) => format!(
@@ -56,7 +56,7 @@ pub fn incomplete(step: &mut Step<'_>) {
 }
 
 /// E4r: `plan.md` is back: resume where we were.
-pub fn e4r(step: &mut Step<'_>) {
+pub(crate) fn e4r(step: &mut Step<'_>) {
     step.say(format!(
         "{} is back: resuming in {} — {}.",
         step.file(File::Plan),
@@ -67,7 +67,7 @@ pub fn e4r(step: &mut Step<'_>) {
 }
 
 /// E4: a new `plan.md` from the template.
-pub fn e4(step: &mut Step<'_>) {
+pub(crate) fn e4(step: &mut Step<'_>) {
     step.create(File::Plan, templates::PLAN);
     let plan = step.file(File::Plan);
     let mut message = format!(
@@ -85,7 +85,7 @@ pub fn e4(step: &mut Step<'_>) {
 }
 
 /// E5: `comments.md` recreated; the comments are gathered again.
-pub fn e5(step: &mut Step<'_>) {
+pub(crate) fn e5(step: &mut Step<'_>) {
     let comments = step.file(File::Comments);
     let lead = match step.create_missing(File::Comments, "") {
         true => format!("Recreated {comments} empty. "),
@@ -98,7 +98,7 @@ pub fn e5(step: &mut Step<'_>) {
 }
 
 /// E6: a new review task from the comments.
-pub fn e6(step: &mut Step<'_>) {
+pub(crate) fn e6(step: &mut Step<'_>) {
     step.create_missing(File::ReviewTask, templates::REVIEW_TASK);
     let review_task = step.file(File::ReviewTask);
     step.say(format!(
@@ -114,7 +114,7 @@ pub fn e6(step: &mut Step<'_>) {
 }
 
 /// E7: `comments.md` is missing too.
-pub fn e7(step: &mut Step<'_>) {
+pub(crate) fn e7(step: &mut Step<'_>) {
     step.say(
         "Cannot create review task because comments.md is also missing. Use Accio to recreate \
          comments.md first.",

@@ -13,7 +13,7 @@ use crate::toolsets::workflow::machine::state::State;
 use crate::toolsets::workflow::machine::step::Step;
 
 /// S0: Reparo where it is blocked.
-pub fn s0(step: &mut Step<'_>) {
+pub(crate) fn s0(step: &mut Step<'_>) {
     step.say(match step.from {
         State::AchieveTaskExecuted => {
             "Integrate the task results with Accio first, then type Reparo to start a PR review."
@@ -37,7 +37,7 @@ fn gathering(step: &Step<'_>, lead: &str) -> String {
 }
 
 /// S1: starts a review with an empty `comments.md`.
-pub fn s1(step: &mut Step<'_>) {
+pub(crate) fn s1(step: &mut Step<'_>) {
     step.create(File::Comments, "");
     let message = gathering(step, "Starting a PR review. ");
     step.say(message);
@@ -45,7 +45,7 @@ pub fn s1(step: &mut Step<'_>) {
 }
 
 /// S5: `comments.md` went missing while gathering: recreated empty.
-pub fn s5(step: &mut Step<'_>) {
+pub(crate) fn s5(step: &mut Step<'_>) {
     step.create(File::Comments, "");
     let lead = format!(
         "{} was missing and is empty again. ",
@@ -57,7 +57,7 @@ pub fn s5(step: &mut Step<'_>) {
 }
 
 /// S2, S3, S4, S6: a review exists; ask to restart, continue or leave it.
-pub fn confirm(step: &mut Step<'_>) {
+pub(crate) fn confirm(step: &mut Step<'_>) {
     let what = match step.to {
         State::PrConfirmRestartComments => {
             format!("with gathered comments ({})", step.file(File::Comments))
@@ -79,13 +79,13 @@ pub fn confirm(step: &mut Step<'_>) {
 }
 
 /// P1b: `comments.md` is missing.
-pub fn p1b(step: &mut Step<'_>) {
+pub(crate) fn p1b(step: &mut Step<'_>) {
     step.say("Comments file is missing. Use Accio to recreate it and gather comments.");
     step.tell(RELAY);
 }
 
 /// P1e: `comments.md` is still empty: gather again.
-pub fn p1e(step: &mut Step<'_>) {
+pub(crate) fn p1e(step: &mut Step<'_>) {
     let lead = format!("{} is still empty. ", step.file(File::Comments));
     let message = gathering(step, &lead);
     step.say(message);
@@ -104,7 +104,7 @@ fn draft_review_task(step: &mut Step<'_>) {
 }
 
 /// P1: drafts the review task from the comments.
-pub fn p1(step: &mut Step<'_>) {
+pub(crate) fn p1(step: &mut Step<'_>) {
     step.create_missing(File::ReviewTask, templates::REVIEW_TASK);
     step.say(format!(
         "Drafting the review task in {} from the comments; refine it together, then type Accio \
@@ -115,13 +115,13 @@ pub fn p1(step: &mut Step<'_>) {
 }
 
 /// P2b: `review-task.md` is missing.
-pub fn p2b(step: &mut Step<'_>) {
+pub(crate) fn p2b(step: &mut Step<'_>) {
     step.say("Review task file is missing. Use Accio to create a new review task.");
     step.tell(RELAY);
 }
 
 /// P2t: `review-task.md` is still the template.
-pub fn p2t(step: &mut Step<'_>) {
+pub(crate) fn p2t(step: &mut Step<'_>) {
     let review_task = step.file(File::ReviewTask);
     let comments = step.file(File::Comments);
     step.say(format!(
@@ -135,7 +135,7 @@ pub fn p2t(step: &mut Step<'_>) {
 }
 
 /// P2: the review task is applied.
-pub fn p2(step: &mut Step<'_>) {
+pub(crate) fn p2(step: &mut Step<'_>) {
     let review_task = step.file(File::ReviewTask);
     let results = step.file(File::ReviewResults);
     step.say(format!(
@@ -153,7 +153,7 @@ pub fn p2(step: &mut Step<'_>) {
 }
 
 /// P3r: the review's results are missing.
-pub fn p3r(step: &mut Step<'_>) {
+pub(crate) fn p3r(step: &mut Step<'_>) {
     let results = step.file(File::ReviewResults);
     step.say(format!(
         "{results} is missing: the agent writes it from the current diff; then type Accio to \
@@ -167,7 +167,7 @@ pub fn p3r(step: &mut Step<'_>) {
 }
 
 /// P3, P4: archives the review and returns to where it started.
-pub fn finish(step: &mut Step<'_>) {
+pub(crate) fn finish(step: &mut Step<'_>) {
     let dir = step
         .archive(Place::Review, &File::REVIEW)
         .unwrap_or_default();
@@ -185,7 +185,7 @@ pub fn finish(step: &mut Step<'_>) {
 }
 
 /// C1, C3: restarts the review; its files are set aside.
-pub fn restart(step: &mut Step<'_>) {
+pub(crate) fn restart(step: &mut Step<'_>) {
     let set_aside = step.archive(Place::Discarded, &File::REVIEW);
     step.create(File::Comments, "");
     let lead = match set_aside {
@@ -201,7 +201,7 @@ pub fn restart(step: &mut Step<'_>) {
 }
 
 /// C2: continues the review from the gathered comments.
-pub fn c2(step: &mut Step<'_>) {
+pub(crate) fn c2(step: &mut Step<'_>) {
     let comments = step.file(File::Comments);
     let created = step.create_missing(File::Comments, "");
     step.say(match created {
@@ -221,7 +221,7 @@ pub fn c2(step: &mut Step<'_>) {
 }
 
 /// C4: continues the review where its files show it stands.
-pub fn c4(step: &mut Step<'_>) {
+pub(crate) fn c4(step: &mut Step<'_>) {
     let next = match step.to {
         State::PrAppliedPendingArchive => {
             "the review task was applied; type Accio to archive the review".to_owned()
@@ -240,7 +240,7 @@ pub fn c4(step: &mut Step<'_>) {
 }
 
 /// V1–V4: leaves the review; its files stay (paused).
-pub fn leave(step: &mut Step<'_>) {
+pub(crate) fn leave(step: &mut Step<'_>) {
     let phase = step.to.phase();
     step.say(format!(
         "Left the PR review; we're back in {} — {}. The review files stay; a later Reparo offers \
@@ -252,13 +252,13 @@ pub fn leave(step: &mut Step<'_>) {
 }
 
 /// V5: Reverto while the applied review waits to be archived.
-pub fn v5(step: &mut Step<'_>) {
+pub(crate) fn v5(step: &mut Step<'_>) {
     step.say("Finish the review with Accio first: it archives the results.");
     step.tell(RELAY);
 }
 
 /// V0: Reverto without a review.
-pub fn v0(step: &mut Step<'_>) {
+pub(crate) fn v0(step: &mut Step<'_>) {
     step.say(match step.from.is_error() {
         true => "No PR review is in progress; resolve this state with Accio first.",
         false => "No PR review is in progress.",

@@ -1,0 +1,579 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `planning-mcp-server setup` and `doctor`, for every agent: into an empty
+//! project, beside other servers and hooks (kept byte for byte), twice (no
+//! change), `--remove` (the original bytes back), an unparseable file
+//! (refused, untouched), `--dry-run` (a diff, nothing written). Every
+//! command `setup` writes is run: a server must speak MCP through the rmcp
+//! client, a hook must exit 0 and print the digest. docs/setup.md must
+//! show each agent's files exactly as `setup` writes them.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+use tokio::process::Command;
+
+/// The agents and the files `setup` writes for each (default scope).
+const AGENTS: &[(&str, &[&str])] = &[
+    ("claude-code", &[".mcp.json", ".claude/settings.json"]),
+    ("codex", &[".codex/config.toml"]),
+    ("cursor", &[".cursor/mcp.json"]),
+    ("vscode", &[".vscode/mcp.json"]),
+    ("gemini", &[".gemini/settings.json"]),
+    (
+        "claude-desktop",
+        &["HOME/.config/Claude/claude_desktop_config.json"],
+    ),
+];
+
+/// A project (a git repository) with its own HOME.
+struct Project {
+    _temp: tempfile::TempDir,
+    dir: PathBuf,
+    home: PathBuf,
+}
+
+impl Project {
+    fn new() -> Self {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("project");
+        let home = temp.path().join("home");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Self {
+            _temp: temp,
+            dir,
+            home,
+        }
+    }
+
+    /// `file` of the table: in HOME when it starts with `HOME/`.
+    fn path(&self, file: &str) -> PathBuf {
+        match file.strip_prefix("HOME/") {
+            Some(rest) => self.home.join(rest),
+            None => self.dir.join(file),
+        }
+    }
+
+    fn read(&self, file: &str) -> Option<String> {
+        std::fs::read_to_string(self.path(file)).ok()
+    }
+
+    /// A process as an agent would start it here: in the project, HOME
+    /// set, the built binaries first on PATH, no PLANNING_* or XDG_* of
+    /// the caller's.
+    fn command(&self, program: &str) -> Command {
+        let bins = Path::new(common::BIN).parent().unwrap();
+        let path = format!(
+            "{}:{}",
+            bins.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut command = Command::new(program);
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy().into_owned();
+            if key.starts_with("PLANNING_") || key.starts_with("XDG_") || key == "CODEX_HOME" {
+                command.env_remove(key);
+            }
+        }
+        command
+            .current_dir(&self.dir)
+            .env("HOME", &self.home)
+            .env("PATH", path)
+            .kill_on_drop(true);
+        command
+    }
+
+    /// Runs `planning-mcp-server ARGS` to its end.
+    async fn run(&self, args: &[&str]) -> Output {
+        let mut command = self.command(common::BIN);
+        command.args(args).stdin(std::process::Stdio::null());
+        common::within_hang("planning-mcp-server", command.output())
+            .await
+            .unwrap()
+    }
+
+    /// Runs `setup ARGS`; it must succeed. Its output.
+    async fn setup(&self, args: &[&str]) -> String {
+        let output = self.run(&[&["setup"], args].concat()).await;
+        assert!(
+            output.status.success(),
+            "setup {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// Every file and directory under the project and HOME, for checking
+    /// that nothing is left behind.
+    fn tree(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for root in [&self.dir, &self.home] {
+            let mut stack = vec![root.clone()];
+            while let Some(dir) = stack.pop() {
+                for entry in std::fs::read_dir(&dir).unwrap() {
+                    let path = entry.unwrap().path();
+                    found.push(path.strip_prefix(root).unwrap().display().to_string());
+                    if path.is_dir() {
+                        stack.push(path);
+                    }
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+}
+
+/// The server entry `name` of `text` (a file of `agent`), as data.
+fn entry(agent: &str, text: &str) -> Value {
+    match agent {
+        "codex" => {
+            let table: toml::Table = toml::from_str(text).unwrap();
+            serde_json::to_value(&table["mcp_servers"]["planning"]).unwrap()
+        }
+        "vscode" => {
+            serde_json::from_str::<Value>(&strict(text)).unwrap()["servers"]["planning"].clone()
+        }
+        _ => serde_json::from_str::<Value>(text).unwrap()["mcpServers"]["planning"].clone(),
+    }
+}
+
+/// JSONC (whole-line comments, trailing commas: what the fixtures hold)
+/// as JSON.
+fn strict(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect();
+    let joined = lines.join("\n");
+    let mut out = String::new();
+    let chars: Vec<char> = joined.chars().collect();
+    for (n, c) in chars.iter().enumerate() {
+        let next = chars[n + 1..].iter().find(|c| !c.is_whitespace());
+        if *c == ',' && matches!(next, Some('}' | ']')) {
+            continue;
+        }
+        out.push(*c);
+    }
+    out
+}
+
+/// Starts the server of `entry` as the agent would, and checks it speaks
+/// MCP: the number of tools it lists.
+async fn speaks_mcp(project: &Project, entry: &Value) -> usize {
+    let program = entry["command"].as_str().expect("a stdio entry");
+    let mut command = project.command(program);
+    for arg in entry["args"].as_array().into_iter().flatten() {
+        command.arg(arg.as_str().unwrap());
+    }
+    let (client, _) = common::stdio_client_with_pid(command, &[], &[]).await;
+    let tools = client.list_all_tools().await.unwrap().len();
+    client.cancel().await.unwrap();
+    assert!(tools >= 7, "{entry}: {tools} tools");
+    tools
+}
+
+/// Runs every hook command of Claude Code settings `text`; each must exit
+/// 0 and print the digest.
+async fn hooks_print_the_digest(project: &Project, text: &str) -> usize {
+    let settings: Value = serde_json::from_str(text).unwrap();
+    let mut ran = 0;
+    for (_, groups) in settings["hooks"].as_object().unwrap() {
+        for group in groups.as_array().unwrap() {
+            for hook in group["hooks"].as_array().unwrap() {
+                let command = hook["command"].as_str().unwrap();
+                if !command.contains("planning-mcp-server") {
+                    continue;
+                }
+                let mut shell = project.command("sh");
+                shell
+                    .args(["-c", command])
+                    .stdin(std::process::Stdio::null());
+                let output = common::within_hang(command, shell.output()).await.unwrap();
+                let stdout = String::from_utf8_lossy(&output.stdout);
+                assert!(
+                    output.status.success(),
+                    "{command}: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                assert!(stdout.starts_with("# Board default"), "{command}: {stdout}");
+                ran += 1;
+            }
+        }
+    }
+    ran
+}
+
+/// The arguments of the empty-project run for `agent`: team for Claude
+/// Code, whose hooks print its digest.
+fn first_args(agent: &str) -> Vec<&str> {
+    match agent {
+        "claude-code" => vec!["claude-code", "--toolsets", "planning,team"],
+        other => vec![other],
+    }
+}
+
+#[tokio::test]
+async fn setup_into_an_empty_project_twice_then_remove_for_every_agent() {
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/setup.md"))
+        .unwrap();
+    for (agent, written) in AGENTS {
+        let project = Project::new();
+        let args = first_args(agent);
+        let said = project.setup(&args).await;
+        assert!(said.contains("added server 'planning'"), "{agent}: {said}");
+        let texts: Vec<String> = written
+            .iter()
+            .map(|f| project.read(f).unwrap_or_else(|| panic!("{agent}: no {f}")))
+            .collect();
+        // What the docs show, with this test's paths as the docs write them.
+        for (file, text) in written.iter().zip(&texts) {
+            let shown = text
+                .replace(
+                    &std::fs::canonicalize(common::BIN)
+                        .unwrap()
+                        .display()
+                        .to_string(),
+                    "/home/you/.cargo/bin/planning-mcp-server",
+                )
+                .replace(&project.home.display().to_string(), "/home/you");
+            assert!(
+                docs.contains(&shown),
+                "docs/setup.md does not show {agent}'s {file} as written:\n{shown}"
+            );
+        }
+        let entry = entry(agent, &texts[0]);
+        speaks_mcp(&project, &entry).await;
+        if *agent == "claude-code" {
+            assert_eq!(hooks_print_the_digest(&project, &texts[1]).await, 2);
+        }
+        // Twice: nothing changes.
+        let again = project.setup(&args).await;
+        assert!(again.contains("is set up already"), "{agent}: {again}");
+        let now: Vec<Option<String>> = written.iter().map(|f| project.read(f)).collect();
+        assert_eq!(
+            now,
+            texts.iter().cloned().map(Some).collect::<Vec<_>>(),
+            "{agent}: changed by a second run"
+        );
+        // Removed: nothing left, not even the directories setup made.
+        let removed = project.setup(&[agent, "--remove"]).await;
+        assert!(
+            removed.contains("removed server 'planning'"),
+            "{agent}: {removed}"
+        );
+        let left: Vec<String> = project
+            .tree()
+            .into_iter()
+            .filter(|p| {
+                p != ".config"
+                    && p != ".planning-mcp-server"
+                    && !p.starts_with(".planning-mcp-server/")
+            })
+            .collect();
+        assert!(left.is_empty(), "{agent}: left behind {left:?}");
+    }
+}
+
+/// Each agent's file with other servers (and hooks) in a layout of its
+/// own: 4-space or tab indentation, comments where the format has them.
+fn others(agent: &str) -> Vec<(&'static str, &'static str)> {
+    match agent {
+        "claude-code" => vec![
+            (
+                ".mcp.json",
+                "{\n    \"mcpServers\": {\n        \"docs\": {\n            \"command\": \"npx\",\n            \"args\": [\"-y\", \"docs-mcp\"]\n        }\n    }\n}\n",
+            ),
+            (
+                ".claude/settings.json",
+                "{\n  \"permissions\": {\"allow\": [\"Bash(cargo test:*)\"]},\n  \"hooks\": {\n    \"SessionStart\": [\n      {\"matcher\": \"startup\", \"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}\n    ],\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"true\"}]}]\n  }\n}\n",
+            ),
+        ],
+        "codex" => vec![(
+            ".codex/config.toml",
+            "# my settings\nmodel = \"o3\"\n\n[mcp_servers.docs]  # the docs\ncommand = \"npx\"\nargs = [\"-y\", \"docs-mcp\"]\n",
+        )],
+        "cursor" => vec![(
+            ".cursor/mcp.json",
+            "{\n\t\"mcpServers\": {\n\t\t\"docs\": {\"url\": \"http://localhost:9/mcp\"}\n\t}\n}",
+        )],
+        "vscode" => vec![(
+            ".vscode/mcp.json",
+            "{\n  // my servers\n  \"inputs\": [],\n  \"servers\": {\n    \"docs\": {\"type\": \"stdio\", \"command\": \"npx\"},\n  },\n}\n",
+        )],
+        "gemini" => vec![(
+            ".gemini/settings.json",
+            "{\r\n  \"theme\": \"Dracula\",\r\n  \"mcpServers\": {\r\n    \"docs\": {\"httpUrl\": \"http://localhost:9/mcp\"}\r\n  }\r\n}\r\n",
+        )],
+        "claude-desktop" => vec![(
+            "HOME/.config/Claude/claude_desktop_config.json",
+            "{\"globalShortcut\": \"Ctrl+Space\", \"mcpServers\": {\"docs\": {\"command\": \"npx\"}}}",
+        )],
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test]
+async fn setup_keeps_other_servers_and_hooks_byte_for_byte_and_remove_restores_the_bytes() {
+    for (agent, _) in AGENTS {
+        let project = Project::new();
+        let originals = others(agent);
+        for (file, text) in &originals {
+            let path = project.path(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let args = first_args(agent);
+        project.setup(&args).await;
+        for (file, original) in &originals {
+            let now = project.read(file).unwrap();
+            // Only insertions: the original's bytes are all there, in order,
+            // and whatever was before and after stays.
+            let mut rest = now.as_str();
+            for c in original.chars() {
+                let at = rest
+                    .find(c)
+                    .unwrap_or_else(|| panic!("{agent} {file}: lost {c:?}:\n{now}"));
+                rest = &rest[at + c.len_utf8()..];
+            }
+            let prefix = original
+                .chars()
+                .zip(now.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let suffix = original
+                .chars()
+                .rev()
+                .zip(now.chars().rev())
+                .take_while(|(a, b)| a == b)
+                .count();
+            assert!(prefix > 0 && suffix > 0, "{agent} {file}:\n{now}");
+        }
+        let first = originals.first().unwrap();
+        speaks_mcp(&project, &entry(agent, &project.read(first.0).unwrap())).await;
+        if *agent == "claude-code" {
+            let settings = project.read(".claude/settings.json").unwrap();
+            let parsed: Value = serde_json::from_str(&settings).unwrap();
+            assert_eq!(
+                parsed["hooks"]["SessionStart"].as_array().unwrap().len(),
+                2,
+                "theirs and ours"
+            );
+            assert_eq!(parsed["hooks"]["Stop"][0]["hooks"][0]["command"], "true");
+            hooks_print_the_digest(&project, &settings).await;
+        }
+        let written: Vec<String> = originals
+            .iter()
+            .map(|(f, _)| project.read(f).unwrap())
+            .collect();
+        assert!(project.setup(&args).await.contains("is set up already"));
+        assert_eq!(
+            written,
+            originals
+                .iter()
+                .map(|(f, _)| project.read(f).unwrap())
+                .collect::<Vec<_>>()
+        );
+        project.setup(&[agent, "--remove"]).await;
+        for (file, original) in &originals {
+            assert_eq!(
+                project.read(file).as_deref(),
+                Some(*original),
+                "{agent} {file}: not the original bytes"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_unparseable_file_is_refused_and_left_untouched() {
+    for (agent, written) in AGENTS {
+        let project = Project::new();
+        let broken = match *agent {
+            "codex" => "[mcp_servers.docs\ncommand = 1\n",
+            _ => "{\"mcpServers\": {\"docs\": {\"command\": \"npx\",}\n",
+        };
+        let path = project.path(written[0]);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, broken).unwrap();
+        let before = project.tree();
+        let output = project
+            .run(&[&["setup"], first_args(agent).as_slice()].concat())
+            .await;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{agent}");
+        assert!(
+            stderr.contains("cannot be read (line ") && stderr.contains("setup changed nothing"),
+            "{agent}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), broken, "{agent}");
+        assert_eq!(project.tree(), before, "{agent}: made files");
+    }
+}
+
+#[tokio::test]
+async fn dry_run_prints_the_diff_and_writes_nothing() {
+    let project = Project::new();
+    let (file, original) = others("cursor")[0];
+    std::fs::create_dir_all(project.path(file).parent().unwrap()).unwrap();
+    std::fs::write(project.path(file), original).unwrap();
+    let said = project.setup(&["cursor", "--dry-run"]).await;
+    assert_eq!(project.read(file).as_deref(), Some(original));
+    let diff = said.split_once("The changes:\n").unwrap().1;
+    assert_eq!(
+        diff,
+        "--- a/.cursor/mcp.json\n+++ b/.cursor/mcp.json\n@@ -1,5 +1,8 @@\n {\n \t\"mcpServers\": {\n-\t\t\"docs\": {\"url\": \"http://localhost:9/mcp\"}\n+\t\t\"docs\": {\"url\": \"http://localhost:9/mcp\"},\n+\t\t\"planning\": {\n+\t\t\t\"command\": \"planning-mcp-server\"\n+\t\t}\n \t}\n }\n"
+    );
+}
+
+#[tokio::test]
+async fn user_scope_writes_this_binarys_path_and_its_commands_run() {
+    let project = Project::new();
+    project
+        .setup(&[
+            "claude-code",
+            "--scope",
+            "user",
+            "--toolsets",
+            "planning,team",
+        ])
+        .await;
+    let this = std::fs::canonicalize(common::BIN)
+        .unwrap()
+        .display()
+        .to_string();
+    let servers = project.read("HOME/.claude.json").unwrap();
+    let entry = entry("claude-code", &servers);
+    assert_eq!(entry["command"], this.as_str());
+    speaks_mcp(&project, &entry).await;
+    let settings = project.read("HOME/.claude/settings.json").unwrap();
+    assert!(
+        settings.contains(&format!("{this} summary --storage file")),
+        "{settings}"
+    );
+    assert_eq!(hooks_print_the_digest(&project, &settings).await, 2);
+    assert!(
+        project.tree().iter().all(|p| !p.starts_with(".mcp.json")),
+        "no project file"
+    );
+}
+
+#[tokio::test]
+async fn a_server_of_the_same_name_that_is_not_ours_is_refused() {
+    let project = Project::new();
+    std::fs::write(
+        project.path(".mcp.json"),
+        "{\"mcpServers\": {\"planning\": {\"command\": \"npx\"}}}",
+    )
+    .unwrap();
+    let output = project.run(&["setup", "claude-code"]).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "planning-mcp-server: .mcp.json has a server named 'planning' that setup did not write (\"npx\"): pass --name with another name, or remove it there; nothing was changed\n"
+    );
+    let output = project
+        .run(&["setup", "claude-code", "--name", "board"])
+        .await;
+    assert!(output.status.success());
+    assert!(project.read(".mcp.json").unwrap().contains("\"board\": {"));
+}
+
+#[tokio::test]
+async fn doctor_checks_what_setup_wrote_line_by_line() {
+    let project = Project::new();
+    let output = project.run(&["doctor"]).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no server 'planning' set up here"));
+
+    project
+        .setup(&["claude-code", "--toolsets", "planning,team"])
+        .await;
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let this = std::fs::canonicalize(common::BIN)
+        .unwrap()
+        .display()
+        .to_string();
+    let tools = common::tool_names("planning,team").await.len();
+    assert_eq!(
+        report,
+        format!(
+            "Claude Code, project scope (.mcp.json):\n  ok    server 'planning' runs `planning-mcp-server --toolsets planning,team --storage file`\n  ok    planning-mcp-server is this binary ({this})\n  ok    it answers initialize and lists {tools} tools\n  ok    its board directory .planning-mcp-server is writable\n  ok    SessionStart hook `planning-mcp-server summary --storage file` exits 0 and prints the digest (# Board default)\n  ok    PreCompact hook `planning-mcp-server summary --storage file` exits 0 and prints the digest (# Board default)\n6 checks, 0 failed\n"
+        )
+    );
+    // A hook that cannot read the board (memory) fails, and says what to do.
+    let settings = project.read(".claude/settings.json").unwrap();
+    std::fs::write(
+        project.path(".claude/settings.json"),
+        settings.replace("summary --storage file", "summary"),
+    )
+    .unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.contains("  FAIL  SessionStart hook `planning-mcp-server summary` fails: it exited with 1: planning-mcp-server: board default lives in the memory"), "{stderr}");
+    assert!(
+        stderr.contains("        fix: run planning-mcp-server setup claude-code again"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.trim_end().ends_with("6 checks, 2 failed"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+async fn http_setup_points_the_agent_and_the_hooks_at_the_server() {
+    let server =
+        common::HttpServer::start(&["--toolsets", "planning,team", "--storage", "file"], &[]).await;
+    let project = Project::new();
+    project
+        .setup(&[
+            "claude-code",
+            "--toolsets",
+            "planning,team",
+            "--http",
+            &server.url,
+        ])
+        .await;
+    let servers: Value = serde_json::from_str(&project.read(".mcp.json").unwrap()).unwrap();
+    assert_eq!(
+        servers["mcpServers"]["planning"],
+        serde_json::json!({"type": "http", "url": server.url})
+    );
+    let settings = project.read(".claude/settings.json").unwrap();
+    assert!(
+        settings.contains(&format!(
+            "summary --url {}",
+            server.url.trim_end_matches("/mcp")
+        )),
+        "{settings}"
+    );
+    assert_eq!(hooks_print_the_digest(&project, &settings).await, 2);
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains(&format!(
+            "  ok    {} answers initialize (planning-mcp-server ",
+            server.url
+        )),
+        "{report}"
+    );
+}
