@@ -71,6 +71,16 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "installs the peer servers from the network and runs for many minutes",
     ),
     (
+        "docs/setup.md",
+        "export PLANNING_AGENT_CLIS=$(scripts/agent-clis.sh)",
+        ".ci/run runs the script and exports its answer (it installs three agents from npm: 750 MB)",
+    ),
+    (
+        "docs/setup.md",
+        "PLANNING_REQUIRE_AGENT_CLIS=1 cargo test --test e2e setup::the_agents",
+        "a test of the suite this test is part of; .ci/run requires the agents' CLIs",
+    ),
+    (
         "docs/commit-planner.md",
         "git grep --heading --break -e '' refs/commit-plan/main:history",
         "needs a plan written ten times: commit_git_habits::commit_git_the_plan_history_is_read_with_one_command runs it as written",

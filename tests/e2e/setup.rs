@@ -577,3 +577,127 @@ async fn http_setup_points_the_agent_and_the_hooks_at_the_server() {
         "{report}"
     );
 }
+
+/// The agent CLI `name` from `PLANNING_AGENT_CLIS` (the directory that
+/// scripts/agent-clis.sh prints) or PATH; `None` (the test is skipped)
+/// when there is none, unless `PLANNING_REQUIRE_AGENT_CLIS=1`.
+fn agent_cli(name: &str) -> Option<PathBuf> {
+    let dirs = std::env::var_os("PLANNING_AGENT_CLIS")
+        .into_iter()
+        .chain(std::env::var_os("PATH"))
+        .flat_map(|dirs| std::env::split_paths(&dirs).collect::<Vec<_>>());
+    let found = dirs.map(|dir| dir.join(name)).find(|cli| cli.is_file());
+    if found.is_none() {
+        let why = format!(
+            "{name} is not installed (export PLANNING_AGENT_CLIS=$(scripts/agent-clis.sh))"
+        );
+        if std::env::var("PLANNING_REQUIRE_AGENT_CLIS").as_deref() == Ok("1") {
+            panic!("{why}, and PLANNING_REQUIRE_AGENT_CLIS=1 requires it");
+        }
+        eprintln!("SKIPPED: {why}; set PLANNING_REQUIRE_AGENT_CLIS=1 to make this a failure");
+    }
+    found
+}
+
+/// Runs an agent's CLI in the project; it must succeed. Its stdout and its
+/// stderr (Gemini CLI lists on stderr).
+async fn ask_agent(project: &Project, cli: &Path, args: &[&str]) -> (String, String) {
+    let mut command = project.command(&cli.display().to_string());
+    command
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        // No update checks or telemetry: the test asks for the config only.
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_AUTOUPDATER", "1");
+    let output = common::within_hang("the agent's CLI", command.output())
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "{} {args:?}: {stdout}{stderr}",
+        cli.display()
+    );
+    (stdout, stderr)
+}
+
+/// What the person would do once in the agent's own UI: trust the project
+/// (Codex, Gemini CLI) or approve its `.mcp.json` servers (Claude Code,
+/// which reads that approval in a git repository's project only).
+fn trust(project: &Project, agent: &str) {
+    let init = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&project.dir)
+        .status()
+        .unwrap();
+    assert!(init.success());
+    let dir = std::fs::canonicalize(&project.dir).unwrap();
+    let (file, text) = match agent {
+        "claude-code" => (
+            project.dir.join(".claude/settings.local.json"),
+            r#"{"enabledMcpjsonServers":["planning"]}"#.to_owned(),
+        ),
+        "codex" => (
+            project.home.join(".codex/config.toml"),
+            format!(
+                "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+                dir.display().to_string()
+            ),
+        ),
+        "gemini" => (
+            project.home.join(".gemini/trustedFolders.json"),
+            serde_json::json!({ dir.display().to_string(): "TRUST_FOLDER" }).to_string(),
+        ),
+        other => panic!("no CLI for {other}"),
+    };
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, text).unwrap();
+}
+
+#[tokio::test]
+async fn the_agents_own_clis_list_the_server_setup_wrote() {
+    // Claude Code and Gemini CLI start the server to show its health.
+    for (agent, cli, args, listed) in [
+        (
+            "claude-code",
+            "claude",
+            &["mcp", "list"][..],
+            "planning: planning-mcp-server --toolsets planning,team --storage file - ✔ Connected",
+        ),
+        (
+            "gemini",
+            "gemini",
+            &["mcp", "list"][..],
+            "planning: planning-mcp-server  (stdio) - Connected",
+        ),
+    ] {
+        let Some(cli) = agent_cli(cli) else { continue };
+        let project = Project::new();
+        project.setup(&first_args(agent)).await;
+        trust(&project, agent);
+        let (stdout, stderr) = ask_agent(&project, &cli, args).await;
+        let said = stdout + &stderr;
+        assert!(said.contains(listed), "{agent}: {said}");
+    }
+    // Codex lists what it would start, as JSON.
+    if let Some(codex) = agent_cli("codex") {
+        let project = Project::new();
+        project.setup(&["codex"]).await;
+        trust(&project, "codex");
+        let (said, _) = ask_agent(&project, &codex, &["mcp", "list", "--json"]).await;
+        let servers: Value = serde_json::from_str(&said).unwrap();
+        let ours = servers
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "planning")
+            .unwrap_or_else(|| panic!("codex does not list it: {said}"));
+        assert_eq!(ours["enabled"], true, "{said}");
+        assert_eq!(
+            ours["transport"]["command"], "planning-mcp-server",
+            "{said}"
+        );
+        assert_eq!(ours["transport"]["args"], serde_json::json!([]), "{said}");
+    }
+}
