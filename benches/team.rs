@@ -183,7 +183,7 @@ fn team(c: &mut Criterion) {
 /// task the docs too (so that such tasks overlap each other and held work).
 fn touches(n: usize) -> Vec<String> {
     let mut touches = vec![format!("src/module_{n}/**"), format!("tests/module_{n}.rs")];
-    if n % 5 == 0 {
+    if n.is_multiple_of(5) {
         touches.push("docs/*.md".into());
     }
     touches
