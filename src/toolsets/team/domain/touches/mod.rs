@@ -37,6 +37,15 @@ pub(crate) struct Touches {
     patterns: Vec<Arc<Pattern>>,
 }
 
+/// The pairs of automata states one overlap test of two touch sets may
+/// visit, all their pattern pairs together, so that no pair of sets,
+/// however intricate, holds the board for long (a pair of 32 patterns of
+/// 120 wildcards each needed 30 million unbounded). Typical patterns need
+/// tens to hundreds of pairs, most none (their literal prefixes or
+/// suffixes tell them apart). Past the budget the remaining pairs count as
+/// overlapping: a wave never holds two tasks it could not tell apart.
+pub(crate) const SEARCH_BUDGET: usize = 100_000;
+
 /// Two patterns that overlap, and a path both match.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Overlap {
@@ -44,8 +53,10 @@ pub(crate) struct Overlap {
     pub(crate) ours: String,
     /// The pattern of the second set.
     pub(crate) theirs: String,
-    /// A path both match (lossy UTF-8 if the patterns name bytes).
-    pub(crate) example: String,
+    /// A path both match (lossy UTF-8 if the patterns name bytes), or
+    /// `None` when the search gave up ([`SEARCH_BUDGET`]): counted as
+    /// overlapping without one.
+    pub(crate) example: Option<String>,
 }
 
 impl Touches {
@@ -88,13 +99,20 @@ impl Touches {
     /// The first pair of overlapping patterns (in the order of `self`,
     /// then of `other`), if any.
     pub(crate) fn overlap(&self, other: &Touches) -> Option<Overlap> {
+        let mut budget = SEARCH_BUDGET;
         self.patterns.iter().find_map(|ours| {
             other.patterns.iter().find_map(|theirs| {
-                let example = nfa::common_string(ours.nfa(), theirs.nfa())?;
+                let example = match nfa::search(ours.nfa(), theirs.nfa(), &mut budget) {
+                    nfa::Shared::Disjoint => return None,
+                    nfa::Shared::Example(bytes) => {
+                        Some(String::from_utf8_lossy(&bytes).into_owned())
+                    }
+                    nfa::Shared::GaveUp => None,
+                };
                 Some(Overlap {
                     ours: ours.text().to_owned(),
                     theirs: theirs.text().to_owned(),
-                    example: String::from_utf8_lossy(&example).into_owned(),
+                    example,
                 })
             })
         })
@@ -147,8 +165,15 @@ impl Conflict {
             }
             None => " of the same wave".to_owned(),
         };
+        let why = match example {
+            Some(example) => format!("both match {example}"),
+            None => {
+                "too intricate to tell apart within the search's bound, so counted as overlapping"
+                    .to_owned()
+            }
+        };
         format!(
-            "touches {ours}, which overlaps {theirs} of [{}]{whose} (both match {example})",
+            "touches {ours}, which overlaps {theirs} of [{}]{whose} ({why})",
             self.other
         )
     }

@@ -18,9 +18,12 @@
 //! automata: a breadth-first search over pairs of states (the product
 //! automaton), which also gives the shortest such string as an example.
 //! The search is exact: it says "overlap" only with an example that both
-//! globs match, and "no overlap" only when no string matches both.
+//! globs match, and "no overlap" only when no string matches both. It is
+//! bounded: past its budget of pairs it gives up and says so (the caller
+//! then counts the two as overlapping).
 
-use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
 
 /// A set of bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -255,27 +258,44 @@ impl Nfa {
     }
 }
 
-/// The shortest byte string both automata accept, if there is one.
-pub(crate) fn common_string(a: &Nfa, b: &Nfa) -> Option<Vec<u8>> {
+/// What the search of two automata for a shared string found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shared {
+    /// The shortest byte string both accept.
+    Example(Vec<u8>),
+    /// No string is accepted by both.
+    Disjoint,
+    /// The search ran out of its budget before it could tell.
+    GaveUp,
+}
+
+/// The shortest byte string both automata accept, if there is one; the
+/// search visits at most `budget` pairs of states (what it visits is taken
+/// off `budget`), and gives up beyond.
+pub(crate) fn search(a: &Nfa, b: &Nfa, budget: &mut usize) -> Shared {
     if !compatible(&a.prefix, &b.prefix, false) || !compatible(&a.suffix, &b.suffix, true) {
-        return None;
+        return Shared::Disjoint;
     }
     let width = b.states.len();
     let index = |p: usize, q: usize| p * width + q;
-    // How each pair was reached: from which pair, reading which byte.
-    let mut from: Vec<Option<(usize, Option<u8>)>> = vec![None; a.states.len() * width];
+    // How each pair was reached: from which pair, reading which byte. A
+    // map, not a table of every pair: its cost follows the pairs visited.
+    let mut from: HashMap<usize, (usize, Option<u8>)> = HashMap::new();
     let start = index(a.start, b.start);
-    from[start] = Some((start, None));
+    from.insert(start, (start, None));
     let mut queue = VecDeque::from([(a.start, b.start)]);
     while let Some((p, q)) = queue.pop_front() {
+        let Some(left) = budget.checked_sub(1) else {
+            return Shared::GaveUp;
+        };
+        *budget = left;
         let here = index(p, q);
         if p == a.accept && q == b.accept {
-            return Some(path(&from, here, start));
+            return Shared::Example(path(&from, here, start));
         }
         let mut visit = |p2: usize, q2: usize, byte: Option<u8>| {
-            let there = index(p2, q2);
-            if from[there].is_none() {
-                from[there] = Some((here, byte));
+            if let Entry::Vacant(slot) = from.entry(index(p2, q2)) {
+                slot.insert((here, byte));
                 queue.push_back((p2, q2));
             }
         };
@@ -294,7 +314,17 @@ pub(crate) fn common_string(a: &Nfa, b: &Nfa) -> Option<Vec<u8>> {
             }
         }
     }
-    None
+    Shared::Disjoint
+}
+
+/// The shortest byte string both automata accept, if there is one (a
+/// search without a budget, for tests).
+#[cfg(test)]
+pub(crate) fn common_string(a: &Nfa, b: &Nfa) -> Option<Vec<u8>> {
+    match search(a, b, &mut usize::MAX) {
+        Shared::Example(bytes) => Some(bytes),
+        Shared::Disjoint | Shared::GaveUp => None,
+    }
 }
 
 /// Whether two literal prefixes (or, `from_end`, suffixes) can both hold:
@@ -308,11 +338,11 @@ fn compatible(x: &[u8], y: &[u8], from_end: bool) -> bool {
 }
 
 /// The bytes read on the way from `start` to `end`.
-fn path(from: &[Option<(usize, Option<u8>)>], end: usize, start: usize) -> Vec<u8> {
+fn path(from: &HashMap<usize, (usize, Option<u8>)>, end: usize, start: usize) -> Vec<u8> {
     let mut bytes = Vec::new();
     let mut at = end;
     while at != start {
-        let Some((previous, byte)) = from[at] else {
+        let Some(&(previous, byte)) = from.get(&at) else {
             break;
         };
         bytes.extend(byte);
