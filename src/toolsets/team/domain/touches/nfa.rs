@@ -321,7 +321,8 @@ pub(crate) fn search(a: &Nfa, b: &Nfa, budget: &mut usize) -> Shared {
 /// search without a budget, for tests).
 #[cfg(test)]
 pub(crate) fn common_string(a: &Nfa, b: &Nfa) -> Option<Vec<u8>> {
-    match search(a, b, &mut usize::MAX) {
+    let mut unbounded = usize::MAX;
+    match search(a, b, &mut unbounded) {
         Shared::Example(bytes) => Some(bytes),
         Shared::Disjoint | Shared::GaveUp => None,
     }
