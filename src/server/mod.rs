@@ -5,10 +5,19 @@
 //! The MCP server of one session. It only dispatches: it lists and calls
 //! the tools of the enabled toolsets, serves and watches their resources
 //! (`resources/subscribe`, or `subscriptions/listen` in protocol
-//! 2026-07-28), and never names a toolset. The toolsets reach it through
-//! the interface in [`toolset`] (with their other faces: HTTP routes in
-//! [`routes`], subcommands in [`command`]); the configuration through
-//! [`settings`].
+//! 2026-07-28), serves their skills (`skills/list`, `skills/get`, and each
+//! `SKILL.md` as a resource), and never names a toolset. The toolsets reach
+//! it through the interface in [`toolset`] (with their other faces: skills
+//! in [`skill`], HTTP routes in [`routes`], subcommands in [`command`]);
+//! the configuration through [`settings`].
+//!
+//! It declares exactly what it serves: tools; prompts and completions
+//! (both empty: the conformance suite asks every server for them);
+//! resources (with subscriptions) when a toolset has resources or a skill;
+//! the Skills extension when a toolset has a skill. Since rmcp 3.11 the SDK
+//! answers a method whose capability is not declared with "method not
+//! found" (-32601), and so does [`SessionServer`] for the ones it
+//! implements itself.
 
 pub(crate) mod board_name;
 pub(crate) mod command;
@@ -19,6 +28,7 @@ pub(crate) mod registry;
 pub(crate) mod routed_tools;
 pub(crate) mod routes;
 pub(crate) mod settings;
+pub(crate) mod skill;
 pub(crate) mod toolset;
 pub(crate) mod untyped_request;
 
@@ -28,12 +38,14 @@ use std::sync::Arc;
 use futures_util::future::select_all;
 use parking_lot::Mutex;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ResourceUpdatedNotificationParam, ResultType,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, ConstString, CustomRequest, CustomResult,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
+    Implementation, ListPromptsResult, ListResourcesRequestMethod, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResponse,
+    ResourceUpdatedNotificationParam, ResultType, ServerCapabilities, ServerConfig,
+    SubscribeRequestMethod, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestMethod, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
@@ -46,6 +58,16 @@ pub(crate) use endpoint::Endpoint;
 pub(crate) use registry::Registry;
 
 use crate::runtime::text::clip;
+
+/// The answer to a method whose capability is not declared, worded as
+/// the answer to an unknown method ([`untyped_request`]).
+fn not_served<M: ConstString>() -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!("Method not found: {}", M::VALUE),
+        None,
+    )
+}
 
 /// One MCP session's server: the endpoint it works on.
 #[derive(Clone)]
@@ -75,6 +97,7 @@ impl SessionServer {
     }
 
     /// The error for a URI that is none of the endpoint's resources.
+    /// Called only when it has resources (the capability is declared).
     fn resource_not_found(&self, uri: &str) -> ErrorData {
         let uris: Vec<String> = self
             .endpoint
@@ -82,13 +105,27 @@ impl SessionServer {
             .into_iter()
             .map(|r| r.uri)
             .collect();
-        let has = match uris.is_empty() {
-            true => "no resources".to_owned(),
-            false => uris.join(" and "),
-        };
         ErrorData::resource_not_found(
-            format!("No resource '{}' here; this session has {has}.", clip(uri)),
+            format!(
+                "No resource '{}' here; this session has {}.",
+                clip(uri),
+                uris.join(" and ")
+            ),
             // SEP-2164: the error names the requested URI in its data.
+            Some(serde_json::json!({ "uri": uri })),
+        )
+    }
+
+    /// The error for a `SKILL.md` URI that is none of the endpoint's skills
+    /// (-32602, as SEP-2640 asks).
+    fn skill_not_found(&self, uri: &str) -> ErrorData {
+        let uris: Vec<String> = self.endpoint.skills().iter().map(|s| s.uri()).collect();
+        ErrorData::invalid_params(
+            format!(
+                "No skill '{}' here; this session has {}.",
+                clip(uri),
+                uris.join(" and ")
+            ),
             Some(serde_json::json!({ "uri": uri })),
         )
     }
@@ -96,15 +133,26 @@ impl SessionServer {
 
 impl ServerHandler for SessionServer {
     fn get_info(&self) -> ServerConfig {
+        // Prompts and completions are declared, and honestly empty: the
+        // conformance suite asks every server for both lists.
         let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_prompts();
-        let capabilities = match self.endpoint.has_resources() {
-            true => capabilities
+            .enable_completions()
+            .enable_prompts()
+            .enable_tools();
+        let capabilities = match (
+            self.endpoint.has_resources(),
+            self.endpoint.skills().is_empty(),
+        ) {
+            (false, _) => capabilities.build(),
+            (true, true) => capabilities
                 .enable_resources()
                 .enable_resources_subscribe()
                 .build(),
-            false => capabilities.build(),
+            (true, false) => capabilities
+                .enable_resources()
+                .enable_resources_subscribe()
+                .enable_skills()
+                .build(),
         };
         ServerConfig::new(capabilities)
             .with_server_info(
@@ -157,11 +205,48 @@ impl ServerHandler for SessionServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(untyped_request::answer(&request))
+        Err(untyped_request::answer(
+            &request,
+            &self.get_info().capabilities,
+        ))
     }
 
-    // The SDK answers prompts/list whatever the capabilities say, so the
-    // capability is declared (SEP-2575) and the list is honestly empty.
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        if !self.endpoint.has_resources() {
+            return Err(not_served::<ListResourcesRequestMethod>());
+        }
+        Ok(ListResourcesResult::with_all_items(
+            self.endpoint.resources(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if !self.endpoint.has_resources() {
+            return Err(not_served::<ReadResourceRequestMethod>());
+        }
+        if let Some(skill) = self.endpoint.skill(&request.uri) {
+            return Ok(skill.read().into());
+        }
+        let (endpoint, uri) = (self.endpoint.clone(), request.uri.clone());
+        // A toolset's read may wait for its files: off the async workers.
+        let read = crate::runtime::blocking::run(move || {
+            endpoint.faces().iter().find_map(|t| t.read_resource(&uri))
+        })
+        .await;
+        match read {
+            Some(result) => result.map(Into::into),
+            None => Err(self.resource_not_found(&request.uri)),
+        }
+    }
+
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -182,30 +267,25 @@ impl ServerHandler for SessionServer {
         ))
     }
 
-    async fn list_resources(
+    // Only called when the Skills extension is declared (rmcp answers
+    // -32601 otherwise): every skill on one page.
+    async fn list_skills(
         &self,
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(
-            self.endpoint.resources(),
-        ))
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let skills = self.endpoint.skills().iter().map(|skill| skill.entry());
+        Ok(ListSkillsResult::with_all_items(skills.collect()))
     }
 
-    async fn read_resource(
+    async fn get_skill(
         &self,
-        request: ReadResourceRequestParams,
+        request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let (endpoint, uri) = (self.endpoint.clone(), request.uri.clone());
-        // A toolset's read may wait for its files: off the async workers.
-        let read = crate::runtime::blocking::run(move || {
-            endpoint.faces().iter().find_map(|t| t.read_resource(&uri))
-        })
-        .await;
-        match read {
-            Some(result) => result.map(Into::into),
-            None => Err(self.resource_not_found(&request.uri)),
+    ) -> Result<GetSkillResult, ErrorData> {
+        match self.endpoint.skill(&request.uri) {
+            Some(skill) => Ok(GetSkillResult::new(skill.entry())),
+            None => Err(self.skill_not_found(&request.uri)),
         }
     }
 
@@ -215,9 +295,16 @@ impl ServerHandler for SessionServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if !self.endpoint.has_resources() {
+            return Err(not_served::<SubscribeRequestMethod>());
+        }
         let uri = request.uri;
         let Some(mut changes) = self.watch(&uri) else {
-            return Err(self.resource_not_found(&uri));
+            // A skill's file never changes while the server runs: nothing to announce.
+            return match self.has_resource(&uri) {
+                true => Ok(()),
+                false => Err(self.resource_not_found(&uri)),
+            };
         };
         let stop = CancellationToken::new();
         if let Some(previous) = self.subscriptions.lock().insert(uri.clone(), stop.clone()) {
@@ -255,6 +342,9 @@ impl ServerHandler for SessionServer {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if !self.endpoint.has_resources() {
+            return Err(not_served::<UnsubscribeRequestMethod>());
+        }
         if let Some(stop) = self.subscriptions.lock().remove(&request.uri) {
             stop.cancel();
         }

@@ -9,8 +9,9 @@
 //!    its name and what it offers, config tables, flags and example, its
 //!    instructions' budget, its subcommands of `planning-mcp-server`
 //!    ([`CliCommand`]), and how to configure it;
-//! 2. [`Toolset`], configured once per process: its instructions,
-//!    process-wide state and HTTP routes ([`Routes`]);
+//! 2. [`Toolset`], configured once per process: its instructions and the
+//!    skill they point to ([`Skill`]), process-wide state and HTTP routes
+//!    ([`Routes`]);
 //! 3. [`Tools`], opened once per endpoint (the board a session works on):
 //!    its MCP tools and resources.
 
@@ -28,6 +29,7 @@ use super::BoardName;
 use super::command::CliCommand;
 use super::routes::{HttpContext, Routes};
 use super::settings::{Flag, Settings};
+use super::skill::Skill;
 
 /// What a tool call answers, once it is done.
 pub(crate) type ToolFuture =
@@ -104,6 +106,14 @@ pub(crate) trait Toolset: Send + Sync + Debug + 'static {
 
     /// What a model reads first about it: what must not go wrong first.
     fn instructions(&self) -> &'static str;
+
+    /// Its skill (the Skills extension): what an agent needs to know to
+    /// use it well, more than its instructions hold, which then point to
+    /// it (`skill://{name}/SKILL.md`). Its text is a section of the
+    /// toolset's docs page. None by default.
+    fn skill(&self) -> Option<&'static Skill> {
+        None
+    }
 
     /// Whether its work recurses deeply (deep plans): the stdio server then
     /// runs on a thread with a large stack.

@@ -244,6 +244,151 @@ fn instructions_fit_their_budgets_and_every_budget_fits_the_limit() {
     });
 }
 
+/// Every name a toolset's tools give a model: the tools', their
+/// parameters' (nested too) and the values their enums allow.
+fn tool_vocabulary(tools: &[rmcp::model::Tool]) -> BTreeSet<String> {
+    fn walk(value: &serde_json::Value, words: &mut BTreeSet<String>) {
+        match value {
+            serde_json::Value::Object(object) => {
+                if let Some(serde_json::Value::Object(properties)) = object.get("properties") {
+                    words.extend(properties.keys().cloned());
+                }
+                if let Some(serde_json::Value::Array(values)) = object.get("enum") {
+                    words.extend(values.iter().filter_map(|v| v.as_str().map(str::to_owned)));
+                }
+                object.values().for_each(|v| walk(v, words));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, words)),
+            _ => {}
+        }
+    }
+    let mut words = BTreeSet::new();
+    for tool in tools {
+        words.insert(tool.name.to_string());
+        walk(
+            &serde_json::Value::Object((*tool.input_schema).clone()),
+            &mut words,
+        );
+    }
+    words
+}
+
+/// The `code spans` of a Markdown text.
+fn code_spans(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// Names a skill quotes that are not its tools' (file formats, reply fields).
+const NOT_TOOL_WORDS: &[&str] = &[
+    "task_name",
+    "message_to_user",
+    "instructions_to_coding_agent",
+];
+
+#[test]
+fn skills_are_valid_unique_pointed_to_and_name_only_their_tools() {
+    on_both(|registry| {
+        Jail::expect_with(|jail| {
+            let config = everything(jail, registry).config;
+            let board = BoardName::default_board();
+            let mut names = BTreeSet::new();
+            let mut entries = Vec::new();
+            let tools_of = |name: &str| {
+                let toolset = config.toolsets.iter().find(|t| t.name() == name).unwrap();
+                toolset.open(&board).unwrap().tools()
+            };
+            for (kind, toolset) in registry.kinds().zip(config.toolsets.iter()) {
+                let Some(skill) = toolset.skill() else {
+                    continue;
+                };
+                let name = toolset.name();
+                assert!(is_plain_name(skill.name, true) && !skill.name.contains('_'));
+                assert!(skill.name.len() <= 64, "{}", skill.name);
+                assert!(names.insert(skill.name), "two skills named {}", skill.name);
+                let description = skill.description;
+                assert!(
+                    (1..=1024).contains(&description.chars().count())
+                        && !description.chars().any(char::is_control),
+                    "{name}'s skill description is one line of at most 1,024 characters"
+                );
+                assert!(
+                    toolset.instructions().contains(&skill.uri()),
+                    "{name}'s instructions point to {}",
+                    skill.uri()
+                );
+                // The instructions are the short form: the skill has more to say.
+                assert!(
+                    skill.body.len() > 2 * toolset.instructions().len(),
+                    "{name}"
+                );
+                assert!(
+                    skill.file().len() <= 8 * 1024,
+                    "{name}'s skill is over 8 KiB"
+                );
+
+                // Its tools', and those of the toolsets it works on.
+                let tools = tools_of(name);
+                let required = kind.requires().iter().flat_map(|r| tools_of(r));
+                let vocabulary =
+                    tool_vocabulary(&tools.iter().cloned().chain(required).collect::<Vec<_>>());
+                let body = skill.body.to_lowercase();
+                for tool in &tools {
+                    let tool = tool.name.to_lowercase();
+                    let words = body.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+                    assert!(
+                        words.into_iter().any(|word| word == tool),
+                        "{name}'s skill says nothing of its tool {tool}"
+                    );
+                }
+                for span in code_spans(skill.body) {
+                    let looks_like_a_name = span.contains('_')
+                        && span.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+                    assert!(
+                        !looks_like_a_name
+                            || vocabulary.contains(span)
+                            || NOT_TOOL_WORDS.contains(&span),
+                        "{name}'s skill names `{span}`, which none of its tools has"
+                    );
+                }
+                entries.push(skill.entry());
+            }
+            rmcp::model::validate_skills(&entries).unwrap();
+            Ok(())
+        });
+    });
+}
+
+#[test]
+fn each_skill_is_its_docs_pages_section_as_the_page_is_now() {
+    Jail::expect_with(|jail| {
+        let config = everything(jail, REGISTRY).config;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut skills = 0;
+        for skill in config.toolsets.iter().filter_map(|t| t.skill()) {
+            let page = std::fs::read_to_string(root.join(skill.source)).unwrap();
+            let section = format!(
+                "{}{}{}",
+                crate::server::skill::SECTION_BEGIN,
+                skill.body,
+                crate::server::skill::SECTION_END
+            );
+            assert!(
+                page.contains(&section),
+                "{} holds {}'s text",
+                skill.source,
+                skill.name
+            );
+            assert_eq!(page.matches(crate::server::skill::SECTION_BEGIN).count(), 1);
+            skills += 1;
+        }
+        assert_eq!(
+            skills, 4,
+            "planning, team, workflow and commit have a skill"
+        );
+        Ok(())
+    });
+}
+
 #[test]
 fn the_registry_leaves_room_for_one_more_toolset() {
     let budgets: usize = REGISTRY

@@ -413,3 +413,93 @@ async fn sigterm_stops_the_server_gracefully_with_sessions_open() {
         client.cancel().await.unwrap();
     }
 }
+
+/// The events of an SSE body: its blocks between empty lines, without the
+/// comment-only ones (keep-alives).
+fn sse_events(body: &str) -> Vec<Vec<&str>> {
+    body.split("\n\n")
+        .map(|event| {
+            event
+                .lines()
+                .filter(|l| !l.starts_with(':'))
+                .collect::<Vec<_>>()
+        })
+        .filter(|lines| !lines.is_empty())
+        .collect()
+}
+
+/// Asserts that every event of `body` starts with `event: message` and
+/// names its type once, and returns the JSON-RPC messages it carries.
+fn named_messages(body: &str) -> Vec<serde_json::Value> {
+    let events = sse_events(body);
+    assert!(!events.is_empty(), "no event: {body:?}");
+    let mut messages = Vec::new();
+    for event in events {
+        assert_eq!(event[0], "event: message", "{body:?}");
+        let types = event.iter().filter(|l| l.starts_with("event:")).count();
+        assert_eq!(types, 1, "{body:?}");
+        for data in event.iter().filter_map(|l| l.strip_prefix("data: ")) {
+            if !data.is_empty() {
+                messages.push(serde_json::from_str(data).unwrap());
+            }
+        }
+    }
+    messages
+}
+
+#[tokio::test]
+async fn every_event_of_the_mcp_endpoint_is_named_message() {
+    let server = HttpServer::start(&[], &[]).await;
+    // Protocol 2025-11-25: rmcp starts each stream with a priming event (an
+    // ID and an empty data line), which gets the line too.
+    let initialize = INITIALIZE.replace("2025-06-18", "2025-11-25");
+    let response = post(&server.url).body(initialize).send().await.unwrap();
+    assert_eq!(
+        response.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let body = response.text().await.unwrap();
+    assert!(body.contains("event: message\ndata: \nid: "), "{body:?}");
+    let messages = named_messages(&body);
+    assert_eq!(messages.len(), 1, "{body:?}");
+    assert_eq!(
+        messages[0]["result"]["serverInfo"]["name"],
+        "planning-mcp-server"
+    );
+
+    let with_session = |body: String| {
+        post(&server.url)
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(body)
+    };
+    let initialized =
+        with_session(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.into());
+    assert!(initialized.send().await.unwrap().status().is_success());
+    let calls = [
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+               "params": {"name": "add_tasks", "arguments": {"tasks": [{"title": "Named"}]}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "no/such/method"}),
+    ];
+    for call in calls {
+        let id = call["id"].clone();
+        let body = with_session(call.to_string())
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let messages = named_messages(&body);
+        let reply = messages.iter().find(|m| m["id"] == id).expect("the reply");
+        assert!(
+            reply.get("result").is_some() || reply.get("error").is_some(),
+            "{body}"
+        );
+    }
+}

@@ -43,6 +43,7 @@ mod scenario;
 mod sessions;
 mod setup;
 mod shared_http;
+mod skills;
 mod stdio;
 mod team;
 mod team_dispatch;

@@ -256,6 +256,7 @@ async fn exactly_the_seven_tools_over_both_transports() {
         info.capabilities.prompts.is_some(),
         "declared: prompts/list answers (empty)"
     );
+    assert!(info.capabilities.supports_skills(), "skill planning-board");
     let resources = info
         .capabilities
         .resources

@@ -388,7 +388,14 @@ async fn resources_show_the_board_and_a_bounded_summary() {
         .into_iter()
         .map(|r| r.uri.clone())
         .collect();
-    assert_eq!(listed, ["board://default", "board://default/summary"]);
+    assert_eq!(
+        listed,
+        [
+            "board://default",
+            "board://default/summary",
+            "skill://planning-board/SKILL.md"
+        ]
+    );
     ok(
         &client,
         "set_goal",
@@ -452,6 +459,14 @@ async fn subscribers_hear_of_other_sessions_changes() {
         .unwrap();
     watching
         .subscribe(SubscribeRequestParams::new("board://default/summary"))
+        .await
+        .unwrap();
+    // A skill's file is a resource too: the subscription is accepted, and
+    // since the file never changes, never heard of (the barriers below).
+    watching
+        .subscribe(SubscribeRequestParams::new(
+            "skill://planning-board/SKILL.md",
+        ))
         .await
         .unwrap();
     let other = server.client().await;

@@ -257,7 +257,9 @@ async fn over_stdio_the_tools_are_listed_once_with_both_instructions() {
         [
             "board://default",
             "board://default/summary",
-            "board://default/digest"
+            "board://default/digest",
+            "skill://planning-board/SKILL.md",
+            "skill://team-loop/SKILL.md"
         ]
     );
 

@@ -13,6 +13,14 @@ use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ErrorCode, ReadResourceRequestParams};
 use rmcp::transport::StreamableHttpClientTransport;
 
+/// Lists the resources and returns the error the server answers with.
+async fn list_error(client: &common::Client) -> rmcp::model::ErrorData {
+    match client.list_all_resources().await {
+        Err(rmcp::service::ServiceError::McpError(error)) => error,
+        other => panic!("expected an MCP error for resources/list, got {other:?}"),
+    }
+}
+
 /// Reads `uri` and returns the error the server answers with.
 async fn read_error(client: &common::Client, uri: &str) -> rmcp::model::ErrorData {
     let read = client
@@ -37,14 +45,14 @@ async fn stdio_without_planning_opens_no_board_and_serves_no_board_resource() {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert!(names.iter().all(|n| n.contains('.')), "{names:?}");
     assert!(!names.contains(&"get_tasks"), "{names:?}");
-    assert!(client.list_all_resources().await.unwrap().is_empty());
+    // No toolset with resources: the capability is not declared, and its
+    // methods are not served.
+    assert!(client.peer_info().unwrap().capabilities.resources.is_none());
+    assert_eq!(list_error(&client).await.code, ErrorCode::METHOD_NOT_FOUND);
     for uri in ["board://default", "board://default/summary"] {
         let error = read_error(&client, uri).await;
-        assert_eq!(error.code, ErrorCode::RESOURCE_NOT_FOUND, "{error:?}");
-        assert_eq!(
-            error.message,
-            format!("No resource '{uri}' here; this session has no resources.")
-        );
+        assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND, "{error:?}");
+        assert_eq!(error.message, "Method not found: resources/read");
     }
     let called = client
         .call_tool(CallToolRequestParams::new("get_tasks"))
@@ -73,8 +81,8 @@ async fn http_without_planning_opens_no_board_and_has_no_web_board() {
     let server = HttpServer::start_in(&dir, &args, &[]).await;
     let client = server.client().await;
     let error = read_error(&client, "board://default").await;
-    assert_eq!(error.code, ErrorCode::RESOURCE_NOT_FOUND);
-    assert!(client.list_all_resources().await.unwrap().is_empty());
+    assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND);
+    assert_eq!(list_error(&client).await.code, ErrorCode::METHOD_NOT_FOUND);
     client.cancel().await.unwrap();
     let named = ()
         .serve(StreamableHttpClientTransport::from_uri(
@@ -82,7 +90,7 @@ async fn http_without_planning_opens_no_board_and_has_no_web_board() {
         ))
         .await
         .unwrap();
-    assert!(named.list_all_resources().await.unwrap().is_empty());
+    assert_eq!(list_error(&named).await.code, ErrorCode::METHOD_NOT_FOUND);
     named.cancel().await.unwrap();
     for path in ["/", "/boards/default", "/boards/default.json"] {
         let status = reqwest::get(format!("{}{path}", server.base()))

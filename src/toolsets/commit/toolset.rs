@@ -13,13 +13,25 @@ use super::mcp::CommitTools;
 use super::mcp::call::Planner;
 use crate::server::BoardName;
 use crate::server::settings::Settings;
+use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first when toolset `commit` is on.
 pub(crate) const INSTRUCTIONS: &str = "The commit planner keeps the plan in the commit description (jj @, or git \
-refs/commit-plan/<branch>). Call gather_requirements first and follow its Next line. Use \
-mark_task only for work really done and finish_job only when all is done. A reply starting \
-CRITICAL: stop all work and tell the user.";
+refs/commit-plan/<branch>). Call gather_requirements first and follow its Next line; \
+mark_task only work really done. A reply starting CRITICAL: stop all work and tell the user. \
+More: skill://commit-planner/SKILL.md";
+
+/// The stages of a plan: the long form of [`INSTRUCTIONS`], a section of
+/// docs/commit-planner.md.
+pub(crate) static SKILL: Skill = Skill {
+    name: "commit-planner",
+    description: "How to plan a change in its commit description: the stages from goal to \
+finished job, following each reply's Next line, marking only work really done, and what a \
+CRITICAL reply means.",
+    body: docs_section(include_str!("../../../docs/commit-planner.md")),
+    source: "docs/commit-planner.md",
+};
 
 /// The registry entry of toolset `commit`.
 pub(crate) struct CommitKind;
@@ -66,6 +78,10 @@ impl Toolset for Commit {
 
     fn instructions(&self) -> &'static str {
         INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {

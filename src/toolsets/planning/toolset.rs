@@ -17,14 +17,25 @@ use super::web::{self, Web};
 use crate::server::BoardName;
 use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::{Flag, Settings};
+use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first: how to use the board.
 pub(crate) const INSTRUCTIONS: &str = "A planning board: one goal and tasks with statuses. Keep it \
 true: update_task_statuses to in_progress when you start a task, completed as soon as it is \
 done, failed if it cannot be done (then ask the operator). change_goal and delete_tasks only \
-when the operator asks. Start with set_goal, then add_tasks in small steps; call get_tasks \
-often. After a context reset, re-read board://{name}/summary.";
+when the operator asks. Start with set_goal, then add_tasks. After a context reset, read \
+board://{name}/summary. More: skill://planning-board/SKILL.md";
+
+/// How to use the board well: the long form of [`INSTRUCTIONS`], a section
+/// of docs/tools.md.
+pub(crate) static SKILL: Skill = Skill {
+    name: "planning-board",
+    description: "How to keep a planning board true while you work: the goal, small tasks, \
+statuses as you go, what only the operator may ask for, and where to look after a context reset.",
+    body: docs_section(include_str!("../../../docs/tools.md")),
+    source: "docs/tools.md",
+};
 
 /// The registry entry of toolset `planning`.
 pub(crate) struct PlanningKind;
@@ -90,6 +101,10 @@ impl Toolset for Planning {
 
     fn instructions(&self) -> &'static str {
         INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {

@@ -22,6 +22,7 @@ use crate::server::BoardName;
 use crate::server::command::CliCommand;
 use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::Settings;
+use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::domain::Board;
@@ -29,9 +30,19 @@ use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenErro
 
 /// What a model reads first: what must not go wrong first.
 pub(crate) const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
-every call) before working on a task and work only on tasks you hold; claim again to renew. \
-Finish with release_task: completed with evidence (command and exit_code, commit, url or note), \
-failed, or pending. Leads: dispatch_task what sub-agents run; wait_for, never poll.";
+every call) before working on a task, work only on tasks you hold, claim again to renew. Finish \
+with release_task: completed with evidence (command and exit_code, commit, url or note), failed \
+or pending. Leads: dispatch_task; wait_for, never poll. The loop: skill://team-loop/SKILL.md";
+
+/// The team loop: the long form of [`INSTRUCTIONS`], a section of docs/team.md.
+pub(crate) static SKILL: Skill = Skill {
+    name: "team-loop",
+    description: "The claim, work, release-with-evidence loop for agents sharing a planning \
+board: names, leases, the ready queue, links between tasks, evidence, what to read after a \
+context reset; for a lead, dispatch records, touches and waves, and wait_for.",
+    body: docs_section(include_str!("../../../docs/team.md")),
+    source: "docs/team.md",
+};
 
 /// The registry entry of toolset `team`.
 pub(crate) struct TeamKind;
@@ -116,6 +127,10 @@ impl Toolset for Team {
 
     fn instructions(&self) -> &'static str {
         INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {

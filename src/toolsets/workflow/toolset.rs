@@ -15,13 +15,24 @@ use super::mcp::tools::WorkflowTools;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::settings::{Flag, Settings};
+use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 
 /// What a model reads first when toolset `workflow` is on.
 pub(crate) const INSTRUCTIONS: &str = "Spell workflow (.ai/task/): call accio, expecto, reparo, \
 reverto, finite or lumos ONLY when the user types that spell (\"Accio: note\" passes note); \
 never on words like \"continue\". Relay message_to_user, follow instructions_to_coding_agent \
-exactly; options are the spells valid now.";
+exactly. More: skill://spell-workflow/SKILL.md";
+
+/// Driving the spell workflow: the long form of [`INSTRUCTIONS`], a section
+/// of docs/workflow.md.
+pub(crate) static SKILL: Skill = Skill {
+    name: "spell-workflow",
+    description: "How to drive the spell workflow over .ai/task/: when to call a spell tool, \
+what to do with its reply, and what each phase (plan, tasks, PR reviews) expects of you.",
+    body: docs_section(include_str!("../../../docs/workflow.md")),
+    source: "docs/workflow.md",
+};
 
 /// The registry entry of toolset `workflow`.
 pub(crate) struct WorkflowKind;
@@ -75,6 +86,10 @@ impl Toolset for Workflow {
 
     fn instructions(&self) -> &'static str {
         INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {

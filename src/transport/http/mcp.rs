@@ -29,6 +29,8 @@ use crate::server::routes::unavailable;
 use crate::server::toolset::OpenError;
 use crate::server::{BoardName, Enabled, Endpoint, SessionServer};
 
+use super::sse_events::name_events;
+
 /// The largest request body accepted; larger ones get 413.
 pub(crate) const MAX_REQUEST_BODY: usize = 1024 * 1024;
 
@@ -200,7 +202,7 @@ impl McpEndpoints {
             return unavailable("the board was closed meanwhile; retry");
         };
         match future.await {
-            Ok(response) => response.map(Body::new),
+            Ok(response) => name_events(response.map(Body::new)),
             Err(never) => match never {},
         }
     }

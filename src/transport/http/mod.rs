@@ -16,6 +16,7 @@ pub(crate) mod mcp;
 pub(crate) mod open_files;
 pub(crate) mod serve;
 pub(crate) mod signin;
+pub(crate) mod sse_events;
 pub(crate) mod token;
 
 use std::sync::Arc;

@@ -69,7 +69,8 @@ impl ServerHandler for PlansServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(crate::server::untyped_request::answer(&request))
+        let served = self.get_info().capabilities;
+        Err(crate::server::untyped_request::answer(&request, &served))
     }
 
     async fn call_tool(
