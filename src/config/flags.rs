@@ -260,7 +260,7 @@ mod tests {
             .iter()
             .map(|flag| flag.long)
             .collect();
-        assert_eq!(longs, ["board", "storage", "storage-dir"]);
+        assert_eq!(longs, ["board", "storage", "storage-dir", "storage-url"]);
         let flags = parse::<BoardAndStorage>(&["--board", "b", "--storage", "file"]).unwrap();
         let given: Vec<&str> = flags.config().given.iter().map(|(f, _)| f.key).collect();
         assert_eq!(given, ["server.board", "storage.backend"]);

@@ -25,10 +25,11 @@ pub(crate) use example::example_of;
 pub use example::generate;
 pub use flags::ConfigFlags;
 pub(crate) use flags::{CommandFlags, KeysRead};
+pub(crate) use seconds::Seconds;
 #[cfg(test)]
 pub(crate) use server::FLAGS as SERVER_FLAGS;
 pub use server::Mode;
-pub(crate) use server::ServerSettings;
+pub(crate) use server::{Secret, ServerSettings};
 
 pub(crate) use crate::runtime::logging::LoggingSettings;
 
@@ -416,6 +417,53 @@ mod tests {
                 error,
                 "storage.dir (from the --storage-dir flag): must name a directory, e.g. .planning-mcp-server"
             );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_database_keys_are_checked_and_the_url_never_quoted() {
+        Jail::expect_with(|jail| {
+            jail.set_env("HOME", jail.directory().join("home").display());
+            let error = invalid(load(&flags(&["--storage", "postgres"])));
+            #[cfg(feature = "postgres")]
+            assert_eq!(
+                error,
+                "storage.url (from the built-in defaults): must be set with storage.backend = 'postgres', e.g. postgres://planning@localhost/planning"
+            );
+            #[cfg(not(feature = "postgres"))]
+            assert!(
+                error.starts_with(
+                    "storage.backend (from the --storage flag): this build has no postgres backend"
+                ),
+                "{error}"
+            );
+            jail.set_env("PLANNING_STORAGE_URL", "postgres://me:hunter2@db:port/x");
+            let error = invalid(load(&flags(&["--storage", "postgres"])));
+            assert!(!error.contains("hunter2"), "{error}");
+            #[cfg(feature = "postgres")]
+            assert!(
+                error.starts_with("storage.url (from the environment variable PLANNING_STORAGE_URL): is not a PostgreSQL connection string"),
+                "{error}"
+            );
+            jail.set_env("PLANNING_STORAGE_URL", "postgres://me:hunter2@db/x");
+            jail.set_env("PLANNING_STORAGE_STATEMENT_TIMEOUT", "0");
+            jail.set_env("PLANNING_STORAGE_POOL_SIZE", "0");
+            let error = invalid(load(&flags(&["--storage", "postgres"])));
+            assert!(error.contains("storage.statement_timeout (from the environment variable PLANNING_STORAGE_STATEMENT_TIMEOUT): must be more than 0"), "{error}");
+            assert!(error.contains("storage.pool_size (from the environment variable PLANNING_STORAGE_POOL_SIZE): must be 1 to 1000"), "{error}");
+            jail.set_env("PLANNING_STORAGE_STATEMENT_TIMEOUT", "2.5");
+            jail.set_env("PLANNING_STORAGE_POOL_SIZE", "4");
+            #[cfg(feature = "postgres")]
+            {
+                let storage = boards(&flags(&["--storage", "postgres"])).storage;
+                assert_eq!(
+                    storage.statement_timeout.duration(),
+                    std::time::Duration::from_millis(2500)
+                );
+                assert_eq!(storage.pool_size, 4);
+                assert!(!format!("{storage:?}").contains("hunter2"));
+            }
             Ok(())
         });
     }

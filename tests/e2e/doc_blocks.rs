@@ -116,11 +116,46 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "needs just, which CI does not install; the recipe is the README's cargo run command with --storage file",
     ),
     (
+        "docs/deploy.md",
+        "export PLANNING_STORAGE_URL='postgres://planning:secret@db.example:5432/planning'",
+        "names a database on another host: postgres_proxy.rs starts the replicas below on a database of its own",
+    ),
+    (
+        "docs/deploy.md",
+        "planning-mcp-server --mode http --port 8081 --storage postgres --toolsets planning,team",
+        "needs the database above: postgres_proxy.rs runs two such replicas behind this page's HAProxy configuration",
+    ),
+    (
+        "docs/deploy.md",
+        "planning-mcp-server --mode http --port 8082 --storage postgres --toolsets planning,team",
+        "needs the database above: postgres_proxy.rs runs two such replicas behind this page's HAProxy configuration",
+    ),
+    (
+        "docs/storage.md",
+        "export PLANNING_STORAGE_URL='postgres://planning:secret@db.example:5432/planning'",
+        "names a database on another host: postgres.rs's moves test runs import and export on a database of its own",
+    ),
+    (
+        "docs/storage.md",
+        "planning-mcp-server import --storage postgres .planning-mcp-server/default.json",
+        "needs the database above and a board file: postgres::boards_move_between_a_file_and_the_database_byte_for_byte",
+    ),
+    (
+        "docs/storage.md",
+        "planning-mcp-server export --storage postgres --board default --output backup.json",
+        "needs the database above: postgres::boards_move_between_a_file_and_the_database_byte_for_byte",
+    ),
+    (
         "docs/workflow.md",
         "mv .ai/task \".ai/done-$(date +%Y-%m-%d-%H%M%S)\"",
         "needs a finished job: workflow_new_work_after_achieve_complete runs it as written after one",
     ),
 ];
+
+/// The database the pages' PostgreSQL examples name: a `toml` block that
+/// holds it runs against a cluster of the test's own (`common::postgres`),
+/// this URL replaced by the cluster's.
+const DOC_DATABASE: &str = "postgres://planning:secret@db.example:5432/planning";
 
 /// Placeholders of the pages and what they become here: `{project}` is
 /// the test's project, `{secret}` a file holding a token.
@@ -133,7 +168,7 @@ const PLACEHOLDERS: &[(&str, &str)] = &[
 
 /// Labels of blocks that are not commands or configuration: output,
 /// file contents, diagrams.
-const NOT_COMMANDS: &[&str] = &["", "text", "markdown", "md", "mermaid"];
+const NOT_COMMANDS: &[&str] = &["", "text", "markdown", "md", "mermaid", "haproxy"];
 
 /// A fenced block of a page.
 struct Block {
@@ -664,7 +699,18 @@ async fn check_block(block: &Block, used: &mut Vec<usize>) -> Vec<Outcome> {
             }
         }
         "toml" => {
-            let text = project.fill(&block.body);
+            // A database example runs against a real one (kept until the end).
+            let cluster = match block.body.contains(DOC_DATABASE) {
+                true => common::postgres::Cluster::start_or_skip("doc block with a database"),
+                false => None,
+            };
+            let body = match &cluster {
+                Some(cluster) => block
+                    .body
+                    .replace(DOC_DATABASE, &cluster.database("planning")),
+                None => block.body.clone(),
+            };
+            let text = project.fill(&body);
             std::fs::write(project.dir.join("planning-mcp-server.toml"), &text).unwrap();
             let result = project.stdio(project.shell("planning-mcp-server")).await;
             let first = block.body.lines().next().unwrap_or("").to_owned();

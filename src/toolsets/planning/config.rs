@@ -11,8 +11,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::domain::Limits;
+use crate::config::{Seconds, Secret};
 use crate::runtime::clock::Clock;
-use crate::server::settings::{Flag, FlagKind, Settings, lenient};
+use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option};
 
 /// The part of the example config file that belongs to toolset `planning`.
 pub(crate) const EXAMPLE: &str = r#"
@@ -33,8 +34,9 @@ replies = 'full'
 
 [storage]
 # Where boards are kept: 'memory' (lost when the server stops, like the Go
-# server) or 'file' (a JSON snapshot per board, written before each reply, so
-# a restarted server loses nothing).
+# server), 'file' (a JSON snapshot per board, written before each reply, so
+# a restarted server loses nothing) or 'postgres' (a row per board in a
+# PostgreSQL database that several servers may share: docs/storage.md).
 backend = 'memory'
 # Directory of the board files, relative to the working directory (the
 # project root for most MCP clients). The default board is {dir}/default.json.
@@ -48,6 +50,17 @@ share_worktrees = false
 # When the server makes dir, put a .gitignore ('*') in it, so that git and
 # jj keep the boards out of your commits. false: to commit them on purpose.
 gitignore = true
+# The database of backend 'postgres', as a libpq connection string (URL or
+# key=value), e.g. 'postgres://planning@db.internal/planning?sslmode=verify-full&sslrootcert=/etc/ssl/db-ca.pem'
+# or 'host=/run/postgresql dbname=planning'. Keep a password out of this
+# file: set the whole URL in PLANNING_STORAGE_URL instead.
+# url = 'postgres://planning@localhost/planning'
+# Seconds to wait for a connection to the database, and for one statement.
+connect_timeout = 5
+statement_timeout = 10
+# The most database connections one server opens for its calls (one more
+# listens for other servers' changes).
+pool_size = 16
 "#;
 
 /// The flags of toolset `planning`.
@@ -63,14 +76,21 @@ pub(crate) const FLAGS: &[Flag] = &[
         long: "storage",
         key: "storage.backend",
         value_name: "BACKEND",
-        help: "Where boards are kept: memory, or file to survive restarts",
-        kind: FlagKind::Choice(&["memory", "file"]),
+        help: "Where boards are kept: memory, file to survive restarts, or postgres to share them between servers",
+        kind: FlagKind::Choice(&["memory", "file", "postgres"]),
     },
     Flag {
         long: "storage-dir",
         key: "storage.dir",
         value_name: "PATH",
         help: "Directory of the board files with --storage file",
+        kind: FlagKind::Text,
+    },
+    Flag {
+        long: "storage-url",
+        key: "storage.url",
+        value_name: "URL",
+        help: "The database with --storage postgres: a libpq connection string, e.g. postgres://planning@localhost/planning",
         kind: FlagKind::Text,
     },
 ];
@@ -83,6 +103,9 @@ pub(crate) enum Backend {
     Memory,
     /// A JSON snapshot per board in `storage.dir`, written before each reply.
     File,
+    /// A row per board in the PostgreSQL database `storage.url`, committed
+    /// before each reply; several servers may share it.
+    Postgres,
 }
 
 /// How the tools that change the board (`add_tasks`,
@@ -155,6 +178,19 @@ pub(crate) struct StorageSettings {
     /// Whether a `dir` the server makes is born with a `.gitignore` that
     /// keeps the board files out of the user's commits.
     pub(crate) gitignore: bool,
+    /// The database of the `postgres` backend: a libpq connection string,
+    /// which may hold a password (hence a [`Secret`]).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient_option"
+    )]
+    pub(crate) url: Option<Secret>,
+    /// How long connecting to the database may take.
+    pub(crate) connect_timeout: Seconds,
+    /// How long one statement may take (a call answers an error then).
+    pub(crate) statement_timeout: Seconds,
+    /// The most connections one server opens for its calls.
+    pub(crate) pool_size: usize,
 }
 
 impl Default for StorageSettings {
@@ -165,7 +201,51 @@ impl Default for StorageSettings {
             fsync: true,
             share_worktrees: false,
             gitignore: true,
+            url: None,
+            connect_timeout: Seconds::new(5),
+            statement_timeout: Seconds::new(10),
+            pool_size: 16,
         }
+    }
+}
+
+/// Checks the keys of the `postgres` backend: a URL that parses when it is
+/// the backend (the message never quotes the URL, which may hold a
+/// password), timeouts above zero, a pool of 1 to 1,000.
+fn check_database(settings: &Settings<'_>, problems: &mut Vec<String>, storage: &StorageSettings) {
+    for (value, key) in [
+        (storage.connect_timeout, "storage.connect_timeout"),
+        (storage.statement_timeout, "storage.statement_timeout"),
+    ] {
+        settings.require(problems, !value.is_zero(), key, "must be more than 0");
+    }
+    let pool = (1..=1000).contains(&storage.pool_size);
+    settings.require(problems, pool, "storage.pool_size", "must be 1 to 1000");
+    if storage.backend != Backend::Postgres {
+        return;
+    }
+    #[cfg(not(feature = "postgres"))]
+    settings.require(
+        problems,
+        false,
+        "storage.backend",
+        "this build has no postgres backend (it was built without the cargo feature postgres)",
+    );
+    match &storage.url {
+        None => settings.require(
+            problems,
+            false,
+            "storage.url",
+            "must be set with storage.backend = 'postgres', e.g. postgres://planning@localhost/planning",
+        ),
+        #[cfg(feature = "postgres")]
+        Some(url) => {
+            if let Err(problem) = super::store::postgres::ConnectionString::parse(url.expose()) {
+                settings.require(problems, false, "storage.url", &problem);
+            }
+        }
+        #[cfg(not(feature = "postgres"))]
+        Some(_) => {}
     }
 }
 
@@ -223,6 +303,7 @@ impl BoardSettings {
             "storage.dir",
             "must name a directory, e.g. .planning-mcp-server",
         );
+        check_database(settings, &mut problems, &storage);
         match problems.is_empty() {
             true => Ok(Self {
                 planning,

@@ -5,11 +5,14 @@
 //! Toolset `planning`: the Go-compatible planning board.
 //!
 //! `domain` is pure (task, board, history, render, errors); `store` keeps
-//! snapshots (memory, file); `named_boards` names and opens boards and
+//! snapshots (memory, file, postgres); `cli` moves boards in and out of the
+//! database (`import`, `export`); `named_boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
 //! (the seven tools and the board's resources) and `web` the HTTP face (the
 //! web board); `config` its tables and `toolset` its registry entry.
 
+#[cfg(feature = "postgres")]
+pub(crate) mod cli;
 pub(crate) mod config;
 pub(crate) mod domain;
 pub(crate) mod mcp;

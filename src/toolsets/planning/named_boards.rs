@@ -74,8 +74,11 @@ impl Boards {
             return Ok(Some(board.clone()));
         }
         let storage = &self.settings.storage;
-        let stored =
-            storage.backend == Backend::File && FileStore::exists(&storage.dir, name.as_str());
+        let stored = match storage.backend {
+            Backend::Memory => false,
+            Backend::File => FileStore::exists(&storage.dir, name.as_str()),
+            Backend::Postgres => store::stored_names(storage)?.contains(&name.to_string()),
+        };
         match stored {
             true => self.open_new(name).map(Some),
             false => Ok(None),
@@ -123,15 +126,13 @@ impl Boards {
     }
 
     /// The boards this server knows of, sorted: those open now and, with the
-    /// file backend, those stored in `storage.dir` (not opened by this call).
-    /// Files whose stem is not a valid name are left out.
+    /// file backend, those stored in `storage.dir`, with the postgres
+    /// backend, those in the database (not opened by this call). Stored
+    /// names that are not valid names are left out.
     pub(crate) fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
         let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
-        let storage = &self.settings.storage;
-        if storage.backend == Backend::File {
-            let stored = store::file::stored_names(&store::dir(storage)?)?;
-            names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
-        }
+        let stored = store::stored_names(&self.settings.storage)?;
+        names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
         names.sort();
         names.dedup();
         Ok(names)
@@ -142,17 +143,19 @@ impl Boards {
     /// Board `name` as stored, read without opening it (no lock, nothing
     /// created): `None` when nothing is stored, or when boards live in memory.
     pub(crate) fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
-        let storage = &self.settings.storage;
-        if storage.backend == Backend::Memory {
-            return Ok(None);
-        }
         let planning = &self.settings.planning;
-        store::file::read(
-            &store::dir(storage)?,
+        store::read(
+            &self.settings.storage,
             name.as_str(),
             planning.limits(),
             planning.history_enabled,
         )
+    }
+
+    /// The settings the boards are opened with (for `import` and `export`).
+    #[cfg(feature = "postgres")]
+    pub(crate) fn settings(&self) -> &BoardSettings {
+        &self.settings
     }
 
     /// Where boards are kept.

@@ -52,6 +52,11 @@ pub enum CallError {
 /// How often a watched board checks its store for other processes' changes.
 const POLL_INTERVAL: Duration = Duration::from_millis(200);
 
+/// How often it checks all the same when its store announces other
+/// processes' changes ([`SnapshotStore::changed_elsewhere`]): a safety net,
+/// and the pace at which the check stops once no one watches.
+const ANNOUNCED_POLL_INTERVAL: Duration = Duration::from_secs(5);
+
 /// A clonable handle to one board and its store.
 #[derive(Debug, Clone)]
 pub struct SharedBoard {
@@ -217,8 +222,9 @@ impl SharedBoard {
     }
 
     /// A receiver that wakes whenever the board changes: through this
-    /// process, or (checked every 200 ms while anyone watches) through the
-    /// store, by another process. Needs a Tokio runtime.
+    /// process, or through the store, by another process (checked every
+    /// 200 ms while anyone watches, or as soon as a store that announces
+    /// changes announces one). Needs a Tokio runtime.
     pub fn watch(&self) -> watch::Receiver<u64> {
         let receiver = self.inner.changes.subscribe();
         if !self.inner.polling.swap(true, Ordering::SeqCst) {
@@ -265,12 +271,33 @@ fn latest_time(board: &Board) -> Option<SystemTime> {
 }
 
 /// Reloads the board whenever its store changed behind this process's back,
-/// while anyone watches; stops when the last watcher is gone.
+/// while anyone watches; stops when the last watcher is gone. A store that
+/// announces changes is checked when it does (and every 5 s all the same),
+/// others every 200 ms.
 async fn poll_store(inner: Weak<Inner>) {
-    let mut tick = tokio::time::interval(POLL_INTERVAL);
+    let mut announced = inner
+        .upgrade()
+        .and_then(|inner| inner.store.changed_elsewhere());
+    let every = match announced {
+        Some(_) => ANNOUNCED_POLL_INTERVAL,
+        None => POLL_INTERVAL,
+    };
+    let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        tick.tick().await;
+        match announced.as_mut() {
+            Some(changes) => tokio::select! {
+                _ = tick.tick() => {}
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        announced = None;
+                    }
+                }
+            },
+            None => {
+                tick.tick().await;
+            }
+        }
         let Some(inner) = inner.upgrade() else { return };
         if inner.changes.receiver_count() == 0 {
             inner.polling.store(false, Ordering::SeqCst);

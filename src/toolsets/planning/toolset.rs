@@ -15,6 +15,8 @@ use super::mcp::skipped::SkippedLog;
 use super::named_boards::{Boards, OpenError as BoardOpenError};
 use super::web::{self, Web};
 use crate::server::BoardName;
+#[cfg(feature = "postgres")]
+use crate::server::command::CliCommand;
 use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::{Flag, Settings};
 use crate::server::skill::{Skill, docs_section};
@@ -66,6 +68,11 @@ impl ToolsetKind for PlanningKind {
 
     fn example(&self) -> &'static str {
         EXAMPLE
+    }
+
+    #[cfg(feature = "postgres")]
+    fn commands(&self) -> &'static [CliCommand] {
+        &[super::cli::IMPORT, super::cli::EXPORT]
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {

@@ -14,6 +14,7 @@
 
 #![allow(dead_code)]
 
+pub(crate) mod postgres;
 pub(crate) mod vcs;
 pub(crate) mod webdriver;
 

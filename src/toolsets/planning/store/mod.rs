@@ -9,6 +9,8 @@
 mod coordination_record;
 pub(crate) mod file;
 pub(crate) mod memory;
+#[cfg(feature = "postgres")]
+pub(crate) mod postgres;
 pub(crate) mod repository;
 pub(crate) mod snapshot;
 
@@ -51,6 +53,13 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// Saves the board durably; returns only once it is stored. The caller
     /// holds the lock.
     fn save(&self, board: &Board) -> Result<(), StoreError>;
+
+    /// A receiver that wakes when the stored board may have been changed
+    /// by another process, if the store can tell (then watchers wait for
+    /// it instead of polling the store); `None` by default.
+    fn changed_elsewhere(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
 }
 
 /// Why a snapshot could not be loaded or saved.
@@ -103,6 +112,18 @@ pub enum StoreError {
         /// Its lock file.
         lock: PathBuf,
     },
+    /// The database of the `postgres` backend failed, refused or did not
+    /// answer in time.
+    #[error("cannot {doing} ({database}): {problem}")]
+    Database {
+        /// What was being done, e.g. `save board default in the database`.
+        doing: String,
+        /// The database as logs show it (`postgres://user@host:port/db`,
+        /// never a password).
+        database: String,
+        /// What went wrong.
+        problem: String,
+    },
     /// The lock file was deleted or replaced while this process held it,
     /// so another writer may hold the new one: the save was refused.
     #[error("the lock file {path} was deleted or replaced during the save")]
@@ -122,14 +143,17 @@ impl StoreError {
             | Self::Lock { path, .. }
             | Self::LockLost { path }
             | Self::Busy { lock: path, .. } => Some(path),
-            Self::NoRepository(_) => None,
+            Self::NoRepository(_) | Self::Database { .. } => None,
         }
     }
 
-    /// The message with the file named without its directories, for
-    /// answers that leave the server (HTTP bodies, tool results); the log
-    /// keeps the whole path.
+    /// The message with the file named without its directories (and the
+    /// database without its address), for answers that leave the server
+    /// (HTTP bodies, tool results); the log keeps the whole path.
     pub(crate) fn public(&self) -> String {
+        if let Self::Database { doing, problem, .. } = self {
+            return format!("cannot {doing}: {problem}");
+        }
         let Some(path) = self.path() else {
             return self.to_string();
         };
@@ -171,5 +195,56 @@ pub(crate) fn open(
             )?
             .with_gitignore(settings.gitignore),
         ),
+        #[cfg(feature = "postgres")]
+        Backend::Postgres => Box::new(postgres::PostgresStore::open(
+            settings,
+            name,
+            limits,
+            history_enabled,
+        )?),
+        #[cfg(not(feature = "postgres"))]
+        Backend::Postgres => return Err(no_postgres()),
     })
+}
+
+/// The error of backend `postgres` in a build without it (configuration
+/// refuses it first; this keeps `open` total).
+#[cfg(not(feature = "postgres"))]
+fn no_postgres() -> StoreError {
+    StoreError::Database {
+        doing: "open the board database".into(),
+        database: "storage.url".into(),
+        problem: "this build has no postgres backend (cargo feature postgres)".into(),
+    }
+}
+
+/// The names of the boards stored as configured (none in memory), unchecked
+/// (the caller keeps the valid names), sorted.
+pub(crate) fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreError> {
+    match settings.backend {
+        Backend::Memory => Ok(Vec::new()),
+        Backend::File => file::stored_names(&dir(settings)?),
+        #[cfg(feature = "postgres")]
+        Backend::Postgres => postgres::stored_names(settings),
+        #[cfg(not(feature = "postgres"))]
+        Backend::Postgres => Err(no_postgres()),
+    }
+}
+
+/// Board `name` as stored, read without locking or creating anything:
+/// `None` when nothing is stored (always, in memory).
+pub(crate) fn read(
+    settings: &StorageSettings,
+    name: &str,
+    limits: Limits,
+    history_enabled: bool,
+) -> Result<Option<Board>, StoreError> {
+    match settings.backend {
+        Backend::Memory => Ok(None),
+        Backend::File => file::read(&dir(settings)?, name, limits, history_enabled),
+        #[cfg(feature = "postgres")]
+        Backend::Postgres => postgres::read(settings, name, limits, history_enabled),
+        #[cfg(not(feature = "postgres"))]
+        Backend::Postgres => Err(no_postgres()),
+    }
 }

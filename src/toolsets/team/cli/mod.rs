@@ -136,6 +136,6 @@ mod tests {
             assert!(covered, "no flag sets {key}");
         }
         let longs: Vec<&str> = taken.iter().map(|flag| flag.long).collect();
-        assert_eq!(longs, ["board", "storage", "storage-dir"]);
+        assert_eq!(longs, ["board", "storage", "storage-dir", "storage-url"]);
     }
 }

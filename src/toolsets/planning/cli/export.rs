@@ -1,0 +1,102 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `planning-mcp-server export [--board NAME] [--output FILE [--force]]`:
+//! prints a board of the database as its snapshot, byte for byte, or
+//! writes it to a file (a file backend's `{name}.json`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+
+use super::{MoveKeys, database_board};
+use crate::config::CommandFlags;
+use crate::server::command::CliCommand;
+
+/// The subcommand, for the registry entry's `commands`.
+pub(crate) const EXPORT: CliCommand = CliCommand {
+    name: "export",
+    define,
+    run,
+};
+
+const ABOUT: &str = "Print board --board of the postgres backend's database as a snapshot, \
+byte for byte (the file backend's format), or write it to --output (e.g. \
+.planning-mcp-server/default.json, to move the board back to the file backend)";
+
+// Its arguments. (Not a doc comment: clap would make it the subcommand's about.)
+#[derive(Debug, Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    config: CommandFlags<MoveKeys>,
+    /// Write the snapshot to this file instead of standard output (never
+    /// over an existing file, unless --force)
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// With --output: replace the file if it exists
+    #[arg(long, requires = "output")]
+    force: bool,
+}
+
+fn define(command: Command) -> Command {
+    ExportArgs::augment_args(command.about(ABOUT))
+}
+
+fn run(matches: &ArgMatches) -> Result<String, String> {
+    let args = ExportArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
+    let (name, store) = database_board(&args.config)?;
+    let Some((revision, snapshot)) = store.export().map_err(|error| error.to_string())? else {
+        return Err(format!("board {name} is not in {}", store.database()));
+    };
+    let Some(path) = args.output else {
+        return Ok(snapshot);
+    };
+    write_new(&path, snapshot.as_bytes(), args.force)
+        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+    Ok(format!(
+        "exported board {name} (revision {revision}) from {} to {}\n",
+        store.database(),
+        path.display()
+    ))
+}
+
+/// Writes `bytes` to `path` whole: to a temporary file beside it, synced,
+/// then renamed into place (a server reading the file sees the old or the
+/// new snapshot, never half of one). An existing file is replaced only
+/// when `force`.
+fn write_new(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "it exists (pass --force to replace it)",
+        ));
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let file_name = path.file_name().map_or_else(
+        || "export".into(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .and_then(|mut file| {
+            file.write_all(bytes)?;
+            file.sync_all()
+        })
+        .and_then(|()| match force {
+            true => std::fs::rename(&temp, path),
+            // Never over a file made meanwhile.
+            false => std::fs::hard_link(&temp, path).and_then(|()| std::fs::remove_file(&temp)),
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}

@@ -1,0 +1,439 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The `postgres` backend against a real PostgreSQL (a cluster of the
+//! test's own, `common::postgres`): boards and team's data over stdio and
+//! HTTP, the schema created once and refused when newer, start-up faults
+//! each with a clear message and never the password, and boards moved
+//! between a file and the database byte for byte.
+
+use crate::common;
+use crate::common::postgres::{Cluster, PASSWORD, USER};
+
+use std::process::Stdio;
+
+use common::{HttpServer, id, ok, stdio_client};
+use serde_json::json;
+use tokio::io::AsyncReadExt;
+
+/// The environment that puts a server on `url` (the URL, and with it the
+/// password, stays off the command line, where `ps` would show it).
+pub(crate) fn on(url: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("PLANNING_STORAGE_BACKEND", "postgres".to_owned()),
+        ("PLANNING_STORAGE_URL", url.to_owned()),
+    ]
+}
+
+/// `on(url)` as the `&[(&str, &str)]` the helpers take.
+pub(crate) fn env<'a>(pairs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    pairs.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+/// Runs the binary with `args` and `envs` and stdin closed; returns its
+/// exit code, stdout and stderr.
+async fn run(
+    dir: &tempfile::TempDir,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut child = common::command(dir)
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let status = common::within_hang("the binary's exit", async {
+        let (a, b) = tokio::join!(
+            stdout.read_to_string(&mut out),
+            stderr.read_to_string(&mut err)
+        );
+        a.unwrap();
+        b.unwrap();
+        child.wait().await.unwrap()
+    })
+    .await;
+    (status.code().unwrap_or(-1), out, err)
+}
+
+#[tokio::test]
+async fn boards_and_team_data_live_in_the_database_over_stdio_and_http() {
+    let Some(cluster) = Cluster::start_or_skip("postgres boards") else {
+        return;
+    };
+    let url = cluster.database("boards");
+    let pairs = on(&url);
+    let envs = env(&pairs);
+    let dir = tempfile::tempdir().unwrap();
+    // A stdio server writes; its reply comes after the commit.
+    let stdio = stdio_client(&dir, &crate::team::TEAM, &envs).await;
+    ok(
+        &stdio,
+        "set_goal",
+        json!({"title": "Ship", "description": "on Postgres"}),
+    )
+    .await;
+    ok(
+        &stdio,
+        "add_tasks",
+        json!({"tasks": [{"title": "write"}, {"title": "test"}]}),
+    )
+    .await;
+    ok(
+        &stdio,
+        "claim_task",
+        json!({"agent": "worker-1", "task_id": id("write")}),
+    )
+    .await;
+    let revision = cluster.psql(
+        "boards",
+        "SELECT revision FROM planning_boards WHERE name = 'default'",
+    );
+    assert_eq!(revision, "3", "one committed revision per change");
+    let tables = cluster.psql("boards", "SELECT version FROM planning_schema");
+    assert_eq!(tables, "1");
+    // An HTTP server on the same database sees it all, team's claim too.
+    let http = HttpServer::start_in(&dir, &crate::team::TEAM, &envs).await;
+    let client = http.client().await;
+    let board = ok(&client, "get_tasks", json!({})).await;
+    assert!(board.starts_with("**Goal:** Ship: on Postgres"), "{board}");
+    assert!(board.contains("⟳ [") && board.contains("write"), "{board}");
+    let team = ok(&client, "team_board", json!({})).await;
+    assert!(team.contains("held by worker-1 until"), "{team}");
+    // A named board is a row of its own; the stdio server reads the HTTP
+    // server's change at its next call.
+    let named = http.client_for("side").await;
+    ok(
+        &named,
+        "add_tasks",
+        json!({"tasks": [{"title": "elsewhere"}]}),
+    )
+    .await;
+    ok(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "from http"}]}),
+    )
+    .await;
+    let seen = ok(&stdio, "get_tasks", json!({})).await;
+    assert!(
+        seen.contains("from http") && !seen.contains("elsewhere"),
+        "{seen}"
+    );
+    let names = cluster.psql(
+        "boards",
+        "SELECT string_agg(name, ',' ORDER BY name) FROM planning_boards",
+    );
+    assert_eq!(names, "default,side");
+    // The web board lists the boards of the database.
+    let index = reqwest::get(format!("{}/", http.base()))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(index.contains("href=\"boards/side\""), "{index}");
+    for client in [stdio, client, named] {
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_refused_first_change_leaves_no_row() {
+    let Some(cluster) = Cluster::start_or_skip("postgres refused first change") else {
+        return;
+    };
+    let url = cluster.database("refused");
+    let pairs = on(&url);
+    let dir = tempfile::tempdir().unwrap();
+    let client = stdio_client(&dir, &["--board", "fresh"], &env(&pairs)).await;
+    let (refused, text) =
+        common::call(&client, "delete_tasks", json!({"task_ids": ["00000000"]})).await;
+    assert!(refused, "{text}");
+    assert_eq!(
+        cluster.psql("refused", "SELECT count(*) FROM planning_boards"),
+        "0"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn start_up_faults_are_clear_and_never_show_the_password() {
+    let Some(cluster) = Cluster::start_or_skip("postgres start-up faults") else {
+        return;
+    };
+    let good = cluster.database("faults");
+    let port = cluster.port;
+    let dir = tempfile::tempdir().unwrap();
+    // A database whose owner is not our user: no right to create tables.
+    cluster.psql("postgres", "CREATE DATABASE locked");
+    let locked = cluster.url("locked");
+    let wrong_password = good.replace(PASSWORD, "not-the-pw-Zq8s");
+    let cases = [
+        (
+            wrong_password.clone(),
+            format!(
+                "cannot connect to the board database (postgres://{USER}@127.0.0.1:{port}/faults): password authentication failed for user \"{USER}\""
+            ),
+        ),
+        (
+            format!("postgres://{USER}:{PASSWORD}@no-such-host.invalid:{port}/faults"),
+            format!(
+                "cannot connect to the board database (postgres://{USER}@no-such-host.invalid:{port}/faults): error connecting to server: failed to lookup address information"
+            ),
+        ),
+        (
+            locked,
+            "cannot use the planning tables of the board database".to_owned(),
+        ),
+    ];
+    for (url, expected) in cases {
+        let pairs = on(&url);
+        let (code, out, err) = run(&dir, &[], &env(&pairs)).await;
+        assert_eq!(code, 1, "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains(&expected), "expected {expected:?} in {err}");
+        assert!(!err.contains(PASSWORD), "the password leaked: {err}");
+        assert!(!err.contains("not-the-pw"), "the password leaked: {err}");
+    }
+    let pairs = on(&cluster.url("locked"));
+    let (_, _, err) = run(&dir, &[], &env(&pairs)).await;
+    assert!(
+        err.contains("permission denied for schema public; grant the user CREATE on the schema"),
+        "{err}"
+    );
+    // A schema from the future is refused and left as it is.
+    let pairs = on(&good);
+    let client = stdio_client(&dir, &[], &env(&pairs)).await;
+    ok(&client, "add_tasks", json!({"tasks": [{"title": "kept"}]})).await;
+    client.cancel().await.unwrap();
+    cluster.psql("faults", "UPDATE planning_schema SET version = 7");
+    let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("they are schema version 7, made by a newer planning-mcp-server; this one knows version 1 and changes nothing"),
+        "{err}"
+    );
+    assert_eq!(
+        cluster.psql("faults", "SELECT version FROM planning_schema"),
+        "7"
+    );
+    assert_eq!(
+        cluster.psql("faults", "SELECT revision FROM planning_boards"),
+        "1"
+    );
+    // A URL that does not parse is a configuration error that quotes none of it.
+    let bad = format!("postgres://{USER}:{PASSWORD}@127.0.0.1:notaport/faults");
+    let (code, _, err) = run(&dir, &["--storage", "postgres", "--storage-url", &bad], &[]).await;
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "storage.url (from the --storage-url flag): is not a PostgreSQL connection string"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains(PASSWORD), "{err}");
+    // Nor does the example config, whatever the environment holds.
+    let (code, _, err) = run(&dir, &["--generate-config"], &env(&on(&good))).await;
+    assert_eq!(code, 0, "{err}");
+    let example = std::fs::read_to_string(dir.path().join("planning-mcp-server.toml")).unwrap();
+    assert!(!example.contains(PASSWORD));
+    assert!(example.contains("# url = 'postgres://planning@localhost/planning'"));
+}
+
+#[tokio::test]
+async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
+    let Some(cluster) = Cluster::start_or_skip("postgres import and export") else {
+        return;
+    };
+    let url = cluster.database("moves");
+    let pairs = on(&url);
+    let envs = env(&pairs);
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("boards");
+    let flags = common::file_storage(&store);
+    let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    args.extend(crate::team::TEAM);
+    // A board made by a file-backend server, with team's data in it.
+    let file_server = stdio_client(&dir, &args, &[]).await;
+    ok(
+        &file_server,
+        "set_goal",
+        json!({"title": "Move", "description": "it"}),
+    )
+    .await;
+    ok(
+        &file_server,
+        "add_tasks",
+        json!({"tasks": [{"title": "a"}, {"title": "b"}]}),
+    )
+    .await;
+    ok(
+        &file_server,
+        "claim_task",
+        json!({"agent": "w", "task_id": id("a")}),
+    )
+    .await;
+    let on_file = ok(&file_server, "get_tasks", json!({})).await;
+    file_server.cancel().await.unwrap();
+    let file = store.join("default.json");
+    let original = std::fs::read(&file).unwrap();
+
+    let file_arg = file.display().to_string();
+    let (code, out, err) = run(&dir, &["import", "--board", "moved", &file_arg], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "imported {file_arg} as board moved into postgres://{USER}@127.0.0.1:{}/moves (revision 1)\n",
+            cluster.port
+        )
+    );
+    let (code, out, _) = run(&dir, &["export", "--board", "moved"], &envs).await;
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.as_bytes(),
+        original,
+        "the export is the file, byte for byte"
+    );
+    // A second import is refused unless --replace, and changes nothing.
+    let (code, _, err) = run(&dir, &["import", "--board", "moved", &file_arg], &envs).await;
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the database holds it already (revision 1); pass --replace"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        &dir,
+        &["import", "--board", "moved", "--replace", &file_arg],
+        &envs,
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    // A server on the database reads the board as the file server did.
+    let db_server = stdio_client(
+        &dir,
+        &["--board", "moved", "--toolsets", "planning,team"],
+        &envs,
+    )
+    .await;
+    assert_eq!(ok(&db_server, "get_tasks", json!({})).await, on_file);
+    ok(&db_server, "add_tasks", json!({"tasks": [{"title": "c"}]})).await;
+    let on_db = ok(&db_server, "get_tasks", json!({})).await;
+    db_server.cancel().await.unwrap();
+    // And back to a file, which a file-backend server serves as it was.
+    let back = dir.path().join("back");
+    std::fs::create_dir(&back).unwrap();
+    let output = back.join("default.json").display().to_string();
+    let (code, out, err) = run(
+        &dir,
+        &["export", "--board", "moved", "--output", &output],
+        &envs,
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("exported board moved (revision 3) from postgres://"),
+        "{out}"
+    );
+    let exported = std::fs::read(&output).unwrap();
+    let stored = cluster.psql(
+        "moves",
+        "SELECT snapshot FROM planning_boards WHERE name = 'moved'",
+    );
+    assert_eq!(String::from_utf8_lossy(&exported).trim_end(), stored);
+    let (code, _, err) = run(
+        &dir,
+        &["export", "--board", "moved", "--output", &output],
+        &envs,
+    )
+    .await;
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with("it exists (pass --force to replace it)\n"),
+        "{err}"
+    );
+    let back_flags = common::file_storage(&back);
+    let back_args: Vec<&str> = back_flags.iter().map(String::as_str).collect();
+    let file_again = stdio_client(&dir, &back_args, &[]).await;
+    assert_eq!(ok(&file_again, "get_tasks", json!({})).await, on_db);
+    file_again.cancel().await.unwrap();
+    // Bad input changes nothing: not a board, a missing board, a file backend.
+    let junk = dir.path().join("junk.json");
+    std::fs::write(&junk, "{\"format\": \"something else\"}").unwrap();
+    let junk_arg = junk.display().to_string();
+    let (code, _, err) = run(&dir, &["import", "--board", "junk", &junk_arg], &envs).await;
+    assert_eq!(code, 1);
+    assert!(err.contains("its snapshot is not usable"), "{err}");
+    let (code, _, err) = run(&dir, &["export", "--board", "nothing"], &envs).await;
+    assert_eq!(code, 1);
+    assert!(err.contains("board nothing is not in postgres://"), "{err}");
+    let (code, _, err) = run(&dir, &["export", "--storage", "file"], &envs).await;
+    assert_eq!(code, 1);
+    assert!(err.contains("pass --storage postgres"), "{err}");
+    let rows = cluster.psql("moves", "SELECT string_agg(name, ',') FROM planning_boards");
+    assert_eq!(rows, "moved");
+}
+
+#[tokio::test]
+async fn tls_works_against_a_server_that_requires_it() {
+    let Some((cluster, ca)) = Cluster::start_tls_or_skip("postgres TLS") else {
+        return;
+    };
+    cluster.database("secure");
+    let dir = tempfile::tempdir().unwrap();
+    let ca = ca.display().to_string();
+    // Another CA, which did not sign the server's certificate.
+    let other = dir.path().join("other-ca.crt");
+    let made = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout"])
+        .arg(dir.path().join("other.key"))
+        .arg("-out")
+        .arg(&other)
+        .args(["-days", "2", "-subj", "/CN=someone else"])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let other = other.display().to_string();
+    for (host, query) in [
+        ("127.0.0.1", "sslmode=require".to_owned()),
+        ("127.0.0.1", format!("sslmode=verify-full&sslrootcert={ca}")),
+        ("localhost", format!("sslmode=verify-full&sslrootcert={ca}")),
+        ("127.0.0.1", format!("sslmode=verify-ca&sslrootcert={ca}")),
+    ] {
+        let pairs = on(&cluster.url_with("secure", host, &query));
+        let client = stdio_client(&dir, &[], &env(&pairs)).await;
+        ok(
+            &client,
+            "add_tasks",
+            json!({"tasks": [{"title": query.clone()}]}),
+        )
+        .await;
+        client.cancel().await.unwrap();
+    }
+    let stored = cluster.psql("secure", "SELECT revision FROM planning_boards");
+    assert_eq!(stored, "4");
+    for (query, expected) in [
+        ("sslmode=disable".to_owned(), "no encryption"),
+        (
+            format!("sslmode=verify-full&sslrootcert={other}"),
+            "invalid peer certificate",
+        ),
+    ] {
+        let pairs = on(&cluster.url_with("secure", "127.0.0.1", &query));
+        let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+        assert_eq!(code, 1, "{query}: {err}");
+        assert!(
+            err.contains("cannot connect to the board database"),
+            "{err}"
+        );
+        assert!(err.contains(expected), "{query}: {err}");
+        assert!(!err.contains(PASSWORD), "{err}");
+    }
+}
