@@ -138,7 +138,7 @@ pub mod plans {
     pub use crate::toolsets::plans::syntax::text::split_content_lines;
 }
 
-/// Toolset `team`'s domain (`benches/team.rs`).
+/// Toolset `team`'s domain and `wait_for`'s waiters (`benches/team.rs`).
 pub mod team {
     pub use crate::toolsets::team::domain::claims::Target;
     pub use crate::toolsets::team::domain::claims::{claim, expiries, release};
@@ -147,6 +147,8 @@ pub mod team {
     pub use crate::toolsets::team::domain::evidence::EvidenceRule;
     pub use crate::toolsets::team::domain::links::link;
     pub use crate::toolsets::team::domain::view::View;
+    pub use crate::toolsets::team::domain::wave::{Stalled, wave};
+    pub use crate::toolsets::team::waiter::{WaitRequest, Waiters};
 }
 
 /// Toolset `workflow`'s spells on one directory (`benches/workflow.rs`).

@@ -4,10 +4,10 @@
 
 //! The shared runtime under every toolset: the servers' allocators; its
 //! vocabulary of one way each (blocking work off the async workers and
-//! tracked for shutdown, the file lock, the clock, the per-key mutexes);
-//! child processes (run without a shell, with a timeout and an output cap,
-//! killed with their groups: process.rs), logging, the directories the
-//! server makes for its own files, what the command-line programs print,
+//! tracked for shutdown, the notice that shutdown began, the file lock, the
+//! clock, the per-key mutexes); child processes (run without a shell, with a
+//! timeout and an output cap, killed with their groups: process.rs),
+//! logging, the directories the server makes for its own files, what the command-line programs print,
 //! large stacks for deep plans, and small text helpers.
 
 pub(crate) mod allocator;
@@ -22,4 +22,5 @@ pub(crate) mod own_dir;
 pub(crate) mod process;
 pub(crate) mod regular_file;
 pub(crate) mod stack;
+pub(crate) mod stopping;
 pub(crate) mod text;

@@ -40,6 +40,7 @@ pub(crate) async fn serve(
         }
         () = shutdown => {
             tracing::info!("shutting down");
+            crate::runtime::stopping::begin();
             stop.cancel();
         }
     }

@@ -537,3 +537,106 @@ async fn screenshot_of_a_twenty_task_board() {
     eprintln!("wrote {}", path.display());
     agent.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn dispatches_and_touches_show_on_the_cards_and_stall_without_an_event() {
+    let Some(browser) = Browser::start("dispatches_show_live", 1280, 900).await else {
+        return;
+    };
+    // The server's clock runs 40 s behind the browser's: a dispatch with a
+    // one-minute lease is in flight for the server, and its time runs out
+    // for the page twenty seconds later, with no event (twenty seconds in
+    // which the page shows it in flight: far more than a busy machine needs).
+    let behind = [("PLANNING_TEST_CLOCK_OFFSET", "-40")];
+    let server = HttpServer::start(&["--toolsets", "planning,team"], &behind).await;
+    let lead = server.client().await;
+    ok(
+        &lead,
+        "set_goal",
+        json!({"title": "Team", "description": ""}),
+    )
+    .await;
+    ok(
+        &lead,
+        "add_tasks",
+        json!({"tasks": [{"title": "Parser"}, {"title": "Docs"}]}),
+    )
+    .await;
+    browser
+        .goto(&format!("{}/boards/default", server.base()))
+        .await;
+    wait_live(&browser, "the page connects").await;
+    browser.run("window.notReloaded = true;", json!([])).await;
+    ok(
+        &lead,
+        "set_touches",
+        json!({"task_id": id("Parser"), "touches": ["src/parser/**", "tests/<p>.rs"]}),
+    )
+    .await;
+    shows(
+        &browser,
+        "the touches",
+        CARD_PART,
+        json!([id("Parser"), ".touches"]),
+        json!("Touches src/parser/** tests/<p>.rs"),
+    )
+    .await;
+    ok(
+        &lead,
+        "dispatch_task",
+        json!({"lead": "lead", "worker": "<w1>", "task_id": id("Docs"), "worktree": "../wt", "lease_minutes": 1}),
+    )
+    .await;
+    let dispatch = "const p = document.querySelector('#task-' + arguments[0] + ' .dispatch'); \
+                    const t = p && p.querySelector('time'); \
+                    return p ? [p.dataset.state, p.textContent.slice(0, p.textContent.length - t.textContent.length)] : null;";
+    shows(
+        &browser,
+        "the dispatch in flight",
+        dispatch,
+        json!([id("Docs")]),
+        json!([
+            "in_flight",
+            "<w1> in ../wt (by lead) · Dispatched: claim by "
+        ]),
+    )
+    .await;
+    let counts = "const p = document.getElementById('dispatches'); \
+                  return p && !p.hidden ? p.textContent : null;";
+    shows(
+        &browser,
+        "one in flight",
+        counts,
+        json!([]),
+        json!("1 in flight · 0 stalled"),
+    )
+    .await;
+    // No change on the board: the page's own clock stalls it.
+    shows(
+        &browser,
+        "the dispatch stalled",
+        dispatch,
+        json!([id("Docs")]),
+        json!([
+            "stalled",
+            "<w1> in ../wt (by lead) · Stalled: not claimed by "
+        ]),
+    )
+    .await;
+    shows(
+        &browser,
+        "one stalled",
+        counts,
+        json!([]),
+        json!("0 in flight · 1 stalled"),
+    )
+    .await;
+    assert_eq!(
+        browser
+            .run("return window.notReloaded === true;", json!([]))
+            .await,
+        json!(true),
+        "all of it without a reload"
+    );
+    lead.cancel().await.unwrap();
+}

@@ -106,6 +106,11 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "changes only the client's list of servers; nothing of ours runs",
     ),
     (
+        "docs/team.md",
+        "exec planning-mcp-server check-touches --storage file --agent worker-2 --strict",
+        "a git hook: team_touches::check_touches_reports_staged_files_inside_other_agents_reservations installs it in a real git repository and commits through it",
+    ),
+    (
         "docs/web.md",
         "just run",
         "needs just, which CI does not install; the recipe is the README's cargo run command with --storage file",
@@ -484,6 +489,29 @@ impl Project {
         }
     }
 
+    /// Makes the project a git repository (once; `git init` again is harmless).
+    async fn git_init(&self) -> Result<(), String> {
+        let output = tokio::time::timeout(
+            common::HANG,
+            Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(&self.dir)
+                .env("HOME", &self.home)
+                .stdin(Stdio::null())
+                .output(),
+        )
+        .await
+        .map_err(|_| format!("git init still running after {:?}", common::HANG))?
+        .map_err(|e| format!("cannot start git: {e}"))?;
+        match output.status.success() {
+            true => Ok(()),
+            false => Err(format!(
+                "git init: {}",
+                String::from_utf8_lossy(&output.stderr)
+            )),
+        }
+    }
+
     /// `localhost:8080` in `text` pointed at the block's HTTP server.
     fn localhost(&self, text: &str) -> Result<String, String> {
         if !text.contains("localhost:8080") {
@@ -547,6 +575,11 @@ async fn run_command(project: &mut Project, command: &str) -> Result<String, Str
             project.run(command).await
         }
         ["planning-mcp-server", "setup" | "doctor", ..] => project.run(command).await,
+        ["planning-mcp-server", "check-touches", ..] => {
+            // It reads the staged files of the git repository it runs in.
+            project.git_init().await?;
+            project.run(command).await
+        }
         ["planning-mcp-server" | "long-term-plan-mcp", ..] if http_mode => {
             project.http(command).await
         }

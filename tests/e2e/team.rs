@@ -19,14 +19,17 @@ use serde_json::{Value, json};
 pub(crate) const TEAM: [&str; 2] = ["--toolsets", "planning,team"];
 
 /// The team's tools, sorted.
-const TEAM_TOOLS: [&str; 7] = [
+const TEAM_TOOLS: [&str; 10] = [
     "claim_task",
+    "dispatch_task",
     "link_tasks",
     "ready_tasks",
     "release_task",
     "set_done_when",
+    "set_touches",
     "team_board",
     "unlink_tasks",
+    "wait_for",
 ];
 
 /// `text` with every time (`2026-11-22T10:30:00Z`) replaced by `<time>`,
@@ -55,7 +58,7 @@ pub(crate) fn redact_times(text: &str) -> String {
 }
 
 /// One step of a transcript: who calls what, and what comes back.
-async fn step(
+pub(crate) async fn step(
     transcript: &mut String,
     who: &str,
     client: &Client,
@@ -73,7 +76,7 @@ async fn step(
 
 /// docs/team.md, whose transcript section shows the run of
 /// [`a_lead_and_two_workers_share_a_board_over_http`].
-const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
+pub(crate) const TEAM_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/team.md");
 const TRANSCRIPT_BEGIN: &str = "<!-- transcript:begin -->\n";
 const TRANSCRIPT_END: &str = "<!-- transcript:end -->";
 
@@ -246,7 +249,7 @@ async fn over_stdio_the_tools_are_listed_once_with_both_instructions() {
         .filter(|t| TEAM_TOOLS.contains(&t.name.as_ref()))
         .map(|t| serde_json::to_string(t).unwrap().len())
         .sum();
-    assert!(team_json < 6000, "{team_json} bytes");
+    assert!(team_json < 8000, "{team_json} bytes");
     let resources = client.list_all_resources().await.unwrap();
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
     assert_eq!(
@@ -653,7 +656,7 @@ async fn the_web_board_shows_holders_links_and_evidence() {
     assert_eq!(json["tasks"][1]["blocked_by"], json!([id("a")]));
     assert_eq!(
         json["team"],
-        json!({"done_when": "<b>all</b> green", "goal_met": false, "completed_with_evidence": 0})
+        json!({"done_when": "<b>all</b> green", "goal_met": false, "completed_with_evidence": 0, "in_flight": 0, "stalled": 0})
     );
     ok(&client, "release_task", json!({"agent": "<w1>", "task_id": id("a"), "status": "completed", "command": "make check", "exit_code": 0})).await;
     let json: Value = reqwest::get(format!("{}/boards/default.json", server.base()))
@@ -701,6 +704,73 @@ async fn the_web_board_shows_holders_links_and_evidence() {
             .await
             .unwrap()
             .starts_with("# Board default\n\n**Goal:** G")
+    );
+
+    // Touches and a dispatch in flight: in the JSON, on the card, in the
+    // goal's counts and in "Recent activity".
+    ok(
+        &client,
+        "set_touches",
+        json!({"task_id": id("b"), "touches": ["src/<b>/**"]}),
+    )
+    .await;
+    ok(
+        &client,
+        "dispatch_task",
+        json!({"lead": "lead", "worker": "<w2>", "task_id": id("b"), "worktree": "../wt-<b>"}),
+    )
+    .await;
+    let json: Value = reqwest::get(format!("{}/boards/default.json", server.base()))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(json["tasks"][1]["touches"], json!(["src/<b>/**"]));
+    let dispatch = &json["tasks"][1]["dispatch"];
+    assert_eq!(
+        (
+            &dispatch["worker"],
+            &dispatch["place"],
+            &dispatch["state"],
+            &dispatch["claimed"]
+        ),
+        (
+            &json!("<w2>"),
+            &json!("../wt-<b>"),
+            &json!("in_flight"),
+            &json!(false)
+        )
+    );
+    assert_eq!(
+        (&json["team"]["in_flight"], &json["team"]["stalled"]),
+        (&json!(1), &json!(0))
+    );
+    let page = reqwest::get(format!("{}/boards/default", server.base()))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("<p class=\"touches\">Touches <code>src/&lt;b&gt;/**</code></p>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<p class=\"dispatch\" data-state=\"in_flight\" data-until=\""),
+        "{page}"
+    );
+    assert!(
+        page.contains("<b class=\"worker\">&lt;w2&gt;</b> in <code>../wt-&lt;b&gt;</code> (by lead) · <span class=\"what\">Dispatched: claim by</span> <time"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<span class=\"in-flight\">1</span> in flight · <span class=\"stalled\" data-n=\"0\">0</span> stalled"),
+        "{page}"
+    );
+    assert!(
+        page.contains(": dispatched to &lt;w2&gt; by lead, to claim by "),
+        "{page}"
     );
     client.cancel().await.unwrap();
 

@@ -246,7 +246,7 @@ impl SharedBoard {
     /// process, or through the store, by another process (checked every
     /// 200 ms while anyone watches, or as soon as a store that announces
     /// changes announces one). Needs a Tokio runtime.
-    pub(crate) fn watch(&self) -> watch::Receiver<u64> {
+    pub fn watch(&self) -> watch::Receiver<u64> {
         let receiver = self.inner.changes.subscribe();
         if !self.inner.polling.swap(true, Ordering::SeqCst) {
             tokio::spawn(poll_store(Arc::downgrade(&self.inner)));

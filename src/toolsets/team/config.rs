@@ -4,9 +4,12 @@
 
 //! The table of toolset `team`: `[team]`, the leases of claims.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 use super::domain::{EvidenceRule, LeasePolicy};
+use super::mcp::Rules;
 use crate::server::settings::Settings;
 
 /// The part of the example config file that belongs to toolset `team`.
@@ -21,7 +24,13 @@ max_lease_minutes = 120
 # exit code, a commit, a URL or a note). Off: such a completion is accepted,
 # and the agent that made it may add the evidence later.
 require_evidence = false
+# The longest wait_for, in seconds (1 to 60): its default timeout and the
+# most a call may ask for.
+max_wait_seconds = 60
 "#;
+
+/// The longest `max_wait_seconds`.
+pub(crate) const MAX_WAIT_LIMIT: u64 = 60;
 
 /// The longest `max_lease_minutes`: a day.
 const MAX_LEASE_LIMIT: i64 = 24 * 60;
@@ -36,6 +45,8 @@ pub(crate) struct TeamSettings {
     pub(crate) max_lease_minutes: i64,
     /// Whether a completion must carry evidence.
     pub(crate) require_evidence: bool,
+    /// The longest `wait_for`, in seconds.
+    pub(crate) max_wait_seconds: u64,
 }
 
 impl Default for TeamSettings {
@@ -45,6 +56,7 @@ impl Default for TeamSettings {
             lease_minutes: policy.default_minutes,
             max_lease_minutes: policy.max_minutes,
             require_evidence: false,
+            max_wait_seconds: MAX_WAIT_LIMIT,
         }
     }
 }
@@ -66,6 +78,12 @@ impl TeamSettings {
             "team.lease_minutes",
             "must be at least 1 and at most team.max_lease_minutes",
         );
+        settings.require(
+            &mut problems,
+            (1..=MAX_WAIT_LIMIT).contains(&team.max_wait_seconds),
+            "team.max_wait_seconds",
+            "must be 1 to 60 (seconds)",
+        );
         match problems.is_empty() {
             true => Ok(team),
             false => Err(problems),
@@ -77,6 +95,15 @@ impl TeamSettings {
         match self.require_evidence {
             true => EvidenceRule::Required,
             false => EvidenceRule::Optional,
+        }
+    }
+
+    /// How the team's tools work on a board.
+    pub(crate) fn rules(&self) -> Rules {
+        Rules {
+            policy: self.policy(),
+            evidence: self.evidence_rule(),
+            max_wait: Duration::from_secs(self.max_wait_seconds),
         }
     }
 

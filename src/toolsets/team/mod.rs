@@ -10,9 +10,11 @@
 //! toolsets, declared by `KIND.requires()`): its data lives in the board
 //! (`planning::domain::coordination`), so it is stored, reloaded and shared
 //! across processes with the board. `domain` is pure; `mcp` is the MCP
-//! face; `cli` the `summary` subcommand; `digest_route` the HTTP face
-//! (`/boards/{name}/digest`); `config` its table and `toolset` its registry
-//! entry. Leases are measured by the runtime's clock, shifted in tests
+//! face; `cli` the `summary` and `check-touches` subcommands;
+//! `digest_route` and `reservations_route` the HTTP face
+//! (`/boards/{name}/digest`, `/boards/{name}/reservations`, the latter's
+//! JSON in `reserved`); `waiter` the long poll of `wait_for`; `config` its
+//! table and `toolset` its registry entry. Leases are measured by the runtime's clock, shifted in tests
 //! (`runtime::clock`).
 
 pub(crate) mod cli;
@@ -20,6 +22,9 @@ pub(crate) mod config;
 pub(crate) mod digest_route;
 pub(crate) mod domain;
 pub(crate) mod mcp;
+pub(crate) mod reservations_route;
+pub(crate) mod reserved;
 pub(crate) mod toolset;
+pub(crate) mod waiter;
 
 pub(crate) use toolset::{KIND, Team};

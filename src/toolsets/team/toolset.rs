@@ -3,18 +3,20 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Toolset `team` as the server sees it: its registry entry (it requires
-//! toolset `planning`; it brings the `summary` subcommand) and its
-//! configured state: planning's boards, the lease policy and the clock,
-//! with its faces: the tools on a board and, in HTTP mode, the digest route.
+//! toolset `planning`; it brings the `summary` and `check-touches`
+//! subcommands) and its configured state: planning's boards, its rules and
+//! the clock, with its faces: the tools on a board and, in HTTP mode, the
+//! digest and reservations routes.
 
 use std::any::Any;
 use std::sync::Arc;
 
-use super::cli::SUMMARY;
+use super::cli::{CHECK_TOUCHES, SUMMARY};
 use super::config::{EXAMPLE, TeamSettings};
-use super::digest_route;
-use super::domain::{EvidenceRule, LeasePolicy, View, digest};
-use super::mcp::TeamTools;
+use super::domain::{View, digest};
+use super::mcp::{Rules, TeamTools};
+use super::reserved::{self, Reservations};
+use super::{digest_route, reservations_route};
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::command::CliCommand;
@@ -28,16 +30,16 @@ use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenErro
 
 /// What a model reads first: what must not go wrong first.
 pub(crate) const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
-every call) before working on a task, work only on tasks you hold, claim again to renew the \
-lease. Finish with release_task: completed with evidence (command and exit_code, commit, url \
-or note), or failed, or pending. The loop: skill://team-loop/SKILL.md";
+every call) before working on a task, work only on tasks you hold, claim again to renew. Finish \
+with release_task: completed with evidence (command and exit_code, commit, url or note), failed \
+or pending. Leads: dispatch_task; wait_for, never poll. The loop: skill://team-loop/SKILL.md";
 
 /// The team loop: the long form of [`INSTRUCTIONS`], a section of docs/team.md.
 pub(crate) static SKILL: Skill = Skill {
     name: "team-loop",
     description: "The claim, work, release-with-evidence loop for agents sharing a planning \
-board: names, leases, the ready queue, links between tasks, evidence, and what to read after \
-a context reset.",
+board: names, leases, the ready queue, links between tasks, evidence, what to read after a \
+context reset; for a lead, dispatch records, touches and waves, and wait_for.",
     body: docs_section(include_str!("../../../docs/team.md")),
     source: "docs/team.md",
 };
@@ -54,7 +56,7 @@ impl ToolsetKind for TeamKind {
     }
 
     fn about(&self) -> &'static str {
-        "claims, links and evidence for agents sharing the boards"
+        "claims, dispatches, touches and evidence for agents sharing the boards"
     }
 
     fn instructions_budget(&self) -> usize {
@@ -74,7 +76,7 @@ impl ToolsetKind for TeamKind {
     }
 
     fn commands(&self) -> &'static [CliCommand] {
-        &[SUMMARY]
+        &[SUMMARY, CHECK_TOUCHES]
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
@@ -87,8 +89,7 @@ impl ToolsetKind for TeamKind {
         };
         Ok(Arc::new(Team {
             boards: planning.boards().clone(),
-            policy: team.policy(),
-            evidence: team.evidence_rule(),
+            rules: team.rules(),
             clock,
         }))
     }
@@ -98,8 +99,7 @@ impl ToolsetKind for TeamKind {
 #[derive(Debug, Clone)]
 pub(crate) struct Team {
     boards: Arc<Boards>,
-    policy: LeasePolicy,
-    evidence: EvidenceRule,
+    rules: Rules,
     clock: Clock,
 }
 
@@ -112,6 +112,11 @@ impl Team {
     /// The digest of board `name` as it is now (see `domain::digest`).
     pub(crate) fn digest(&self, name: &BoardName, board: &Board) -> String {
         digest(name.as_str(), View::new(board, self.clock.now()))
+    }
+
+    /// The live reservations of `board` as they are now.
+    pub(crate) fn reservations(&self, board: &Board) -> Reservations {
+        reserved::of(View::new(board, self.clock.now()))
     }
 }
 
@@ -133,8 +138,7 @@ impl Toolset for Team {
             Ok(shared) => Ok(Arc::new(TeamTools::new(
                 board.clone(),
                 shared,
-                self.policy,
-                self.evidence,
+                self.rules,
                 self.clock,
             ))),
             Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
@@ -142,9 +146,11 @@ impl Toolset for Team {
         }
     }
 
-    /// `GET /boards/{name}/digest`.
+    /// `GET /boards/{name}/digest` and `GET /boards/{name}/reservations`.
     fn routes(&self, _http: &HttpContext) -> Option<Routes> {
-        Some(Routes::new(digest_route::routes(self.clone())))
+        let router =
+            digest_route::routes(self.clone()).merge(reservations_route::routes(self.clone()));
+        Some(Routes::new(router))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -143,6 +143,8 @@ async fn shut_down(
         grace.as_secs_f64()
     );
     life.stopping.cancel();
+    // Calls that wait on purpose (a long poll) answer now, not at the deadline.
+    crate::runtime::stopping::begin();
     in_flight.close();
     if tokio::time::timeout_at(deadline, in_flight.wait())
         .await

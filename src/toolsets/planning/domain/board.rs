@@ -16,7 +16,7 @@ use std::time::SystemTime;
 use super::action::{Action, Done};
 use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
-use super::history::{ClaimEnd, Event, Goal, History, Recorded};
+use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
 use super::replay::SetAside;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
@@ -474,6 +474,8 @@ impl Board {
                 Edit::Link { task, blocker } => Change::Link { task, blocker },
                 Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
                 Edit::DoneWhen(text) => Change::DoneWhen(text),
+                Edit::Dispatch(id, dispatch) => Change::Dispatch(id, dispatch),
+                Edit::Touches(id, touches) => Change::Touches(id, Some(touches)),
             };
             journal.push(self.coordination.apply(change));
         }
@@ -490,8 +492,9 @@ impl Board {
     }
 
     /// Sets task `seq`'s status as a planning tool does: a claim ends when
-    /// the task leaves `in_progress` (the planning tools are the operator's
-    /// override; see docs/team.md).
+    /// the task leaves `in_progress`, and so does a dispatch record when the
+    /// status changes to anything but `in_progress` (the planning tools
+    /// are the operator's override; see docs/team.md).
     fn set_status(
         &mut self,
         seq: u64,
@@ -512,6 +515,18 @@ impl Board {
                 reason: ClaimEnd::StatusChanged,
             });
             journal.push(self.coordination.apply(Change::Claim(task.id, None)));
+        }
+        if status != Status::InProgress
+            && status != task.status
+            && let Some(dispatch) = self.coordination.dispatch(task.id)
+        {
+            events.push(Event::DispatchEnded {
+                task_id: task.id,
+                title: task.title.clone(),
+                worker: dispatch.worker.clone(),
+                reason: DispatchEnd::StatusChanged,
+            });
+            journal.push(self.coordination.apply(Change::Dispatch(task.id, None)));
         }
         self.set_status_only(seq, status, previous, events, journal);
     }
@@ -699,6 +714,14 @@ impl Board {
                 holder: claim.holder.clone(),
                 until: claim.until,
                 reason: ClaimEnd::Deleted,
+            });
+        }
+        if let Some(dispatch) = self.coordination.dispatch(task.id) {
+            events.push(Event::DispatchEnded {
+                task_id: task.id,
+                title: task.title.clone(),
+                worker: dispatch.worker.clone(),
+                reason: DispatchEnd::Deleted,
             });
         }
         let dependents = self.coordination.dependents(task.id);
@@ -1403,6 +1426,84 @@ mod tests {
                 if *task_id == b && holder == "worker")
         });
         assert!(ended);
+        board.undo(undo);
+        assert_eq!(board, original);
+    }
+
+    /// Task `id` dispatched to `worker` (and touching `src/**`).
+    fn dispatched(board: &mut Board, id: TaskId, worker: &str) {
+        use crate::toolsets::planning::domain::Dispatch;
+        let at = SystemTime::UNIX_EPOCH;
+        let dispatch = Dispatch {
+            worker: worker.into(),
+            by: "lead".into(),
+            place: None,
+            note: None,
+            at,
+            until: at,
+            claimed: false,
+        };
+        let edits = vec![
+            Edit::Dispatch(id, Some(dispatch)),
+            Edit::Touches(id, vec!["src/**".into()]),
+        ];
+        let _ = board.edit(at, edits).unwrap();
+    }
+
+    #[test]
+    fn a_planning_status_change_ends_a_dispatch_unless_it_is_in_progress() {
+        let mut board = board_with(&["a"]);
+        let a = TaskId::from_content("a", "");
+        dispatched(&mut board, a, "w1");
+        for same in ["pending", "in_progress"] {
+            let _ = board.update_statuses(&[(&a.to_string(), same)]).unwrap();
+            assert!(board.coordination().dispatch(a).is_some(), "{same}");
+        }
+        let original = board.clone();
+        let undo = board
+            .update_statuses(&[(&a.to_string(), "completed")])
+            .unwrap();
+        assert!(board.coordination().dispatch(a).is_none());
+        assert_eq!(board.coordination().touches(a), ["src/**"], "touches stay");
+        assert_eq!(
+            last_event(&board),
+            Event::StatusChanged {
+                task_id: a,
+                title: "a".into(),
+                from: Status::InProgress,
+                to: Status::Completed
+            }
+        );
+        let ended = board.history().unwrap().entries().any(|e| {
+            matches!(&e.event, Event::DispatchEnded { reason: DispatchEnd::StatusChanged, worker, .. } if worker == "w1")
+        });
+        assert!(ended);
+        board.undo(undo);
+        assert_eq!(board, original);
+    }
+
+    #[test]
+    fn deleting_a_dispatched_task_says_so_and_rewording_keeps_the_record() {
+        let mut board = board_with(&["a", "b"]);
+        let [a, b] = ["a", "b"].map(|t| TaskId::from_content(t, ""));
+        dispatched(&mut board, a, "w1");
+        dispatched(&mut board, b, "w2");
+        let (new_a, _) = board.modify_task(&a.to_string(), Some("A"), None).unwrap();
+        assert_eq!(board.coordination().dispatch(new_a).unwrap().worker, "w1");
+        assert_eq!(board.coordination().touches(new_a), ["src/**"]);
+        let original = board.clone();
+        let undo = board.delete_tasks(&[&b.to_string()]).unwrap();
+        assert!(board.coordination().dispatch(b).is_none());
+        assert!(board.coordination().touches(b).is_empty());
+        assert_eq!(
+            last_event(&board),
+            Event::DispatchEnded {
+                task_id: b,
+                title: "b".into(),
+                worker: "w2".into(),
+                reason: DispatchEnd::Deleted
+            }
+        );
         board.undo(undo);
         assert_eq!(board, original);
     }

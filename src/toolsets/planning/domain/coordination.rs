@@ -4,8 +4,10 @@
 
 //! What agents working as a team attach to a board: claims with leases,
 //! links between tasks ("blocked by"), evidence of an outcome (or, for a
-//! task completed without evidence, who completed it), and the goal's
-//! done-when condition.
+//! task completed without evidence, who completed it), the goal's
+//! done-when condition, a lead's dispatch records (which worker it sent a
+//! task to, where, until when) and the paths a task touches (glob
+//! patterns, relative to the repository).
 //!
 //! Toolset `team` decides these (its rules live in `toolsets/team/domain`);
 //! the board only stores them, snapshots them, and keeps them consistent
@@ -50,10 +52,37 @@ pub struct Evidence {
     pub(crate) at: SystemTime,
 }
 
+/// A lead's record that it dispatched a task to a worker (a sub-agent):
+/// the worker should claim the task before `until`, and then keep its
+/// lease; one that does neither leaves the record *stalled* (toolset
+/// `team` decides that from the time; nothing here reads a clock).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispatch {
+    /// The worker it was sent to (the agent name it claims with).
+    pub(crate) worker: String,
+    /// The lead that sent it.
+    pub(crate) by: String,
+    /// Where the worker works: a worktree or a directory, as the lead said.
+    pub(crate) place: Option<String>,
+    /// A note for whoever reads the board.
+    pub(crate) note: Option<String>,
+    /// When it was dispatched (or last re-dispatched).
+    pub(crate) at: SystemTime,
+    /// When the worker's time runs out: first the time by which it must
+    /// claim the task, then the end of its lease (renewals move it).
+    pub until: SystemTime,
+    /// Whether the worker's claim linked to the record (it claimed it).
+    pub(crate) claimed: bool,
+}
+
 /// The team data of one board.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coordination {
     claims: HashMap<TaskId, Claim>,
+    /// A lead's dispatch records.
+    dispatches: HashMap<TaskId, Dispatch>,
+    /// The glob patterns a task touches, as declared (never empty).
+    touches: HashMap<TaskId, Vec<String>>,
     evidence: HashMap<TaskId, Evidence>,
     /// Who released a task as completed without evidence (and so may add
     /// it later).
@@ -82,6 +111,10 @@ pub(crate) enum Change {
     Unlink { task: TaskId, blocker: TaskId },
     /// Sets or removes the goal's done-when condition.
     DoneWhen(Option<String>),
+    /// Sets or removes a task's dispatch record.
+    Dispatch(TaskId, Option<Dispatch>),
+    /// Sets or removes the paths a task touches.
+    Touches(TaskId, Option<Vec<String>>),
     /// Moves everything attached to `from` to `to` (a reworded task's new ID).
     Rekey { from: TaskId, to: TaskId },
 }
@@ -115,6 +148,10 @@ pub enum Edit {
     },
     /// Sets or removes the goal's done-when condition.
     DoneWhen(Option<String>),
+    /// Sets or removes a task's dispatch record.
+    Dispatch(TaskId, Option<Dispatch>),
+    /// Sets the paths a task touches (an empty list removes them).
+    Touches(TaskId, Vec<String>),
     /// Records an event in the history.
     Record(Event),
 }
@@ -126,7 +163,9 @@ impl Edit {
             Edit::Status(id, _)
             | Edit::Claim(id, _)
             | Edit::Evidence(id, _)
-            | Edit::CompletedBy(id, _) => vec![*id],
+            | Edit::CompletedBy(id, _)
+            | Edit::Dispatch(id, _)
+            | Edit::Touches(id, _) => vec![*id],
             Edit::Link { task, blocker } | Edit::Unlink { task, blocker } => vec![*task, *blocker],
             Edit::DoneWhen(_) | Edit::Record(_) => Vec::new(),
         }
@@ -143,6 +182,29 @@ impl Coordination {
             && self.completed_by.is_empty()
             && self.links == 0
             && self.done_when.is_none()
+            && self.dispatches.is_empty()
+            && self.touches.is_empty()
+    }
+
+    /// Whether any task has a dispatch record or declares the paths it
+    /// touches (which needs snapshot format version 4).
+    pub(crate) fn has_dispatches_or_touches(&self) -> bool {
+        !self.dispatches.is_empty() || !self.touches.is_empty()
+    }
+
+    /// Task `id`'s dispatch record.
+    pub(crate) fn dispatch(&self, id: TaskId) -> Option<&Dispatch> {
+        self.dispatches.get(&id)
+    }
+
+    /// Every dispatch record, in no particular order.
+    pub(crate) fn dispatches(&self) -> impl Iterator<Item = (TaskId, &Dispatch)> {
+        self.dispatches.iter().map(|(id, dispatch)| (*id, dispatch))
+    }
+
+    /// The glob patterns task `id` touches; empty when it declares none.
+    pub(crate) fn touches(&self, id: TaskId) -> &[String] {
+        self.touches.get(&id).map_or(&[], Vec::as_slice)
     }
 
     /// The claim on task `id`, expired or not.
@@ -289,6 +351,14 @@ impl Coordination {
             Change::DoneWhen(text) => {
                 Change::DoneWhen(std::mem::replace(&mut self.done_when, text))
             }
+            Change::Dispatch(id, dispatch) => {
+                Change::Dispatch(id, set(&mut self.dispatches, id, dispatch))
+            }
+            Change::Touches(id, touches) => {
+                // An empty list is no declaration: stored as none.
+                let touches = touches.filter(|list| !list.is_empty());
+                Change::Touches(id, set(&mut self.touches, id, touches))
+            }
             Change::Rekey { from, to } => {
                 self.rekey(from, to);
                 Change::Rekey { from: to, to: from }
@@ -303,6 +373,8 @@ impl Coordination {
             Change::Claim(id, None),
             Change::Evidence(id, None),
             Change::CompletedBy(id, None),
+            Change::Dispatch(id, None),
+            Change::Touches(id, None),
         ];
         changes.extend(
             self.blockers(id)
@@ -332,6 +404,12 @@ impl Coordination {
         }
         if let Some(agent) = self.completed_by.remove(&from) {
             self.completed_by.insert(to, agent);
+        }
+        if let Some(dispatch) = self.dispatches.remove(&from) {
+            self.dispatches.insert(to, dispatch);
+        }
+        if let Some(touches) = self.touches.remove(&from) {
+            self.touches.insert(to, touches);
         }
         if let Some(blockers) = self.blocked_by.remove(&from) {
             for blocker in &blockers {
@@ -379,6 +457,32 @@ mod tests {
 
     fn id(n: u32) -> TaskId {
         TaskId::from_content(&n.to_string(), "")
+    }
+
+    fn dispatch() -> Dispatch {
+        Dispatch {
+            worker: "w1".into(),
+            by: "lead".into(),
+            place: Some("wt/one".into()),
+            note: None,
+            at: SystemTime::UNIX_EPOCH,
+            until: SystemTime::UNIX_EPOCH,
+            claimed: false,
+        }
+    }
+
+    #[test]
+    fn an_empty_touch_list_is_no_declaration_and_undoes_exactly() {
+        let mut c = Coordination::default();
+        let undo = c.apply(Change::Touches(id(1), Some(vec!["a/**".into()])));
+        assert_eq!(c.touches(id(1)), ["a/**"]);
+        let cleared = c.apply(Change::Touches(id(1), Some(Vec::new())));
+        assert!(c.touches(id(1)).is_empty());
+        assert!(c.is_empty(), "nothing is stored for an empty list");
+        let _ = c.apply(cleared);
+        assert_eq!(c.touches(id(1)), ["a/**"]);
+        let _ = c.apply(undo);
+        assert_eq!(c, Coordination::default());
     }
 
     fn link(c: &mut Coordination, task: u32, blocker: u32) -> Change {
@@ -432,6 +536,8 @@ mod tests {
         };
         let _ = c.apply(Change::Claim(id(1), Some(claim.clone())));
         let _ = c.apply(Change::CompletedBy(id(1), Some("a".into())));
+        let _ = c.apply(Change::Dispatch(id(1), Some(dispatch())));
+        let _ = c.apply(Change::Touches(id(1), Some(vec!["src/**".into()])));
         let before = c.clone();
         let undo = c.apply(Change::Rekey {
             from: id(1),
@@ -440,6 +546,10 @@ mod tests {
         assert_eq!(c.claim(id(9)), Some(&claim));
         assert_eq!(c.completed_by(id(9)), Some("a"));
         assert!(c.completed_by(id(1)).is_none());
+        assert_eq!(c.dispatch(id(9)), Some(&dispatch()));
+        assert!(c.dispatch(id(1)).is_none());
+        assert_eq!(c.touches(id(9)), ["src/**"]);
+        assert!(c.touches(id(1)).is_empty());
         assert!(c.claim(id(1)).is_none());
         assert!(c.blockers(id(9)).contains(&id(2)));
         assert!(c.dependents(id(2)).contains(&id(9)));
@@ -465,6 +575,9 @@ mod tests {
         };
         let _ = c.apply(Change::Evidence(id(1), Some(evidence)));
         let _ = c.apply(Change::CompletedBy(id(1), Some("b".into())));
+        let _ = c.apply(Change::Dispatch(id(1), Some(dispatch())));
+        let _ = c.apply(Change::Touches(id(1), Some(vec!["docs/**".into()])));
+        assert!(c.has_dispatches_or_touches());
         let before = c.clone();
         let undo = c.detach(id(1));
         assert_eq!(c.link_count(), 0);

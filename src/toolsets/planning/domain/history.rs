@@ -74,6 +74,30 @@ pub enum Event {
         /// Why it ended.
         reason: ClaimEnd,
     },
+    /// A lead dispatched a task to a worker, who should claim it by `until`.
+    Dispatched {
+        /// The task's ID at the time.
+        task_id: TaskId,
+        /// The task's title at the time.
+        title: String,
+        /// The worker it was sent to.
+        worker: String,
+        /// The lead that sent it.
+        by: String,
+        /// When the worker must have claimed it.
+        until: SystemTime,
+    },
+    /// A dispatch record ended.
+    DispatchEnded {
+        /// The task's ID at the time.
+        task_id: TaskId,
+        /// The task's title at the time.
+        title: String,
+        /// The worker it was sent to.
+        worker: String,
+        /// Why it ended.
+        reason: DispatchEnd,
+    },
     /// A deleted task was a blocker of other tasks: those links are gone.
     LinksRemoved {
         /// The deleted task's ID.
@@ -86,13 +110,51 @@ pub enum Event {
 }
 
 impl Event {
-    /// Whether the event is about team coordination (claims, links), which
-    /// only format version 2 snapshots can hold.
+    /// Whether the event is about team coordination (claims, links,
+    /// dispatches), which only format version 2 snapshots can hold.
     pub(crate) fn is_coordination(&self) -> bool {
         matches!(
             self,
-            Event::Claimed { .. } | Event::ClaimEnded { .. } | Event::LinksRemoved { .. }
+            Event::Claimed { .. }
+                | Event::ClaimEnded { .. }
+                | Event::LinksRemoved { .. }
+                | Event::Dispatched { .. }
+                | Event::DispatchEnded { .. }
         )
+    }
+
+    /// Whether the event is about a dispatch, which only format version 4
+    /// snapshots can hold.
+    pub(crate) fn is_dispatch(&self) -> bool {
+        matches!(self, Event::Dispatched { .. } | Event::DispatchEnded { .. })
+    }
+}
+
+/// Why a dispatch record ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DispatchEnd {
+    /// The worker released the task (completed, failed or handed back).
+    Released,
+    /// The lead dispatched the stalled task again, to another worker.
+    Replaced,
+    /// Another agent claimed the stalled task.
+    Taken,
+    /// A planning tool changed the task's status (the operator's override).
+    StatusChanged,
+    /// The task was deleted.
+    Deleted,
+}
+
+impl DispatchEnd {
+    /// The name used in JSON, e.g. `status_changed`.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            DispatchEnd::Released => "released",
+            DispatchEnd::Replaced => "replaced",
+            DispatchEnd::Taken => "taken",
+            DispatchEnd::StatusChanged => "status_changed",
+            DispatchEnd::Deleted => "deleted",
+        }
     }
 }
 

@@ -17,7 +17,7 @@ pub(crate) mod task;
 
 pub(crate) use action::Action;
 pub(crate) use board::{Board, Limits, NewTask, Undo};
-pub(crate) use coordination::{Claim, Edit, Evidence};
+pub(crate) use coordination::{Claim, Dispatch, Edit, Evidence};
 pub(crate) use error::BoardError;
-pub(crate) use history::{ClaimEnd, Entry, Event, Goal, History};
+pub(crate) use history::{ClaimEnd, DispatchEnd, Entry, Event, Goal, History};
 pub(crate) use task::{Status, Task, TaskId};

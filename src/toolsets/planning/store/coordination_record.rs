@@ -3,11 +3,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The coordination fields of a format version 2 snapshot: on each task
-//! `blocked_by`, `claim` and `evidence`, at the top `done_when`; and of
-//! version 3: `completed_by` on a task. Reading them checks that every link
-//! and claim names a task of the board, that links make no cycle, that only
-//! tasks in progress are claimed and only completed tasks have a
-//! `completed_by`.
+//! `blocked_by`, `claim` and `evidence`, at the top `done_when`; of
+//! version 3: `completed_by` on a task; of version 4: `dispatch` and
+//! `touches` on a task. Reading them checks that every link and claim names
+//! a task of the board, that links make no cycle, that only tasks in
+//! progress are claimed, only completed tasks have a `completed_by`, only
+//! pending or in-progress tasks a `dispatch`, and that touches are short
+//! lines.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -15,7 +17,9 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::snapshot::{VERSION, parse_time, timestamp};
-use crate::toolsets::planning::domain::coordination::{Change, Claim, Coordination, Evidence};
+use crate::toolsets::planning::domain::coordination::{
+    Change, Claim, Coordination, Dispatch, Evidence,
+};
 use crate::toolsets::planning::domain::{Board, Status, TaskId};
 
 /// A task's claim.
@@ -45,12 +49,36 @@ pub(super) struct EvidenceRecord<'a> {
     at: String,
 }
 
+/// A lead's dispatch record of a task.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DispatchRecord<'a> {
+    worker: Cow<'a, str>,
+    by: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    place: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<Cow<'a, str>>,
+    at: String,
+    until: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    claimed: bool,
+}
+
+/// The most patterns a task's `touches` may hold, and the longest one, in
+/// characters (toolset `team` allows fewer; a hand-edited file may not
+/// grow beyond these).
+const MAX_TOUCHES: usize = 64;
+const MAX_TOUCH_CHARS: usize = 1000;
+
 /// The coordination fields of one task, as read from its record.
 pub(super) struct TaskCoordination<'a> {
     pub(crate) blocked_by: Vec<TaskId>,
     pub(crate) claim: Option<ClaimRecord<'a>>,
     pub(crate) evidence: Option<EvidenceRecord<'a>>,
     pub(crate) completed_by: Option<Cow<'a, str>>,
+    pub(crate) dispatch: Option<DispatchRecord<'a>>,
+    pub(crate) touches: Vec<Cow<'a, str>>,
 }
 
 impl TaskCoordination<'_> {
@@ -60,16 +88,29 @@ impl TaskCoordination<'_> {
             && self.claim.is_none()
             && self.evidence.is_none()
             && self.completed_by.is_none()
+            && !self.needs_version_4()
+    }
+
+    /// Whether the task carries what only format version 4 holds.
+    pub(crate) fn needs_version_4(&self) -> bool {
+        self.dispatch.is_some() || !self.touches.is_empty()
     }
 }
 
-/// The oldest format version that holds all of `board`: 3 with a
+/// The oldest format version that holds all of `board`: 4 with a dispatch
+/// record or touches (or a dispatch's history events), 3 with a
 /// `completed_by`, 2 with other coordination data (or its history events),
 /// else 1, so that older builds keep reading what they can.
 pub(super) fn version_needed(board: &Board) -> u64 {
     let coordination = board.coordination();
-    if coordination.has_completers() {
+    let dispatch_events = board
+        .history()
+        .is_some_and(|history| history.entries().any(|e| e.event.is_dispatch()));
+    if coordination.has_dispatches_or_touches() || dispatch_events {
         return VERSION;
+    }
+    if coordination.has_completers() {
+        return 3;
     }
     let events = board
         .history()
@@ -100,6 +141,20 @@ pub(super) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
             at: timestamp(e.at),
         }),
         completed_by: coordination.completed_by(id).map(Cow::Borrowed),
+        dispatch: coordination.dispatch(id).map(|d| DispatchRecord {
+            worker: Cow::Borrowed(&d.worker),
+            by: Cow::Borrowed(&d.by),
+            place: d.place.as_deref().map(Cow::Borrowed),
+            note: d.note.as_deref().map(Cow::Borrowed),
+            at: timestamp(d.at),
+            until: timestamp(d.until),
+            claimed: d.claimed,
+        }),
+        touches: coordination
+            .touches(id)
+            .iter()
+            .map(|t| Cow::Borrowed(t.as_str()))
+            .collect(),
     }
 }
 
@@ -172,6 +227,27 @@ pub(super) fn read(
             }
             let _ = coordination.apply(Change::CompletedBy(id, Some(agent.into_owned())));
         }
+        if let Some(d) = fields.dispatch {
+            if !matches!(status, Status::Pending | Status::InProgress) {
+                return Err(format!(
+                    "task {n} is dispatched but {status}; only pending or in-progress tasks are"
+                ));
+            }
+            let dispatch = Dispatch {
+                worker: d.worker.into_owned(),
+                by: d.by.into_owned(),
+                place: d.place.map(Cow::into_owned),
+                note: d.note.map(Cow::into_owned),
+                at: parse_time(&d.at, "dispatch.at", n)?,
+                until: parse_time(&d.until, "dispatch.until", n)?,
+                claimed: d.claimed,
+            };
+            let _ = coordination.apply(Change::Dispatch(id, Some(dispatch)));
+        }
+        if !fields.touches.is_empty() {
+            let touches = read_touches(fields.touches, n)?;
+            let _ = coordination.apply(Change::Touches(id, Some(touches)));
+        }
     }
     if let Some(cycle) = coordination.find_cycle() {
         let path: Vec<String> = cycle.iter().map(TaskId::to_string).collect();
@@ -181,4 +257,31 @@ pub(super) fn read(
         ));
     }
     Ok(coordination)
+}
+
+/// Task `n`'s touches, checked: at most [`MAX_TOUCHES`] patterns, each one
+/// line of at most [`MAX_TOUCH_CHARS`] characters, none blank.
+fn read_touches(touches: Vec<Cow<'_, str>>, n: usize) -> Result<Vec<String>, String> {
+    if touches.len() > MAX_TOUCHES {
+        return Err(format!(
+            "task {n} touches {} patterns; at most {MAX_TOUCHES} are read",
+            touches.len()
+        ));
+    }
+    touches
+        .into_iter()
+        .map(|touch| {
+            let bad = touch.trim().is_empty()
+                || touch.chars().count() > MAX_TOUCH_CHARS
+                || touch.chars().any(char::is_control);
+            match bad {
+                true => Err(format!(
+                    "task {n} touches '{}', which is not a one-line pattern of at most \
+                     {MAX_TOUCH_CHARS} characters",
+                    crate::runtime::text::clip(&touch)
+                )),
+                false => Ok(touch.into_owned()),
+            }
+        })
+        .collect()
 }

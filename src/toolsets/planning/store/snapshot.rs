@@ -30,6 +30,12 @@
 //! completed without evidence (so that it may add the evidence later). Only
 //! a board that holds one is written as version 3; the field goes when the
 //! evidence comes, and the board is written as version 2 again.
+//!
+//! Version 4 adds `dispatch` (a lead's record of the worker it sent the
+//! task to) and `touches` (the glob patterns the task touches) on a task,
+//! with the history events `dispatched` and `dispatch_ended`. Only a board
+//! that holds one of them is written as version 4; every older version is
+//! read, and written back as it was, as long as none is added.
 
 use std::borrow::Cow;
 use std::time::SystemTime;
@@ -37,20 +43,23 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::coordination_record::{self, ClaimRecord, EvidenceRecord, TaskCoordination};
+use super::coordination_record::{
+    self, ClaimRecord, DispatchRecord, EvidenceRecord, TaskCoordination,
+};
 use crate::toolsets::planning::domain::{
-    Board, ClaimEnd, Entry, Event, Goal, History, Limits, Status, Task, TaskId,
+    Board, ClaimEnd, DispatchEnd, Entry, Event, Goal, History, Limits, Status, Task, TaskId,
 };
 
 /// The value of `format` in every snapshot.
 pub(crate) const FORMAT: &str = "planning-mcp-server board";
 
 /// The newest format version this build writes and reads.
-pub(crate) const VERSION: u64 = 3;
+pub(crate) const VERSION: u64 = 4;
 
 /// The format versions this build reads: 1 (the board alone), 2 (with the
-/// coordination fields) and 3 (with `completed_by`).
-pub(crate) const SUPPORTED_VERSIONS: [u64; 3] = [1, 2, 3];
+/// coordination fields), 3 (with `completed_by`) and 4 (with `dispatch`
+/// and `touches`).
+pub(crate) const SUPPORTED_VERSIONS: [u64; 4] = [1, 2, 3, 4];
 
 /// The two fields read first, to tell a foreign or future file from a corrupt one.
 #[derive(Deserialize)]
@@ -96,6 +105,10 @@ struct TaskRecord<'a> {
     evidence: Option<EvidenceRecord<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     completed_by: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dispatch: Option<DispatchRecord<'a>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    touches: Vec<Cow<'a, str>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -140,6 +153,19 @@ enum EventRecord<'a> {
         title: Cow<'a, str>,
         dependents: Vec<TaskId>,
     },
+    Dispatched {
+        task_id: TaskId,
+        title: Cow<'a, str>,
+        worker: Cow<'a, str>,
+        by: Cow<'a, str>,
+        until: String,
+    },
+    DispatchEnded {
+        task_id: TaskId,
+        title: Cow<'a, str>,
+        worker: Cow<'a, str>,
+        reason: DispatchEndRecord,
+    },
 }
 
 #[derive(Clone, Copy, Serialize, Deserialize)]
@@ -149,6 +175,40 @@ enum ClaimEndRecord {
     Expired,
     StatusChanged,
     Deleted,
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum DispatchEndRecord {
+    Released,
+    Replaced,
+    Taken,
+    StatusChanged,
+    Deleted,
+}
+
+impl From<DispatchEnd> for DispatchEndRecord {
+    fn from(reason: DispatchEnd) -> Self {
+        match reason {
+            DispatchEnd::Released => Self::Released,
+            DispatchEnd::Replaced => Self::Replaced,
+            DispatchEnd::Taken => Self::Taken,
+            DispatchEnd::StatusChanged => Self::StatusChanged,
+            DispatchEnd::Deleted => Self::Deleted,
+        }
+    }
+}
+
+impl From<DispatchEndRecord> for DispatchEnd {
+    fn from(reason: DispatchEndRecord) -> Self {
+        match reason {
+            DispatchEndRecord::Released => Self::Released,
+            DispatchEndRecord::Replaced => Self::Replaced,
+            DispatchEndRecord::Taken => Self::Taken,
+            DispatchEndRecord::StatusChanged => Self::StatusChanged,
+            DispatchEndRecord::Deleted => Self::Deleted,
+        }
+    }
 }
 
 /// Writes the board as a snapshot (pretty JSON, ending in a newline).
@@ -258,7 +318,16 @@ impl SnapshotRecord<'_> {
                 claim: record.claim,
                 evidence: record.evidence,
                 completed_by: record.completed_by,
+                dispatch: record.dispatch,
+                touches: record.touches,
             };
+            if self.version < 4 && fields.needs_version_4() {
+                return Err(format!(
+                    "task {} holds dispatch or touches, which need format version 4, but the file says version {}",
+                    n + 1,
+                    self.version
+                ));
+            }
             if self.version < 3 && fields.completed_by.is_some() {
                 return Err(format!(
                     "task {} holds completed_by, which needs format version 3, but the file says version {}",
@@ -289,6 +358,12 @@ impl SnapshotRecord<'_> {
                 .collect::<Result<Vec<_>, _>>()?;
             if self.version < 2 && entries.iter().any(|e| e.event.is_coordination()) {
                 return Err(version_1_with("the history"));
+            }
+            if self.version < 4 && entries.iter().any(|e| e.event.is_dispatch()) {
+                return Err(format!(
+                    "the history holds dispatch events, which need format version 4, but the file says version {}",
+                    self.version
+                ));
             }
             Some(History::from_entries(entries))
         } else {
@@ -336,6 +411,8 @@ impl<'a> TaskRecord<'a> {
             claim: coordination.claim,
             evidence: coordination.evidence,
             completed_by: coordination.completed_by,
+            dispatch: coordination.dispatch,
+            touches: coordination.touches,
         }
     }
 }
@@ -397,6 +474,30 @@ impl<'a> From<&'a Entry> for EntryRecord<'a> {
                 task_id: *task_id,
                 title: Cow::Borrowed(title),
                 dependents: dependents.clone(),
+            },
+            Event::Dispatched {
+                task_id,
+                title,
+                worker,
+                by,
+                until,
+            } => EventRecord::Dispatched {
+                task_id: *task_id,
+                title: Cow::Borrowed(title),
+                worker: Cow::Borrowed(worker),
+                by: Cow::Borrowed(by),
+                until: timestamp(*until),
+            },
+            Event::DispatchEnded {
+                task_id,
+                title,
+                worker,
+                reason,
+            } => EventRecord::DispatchEnded {
+                task_id: *task_id,
+                title: Cow::Borrowed(title),
+                worker: Cow::Borrowed(worker),
+                reason: (*reason).into(),
             },
         };
         Self {
@@ -463,6 +564,30 @@ impl EntryRecord<'_> {
                 task_id,
                 title: title.into_owned(),
                 dependents,
+            },
+            EventRecord::Dispatched {
+                task_id,
+                title,
+                worker,
+                by,
+                until,
+            } => Event::Dispatched {
+                task_id,
+                title: title.into_owned(),
+                worker: worker.into_owned(),
+                by: by.into_owned(),
+                until: history_time(&until, "until", n)?,
+            },
+            EventRecord::DispatchEnded {
+                task_id,
+                title,
+                worker,
+                reason,
+            } => Event::DispatchEnded {
+                task_id,
+                title: title.into_owned(),
+                worker: worker.into_owned(),
+                reason: reason.into(),
             },
         };
         Ok(Entry {
@@ -621,17 +746,17 @@ mod tests {
             "it is not a planning-mcp-server board (its format is \"vscode settings\")"
         );
         assert!(problem("[1, 2]").starts_with("it has an invalid value"));
-        let future = good.replace("\"version\": 1", "\"version\": 4");
+        let future = good.replace("\"version\": 1", "\"version\": 5");
         assert_eq!(
             problem(&future),
-            "it has format version 4, written by a newer planning-mcp-server; this one reads \
-             versions 1, 2 and 3 (upgrade, or point storage.dir elsewhere)"
+            "it has format version 5, written by a newer planning-mcp-server; this one reads \
+             versions 1, 2, 3 and 4 (upgrade, or point storage.dir elsewhere)"
         );
         let zero = good.replace("\"version\": 1", "\"version\": 0");
         assert_eq!(
             problem(&zero),
             "it has format version 0, which no planning-mcp-server writes; this one reads \
-             versions 1, 2 and 3"
+             versions 1, 2, 3 and 4"
         );
         let forged = good.replace("\"id\": \"a46f8d35\"", "\"id\": \"00000000\"");
         assert_eq!(
@@ -693,6 +818,116 @@ mod tests {
         assert!(board.coordination().is_empty());
         let again = String::from_utf8(to_json(&board)).unwrap();
         assert_eq!(without_saved_at(&again), without_saved_at(VERSION_1));
+    }
+
+    /// Snapshots of formats 2 and 3 that `main` wrote before version 4.
+    const VERSION_2: &str = include_str!("../../../../tests/fixtures/board-v2.json");
+    const VERSION_3: &str = include_str!("../../../../tests/fixtures/board-v3.json");
+
+    #[test]
+    fn version_2_and_3_files_load_and_are_written_back_unchanged() {
+        for (text, version) in [(VERSION_2, 2), (VERSION_3, 3)] {
+            let board = from_json(text.as_bytes(), Limits::default(), true).unwrap();
+            assert!(!board.coordination().is_empty());
+            assert!(!board.coordination().has_dispatches_or_touches());
+            let again = String::from_utf8(to_json(&board)).unwrap();
+            assert!(again.contains(&format!("\"version\": {version}")));
+            assert_eq!(
+                without_saved_at(&again),
+                without_saved_at(text),
+                "{version}"
+            );
+        }
+    }
+
+    #[test]
+    fn dispatches_and_touches_round_trip_as_version_4_and_go_back_to_3() {
+        use crate::toolsets::planning::domain::{Dispatch, DispatchEnd, Edit};
+        let mut board = from_json(VERSION_3.as_bytes(), Limits::default(), true).unwrap();
+        let [a, b] = ["a46f8d35", "21cf99bb"].map(|id| TaskId::parse(id).unwrap());
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
+        let _ = board
+            .update_statuses(&[(&a.to_string(), "pending")])
+            .unwrap();
+        let dispatch = Dispatch {
+            worker: "worker-3".into(),
+            by: "lead".into(),
+            place: Some("../wt-parser".into()),
+            note: Some("the parser only".into()),
+            at,
+            until: at + std::time::Duration::from_secs(900),
+            claimed: true,
+        };
+        let edits = vec![
+            Edit::Dispatch(a, Some(dispatch)),
+            Edit::Touches(a, vec!["src/parser/**".into(), "tests/parser.rs".into()]),
+            Edit::Touches(b, vec!["docs/*.md".into()]),
+            Edit::Record(Event::Dispatched {
+                task_id: a,
+                title: "Write tests".into(),
+                worker: "worker-3".into(),
+                by: "lead".into(),
+                until: at,
+            }),
+            Edit::Record(Event::DispatchEnded {
+                task_id: a,
+                title: "Write tests".into(),
+                worker: "worker-3".into(),
+                reason: DispatchEnd::Replaced,
+            }),
+        ];
+        let _ = board.edit(at, edits).unwrap();
+        let text = String::from_utf8(to_json(&board)).unwrap();
+        assert!(text.contains("\"version\": 4"), "{text}");
+        for field in [
+            "\"dispatch\": {",
+            "\"place\": \"../wt-parser\"",
+            "\"claimed\": true",
+            "\"touches\": [",
+            "\"event\": \"dispatched\"",
+            "\"reason\": \"replaced\"",
+        ] {
+            assert!(text.contains(field), "{field}: {text}");
+        }
+        let back = from_json(text.as_bytes(), Limits::default(), true).unwrap();
+        assert_eq!(back.coordination(), board.coordination());
+        let again = String::from_utf8(to_json(&back)).unwrap();
+        assert_eq!(without_saved_at(&again), without_saved_at(&text));
+
+        let as_version_3 = text.replace("\"version\": 4", "\"version\": 3");
+        assert_eq!(
+            problem(&as_version_3),
+            "task 1 holds dispatch or touches, which need format version 4, but the file says version 3"
+        );
+        let (before_a, from_a) = text.split_at(text.find("\"id\": \"a46f8d35\"").unwrap());
+        let done = format!(
+            "{before_a}{}",
+            from_a.replacen("\"status\": \"pending\"", "\"status\": \"failed\"", 1)
+        );
+        assert_eq!(
+            problem(&done),
+            "task 1 is dispatched but failed; only pending or in-progress tasks are"
+        );
+        let blank = text.replacen("\"docs/*.md\"", "\" \"", 1);
+        assert_eq!(
+            problem(&blank),
+            "task 2 touches ' ', which is not a one-line pattern of at most 1000 characters"
+        );
+        // Without them (and with the history off), the board is version 3 again.
+        let edits = vec![
+            Edit::Dispatch(a, None),
+            Edit::Touches(a, Vec::new()),
+            Edit::Touches(b, Vec::new()),
+        ];
+        let _ = board.edit(at, edits).unwrap();
+        let text = String::from_utf8(to_json(&board)).unwrap();
+        assert!(
+            text.contains("\"version\": 4"),
+            "the history still holds dispatch events"
+        );
+        let without_history = from_json(text.as_bytes(), Limits::default(), false).unwrap();
+        let text = String::from_utf8(to_json(&without_history)).unwrap();
+        assert!(text.contains("\"version\": 3"), "{text}");
     }
 
     /// The sample with every kind of coordination data.

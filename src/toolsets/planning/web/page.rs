@@ -4,8 +4,10 @@
 
 //! The board page, `GET /boards/{name}`: the goal and its history, the
 //! progress bar, and a Kanban column per status; with toolset `team`, the
-//! goal's done-when condition and, on each card, its holder and lease, the
-//! tasks it waits for and the evidence of its outcome. It is complete
+//! goal's done-when condition, how many dispatched tasks are in flight and
+//! stalled, and, on each card, its holder and lease, its dispatch (in
+//! flight or stalled), the tasks it waits for, the paths it touches and
+//! the evidence of its outcome. It is complete
 //! without JavaScript; `web.js` then keeps the same elements up to date
 //! from the live events (so the element IDs and classes here are its
 //! contract).
@@ -14,7 +16,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::html::{self, escape};
-use super::view::{BoardView, EntryView, EventView, EvidenceView, TaskView};
+use super::view::{BoardView, DispatchView, EntryView, EventView, EvidenceView, TaskView};
 use crate::toolsets::planning::domain::Status;
 
 /// How many status changes the page lists under "Recent activity".
@@ -107,11 +109,18 @@ fn push_goal(out: &mut String, view: &BoardView<'_>) {
             "<p id=\"done-when\" class=\"text done-when\"{}>Done when: \
              <span class=\"condition\">{}</span></p>\n\
              <p id=\"goal-met\" class=\"met\" data-met=\"{}\">Goal {met} · \
-             <span class=\"n\">{}</span> completed with evidence</p>\n",
+             <span class=\"n\">{}</span> completed with evidence</p>\n\
+             <p id=\"dispatches\" class=\"dispatches\"{}>\
+             <span class=\"in-flight\">{}</span> in flight · \
+             <span class=\"stalled\" data-n=\"{}\">{}</span> stalled</p>\n",
             hidden(done_when.is_empty()),
             escape(done_when),
             team.goal_met,
-            team.completed_with_evidence
+            team.completed_with_evidence,
+            hidden(team.in_flight + team.stalled == 0),
+            team.in_flight,
+            team.stalled,
+            team.stalled
         );
     }
     let goal_changes: Vec<&EntryView<'_>> = view
@@ -204,6 +213,16 @@ fn push_card(out: &mut String, task: &TaskView<'_>, statuses: &HashMap<&str, Sta
             html::time(&claim.until)
         );
     }
+    if let Some(dispatch) = &task.dispatch {
+        push_dispatch(out, dispatch);
+    }
+    if !task.touches.is_empty() {
+        out.push_str("<p class=\"touches\">Touches");
+        for touch in task.touches {
+            let _ = write!(out, " <code>{}</code>", escape(touch));
+        }
+        out.push_str("</p>");
+    }
     if !task.blocked_by.is_empty() {
         out.push_str("<p class=\"blocked\">Waits for");
         for blocker in &task.blocked_by {
@@ -222,6 +241,31 @@ fn push_card(out: &mut String, task: &TaskView<'_>, statuses: &HashMap<&str, Sta
         push_evidence(out, evidence);
     }
     out.push_str("</li>");
+}
+
+/// The dispatch line of a card: in flight (the worker, where, until when)
+/// or stalled (whose time ran out, and when). `web.js` builds the same in
+/// `dispatch()` and turns it stalled when `until` passes.
+fn push_dispatch(out: &mut String, dispatch: &DispatchView<'_>) {
+    let place = dispatch.place.map_or_else(String::new, |place| {
+        format!(" in <code>{}</code>", escape(place))
+    });
+    let what = match (dispatch.state, dispatch.claimed) {
+        ("stalled", true) => "Stalled: lease ended",
+        ("stalled", false) => "Stalled: not claimed by",
+        (_, true) => "In flight: lease to",
+        (_, false) => "Dispatched: claim by",
+    };
+    let _ = write!(
+        out,
+        "<p class=\"dispatch\" data-state=\"{}\" data-until=\"{}\">\
+         <b class=\"worker\">{}</b>{place} (by {}) · <span class=\"what\">{what}</span> {}</p>",
+        dispatch.state,
+        escape(&dispatch.until),
+        escape(dispatch.worker),
+        escape(dispatch.by),
+        html::time(&dispatch.until)
+    );
 }
 
 /// The evidence line of a card: its parts, separated by `·`. A URL is a
@@ -330,6 +374,34 @@ fn push_activity(out: &mut String, history: Option<&[EntryView<'_>]>) {
                 escape(task_id),
                 escape(title),
                 dependents.len()
+            ),
+            EventView::Dispatched {
+                task_id,
+                title,
+                worker,
+                by,
+                until,
+            } => write!(
+                out,
+                "<li>{at} <code class=\"id\">{}</code> {}: dispatched to {} by {}, to claim by {}</li>",
+                escape(task_id),
+                escape(title),
+                escape(worker),
+                escape(by),
+                html::time(until)
+            ),
+            EventView::DispatchEnded {
+                task_id,
+                title,
+                worker,
+                reason,
+            } => write!(
+                out,
+                "<li>{at} <code class=\"id\">{}</code> {}: dispatch to {} ended ({})</li>",
+                escape(task_id),
+                escape(title),
+                escape(worker),
+                reason.replace('_', " ")
             ),
             EventView::GoalSet { .. } | EventView::GoalChanged { .. } => Ok(()),
         };

@@ -11,7 +11,9 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
-use crate::toolsets::planning::domain::{Board, Claim, Event, Evidence, Goal, Status, Task};
+use crate::toolsets::planning::domain::{
+    Board, Claim, Dispatch, Event, Evidence, Goal, Status, Task,
+};
 
 /// The version of the JSON shape.
 pub(crate) const VERSION: u32 = 1;
@@ -50,6 +52,36 @@ pub(crate) struct TeamView<'a> {
     pub(crate) goal_met: bool,
     /// How many completed tasks carry evidence.
     pub(crate) completed_with_evidence: usize,
+    /// How many dispatched tasks are in flight (their worker's time has not
+    /// run out), when the view was made.
+    pub(crate) in_flight: usize,
+    /// How many dispatched tasks are stalled (their worker missed its time).
+    pub(crate) stalled: usize,
+}
+
+/// A lead's dispatch record of a task, and its state when the view was made.
+#[derive(Debug, Serialize)]
+pub(crate) struct DispatchView<'a> {
+    /// The worker it was sent to.
+    pub(crate) worker: &'a str,
+    /// The lead that sent it.
+    pub(crate) by: &'a str,
+    /// The worktree or directory the worker works in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) place: Option<&'a str>,
+    /// A note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<&'a str>,
+    /// When it was dispatched.
+    pub(crate) at: String,
+    /// When the worker's time runs out: the time to claim it by, then the
+    /// end of its lease. From then on the record is stalled.
+    pub(crate) until: String,
+    /// Whether the worker claimed it.
+    pub(crate) claimed: bool,
+    /// `in_flight` or `stalled` (the page turns `in_flight` into `stalled`
+    /// itself once `until` passes).
+    pub(crate) state: &'static str,
 }
 
 /// A claim on a task.
@@ -181,6 +213,12 @@ pub(crate) struct TaskView<'a> {
     /// The evidence of its outcome (left out when none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) evidence: Option<EvidenceView<'a>>,
+    /// A lead's dispatch record (left out when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) dispatch: Option<DispatchView<'a>>,
+    /// The glob patterns it touches (left out when none).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub(crate) touches: &'a [String],
 }
 
 /// One history entry: when, and what happened.
@@ -246,6 +284,30 @@ pub(crate) enum EventView<'a> {
         /// `released`, `expired`, `status_changed` or `deleted`.
         reason: &'static str,
     },
+    /// A lead dispatched a task to a worker.
+    Dispatched {
+        /// The task's ID at the time.
+        task_id: String,
+        /// The task's title at the time.
+        title: &'a str,
+        /// The worker.
+        worker: &'a str,
+        /// The lead.
+        by: &'a str,
+        /// When the worker must have claimed it.
+        until: String,
+    },
+    /// A dispatch record ended.
+    DispatchEnded {
+        /// The task's ID at the time.
+        task_id: String,
+        /// The task's title at the time.
+        title: &'a str,
+        /// The worker.
+        worker: &'a str,
+        /// `released`, `replaced`, `taken`, `status_changed` or `deleted`.
+        reason: &'static str,
+    },
     /// A deleted task's links to the tasks that waited for it were removed.
     LinksRemoved {
         /// The deleted task's ID.
@@ -261,6 +323,8 @@ impl<'a> BoardView<'a> {
     /// The view of board `name`.
     pub fn of(name: &'a str, board: &'a Board, changed_at: Option<SystemTime>) -> Self {
         let counts = Counts::of(board);
+        // A dispatch stalls with time: judged by the board's clock, now.
+        let now = board.clock().now();
         Self {
             version: VERSION,
             board: name,
@@ -272,7 +336,7 @@ impl<'a> BoardView<'a> {
             counts,
             tasks: board
                 .tasks()
-                .map(|task| TaskView::of(task, board))
+                .map(|task| TaskView::of(task, board, now))
                 .collect(),
             history: board.history().map(|history| {
                 history
@@ -284,7 +348,7 @@ impl<'a> BoardView<'a> {
                     .collect()
             }),
             changed_at: changed_at.map(timestamp),
-            team: TeamView::of(board, &counts),
+            team: TeamView::of(board, &counts, now),
         }
     }
 
@@ -306,11 +370,15 @@ impl<'a> From<&'a Goal> for GoalView<'a> {
 
 impl<'a> TeamView<'a> {
     /// The coordination facts of `board`, or `None` when it has none.
-    fn of(board: &'a Board, counts: &Counts) -> Option<Self> {
+    fn of(board: &'a Board, counts: &Counts, now: SystemTime) -> Option<Self> {
         let coordination = board.coordination();
         if coordination.is_empty() {
             return None;
         }
+        let stalled = coordination
+            .dispatches()
+            .filter(|(_, d)| is_stalled(d, now))
+            .count();
         let completed_with_evidence = board
             .tasks()
             .filter(|t| t.status == Status::Completed && coordination.evidence(t.id).is_some())
@@ -320,13 +388,40 @@ impl<'a> TeamView<'a> {
             // As docs/team.md defines it: every task completed or cancelled.
             goal_met: counts.total() > 0 && counts.completed + counts.cancelled == counts.total(),
             completed_with_evidence,
+            in_flight: coordination.dispatches().count() - stalled,
+            stalled,
         })
     }
 }
 
+/// Whether a dispatch is stalled at `now`: its worker's time ran out (the
+/// board keeps `until` at the end of the worker's lease while it holds the
+/// task, so this is toolset `team`'s rule too).
+fn is_stalled(dispatch: &Dispatch, now: SystemTime) -> bool {
+    dispatch.until <= now
+}
+
+impl<'a> DispatchView<'a> {
+    fn of(dispatch: &'a Dispatch, now: SystemTime) -> Self {
+        Self {
+            worker: &dispatch.worker,
+            by: &dispatch.by,
+            place: dispatch.place.as_deref(),
+            note: dispatch.note.as_deref(),
+            at: timestamp(dispatch.at),
+            until: timestamp(dispatch.until),
+            claimed: dispatch.claimed,
+            state: match is_stalled(dispatch, now) {
+                true => "stalled",
+                false => "in_flight",
+            },
+        }
+    }
+}
+
 impl<'a> TaskView<'a> {
-    /// Task `task` of `board`, with what agents attached to it.
-    fn of(task: &'a Task, board: &'a Board) -> Self {
+    /// Task `task` of `board`, with what agents attached to it, at `now`.
+    fn of(task: &'a Task, board: &'a Board, now: SystemTime) -> Self {
         let coordination = board.coordination();
         Self {
             id: task.id.to_string(),
@@ -342,6 +437,10 @@ impl<'a> TaskView<'a> {
                 .map(ToString::to_string)
                 .collect(),
             evidence: coordination.evidence(task.id).map(EvidenceView::from),
+            dispatch: coordination
+                .dispatch(task.id)
+                .map(|d| DispatchView::of(d, now)),
+            touches: coordination.touches(task.id),
         }
     }
 }
@@ -422,6 +521,30 @@ impl<'a> From<&'a Event> for EventView<'a> {
                 task_id: task_id.to_string(),
                 title,
                 dependents: dependents.iter().map(ToString::to_string).collect(),
+            },
+            Event::Dispatched {
+                task_id,
+                title,
+                worker,
+                by,
+                until,
+            } => Self::Dispatched {
+                task_id: task_id.to_string(),
+                title,
+                worker,
+                by,
+                until: timestamp(*until),
+            },
+            Event::DispatchEnded {
+                task_id,
+                title,
+                worker,
+                reason,
+            } => Self::DispatchEnded {
+                task_id: task_id.to_string(),
+                title,
+                worker,
+                reason: reason.as_str(),
             },
         }
     }

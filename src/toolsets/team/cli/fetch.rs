@@ -2,11 +2,12 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The digest from a running server: one plain `GET` over HTTP/1.0 (the
-//! server then sends the body whole and closes), all of it (name lookup,
-//! connect, request, response) within 5 seconds, so that a hook never hangs
-//! on a server that stalls or trickles its answer. Only `http://`: behind a
-//! TLS proxy, use curl on `/boards/{name}/digest` instead (docs/team.md).
+//! The digest (or the reservations) from a running server: one plain `GET`
+//! over HTTP/1.0 (the server then sends the body whole and closes), all of
+//! it (name lookup, connect, request, response) within 5 seconds, so that a
+//! hook never hangs on a server that stalls or trickles its answer. Only
+//! `http://`: behind a TLS proxy, use curl on `/boards/{name}/digest`
+//! instead (docs/team.md).
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -17,37 +18,68 @@ use crate::server::BoardName;
 
 /// The longest the whole exchange may take.
 const TIMEOUT: Duration = Duration::from_secs(5);
-/// The most bytes read: a digest is far smaller.
-const MAX_RESPONSE: usize = 64 * 1024;
+/// The most bytes of a digest read: a digest is far smaller.
+const MAX_DIGEST: usize = 64 * 1024;
+/// The most bytes of a board's reservations read.
+const MAX_RESERVATIONS: usize = 8 * 1024 * 1024;
 
 /// The digest of board `name` from the server at `url`.
 pub(crate) fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
+    let body = get(url, name, "digest", "text/markdown", MAX_DIGEST, token)?;
+    Ok(body.trim_end_matches('\n').to_owned())
+}
+
+/// The live reservations of board `name` from the server at `url`, as JSON.
+pub(crate) fn reservations(
+    url: &str,
+    name: &BoardName,
+    token: Option<&str>,
+) -> Result<String, String> {
+    get(
+        url,
+        name,
+        "reservations",
+        "application/json",
+        MAX_RESERVATIONS,
+        token,
+    )
+}
+
+/// The body of `GET {url}/boards/{name}/{what}`, at most `max` bytes.
+fn get(
+    url: &str,
+    name: &BoardName,
+    what: &str,
+    accept: &str,
+    max: usize,
+    token: Option<&str>,
+) -> Result<String, String> {
     let (authority, base) = split(url)?;
-    let path = format!("{base}/boards/{name}/digest");
+    let path = format!("{base}/boards/{name}/{what}");
     let mut request = format!(
-        "GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: text/markdown\r\nUser-Agent: planning-mcp-server-summary\r\n"
+        "GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: {accept}\r\nUser-Agent: planning-mcp-server-cli\r\n"
     );
     if let Some(token) = token {
         request.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
     request.push_str("\r\n");
-    let response =
-        exchange(&authority, request.as_bytes(), Instant::now() + TIMEOUT).map_err(|error| {
-            match error.kind() {
-                io::ErrorKind::TimedOut => {
-                    format!("{url} did not answer within {} s", TIMEOUT.as_secs())
-                }
-                _ => format!("cannot reach {url}: {error}"),
+    let deadline = Instant::now() + TIMEOUT;
+    let response = exchange(&authority, request.as_bytes(), deadline, max).map_err(|error| {
+        match error.kind() {
+            io::ErrorKind::TimedOut => {
+                format!("{url} did not answer within {} s", TIMEOUT.as_secs())
             }
-        })?;
+            _ => format!("cannot reach {url}: {error}"),
+        }
+    })?;
     let (status, body) = parse(&response).ok_or_else(|| format!("{url} did not answer HTTP"))?;
     match status {
-        200 => Ok(body.trim_end_matches('\n').to_owned()),
+        200 => Ok(body),
         401 => Err(format!(
             "{url} wants a token: set PLANNING_SERVER_AUTH_TOKEN (or server.auth_token)"
         )),
         404 => Err(format!(
-            "{url} serves no digest of board {name}: is toolset team enabled there \
+            "{url} serves no {what} of board {name}: is toolset team enabled there \
              (--toolsets planning,team)?"
         )),
         other => Err(format!(
@@ -92,13 +124,13 @@ fn split(url: &str) -> Result<(String, String), String> {
 }
 
 /// Sends `request` to `authority` and reads the whole response (at most
-/// [`MAX_RESPONSE`] bytes), all before `deadline`; past it, an error of
-/// kind `TimedOut`.
-fn exchange(authority: &str, request: &[u8], deadline: Instant) -> io::Result<Vec<u8>> {
+/// `max` bytes), all before `deadline`; past it, an error of kind
+/// `TimedOut`.
+fn exchange(authority: &str, request: &[u8], deadline: Instant, max: usize) -> io::Result<Vec<u8>> {
     let mut last = io::Error::other("the name resolves to no address");
     for address in resolve(authority, deadline)? {
         match TcpStream::connect_timeout(&address, left(deadline)?) {
-            Ok(stream) => return talk(stream, request, deadline),
+            Ok(stream) => return talk(stream, request, deadline, max),
             Err(error) if error.kind() == io::ErrorKind::TimedOut => return Err(error),
             Err(error) => last = error,
         }
@@ -125,7 +157,12 @@ fn resolve(authority: &str, deadline: Instant) -> io::Result<Vec<SocketAddr>> {
 /// Writes `request` on `stream` and reads the response, each read and
 /// write bounded by what is left until `deadline`: a server that trickles
 /// its answer a byte at a time is cut off at the deadline.
-fn talk(mut stream: TcpStream, request: &[u8], deadline: Instant) -> io::Result<Vec<u8>> {
+fn talk(
+    mut stream: TcpStream,
+    request: &[u8],
+    deadline: Instant,
+    max: usize,
+) -> io::Result<Vec<u8>> {
     let mut written = 0;
     while written < request.len() {
         stream.set_write_timeout(Some(left(deadline)?))?;
@@ -137,7 +174,7 @@ fn talk(mut stream: TcpStream, request: &[u8], deadline: Instant) -> io::Result<
     }
     let mut response = Vec::new();
     let mut chunk = [0; 4096];
-    while response.len() < MAX_RESPONSE {
+    while response.len() < max {
         stream.set_read_timeout(Some(left(deadline)?))?;
         match stream.read(&mut chunk) {
             Ok(0) => break,
@@ -146,7 +183,7 @@ fn talk(mut stream: TcpStream, request: &[u8], deadline: Instant) -> io::Result<
             Err(error) => return Err(in_time(error)),
         }
     }
-    response.truncate(MAX_RESPONSE);
+    response.truncate(max);
     Ok(response)
 }
 
@@ -240,17 +277,17 @@ mod tests {
         let deadline = || Instant::now() + Duration::from_secs(60);
         let whole = b"HTTP/1.0 200 OK\r\n\r\ndigest";
         let address = server(whole, false);
-        assert_eq!(exchange(&address, b"GET", deadline()).unwrap(), whole);
+        assert_eq!(exchange(&address, b"GET", deadline(), 1024).unwrap(), whole);
 
         // Each byte comes well within any per-read timeout; the whole
         // answer never ends.
         let address = server(b"HTTP/1.0 200 OK\r\n\r\n", true);
         let soon = Instant::now() + Duration::from_millis(300);
-        let error = exchange(&address, b"GET", soon).unwrap_err();
+        let error = exchange(&address, b"GET", soon, 1024).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::TimedOut);
         // A deadline already past: not even a name lookup.
         let past = Instant::now();
-        let error = exchange("localhost:1", b"GET", past).unwrap_err();
+        let error = exchange("localhost:1", b"GET", past, 1024).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::TimedOut);
     }
 

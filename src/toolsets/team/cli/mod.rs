@@ -2,16 +2,22 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server summary [--board NAME] [--url URL]`: prints the
-//! digest of a board (at most 1,500 characters), for client hooks that
-//! re-inject it at session start and before a context compaction. It reads
-//! the stored board (file backend; nothing is locked or created) or asks a
-//! running HTTP server (`GET /boards/{name}/digest`). The subcommand
-//! itself, its arguments and its run, is `command`.
+//! Toolset `team`'s subcommands. `planning-mcp-server summary [--board
+//! NAME] [--url URL]` prints the digest of a board (at most 1,500
+//! characters), for client hooks that re-inject it at session start and
+//! before a context compaction; `check-touches` reports staged files inside
+//! another agent's reservation, for a git pre-commit hook. Both read the
+//! stored board (file backend; nothing is locked or created) or ask a
+//! running HTTP server (`GET /boards/{name}/digest`, `.../reservations`).
+//! Each subcommand, its arguments and its run, is in `command` and
+//! `check_command`.
 
+mod check_command;
+pub(crate) mod check_touches;
 mod command;
 mod fetch;
 
+pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
 
 use crate::config::KeysRead;
@@ -42,6 +48,22 @@ impl KeysRead for SummaryKeys {
     }
 }
 
+/// What `check-touches` reads of the configuration: as `summary`, the
+/// board's name and where boards are stored.
+#[derive(Debug)]
+pub(crate) struct BoardKeys;
+
+impl KeysRead for BoardKeys {
+    const KEYS: &'static [&'static str] = &["server.board", "storage."];
+
+    fn help(flag: &Flag) -> &str {
+        match flag.key {
+            "server.board" => "Board whose reservations to check",
+            _ => flag.help,
+        }
+    }
+}
+
 /// Where the digest comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Source<'a> {
@@ -65,26 +87,36 @@ pub(crate) fn summary(
     match source {
         Source::Server { url, token } => fetch::digest(url, name, token),
         Source::Stored => {
-            let Some(planning) = toolsets.state::<Planning>() else {
-                return Err("summary reads toolset planning's boards: enable it \
-                            (server.toolsets), or pass --url of a server"
-                    .into());
-            };
-            let boards = planning.boards();
-            if boards.backend() == Backend::Memory {
-                return Err(format!(
-                    "board {name} lives in the memory of the server that holds it \
-                     (storage.backend = memory): pass --url of that server, or use the file \
-                     backend (--storage file)"
-                ));
-            }
+            let board = stored_board(toolsets, name, "summary")?;
             let clock = Clock::from_env()?;
-            let stored = boards.stored(name).map_err(|e| e.to_string())?;
-            let empty = Board::new(Default::default(), false);
-            let board = stored.as_ref().unwrap_or(&empty);
-            Ok(digest(name.as_str(), View::new(board, clock.now())))
+            Ok(digest(name.as_str(), View::new(&board, clock.now())))
         }
     }
+}
+
+/// Board `name` as the configured file backend stores it (an empty board
+/// if none is stored yet), or why `command` cannot read it.
+pub(crate) fn stored_board(
+    toolsets: &Enabled,
+    name: &BoardName,
+    command: &str,
+) -> Result<Board, String> {
+    let Some(planning) = toolsets.state::<Planning>() else {
+        return Err(format!(
+            "{command} reads toolset planning's boards: enable it (server.toolsets), or pass \
+             --url of a server"
+        ));
+    };
+    let boards = planning.boards();
+    if boards.backend() == Backend::Memory {
+        return Err(format!(
+            "board {name} lives in the memory of the server that holds it \
+             (storage.backend = memory): pass --url of that server, or use the file \
+             backend (--storage file)"
+        ));
+    }
+    let stored = boards.stored(name).map_err(|e| e.to_string())?;
+    Ok(stored.unwrap_or_else(|| Board::new(Default::default(), false)))
 }
 
 #[cfg(test)]

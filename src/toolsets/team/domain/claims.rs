@@ -10,12 +10,15 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::error::TeamError;
+use super::error::{CLAIM_INSTEAD, TeamError};
 use super::evidence::EvidenceRule;
 use super::text;
+use super::touches::{self, Conflict, Touches};
 use super::view::View;
+use super::wave;
 use crate::toolsets::planning::domain::{
-    Board, BoardError, Claim, ClaimEnd, Edit, Event, Evidence, Status, Task, TaskId,
+    Board, BoardError, Claim, ClaimEnd, Dispatch, DispatchEnd, Edit, Event, Evidence, Status, Task,
+    TaskId,
 };
 
 /// How long leases are: the default and the longest, in minutes.
@@ -110,34 +113,55 @@ pub struct Claimed {
     pub(crate) until: SystemTime,
     /// Whether the agent held it already (a renewal).
     pub(crate) renewed: bool,
+    /// The overlap with another agent's work the caller accepted.
+    pub(crate) overlap: Option<Conflict>,
+    /// The worker whose stalled dispatch of the task this claim ended.
+    pub(crate) took_over: Option<String>,
 }
 
 /// Claims `target` for `agent` for `lease`: a task that is pending (or in
-/// progress with no holder), whose blockers are all completed, and that no
-/// one else holds. Claiming a task one holds renews the lease.
+/// progress with no holder), whose blockers are all completed, that no one
+/// else holds, and that is not dispatched to another worker whose time has
+/// not run out. Its touches must not overlap another agent's reservation
+/// unless `accept_overlap` ("the next ready task" is the first that
+/// overlaps nothing). Claiming a task one holds renews the lease; the
+/// dispatched worker's claim links to the dispatch record (its `until`
+/// follows the lease), another agent's claim of a stalled dispatch ends it.
 pub fn claim(
     view: View<'_>,
     agent: &str,
     target: Target<'_>,
     lease: Duration,
+    accept_overlap: bool,
 ) -> Result<(Vec<Edit>, Claimed), TeamError> {
     let agent = text::agent(agent)?;
     let task = match target {
         Target::Task(id) => task(view.board, id)?,
-        Target::NextReady => view.ready().next().ok_or_else(|| nothing_ready(view))?,
+        Target::NextReady => wave::next(view, agent)?,
     };
     let until = view.now + lease;
-    let claimed = |renewed| Claimed {
-        id: task.id,
-        until,
-        renewed,
-    };
     let record = Edit::Record(Event::Claimed {
         task_id: task.id,
         title: task.title.clone(),
         holder: agent.to_owned(),
         until,
     });
+    let dispatch = view.dispatch(task.id);
+    // The dispatched worker's claim keeps the record's time at its lease.
+    let linked = dispatch
+        .filter(|(d, _)| d.worker == agent)
+        .map(|(d, _)| Dispatch {
+            until,
+            claimed: true,
+            ..d.clone()
+        });
+    let mut claimed = Claimed {
+        id: task.id,
+        until,
+        renewed: false,
+        overlap: None,
+        took_over: None,
+    };
     if let Some(held) = view.claim(task.id) {
         if held.holder != agent {
             return Err(TeamError::Held {
@@ -150,8 +174,10 @@ pub fn claim(
             until,
             ..held.clone()
         };
-        let edits = vec![Edit::Claim(task.id, Some(renewed)), record];
-        return Ok((edits, claimed(true)));
+        let mut edits = vec![Edit::Claim(task.id, Some(renewed)), record];
+        edits.extend(linked.map(|d| Edit::Dispatch(task.id, Some(d))));
+        claimed.renewed = true;
+        return Ok((edits, claimed));
     }
     let status = view.status(task);
     if !matches!(status, Status::Pending | Status::InProgress) {
@@ -170,17 +196,60 @@ pub fn claim(
             waiting_for,
         });
     }
+    if let Some((d, state)) = dispatch
+        && state.in_flight()
+        && d.worker != agent
+    {
+        return Err(TeamError::Dispatched {
+            id: task.id,
+            worker: d.worker.clone(),
+            until: d.until,
+            claimed: d.claimed,
+        });
+    }
+    let touches = Touches::stored(view.board.coordination().touches(task.id));
+    if let Some(found) = touches::conflict(&touches::reservations(view), task.id, &touches, agent) {
+        if !accept_overlap {
+            return Err(TeamError::Overlap {
+                id: task.id,
+                conflict: Box::new(found),
+                hint: CLAIM_INSTEAD,
+            });
+        }
+        claimed.overlap = Some(found);
+    }
     let claim = Claim {
         holder: agent.to_owned(),
         since: view.now,
         until,
     };
-    let edits = vec![
+    let mut edits = vec![
         Edit::Status(task.id, Status::InProgress),
         Edit::Claim(task.id, Some(claim)),
         record,
     ];
-    Ok((edits, claimed(false)))
+    match (linked, dispatch) {
+        (Some(linked), _) => edits.push(Edit::Dispatch(task.id, Some(linked))),
+        (None, Some((stalled, _))) => {
+            edits.extend(end_dispatch(task, &stalled.worker, DispatchEnd::Taken));
+            claimed.took_over = Some(stalled.worker.clone());
+        }
+        (None, None) => {}
+    }
+    Ok((edits, claimed))
+}
+
+/// The edits that end `worker`'s dispatch of `task` for `reason`.
+pub(crate) fn end_dispatch(task: &Task, worker: &str, reason: DispatchEnd) -> [Edit; 2] {
+    [
+        Edit::Dispatch(task.id, None),
+        Edit::Record(Event::DispatchEnded {
+            task_id: task.id,
+            title: task.title.clone(),
+            worker: worker.to_owned(),
+            reason,
+        }),
+    ]
 }
 
 /// What a release did.
@@ -276,6 +345,9 @@ pub fn release(
         return Err(TeamError::EvidenceRequired { id: task.id });
     }
     let mut edits = end_claim(task, claim, ClaimEnd::Released).to_vec();
+    if let Some(dispatch) = view.board.coordination().dispatch(task.id) {
+        edits.extend(end_dispatch(task, &dispatch.worker, DispatchEnd::Released));
+    }
     edits.push(Edit::Status(task.id, to));
     match evidence {
         Some(evidence) => edits.push(Edit::Evidence(task.id, Some(evidence))),
@@ -406,10 +478,11 @@ pub(crate) fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError
 }
 
 /// Why no task is ready.
-fn nothing_ready(view: View<'_>) -> TeamError {
+pub(crate) fn nothing_ready(view: View<'_>) -> TeamError {
     TeamError::NothingReady {
         pending: view.blocked().count(),
         held: view.claimed().count(),
+        dispatched: view.dispatched_waiting(),
     }
 }
 
@@ -444,7 +517,7 @@ mod tests {
     ) -> Result<Claimed, TeamError> {
         let view = View::new(board, now);
         let (mut edits, _) = expiries(view);
-        let (more, claimed) = claim(view, agent, target, 15 * MINUTE)?;
+        let (more, claimed) = claim(view, agent, target, 15 * MINUTE, false)?;
         edits.extend(more);
         let _ = board.edit(now, edits)?;
         Ok(claimed)
@@ -754,7 +827,8 @@ mod tests {
             do_claim(&mut board, at(0), "w2", Target::NextReady).unwrap_err(),
             TeamError::NothingReady {
                 pending: 2,
-                held: 1
+                held: 1,
+                dispatched: 0
             }
         );
         assert!(matches!(

@@ -31,10 +31,10 @@
 
 use std::fmt::Write;
 
-use super::render::{counts_line, met_line};
+use super::render::{counts_line, flight_line, met_line};
 use super::text::{cut, flat, time};
 use super::view::View;
-use crate::toolsets::planning::domain::{Status, Task, TaskId};
+use crate::toolsets::planning::domain::{Status, TaskId};
 
 /// The most characters a digest has.
 pub(crate) const DIGEST_MAX_CHARS: usize = 1500;
@@ -43,6 +43,8 @@ const GOAL_CHARS: usize = 120;
 const DONE_WHEN_CHARS: usize = 80;
 const LINE_CHARS: usize = 80;
 const HOLDER_CHARS: usize = 20;
+const IN_FLIGHT_SHOWN: usize = 5;
+const STALLED_SHOWN: usize = 3;
 const CLAIMED_SHOWN: usize = 3;
 const READY_SHOWN: usize = 4;
 const BLOCKED_SHOWN: usize = 3;
@@ -51,10 +53,18 @@ const SET_ASIDE_SHOWN: usize = 3;
 /// How long an operation set aside by a sync stays in the digest.
 const SET_ASIDE_WITHIN: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
+/// One section: its heading, how many tasks it counts, and the lines it
+/// would show (at most its cap).
+struct Section {
+    heading: &'static str,
+    count: usize,
+    lines: Vec<String>,
+}
+
 /// The digest of board `name` as `view` sees it.
 pub fn digest(name: &str, view: View<'_>) -> String {
     let board = view.board;
-    let mut out = format!("# Board {name}\n\n");
+    let mut out = format!("# Board {}\n\n", cut(&flat(name), 64));
     match board.goal() {
         None => out.push_str("**Goal:** not set"),
         Some(goal) => {
@@ -73,14 +83,84 @@ pub fn digest(name: &str, view: View<'_>) -> String {
         );
     }
     let _ = write!(out, "\n{}\n{}", met_line(view), counts_line(view));
-    let all_claimed: Vec<_> = view.claimed().collect();
-    let claimed_count = all_claimed.len();
-    let claimed: Vec<(&Task, String)> = all_claimed
-        .into_iter()
+    let mut aside = String::new();
+    set_aside(&mut aside, view);
+    let sections = sections(view);
+    // Every section with tasks shows its heading and count; its lines come
+    // in the sections' order for as long as the bound leaves room, after
+    // the room for each section's "… and N more" is kept.
+    let fixed: usize = out.chars().count()
+        + aside.chars().count()
+        + sections
+            .iter()
+            .filter(|s| s.count > 0)
+            .map(|s| 2 + s.heading.len() + 3 + digits(s.count) + more_chars(s.count))
+            .sum::<usize>()
+        + 1;
+    let mut room = DIGEST_MAX_CHARS.saturating_sub(fixed);
+    let mut first = true;
+    for section in sections.into_iter().filter(|s| s.count > 0) {
+        out.push_str(if first { "\n\n" } else { "\n" });
+        first = false;
+        let _ = write!(out, "{} ({}):", section.heading, section.count);
+        let mut shown = 0;
+        for line in &section.lines {
+            let chars = line.chars().count() + 1;
+            if chars > room {
+                room = 0;
+                break;
+            }
+            room -= chars;
+            let _ = write!(out, "\n{line}");
+            shown += 1;
+        }
+        if section.count > shown {
+            let _ = write!(out, "\n- … and {} more", section.count - shown);
+        }
+    }
+    out.push_str(&aside);
+    cut(&out, DIGEST_MAX_CHARS)
+}
+
+/// The digest's sections, in the order they get room: dispatched work in
+/// flight and stalled, then other claims, the next ready tasks and what is
+/// blocked.
+fn sections(view: View<'_>) -> [Section; 5] {
+    let board = view.board;
+    let dispatched = view.dispatched();
+    let section = |heading, count, lines| Section {
+        heading,
+        count,
+        lines,
+    };
+    let flight = |in_flight: bool, cap: usize| {
+        let list: Vec<_> = dispatched
+            .iter()
+            .filter(|(_, _, state)| state.in_flight() == in_flight)
+            .collect();
+        let lines = list
+            .iter()
+            .take(cap)
+            .map(|(task, d, state)| flight_line(view, task, d, *state, true, LINE_CHARS))
+            .collect();
+        (list.len(), lines)
+    };
+    let (in_flight, in_flight_lines) = flight(true, IN_FLIGHT_SHOWN);
+    let (stalled, stalled_lines) = flight(false, STALLED_SHOWN);
+    // Claims that no dispatch in flight accounts for.
+    let claims: Vec<_> = view
+        .claimed()
+        .filter(|(task, claim)| {
+            view.dispatch(task.id)
+                .is_none_or(|(d, _)| d.worker != claim.holder)
+        })
+        .collect();
+    let claimed_lines = claims
+        .iter()
         .take(CLAIMED_SHOWN)
         .map(|(task, claim)| {
             let holder = cut(&flat(&claim.holder), HOLDER_CHARS);
-            (task, format!("{holder} until {}", time(claim.until)))
+            line(view, task, &format!("{holder} until {}", time(claim.until)))
         })
         .collect();
     // One pass over the pending tasks sorts them into ready and blocked;
@@ -88,45 +168,49 @@ pub fn digest(name: &str, view: View<'_>) -> String {
     let (mut ready, mut blocked) = (Vec::new(), Vec::new());
     let (mut ready_count, mut blocked_count) = (0, 0);
     for task in board.tasks().filter(|t| view.status(t) == Status::Pending) {
-        if view.waiting_for(task.id).next().is_none() {
-            ready_count += 1;
-            if ready.len() < READY_SHOWN {
-                ready.push((task, String::new()));
-            }
-        } else {
+        if view.waiting_for(task.id).next().is_some() {
             blocked_count += 1;
             if blocked.len() < BLOCKED_SHOWN {
-                blocked.push((task, waits_for(view, task.id)));
+                blocked.push(line(view, task, &waits_for(view, task.id)));
+            }
+        } else if !view.dispatch(task.id).is_some_and(|(_, s)| s.in_flight()) {
+            ready_count += 1;
+            if ready.len() < READY_SHOWN {
+                ready.push(line(view, task, ""));
             }
         }
     }
-    let sections = [
-        ("Claimed", claimed, claimed_count, CLAIMED_SHOWN),
-        ("Ready", ready, ready_count, READY_SHOWN),
-        ("Blocked", blocked, blocked_count, BLOCKED_SHOWN),
-    ];
-    let mut first = true;
-    for (heading, tasks, count, shown) in sections {
-        if count == 0 {
-            continue;
-        }
-        out.push_str(if first { "\n\n" } else { "\n" });
-        first = false;
-        let _ = write!(out, "{heading} ({count}):");
-        for (task, before_title) in tasks.iter().take(shown) {
-            let mut line = format!("- {} [{}] ", view.status(task).glyph(), task.id);
-            if !before_title.is_empty() {
-                let _ = write!(line, "{before_title}: ");
-            }
-            line.push_str(&flat(&task.title));
-            let _ = write!(out, "\n{}", cut(&line, LINE_CHARS));
-        }
-        if count > shown {
-            let _ = write!(out, "\n- … and {} more", count - shown);
-        }
+    [
+        section("In flight", in_flight, in_flight_lines),
+        section("Stalled", stalled, stalled_lines),
+        section("Claimed", claims.len(), claimed_lines),
+        section("Ready", ready_count, ready),
+        section("Blocked", blocked_count, blocked),
+    ]
+}
+
+/// `- ☐ [id] before: title`, cut to the line length.
+fn line(
+    view: View<'_>,
+    task: &crate::toolsets::planning::domain::Task,
+    before_title: &str,
+) -> String {
+    let mut line = format!("- {} [{}] ", view.status(task).glyph(), task.id);
+    if !before_title.is_empty() {
+        let _ = write!(line, "{before_title}: ");
     }
-    set_aside(&mut out, view);
-    cut(&out, DIGEST_MAX_CHARS)
+    line.push_str(&flat(&task.title));
+    cut(&line, LINE_CHARS)
+}
+
+/// How many digits `n` has.
+fn digits(n: usize) -> usize {
+    n.to_string().len()
+}
+
+/// The most characters of a section's `\n- … and N more` line.
+fn more_chars(count: usize) -> usize {
+    "\n- … and  more".chars().count() + digits(count)
 }
 
 /// The operations that the last day's syncs set aside (a git board's):
@@ -177,7 +261,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::toolsets::planning::domain::{Board, Claim, Edit, Limits, NewTask};
+    use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Edit, Limits, NewTask};
     use crate::toolsets::team::domain::fixture::{at, board, claim, link};
 
     #[test]
@@ -209,6 +293,8 @@ mod tests {
         assert!(!later.contains("Claimed"), "{later}");
     }
 
+    /// 10,000 tasks with long titles, globs on every task, 1,000 tasks held,
+    /// 1,000 dispatched (half of them stalled), half of the rest blocked.
     #[test]
     fn a_digest_names_what_the_last_days_syncs_set_aside() {
         use crate::toolsets::planning::domain::replay::{OpId, Reason, Replica, SetAside};
@@ -274,6 +360,12 @@ mod tests {
         let ids: Vec<_> = board.tasks().map(|t| t.id).collect();
         let holder = "h".repeat(64);
         let mut edits = vec![Edit::DoneWhen(Some("d".repeat(5000)))];
+        for (n, id) in ids.iter().enumerate() {
+            let touches = (0..32)
+                .map(|k| format!("src/{n}/{k}/**/*.{{rs,md}}"))
+                .collect();
+            edits.push(Edit::Touches(*id, touches));
+        }
         for (n, id) in ids.iter().enumerate().skip(1) {
             // Half the tasks wait for five others; a tenth are held.
             if n % 2 == 0 {
@@ -283,6 +375,24 @@ mod tests {
                         blocker: ids[n - back],
                     });
                 }
+            } else if n % 10 == 3 {
+                // Dispatched; every other one stalled by minute 1.
+                let until = match n % 20 {
+                    3 => at(0),
+                    _ => at(60),
+                };
+                edits.push(Edit::Dispatch(
+                    *id,
+                    Some(Dispatch {
+                        worker: "w".repeat(64),
+                        by: "lead".repeat(16),
+                        place: Some("p\n".repeat(250)),
+                        note: Some("n".repeat(500)),
+                        at: at(0),
+                        until,
+                        claimed: n % 40 == 3,
+                    }),
+                ));
             } else if n % 10 == 1 {
                 edits.push(Edit::Status(
                     *id,
@@ -302,9 +412,31 @@ mod tests {
         let text = digest(&"n".repeat(64), View::new(&board, at(1)));
         let chars = text.chars().count();
         assert!(chars <= DIGEST_MAX_CHARS, "{chars}: {text}");
-        for heading in ["Claimed (1000):", "Ready (", "Blocked (4999):"] {
+        for heading in [
+            "In flight (500):",
+            "Stalled (500):",
+            "Claimed (1000):",
+            "Ready (",
+            "Blocked (4999):",
+        ] {
             assert!(text.contains(heading), "{heading}: {text}");
         }
         assert!(text.ends_with("more"), "nothing was cut: {text}");
+        assert!(
+            text.lines().all(|line| line.chars().count() <= 130),
+            "{text}"
+        );
+        // Every section shows its first task, the dispatches first of all.
+        let shown = |heading: &str| {
+            let section = text.split(heading).nth(1).unwrap_or_default();
+            section
+                .lines()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("- ") && !l.contains(" more"))
+        };
+        assert!(
+            shown("In flight (500):") && shown("Stalled (500):"),
+            "{text}"
+        );
     }
 }

@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use crate::toolsets::planning::domain::{BoardError, Status, TaskId};
 
 use super::text::time;
+use super::touches::Conflict;
 
 /// Why a team request was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -85,13 +86,76 @@ pub enum TeamError {
     /// "The next ready task" when none is.
     #[error(
         "No task is ready: {}; team_board shows what blocks them.",
-        none_ready(*.pending, *.held)
+        none_ready(*.pending, *.held, *.dispatched)
     )]
     NothingReady {
         /// Pending tasks that wait for others.
         pending: usize,
         /// Tasks held by a claim.
         held: usize,
+        /// Tasks dispatched to a worker that has not claimed them yet.
+        dispatched: usize,
+    },
+    /// "The next ready task" when every ready task overlaps held work.
+    #[error(
+        "No ready task can start without overlapping held work: {} the touches of a claimed or \
+         dispatched task (e.g. [{}] {}); claim one by task_id with accept_overlap true, or \
+         wait_for a task to finish.",
+        match *.ready { 1 => "the 1 ready task overlaps".to_owned(), n => format!("all {n} ready tasks overlap") },
+        first.task,
+        first.describe()
+    )]
+    NothingReadyWithoutOverlap {
+        /// How many ready tasks there are (all overlap).
+        ready: usize,
+        /// The first one's conflict.
+        first: Box<Conflict>,
+    },
+    /// A claim or dispatch whose touches overlap another agent's reservation.
+    #[error("[{id}] {}; {hint}.", conflict.describe())]
+    Overlap {
+        /// The task asked for.
+        id: TaskId,
+        /// What it overlaps.
+        conflict: Box<Conflict>,
+        /// What the caller can do instead (one of the `*_INSTEAD` hints).
+        hint: &'static str,
+    },
+    /// A claim or dispatch of a task dispatched to another worker, in flight.
+    #[error("{}", dispatched(.id, .worker, *.until, *.claimed))]
+    Dispatched {
+        /// The task.
+        id: TaskId,
+        /// The worker it was dispatched to.
+        worker: String,
+        /// When the worker's time runs out.
+        until: SystemTime,
+        /// Whether the worker claimed it.
+        claimed: bool,
+    },
+    /// A dispatch of a task that is done.
+    #[error("[{id}] is {status}; only pending tasks can be dispatched.")]
+    NotDispatchable {
+        /// The task.
+        id: TaskId,
+        /// Its status.
+        status: Status,
+    },
+    /// A pattern of touches that breaks a rule.
+    #[error("The pattern '{pattern}' {problem}.")]
+    Touch {
+        /// The pattern as given (clipped).
+        pattern: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// More patterns than a task may declare.
+    #[error("A task touches at most {max} patterns; {count} were given.")]
+    TooManyTouches {
+        /// How many were given.
+        count: usize,
+        /// The limit.
+        max: usize,
     },
     /// A link that would close a cycle.
     #[error("{}", cycle(.0))]
@@ -153,8 +217,19 @@ pub enum TeamError {
     NoGoal,
 }
 
-/// `2 pending tasks wait for others and 1 is held`.
-pub(crate) fn none_ready(pending: usize, held: usize) -> String {
+/// What a claim refused for an overlap can do instead.
+pub(crate) const CLAIM_INSTEAD: &str = "claim another task (ready_tasks lists a wave that overlaps \
+nothing), or pass accept_overlap true to work on it anyway";
+/// What a dispatch refused for an overlap can do instead.
+pub(crate) const DISPATCH_INSTEAD: &str = "dispatch another task (ready_tasks lists a wave that \
+overlaps nothing), or pass accept_overlap true to dispatch it anyway";
+/// What `set_touches` refused for an overlap can do instead.
+pub(crate) const TOUCH_INSTEAD: &str =
+    "narrow the patterns, or pass accept_overlap true to keep them anyway";
+
+/// `2 pending tasks wait for others and 1 is held`, and, when there are
+/// any, `; 1 is dispatched and not claimed yet`.
+pub(crate) fn none_ready(pending: usize, held: usize, dispatched: usize) -> String {
     let waits = match pending {
         1 => "1 pending task waits".to_owned(),
         n => format!("{n} pending tasks wait"),
@@ -163,7 +238,23 @@ pub(crate) fn none_ready(pending: usize, held: usize) -> String {
         1 => "1 is held".to_owned(),
         n => format!("{n} are held"),
     };
-    format!("{waits} for others and {held}")
+    let dispatched = match dispatched {
+        0 => String::new(),
+        1 => "; 1 is dispatched and not claimed yet".to_owned(),
+        n => format!("; {n} are dispatched and not claimed yet"),
+    };
+    format!("{waits} for others and {held}{dispatched}")
+}
+
+fn dispatched(id: &TaskId, worker: &str, until: SystemTime, claimed: bool) -> String {
+    let what = match claimed {
+        true => format!("who holds it until {}", time(until)),
+        false => format!("who has until {} to claim it", time(until)),
+    };
+    format!(
+        "[{id}] is dispatched to {worker}, {what}; pick another task (ready_tasks), or \
+         wait_for it to stall if {worker} misses that time."
+    )
 }
 
 /// `[a], [b]`.

@@ -58,7 +58,7 @@ pub(crate) fn claim(board: &mut Board, minute: u64, agent: &str, title: &str) {
     let task = id(title).to_string();
     let lease = Duration::from_secs(15 * 60);
     apply(board, at(minute), |v| {
-        claims::claim(v, agent, Target::Task(&task), lease)
+        claims::claim(v, agent, Target::Task(&task), lease, false)
     })
     .unwrap();
 }

@@ -9,6 +9,7 @@
 
 pub(crate) mod claims;
 pub(crate) mod digest;
+pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod evidence;
 #[cfg(test)]
@@ -17,7 +18,11 @@ pub(crate) mod goal;
 pub(crate) mod links;
 pub(crate) mod render;
 pub(crate) mod text;
+pub(crate) mod touches;
 pub(crate) mod view;
+pub(crate) mod wait_reply;
+pub(crate) mod waiting;
+pub(crate) mod wave;
 
 pub(crate) use claims::{LeasePolicy, Target};
 pub(crate) use digest::digest;

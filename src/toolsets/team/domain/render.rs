@@ -4,17 +4,28 @@
 
 //! The text the team's tools reply with. One line per task, always: the
 //! status glyph, the ID, the title on one line, then what the team knows
-//! of it: ` · held by NAME until TIME`, ` · waits for [ID] [ID]` (blockers
-//! not completed yet), ` · evidence: ...`.
+//! of it: ` · held by NAME until TIME`, ` · dispatched to ...` or
+//! ` · stalled: ...`, ` · waits for [ID] [ID]` (blockers not completed
+//! yet), ` · touches PATTERN, ...`, ` · evidence: ...`.
 
 use std::fmt::Write;
+use std::time::SystemTime;
 
 use super::claims::{Claimed, Expiry, Released};
+use super::dispatch::Dispatched;
 use super::error::none_ready;
 use super::text::{cut, flat, time};
-use super::view::View;
+use super::touches::TouchesSet;
+use super::view::{DispatchState, View};
+use super::wave::{self, Stalled};
 use crate::toolsets::planning::domain::render::goal_line;
-use crate::toolsets::planning::domain::{Evidence, Status, Task, TaskId};
+use crate::toolsets::planning::domain::{Dispatch, Evidence, Status, Task, TaskId};
+
+/// How many patterns a task line shows (the rest are counted).
+const TOUCHES_SHOWN: usize = 3;
+
+/// How many held-back tasks `ready_tasks` lists.
+const HELD_BACK_SHOWN: usize = 5;
 
 /// The longest note shown in a task line, in characters.
 const NOTE_CHARS: usize = 80;
@@ -31,10 +42,14 @@ pub(crate) fn task_line(view: View<'_>, task: &Task) -> String {
             time(claim.until)
         );
     }
+    if let Some((dispatch, state)) = view.dispatch(task.id) {
+        let _ = write!(line, " · {}", dispatch_text(dispatch, state));
+    }
     let waiting: Vec<TaskId> = view.waiting_for(task.id).collect();
     if !waiting.is_empty() {
         let _ = write!(line, " · waits for {}", ids(&waiting));
     }
+    line.push_str(&touches_text(coordination.touches(task.id)));
     if let Some(evidence) = coordination.evidence(task.id) {
         let _ = write!(line, " · evidence: {}", evidence_text(evidence));
     }
@@ -53,6 +68,121 @@ pub(crate) fn plain_line(view: View<'_>, task: &Task, described: bool) -> String
         let _ = write!(line, ": {}", flat(&task.description));
     }
     line
+}
+
+/// A dispatch as a task line tells it: `dispatched to W by L (in P),
+/// claim by T`, `dispatched to W by L (in P)` (it holds the task: the
+/// line says until when), or `stalled: W (in P) let its lease end at T` /
+/// `did not claim it by T`; then the lead's note, if any (`, "note"`, cut
+/// to 80 characters).
+pub(crate) fn dispatch_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String {
+    let mut text = dispatch_state_text(dispatch, state);
+    if let Some(note) = &dispatch.note {
+        let _ = write!(text, ", \"{}\"", cut(&flat(note), NOTE_CHARS));
+    }
+    text
+}
+
+fn dispatch_state_text(dispatch: &Dispatch, state: DispatchState<'_>) -> String {
+    let place = dispatch
+        .place
+        .as_deref()
+        .map_or_else(String::new, |place| format!(" (in {})", flat(place)));
+    match state {
+        DispatchState::Working(_) => {
+            format!(
+                "dispatched to {} by {}{place}",
+                dispatch.worker, dispatch.by
+            )
+        }
+        DispatchState::Waiting => format!(
+            "dispatched to {} by {}{place}, claim by {}",
+            dispatch.worker,
+            dispatch.by,
+            time(dispatch.until)
+        ),
+        DispatchState::Stalled => format!(
+            "stalled: {}{place} {} {}",
+            dispatch.worker,
+            match dispatch.claimed {
+                true => "let its lease end at",
+                false => "did not claim it by",
+            },
+            time(dispatch.until)
+        ),
+    }
+}
+
+/// ` · touches a, b, c +2`, or nothing for a task that declares none.
+pub(crate) fn touches_text(touches: &[String]) -> String {
+    if touches.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> = touches
+        .iter()
+        .take(TOUCHES_SHOWN)
+        .map(|t| flat(t))
+        .collect();
+    let mut text = format!(" · touches {}", shown.join(", "));
+    if touches.len() > TOUCHES_SHOWN {
+        let _ = write!(text, " +{}", touches.len() - TOUCHES_SHOWN);
+    }
+    text
+}
+
+/// A time in a bounded text: `HH:MM:SSZ` on the day of `now` (UTC), the
+/// full time otherwise.
+pub(crate) fn short_time(at: SystemTime, now: SystemTime) -> String {
+    let (full, today) = (time(at), time(now));
+    match full.get(..11) == today.get(..11) {
+        true => full.get(11..).map_or(full.clone(), str::to_owned),
+        false => full,
+    }
+}
+
+/// The line of a dispatched task in the "In flight" and "Stalled"
+/// sections: `- ⟳ [id] W in P since T, lease to T: title` (or `since T,
+/// claim by T`, or `stalled at T, lease ended` / `not claimed`), cut to
+/// `max` characters; times short when `short`.
+pub(crate) fn flight_line(
+    view: View<'_>,
+    task: &Task,
+    dispatch: &Dispatch,
+    state: DispatchState<'_>,
+    short: bool,
+    max: usize,
+) -> String {
+    let at = |t: SystemTime| match short {
+        true => short_time(t, view.now),
+        false => time(t),
+    };
+    let place = dispatch.place.as_deref().map_or_else(String::new, |place| {
+        format!(" in {}", cut(&flat(place), 24))
+    });
+    let when = match state {
+        DispatchState::Working(claim) => {
+            format!("since {}, lease to {}", at(dispatch.at), at(claim.until))
+        }
+        DispatchState::Waiting => {
+            format!("since {}, claim by {}", at(dispatch.at), at(dispatch.until))
+        }
+        DispatchState::Stalled => format!(
+            "stalled at {}, {}",
+            at(dispatch.until),
+            match dispatch.claimed {
+                true => "lease ended",
+                false => "not claimed",
+            }
+        ),
+    };
+    let line = format!(
+        "- {} [{}] {}{place} {when}: {}",
+        view.status(task).glyph(),
+        task.id,
+        cut(&flat(&dispatch.worker), 20),
+        flat(&task.title)
+    );
+    cut(&line, max)
 }
 
 /// `[a] [b]`.
@@ -147,8 +277,80 @@ pub(crate) fn claimed(
         "{what} by {agent} until {}; claim it again to renew, release_task when done.",
         time(claimed.until)
     );
+    if let Some(worker) = &claimed.took_over {
+        let _ = writeln!(
+            out,
+            "It was dispatched to {worker}, whose time had run out: that dispatch ended."
+        );
+    }
+    if let Some(overlap) = &claimed.overlap {
+        let _ = writeln!(out, "Overlap accepted: it {}.", overlap.describe());
+    }
     if let Some(task) = view.board.task(claimed.id) {
         out.push_str(&plain_line(view, task, true));
+        out.push_str(&touches_text(view.board.coordination().touches(task.id)));
+    }
+    out
+}
+
+/// The reply of `dispatch_task`.
+pub(crate) fn dispatched(
+    view: View<'_>,
+    expired: &[Expiry],
+    dispatched: &Dispatched,
+    worker: &str,
+) -> String {
+    let mut out = expiry_lines(view, expired);
+    if let Some(stalled) = &dispatched.replaced {
+        let _ = writeln!(
+            out,
+            "Its dispatch to {stalled} had stalled (its time ran out): replaced."
+        );
+    }
+    let id = dispatched.id;
+    let _ = match (dispatched.claimed, dispatched.renewed) {
+        (true, _) => writeln!(
+            out,
+            "Dispatched [{id}] to {worker}, who holds it until {}; it stalls if that lease ends \
+             without a renewal or release.",
+            time(dispatched.until)
+        ),
+        (false, renewed) => writeln!(
+            out,
+            "Dispatched [{id}] to {worker}{}; it must claim_task it (agent {worker}) by {}, \
+             or it stalls.",
+            if renewed { " again" } else { "" },
+            time(dispatched.until)
+        ),
+    };
+    if let Some(overlap) = &dispatched.overlap {
+        let _ = writeln!(out, "Overlap accepted: it {}.", overlap.describe());
+    }
+    if let Some(task) = view.board.task(id) {
+        out.push_str(&task_line(view, task));
+    }
+    out
+}
+
+/// The reply of `set_touches`.
+pub(crate) fn touches_set(view: View<'_>, expired: &[Expiry], set: &TouchesSet) -> String {
+    let mut out = expiry_lines(view, expired);
+    let touches = view.board.coordination().touches(set.id);
+    let _ = match touches.is_empty() {
+        true => writeln!(out, "[{}] declares no touches now.", set.id),
+        false => writeln!(
+            out,
+            "[{}] touches {} pattern{}; a claim reserves them for its lease.",
+            set.id,
+            touches.len(),
+            if touches.len() == 1 { "" } else { "s" }
+        ),
+    };
+    if let Some(overlap) = &set.accepted {
+        let _ = writeln!(out, "Overlap accepted: it {}.", overlap.describe());
+    }
+    if let Some(task) = view.board.task(set.id) {
+        out.push_str(&task_line(view, task));
     }
     out
 }
@@ -226,13 +428,29 @@ pub(crate) fn goal_lines(view: View<'_>) -> String {
     out
 }
 
-/// The reply of `team_board`: the goal, counts, and every task's line.
+/// The reply of `team_board`: the goal, counts, the dispatched tasks in
+/// flight and stalled, and every task's line.
 pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
     let mut out = expiry_lines(view, expired);
     let _ = write!(out, "{}\n{}\n", goal_lines(view), counts_line(view));
     if view.board.is_empty() {
         out.push_str("\nNo tasks.");
         return out;
+    }
+    let dispatched = view.dispatched();
+    let (flying, stalled): (Vec<_>, Vec<_>) = dispatched
+        .iter()
+        .partition(|(_, _, state)| state.in_flight());
+    for (heading, list) in [("In flight", flying), ("Stalled", stalled)] {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = write!(out, "\n{heading} ({}):", list.len());
+        for (task, dispatch, state) in list {
+            let line = flight_line(view, task, dispatch, state, false, usize::MAX);
+            let _ = write!(out, "\n{line}");
+        }
+        out.push('\n');
     }
     out.reserve(view.board.len() * 64);
     for task in view.board.tasks() {
@@ -241,31 +459,81 @@ pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
     out
 }
 
-/// The reply of `ready_tasks`: at most `limit` ready tasks, in board order.
-pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize) -> String {
+/// The reply of `ready_tasks`: a wave of at most `limit` ready tasks (as
+/// `stalled` filters them), in board order, whose touches overlap neither
+/// held work nor each other; then the ready tasks held back while it was
+/// filled, each with what it conflicts with.
+pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: Stalled) -> String {
     let mut out = expiry_lines(view, expired);
-    let ready: Vec<&Task> = view.ready().collect();
-    if ready.is_empty() {
-        let _ = write!(
-            out,
-            "No task is ready: {}.",
-            none_ready(view.blocked().count(), view.claimed().count())
-        );
+    let wave = wave::wave(view, limit, stalled, None);
+    if wave.ready == 0 {
+        let _ = match stalled {
+            Stalled::Only => write!(out, "No dispatched task is stalled."),
+            _ => write!(
+                out,
+                "No task is ready: {}.",
+                none_ready(
+                    view.blocked().count(),
+                    view.claimed().count(),
+                    view.dispatched_waiting()
+                )
+            ),
+        };
         return out;
     }
-    let _ = write!(
-        out,
-        "Ready: {} of {} tasks, in board order; claim_task takes the first.",
-        ready.len(),
-        view.board.len()
-    );
-    for task in ready.iter().take(limit) {
-        let _ = write!(out, "\n{}", plain_line(view, task, false));
+    let what = match stalled {
+        Stalled::Include => "Ready",
+        Stalled::Exclude => "Ready (stalled dispatches left out)",
+        Stalled::Only => "Stalled, ready to dispatch again",
+    };
+    let _ = match wave.held_back_count {
+        0 => write!(
+            out,
+            "{what}: {} of {} tasks, in board order; claim_task takes the first.",
+            wave.ready,
+            view.board.len()
+        ),
+        _ => write!(
+            out,
+            "{what}: {} of {} tasks; these {} can run at once (their touches overlap no held \
+             work and no other), in board order; claim_task takes the first.",
+            wave.ready,
+            view.board.len(),
+            wave.members.len()
+        ),
+    };
+    for task in &wave.members {
+        let _ = write!(out, "\n{}", ready_line(view, task));
     }
-    if ready.len() > limit {
-        let _ = write!(out, "\n- … and {} more", ready.len() - limit);
+    let examined = wave.members.len() + wave.held_back_count;
+    if wave.ready > examined {
+        let _ = write!(out, "\n- … and {} more", wave.ready - examined);
+    }
+    if wave.held_back_count > 0 {
+        let _ = write!(out, "\nHeld back ({}):", wave.held_back_count);
+        for (task, conflict) in wave.held_back.iter().take(HELD_BACK_SHOWN) {
+            let _ = write!(out, "\n{} · {}", ready_line(view, task), conflict.mark());
+        }
+        if wave.held_back_count > HELD_BACK_SHOWN {
+            let _ = write!(
+                out,
+                "\n- … and {} more",
+                wave.held_back_count - HELD_BACK_SHOWN
+            );
+        }
     }
     out
+}
+
+/// A ready task's line: the plain line, whether it is a stalled dispatch,
+/// and its touches.
+fn ready_line(view: View<'_>, task: &Task) -> String {
+    let mut line = plain_line(view, task, false);
+    if let Some((dispatch, state @ DispatchState::Stalled)) = view.dispatch(task.id) {
+        let _ = write!(line, " · {}", dispatch_text(dispatch, state));
+    }
+    line.push_str(&touches_text(view.board.coordination().touches(task.id)));
+    line
 }
 
 /// The reply of `set_done_when`.
@@ -346,7 +614,7 @@ mod tests {
         insta::assert_snapshot!("team_board", text);
         let tasks = text.lines().filter(|l| l.starts_with("- ")).count();
         assert_eq!(tasks, board.len(), "one line per task");
-        insta::assert_snapshot!("ready", ready(view, &[], 10));
+        insta::assert_snapshot!("ready", ready(view, &[], 10, Stalled::Include));
     }
 
     #[test]
@@ -356,7 +624,8 @@ mod tests {
         let lease = std::time::Duration::from_secs(600);
         let view = View::new(&board, at(30));
         let (mut edits, expired) = claims::expiries(view);
-        let (more, claimed) = claims::claim(view, "worker-3", Target::NextReady, lease).unwrap();
+        let (more, claimed) =
+            claims::claim(view, "worker-3", Target::NextReady, lease, false).unwrap();
         edits.extend(more);
         let _ = board.edit(at(30), edits).unwrap();
         let view = View::new(&board, at(30));
@@ -392,6 +661,78 @@ mod tests {
         insta::assert_snapshot!("evidence_added", super::released(view, &[], &added));
     }
 
+    /// A lead's board at minute 20: touches on every task; w1 dispatched
+    /// at 0 and holding its task (lease to 25), w2 dispatched at 2 and not
+    /// claiming it (stalled at 17), w3 dispatched at 12 (claim by 27).
+    fn dispatching() -> (Board, Vec<String>) {
+        use crate::toolsets::team::domain::dispatch::{self, Request};
+        use crate::toolsets::team::domain::touches;
+        let mut board = board(&["Parser", "CLI", "Docs", "Lexer", "Bench"]);
+        for (title, patterns) in [
+            ("Parser", &["src/parser/**", "tests/parser.rs"][..]),
+            ("CLI", &["src/cli/**"]),
+            ("Docs", &["docs/**", "README.md", "CHANGELOG.md", "LICENSE"]),
+            ("Lexer", &["src/parser/lexer.rs"]),
+            ("Bench", &["benches/*.rs"]),
+        ] {
+            let task = id(title).to_string();
+            let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+            apply(&mut board, at(0), |v| {
+                touches::set(v, &task, &patterns, false)
+            })
+            .unwrap();
+        }
+        let lease = std::time::Duration::from_secs(15 * 60);
+        let send = |board: &mut Board, minute, worker, title: &str, place| {
+            let task = id(title).to_string();
+            let request = Request {
+                lead: "lead",
+                worker,
+                task_id: &task,
+                place,
+                note: Some("see the plan"),
+                lease,
+                accept_overlap: false,
+            };
+            let sent = apply(board, at(minute), |v| dispatch::dispatch(v, &request)).unwrap();
+            dispatched(View::new(board, at(minute)), &[], &sent, worker)
+        };
+        let mut replies = vec![send(&mut board, 0, "w1", "Parser", Some("../wt-parser"))];
+        send(&mut board, 2, "w2", "CLI", Some("../wt-cli"));
+        claim(&mut board, 10, "w1", "Parser");
+        replies.push(send(&mut board, 12, "w3", "Docs", None));
+        // The lead sends w1 again to the task it holds: the record keeps its lease.
+        replies.push(send(&mut board, 13, "w1", "Parser", None));
+        (board, replies)
+    }
+
+    #[test]
+    fn replies_of_a_lead_dispatching_workers() {
+        use crate::toolsets::team::domain::touches::TouchesSet;
+        let (board, replies) = dispatching();
+        insta::assert_snapshot!("dispatched", replies.join("\n\n"));
+        let view = View::new(&board, at(12));
+        let set = TouchesSet {
+            id: id("Docs"),
+            accepted: None,
+        };
+        insta::assert_snapshot!("touches_set", touches_set(view, &[], &set));
+        let view = View::new(&board, at(20));
+        let text = super::board(view, &[]);
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("- ")).count(),
+            board.len() + 3,
+            "one line per task, and one per dispatched task"
+        );
+        insta::assert_snapshot!("team_board_dispatches", text);
+        insta::assert_snapshot!("ready_with_stalled", ready(view, &[], 10, Stalled::Include));
+        insta::assert_snapshot!("ready_stalled_only", ready(view, &[], 10, Stalled::Only));
+        insta::assert_snapshot!(
+            "digest_dispatches",
+            crate::toolsets::team::domain::digest("release", view)
+        );
+    }
+
     #[test]
     fn an_empty_board_and_an_empty_queue() {
         let board = board(&[]);
@@ -403,7 +744,7 @@ mod tests {
              0 of 0 completed with evidence\n\nNo tasks."
         );
         assert_eq!(
-            ready(view, &[], 10),
+            ready(view, &[], 10, Stalled::Include),
             "No task is ready: 0 pending tasks wait for others and 0 are held."
         );
     }

@@ -4,13 +4,35 @@
 
 //! The board as the team sees it at one moment: a claim whose lease has
 //! ended counts as gone and its task as pending, exactly as the next change
-//! will record it ([`super::claims::expiries`]). Every decision and every
-//! reply reads the board through this view, so an expiry is the same
-//! whether or not it was recorded yet.
+//! will record it ([`super::claims::expiries`]); a dispatch whose worker's
+//! time ran out (it did not claim the task in time, or let its lease end)
+//! is *stalled*. Every decision and every reply reads the board through
+//! this view, so an expiry or a stall is the same whether or not anything
+//! was recorded yet.
 
 use std::time::SystemTime;
 
-use crate::toolsets::planning::domain::{Board, Claim, Status, Task, TaskId};
+use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Status, Task, TaskId};
+
+/// Where a dispatched task stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DispatchState<'a> {
+    /// In flight: the worker holds the task (this claim).
+    Working(&'a Claim),
+    /// In flight: dispatched, the worker has not claimed it yet; it has
+    /// until the record's `until`.
+    Waiting,
+    /// The worker's time ran out at the record's `until`: it did not claim
+    /// the task in time, or its lease ended without a renewal or release.
+    Stalled,
+}
+
+impl DispatchState<'_> {
+    /// Whether the dispatch is in flight (not stalled).
+    pub(crate) fn in_flight(&self) -> bool {
+        !matches!(self, DispatchState::Stalled)
+    }
+}
 
 /// Board `board` at time `now`.
 #[derive(Clone, Copy)]
@@ -65,10 +87,51 @@ impl<'a> View<'a> {
             .filter(|blocker| self.status_of(*blocker) != Some(Status::Completed))
     }
 
-    /// Whether `task` is ready: pending, unclaimed, every blocker completed.
-    /// (A task that is pending in the view is unclaimed: see [`Self::status`].)
+    /// Task `id`'s dispatch record and where it stands. The board keeps
+    /// the record's `until` at the end of the worker's lease while it holds
+    /// the task, so the record stalls exactly when that time passes.
+    pub(crate) fn dispatch(&self, id: TaskId) -> Option<(&'a Dispatch, DispatchState<'a>)> {
+        let dispatch = self.board.coordination().dispatch(id)?;
+        let state = match self.claim(id) {
+            Some(claim) if claim.holder == dispatch.worker => DispatchState::Working(claim),
+            _ if dispatch.until > self.now => DispatchState::Waiting,
+            _ => DispatchState::Stalled,
+        };
+        Some((dispatch, state))
+    }
+
+    /// Whether `task` is ready: pending, unclaimed, every blocker completed,
+    /// and not dispatched to a worker whose time has not run out. (A task
+    /// that is pending in the view is unclaimed: see [`Self::status`].)
     pub(crate) fn is_ready(&self, task: &Task) -> bool {
-        self.status(task) == Status::Pending && self.waiting_for(task.id).next().is_none()
+        self.status(task) == Status::Pending
+            && self.waiting_for(task.id).next().is_none()
+            && !self.dispatch(task.id).is_some_and(|(_, s)| s.in_flight())
+    }
+
+    /// Dispatched tasks, in board order, with where each stands.
+    pub(crate) fn dispatched(&self) -> Vec<(&'a Task, &'a Dispatch, DispatchState<'a>)> {
+        let board = self.board;
+        let mut found: Vec<_> = board
+            .coordination()
+            .dispatches()
+            .filter_map(|(id, _)| {
+                let (dispatch, state) = self.dispatch(id)?;
+                Some((board.task(id)?, dispatch, state))
+            })
+            .collect();
+        found.sort_by_key(|(task, _, _)| board.position(task.id));
+        found
+    }
+
+    /// How many pending tasks are dispatched and not claimed yet, their
+    /// worker's time not run out (neither ready, nor held, nor blocked).
+    pub(crate) fn dispatched_waiting(&self) -> usize {
+        self.board
+            .coordination()
+            .dispatches()
+            .filter(|(id, _)| matches!(self.dispatch(*id), Some((_, DispatchState::Waiting))))
+            .count()
     }
 
     /// The ready queue: ready tasks in board order.

@@ -2,10 +2,13 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The MCP face of toolset `team` on one board: its tools (`tools`) and the
-//! digest resource (`board://{name}/digest`), offered through [`TeamTools`].
+//! The MCP face of toolset `team` on one board: its tools (`tools`;
+//! `wait_for`'s long poll is [`super::waiter`]) and the digest resource
+//! (`board://{name}/digest`), offered through [`TeamTools`].
 
 pub(crate) mod tools;
+
+use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceContents, Tool};
@@ -13,6 +16,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
 use super::domain::{EvidenceRule, LeasePolicy, View, digest};
+use super::waiter::Waiters;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
@@ -28,24 +32,32 @@ pub(crate) struct TeamTools {
     policy: LeasePolicy,
     evidence: EvidenceRule,
     clock: Clock,
+    /// `wait_for`'s waiters (what they share: one per board endpoint).
+    waiters: Waiters,
+}
+
+/// How a board's team tools behave: the `[team]` settings they use.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rules {
+    /// Leases.
+    pub(crate) policy: LeasePolicy,
+    /// Whether completions need evidence.
+    pub(crate) evidence: EvidenceRule,
+    /// The longest `wait_for`.
+    pub(crate) max_wait: Duration,
 }
 
 impl TeamTools {
-    /// The face of board `name`: leases as `policy` says, completions with
-    /// evidence as `evidence` says, times by `clock`.
-    pub(crate) fn new(
-        name: BoardName,
-        board: SharedBoard,
-        policy: LeasePolicy,
-        evidence: EvidenceRule,
-        clock: Clock,
-    ) -> Self {
+    /// The face of board `name`, working as `rules` say, times by `clock`.
+    pub(crate) fn new(name: BoardName, board: SharedBoard, rules: Rules, clock: Clock) -> Self {
+        let waiters = Waiters::new(name.to_string(), board.clone(), clock, rules.max_wait);
         Self {
             name,
             board,
-            policy,
-            evidence,
+            policy: rules.policy,
+            evidence: rules.evidence,
             clock,
+            waiters,
         }
     }
 

@@ -6,10 +6,14 @@
 //! one-line-per-task text replies. Every call reads the clock once; a
 //! change first records the leases that ended, then the decision, as one
 //! change of the shared board, so concurrent callers see one order and
-//! exactly one claimant of a task wins.
+//! exactly one claimant of a task wins. Each call runs where the board's
+//! store may block (a file's lock, a save) without stalling the async
+//! workers (`SharedBoard::run`); `wait_for` ([`super::super::waiter`])
+//! waits without running at all.
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -17,7 +21,12 @@ use serde::Deserialize;
 use super::TeamTools;
 use crate::toolsets::planning::domain::{Edit, Status};
 use crate::toolsets::team::domain::claims::{self, Expiry};
-use crate::toolsets::team::domain::{EvidenceInput, Target, TeamError, View, goal, links, render};
+use crate::toolsets::team::domain::dispatch::{self, Request};
+use crate::toolsets::team::domain::wave::Stalled;
+use crate::toolsets::team::domain::{
+    EvidenceInput, Target, TeamError, View, goal, links, render, touches,
+};
+use crate::toolsets::team::waiter::WaitRequest;
 
 /// Arguments of `claim_task`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -32,6 +41,9 @@ pub(crate) struct ClaimParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
     pub(crate) lease_minutes: Option<i64>,
+    /// Claim it even if its touches overlap another agent's work.
+    #[serde(default)]
+    pub(crate) accept_overlap: bool,
 }
 
 /// Arguments of `release_task`.
@@ -83,6 +95,10 @@ pub(crate) struct ReadyParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "i64")]
     pub(crate) limit: Option<i64>,
+    /// Stalled dispatches: include (default), exclude, or only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String", extend("enum" = ["include", "exclude", "only"]))]
+    pub(crate) stalled: Option<String>,
 }
 
 /// Arguments of `set_done_when`.
@@ -92,15 +108,75 @@ pub(crate) struct DoneWhenParams {
     pub(crate) condition: String,
 }
 
+/// Arguments of `dispatch_task`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct DispatchParams {
+    /// Your (the lead's) agent name.
+    pub(crate) lead: String,
+    /// The worker's agent name; it claims the task with it.
+    pub(crate) worker: String,
+    /// The task.
+    pub(crate) task_id: String,
+    /// The worker's worktree or directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub(crate) worktree: Option<String>,
+    /// A one-line note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub(crate) note: Option<String>,
+    /// Minutes the worker has to claim it; omit for the default lease.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64")]
+    pub(crate) lease_minutes: Option<i64>,
+    /// Dispatch it even if its touches overlap another agent's work.
+    #[serde(default)]
+    pub(crate) accept_overlap: bool,
+}
+
+/// Arguments of `set_touches`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct TouchesParams {
+    /// The task.
+    pub(crate) task_id: String,
+    /// Glob patterns relative to the repository (e.g. src/parser/**); [] for none.
+    pub(crate) touches: Vec<String>,
+    /// Keep them even if they overlap another agent's claimed work.
+    #[serde(default)]
+    pub(crate) accept_overlap: bool,
+}
+
+/// Arguments of `wait_for`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub(crate) struct WaitParams {
+    /// Any of: finished, ready, stalled, goal_met, changed.
+    #[schemars(length(min = 1))]
+    pub(crate) events: Vec<String>,
+    /// For finished: only these tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<String>")]
+    pub(crate) task_ids: Option<Vec<String>>,
+    /// The revision your last wait_for reply gave; what changed after it counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64")]
+    pub(crate) revision: Option<i64>,
+    /// Seconds to wait at most (default and maximum: team.max_wait_seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "i64")]
+    pub(crate) timeout_seconds: Option<i64>,
+}
+
 /// The most tasks `ready_tasks` lists.
 const READY_MAX: i64 = 100;
 /// The tasks `ready_tasks` lists by default.
 const READY_DEFAULT: i64 = 10;
 
+/// A successful reply.
 fn success(text: String) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
+/// A refusal: an `isError` result with one sentence.
 fn failure(error: &dyn std::fmt::Display) -> CallToolResult {
     tracing::debug!(%error, "tool call refused");
     CallToolResult::error(vec![ContentBlock::text(error.to_string())])
@@ -109,23 +185,29 @@ fn failure(error: &dyn std::fmt::Display) -> CallToolResult {
 impl TeamTools {
     /// Runs a change: the expiries due now, then `decide`'s edits, applied
     /// and saved as one change; `reply` renders the board after it.
-    fn change<T>(
+    async fn change<T: Send + 'static>(
         &self,
-        mut decide: impl FnMut(View<'_>) -> Result<(Vec<Edit>, T), TeamError>,
-        reply: impl FnOnce(View<'_>, &[Expiry], T) -> String,
+        mut decide: impl FnMut(View<'_>) -> Result<(Vec<Edit>, T), TeamError> + Send + 'static,
+        reply: impl FnOnce(View<'_>, &[Expiry], T) -> String + Send + 'static,
     ) -> CallToolResult {
-        let now = self.clock.now();
-        let result = self.board.mutate_with(
-            |board| {
-                let view = View::new(board, now);
-                let (mut edits, expired) = claims::expiries(view);
-                let (more, outcome) = decide(view)?;
-                edits.extend(more);
-                let undo = board.edit(now, edits)?;
-                Ok::<_, TeamError>(((expired, outcome), undo))
-            },
-            |board, (expired, outcome)| reply(View::new(board, now), &expired, outcome),
-        );
+        let clock = self.clock;
+        let result = self
+            .board
+            .run(move |shared| {
+                let now = clock.now();
+                shared.mutate_with(
+                    |board| {
+                        let view = View::new(board, now);
+                        let (mut edits, expired) = claims::expiries(view);
+                        let (more, outcome) = decide(view)?;
+                        edits.extend(more);
+                        let undo = board.edit(now, edits)?;
+                        Ok::<_, TeamError>(((expired, outcome), undo))
+                    },
+                    |board, (expired, outcome)| reply(View::new(board, now), &expired, outcome),
+                )
+            })
+            .await;
         match result {
             Ok(Ok(text)) => success(text),
             Ok(Err(refused)) => failure(&refused),
@@ -135,20 +217,34 @@ impl TeamTools {
 
     /// Runs a read: leases that ended are recorded first (a change) if
     /// there are any, so the history and the reply agree.
-    fn look(&self, reply: impl FnOnce(View<'_>, &[Expiry]) -> String) -> CallToolResult {
-        let now = self.clock.now();
-        match self
+    async fn look(
+        &self,
+        reply: impl FnOnce(View<'_>, &[Expiry]) -> String + Send + 'static,
+    ) -> CallToolResult {
+        let clock = self.clock;
+        let now = clock.now();
+        let expiries = self
             .board
-            .read(|board| claims::has_expiries(View::new(board, now)))
-        {
-            Ok(true) => self.change(
-                |_| Ok((Vec::new(), ())),
-                |view, expired, ()| reply(view, expired),
-            ),
-            Ok(false) => match self.board.read(|board| reply(View::new(board, now), &[])) {
-                Ok(text) => success(text),
-                Err(error) => failure(&error),
-            },
+            .run(move |shared| shared.read(|board| claims::has_expiries(View::new(board, now))))
+            .await;
+        match expiries {
+            Ok(true) => {
+                self.change(
+                    |_| Ok((Vec::new(), ())),
+                    |view, expired, ()| reply(view, expired),
+                )
+                .await
+            }
+            Ok(false) => {
+                let read = self
+                    .board
+                    .run(move |shared| shared.read(|board| reply(View::new(board, now), &[])))
+                    .await;
+                match read {
+                    Ok(text) => success(text),
+                    Err(error) => failure(&error),
+                }
+            }
             Err(error) => failure(&error),
         }
     }
@@ -158,7 +254,7 @@ impl TeamTools {
 impl TeamTools {
     /// Claims a task (or the next ready one) for a lease.
     #[tool(
-        description = "Claim a task before working on it: by task_id, or the next ready task. Exactly one agent holds a task; a task held by another is refused, naming the holder. Claim a task you hold again to renew its lease. Sets it in_progress.",
+        description = "Claim a task before working on it: by task_id, or the next ready one. Refused if another agent holds it, it is dispatched to another worker, or its touches overlap another's claim (unless accept_overlap). Claim again to renew. Sets it in_progress.",
         annotations(
             title = "Claim task",
             read_only_hint = false,
@@ -167,16 +263,24 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn claim_task(&self, Parameters(p): Parameters<ClaimParams>) -> CallToolResult {
+    pub(crate) async fn claim_task(
+        &self,
+        Parameters(p): Parameters<ClaimParams>,
+    ) -> CallToolResult {
         let lease = match self.policy.lease(p.lease_minutes) {
             Ok(lease) => lease,
             Err(error) => return failure(&error),
         };
-        let target = p.task_id.as_deref().map_or(Target::NextReady, Target::Task);
+        let (agent, task_id, accept) = (p.agent, p.task_id, p.accept_overlap);
+        let replying_agent = agent.clone();
         self.change(
-            |view| claims::claim(view, &p.agent, target, lease),
-            |view, expired, claimed| render::claimed(view, expired, &claimed, &p.agent),
+            move |view| {
+                let target = task_id.as_deref().map_or(Target::NextReady, Target::Task);
+                claims::claim(view, &agent, target, lease, accept)
+            },
+            move |view, expired, claimed| render::claimed(view, expired, &claimed, &replying_agent),
         )
+        .await
     }
 
     /// Ends the caller's claim, with the outcome and its evidence.
@@ -190,24 +294,27 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn release_task(&self, Parameters(p): Parameters<ReleaseParams>) -> CallToolResult {
-        let input = EvidenceInput {
-            command: p.command.as_deref(),
-            exit_code: p.exit_code,
-            commit: p.commit.as_deref(),
-            url: p.url.as_deref(),
-            note: p.note.as_deref(),
-        };
-        let now = self.clock.now();
+    pub(crate) async fn release_task(
+        &self,
+        Parameters(p): Parameters<ReleaseParams>,
+    ) -> CallToolResult {
         let outcome = p.status.parse::<Status>().unwrap_or(Status::Pending);
-        let rule = self.evidence;
+        let (rule, clock) = (self.evidence, self.clock);
         self.change(
-            |view| {
-                let evidence = input.check(&p.agent, now, outcome)?;
+            move |view| {
+                let input = EvidenceInput {
+                    command: p.command.as_deref(),
+                    exit_code: p.exit_code,
+                    commit: p.commit.as_deref(),
+                    url: p.url.as_deref(),
+                    note: p.note.as_deref(),
+                };
+                let evidence = input.check(&p.agent, clock.now(), outcome)?;
                 claims::release(view, &p.agent, &p.task_id, &p.status, evidence, rule)
             },
             |view, expired, released| render::released(view, expired, &released),
         )
+        .await
     }
 
     /// Makes a task wait for others.
@@ -221,11 +328,12 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn link_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
+    pub(crate) async fn link_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
         self.change(
-            |view| links::link(view, &p.task_id, &p.blocked_by),
+            move |view| links::link(view, &p.task_id, &p.blocked_by),
             render::linked,
         )
+        .await
     }
 
     /// Removes links.
@@ -239,16 +347,20 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn unlink_tasks(&self, Parameters(p): Parameters<LinkParams>) -> CallToolResult {
+    pub(crate) async fn unlink_tasks(
+        &self,
+        Parameters(p): Parameters<LinkParams>,
+    ) -> CallToolResult {
         self.change(
-            |view| links::unlink(view, &p.task_id, &p.blocked_by),
+            move |view| links::unlink(view, &p.task_id, &p.blocked_by),
             render::linked,
         )
+        .await
     }
 
-    /// The ready queue.
+    /// The ready queue, as a wave that can run in parallel.
     #[tool(
-        description = "The ready queue: pending, unclaimed tasks whose blockers are all completed, in board order.",
+        description = "The ready queue in board order: a wave whose touches overlap neither held work nor each other, then the tasks held back and why. stalled: include (default), exclude or only stalled dispatches.",
         annotations(
             title = "Ready tasks",
             read_only_hint = true,
@@ -257,20 +369,28 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn ready_tasks(&self, Parameters(p): Parameters<ReadyParams>) -> CallToolResult {
+    pub(crate) async fn ready_tasks(
+        &self,
+        Parameters(p): Parameters<ReadyParams>,
+    ) -> CallToolResult {
         let limit = p.limit.unwrap_or(READY_DEFAULT);
         if !(1..=READY_MAX).contains(&limit) {
             return failure(&format!(
                 "The limit is 1 to {READY_MAX} tasks; {limit} is not."
             ));
         }
+        let stalled = match p.stalled.as_deref().map(Stalled::parse).transpose() {
+            Ok(stalled) => stalled.unwrap_or_default(),
+            Err(error) => return failure(&error),
+        };
         let limit = usize::try_from(limit).unwrap_or(1);
-        self.look(|view, expired| render::ready(view, expired, limit))
+        self.look(move |view, expired| render::ready(view, expired, limit, stalled))
+            .await
     }
 
     /// Every task with holders, links and evidence.
     #[tool(
-        description = "The goal, its done-when condition, counts, and every task with its holder and lease end, the tasks it waits for and its evidence.",
+        description = "The goal, its done-when condition, counts, the dispatched tasks in flight and stalled, and every task with its holder and lease end, dispatch, the tasks it waits for, its touches and evidence.",
         annotations(
             title = "Team board",
             read_only_hint = true,
@@ -279,8 +399,8 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn team_board(&self) -> CallToolResult {
-        self.look(render::board)
+    pub(crate) async fn team_board(&self) -> CallToolResult {
+        self.look(render::board).await
     }
 
     /// Sets the goal's done-when condition.
@@ -294,13 +414,104 @@ impl TeamTools {
             open_world_hint = false
         )
     )]
-    pub(crate) fn set_done_when(
+    pub(crate) async fn set_done_when(
         &self,
         Parameters(p): Parameters<DoneWhenParams>,
     ) -> CallToolResult {
         self.change(
-            |view| Ok((goal::done_when(view.board, &p.condition)?, ())),
+            move |view| Ok((goal::done_when(view.board, &p.condition)?, ())),
             |view, expired, ()| render::done_when(view, expired),
         )
+        .await
+    }
+
+    /// Records that the lead sent a task to a worker.
+    #[tool(
+        description = "Lead: record that you sent task_id to a worker sub-agent (its worktree, a note). The worker must claim it in time and keep its lease, or the dispatch shows as stalled.",
+        annotations(
+            title = "Dispatch task",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    pub(crate) async fn dispatch_task(
+        &self,
+        Parameters(p): Parameters<DispatchParams>,
+    ) -> CallToolResult {
+        let lease = match self.policy.lease(p.lease_minutes) {
+            Ok(lease) => lease,
+            Err(error) => return failure(&error),
+        };
+        let worker = p.worker.clone();
+        self.change(
+            move |view| {
+                let request = Request {
+                    lead: &p.lead,
+                    worker: &p.worker,
+                    task_id: &p.task_id,
+                    place: p.worktree.as_deref(),
+                    note: p.note.as_deref(),
+                    lease,
+                    accept_overlap: p.accept_overlap,
+                };
+                dispatch::dispatch(view, &request)
+            },
+            move |view, expired, dispatched| {
+                render::dispatched(view, expired, &dispatched, &worker)
+            },
+        )
+        .await
+    }
+
+    /// Declares the paths a task touches.
+    #[tool(
+        description = "Declare the paths task_id will touch, as globs relative to the repository (src/parser/**); [] for none. Claims reserve them: ready_tasks waves never overlap, and check-touches warns of commits into them.",
+        annotations(
+            title = "Set touches",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub(crate) async fn set_touches(
+        &self,
+        Parameters(p): Parameters<TouchesParams>,
+    ) -> CallToolResult {
+        self.change(
+            move |view| touches::set(view, &p.task_id, &p.touches, p.accept_overlap),
+            |view, expired, set| render::touches_set(view, expired, &set),
+        )
+        .await
+    }
+
+    /// Waits until the board changes in a way the caller named.
+    #[tool(
+        description = "Wait instead of polling until an event: finished (a task, or one of task_ids, completed or failed), ready (a task became ready), stalled (a dispatch), goal_met, changed. Returns at the first, or at the timeout with the digest. Pass the revision it returns to the next call.",
+        annotations(
+            title = "Wait for",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    pub(crate) async fn wait_for(
+        &self,
+        Parameters(p): Parameters<WaitParams>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let request = WaitRequest {
+            events: p.events,
+            task_ids: p.task_ids,
+            revision: p.revision,
+            timeout_seconds: p.timeout_seconds,
+        };
+        match self.waiters.wait(&request, context.ct).await {
+            Ok(text) => success(text),
+            Err(refused) => failure(&refused),
+        }
     }
 }

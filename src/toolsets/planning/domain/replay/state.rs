@@ -403,6 +403,8 @@ impl State {
                 task: id(*task)?,
                 blocker: id(*blocker)?,
             },
+            Edit::Dispatch(task, dispatch) => Edit::Dispatch(id(*task)?, dispatch.clone()),
+            Edit::Touches(task, paths) => Edit::Touches(id(*task)?, paths.clone()),
             Edit::DoneWhen(_) | Edit::Record(_) => edit.clone(),
         })
     }

@@ -23,7 +23,8 @@ use crate::toolsets::planning::domain::replay::{
     Checkpoint, CheckpointId, ClaimMode, ClaimOrigin, Op, OpId, Reason, Replica, SetAside, State,
 };
 use crate::toolsets::planning::domain::{
-    Action, Claim, ClaimEnd, Edit, Event, Evidence, Goal, Limits, NewTask, Status, TaskId,
+    Action, Claim, ClaimEnd, Dispatch, DispatchEnd, Edit, Event, Evidence, Goal, Limits, NewTask,
+    Status, TaskId,
 };
 
 /// The value of `format` in every operation.
@@ -158,9 +159,31 @@ enum EditRecord {
     DoneWhen {
         condition: Option<String>,
     },
+    Dispatch {
+        task_id: TaskId,
+        dispatch: Option<DispatchRecord>,
+    },
+    Touches {
+        task_id: TaskId,
+        paths: Vec<String>,
+    },
     Record {
         event: EventRecord,
     },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DispatchRecord {
+    worker: String,
+    by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    place: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    at: String,
+    until: String,
+    claimed: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -224,6 +247,29 @@ enum EventRecord {
         title: String,
         dependents: Vec<TaskId>,
     },
+    Dispatched {
+        task_id: TaskId,
+        title: String,
+        worker: String,
+        by: String,
+        until: String,
+    },
+    DispatchEnded {
+        task_id: TaskId,
+        title: String,
+        worker: String,
+        reason: DispatchEndRecord,
+    },
+}
+
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum DispatchEndRecord {
+    Released,
+    Replaced,
+    Taken,
+    StatusChanged,
+    Deleted,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -450,6 +496,22 @@ fn edit_record(edit: &Edit) -> EditRecord {
         Edit::DoneWhen(condition) => EditRecord::DoneWhen {
             condition: condition.clone(),
         },
+        Edit::Dispatch(task_id, dispatch) => EditRecord::Dispatch {
+            task_id: *task_id,
+            dispatch: dispatch.as_ref().map(|d| DispatchRecord {
+                worker: d.worker.clone(),
+                by: d.by.clone(),
+                place: d.place.clone(),
+                note: d.note.clone(),
+                at: timestamp(d.at),
+                until: timestamp(d.until),
+                claimed: d.claimed,
+            }),
+        },
+        Edit::Touches(task_id, paths) => EditRecord::Touches {
+            task_id: *task_id,
+            paths: paths.clone(),
+        },
         Edit::Record(event) => EditRecord::Record {
             event: event_record(event),
         },
@@ -497,6 +559,23 @@ fn edit_from(record: EditRecord) -> Result<Edit, String> {
             blocker,
         },
         EditRecord::DoneWhen { condition } => Edit::DoneWhen(condition),
+        EditRecord::Dispatch { task_id, dispatch } => Edit::Dispatch(
+            task_id,
+            dispatch
+                .map(|d| {
+                    Ok::<_, String>(Dispatch {
+                        worker: d.worker,
+                        by: d.by,
+                        place: d.place,
+                        note: d.note,
+                        at: time(&d.at, "at")?,
+                        until: time(&d.until, "until")?,
+                        claimed: d.claimed,
+                    })
+                })
+                .transpose()?,
+        ),
+        EditRecord::Touches { task_id, paths } => Edit::Touches(task_id, paths),
         EditRecord::Record { event } => Edit::Record(event_from(event)?),
     })
 }
@@ -569,6 +648,36 @@ fn event_record(event: &Event) -> EventRecord {
             title: title.clone(),
             dependents: dependents.clone(),
         },
+        Event::Dispatched {
+            task_id,
+            title,
+            worker,
+            by,
+            until,
+        } => EventRecord::Dispatched {
+            task_id: *task_id,
+            title: title.clone(),
+            worker: worker.clone(),
+            by: by.clone(),
+            until: timestamp(*until),
+        },
+        Event::DispatchEnded {
+            task_id,
+            title,
+            worker,
+            reason,
+        } => EventRecord::DispatchEnded {
+            task_id: *task_id,
+            title: title.clone(),
+            worker: worker.clone(),
+            reason: match reason {
+                DispatchEnd::Released => DispatchEndRecord::Released,
+                DispatchEnd::Replaced => DispatchEndRecord::Replaced,
+                DispatchEnd::Taken => DispatchEndRecord::Taken,
+                DispatchEnd::StatusChanged => DispatchEndRecord::StatusChanged,
+                DispatchEnd::Deleted => DispatchEndRecord::Deleted,
+            },
+        },
     }
 }
 
@@ -634,6 +743,36 @@ fn event_from(record: EventRecord) -> Result<Event, String> {
             task_id,
             title,
             dependents,
+        },
+        EventRecord::Dispatched {
+            task_id,
+            title,
+            worker,
+            by,
+            until,
+        } => Event::Dispatched {
+            task_id,
+            title,
+            worker,
+            by,
+            until: time(&until, "until")?,
+        },
+        EventRecord::DispatchEnded {
+            task_id,
+            title,
+            worker,
+            reason,
+        } => Event::DispatchEnded {
+            task_id,
+            title,
+            worker,
+            reason: match reason {
+                DispatchEndRecord::Released => DispatchEnd::Released,
+                DispatchEndRecord::Replaced => DispatchEnd::Replaced,
+                DispatchEndRecord::Taken => DispatchEnd::Taken,
+                DispatchEndRecord::StatusChanged => DispatchEnd::StatusChanged,
+                DispatchEndRecord::Deleted => DispatchEnd::Deleted,
+            },
         },
     })
 }

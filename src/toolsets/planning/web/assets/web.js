@@ -25,6 +25,8 @@
   const ACTIVITY_SHOWN = 20;
   // How long to wait before reopening a stream that the browser gave up on.
   const REOPEN_MS = 3000;
+  // How often the page looks for dispatches whose time ran out.
+  const STALL_CHECK_MS = 5000;
 
   const byId = (id) => document.getElementById(id);
 
@@ -87,6 +89,45 @@
     return line;
   }
 
+  // What a dispatch line says in each state, as page.rs writes it.
+  function dispatchWhat(state, claimed) {
+    if (state === 'stalled') return claimed ? 'Stalled: lease ended' : 'Stalled: not claimed by';
+    return claimed ? 'In flight: lease to' : 'Dispatched: claim by';
+  }
+
+  function dispatchLine(dispatch) {
+    const line = el('p', 'dispatch');
+    line.dataset.state = dispatch.state;
+    line.dataset.until = dispatch.until;
+    line.dataset.claimed = String(dispatch.claimed);
+    line.append(el('b', 'worker', dispatch.worker));
+    if (dispatch.place !== undefined) line.append(' in ', el('code', '', dispatch.place));
+    line.append(' (by ' + dispatch.by + ') · ');
+    line.append(el('span', 'what', dispatchWhat(dispatch.state, dispatch.claimed)), ' ');
+    line.append(timeOf(dispatch.until));
+    return line;
+  }
+
+  // Turns the dispatch lines whose time ran out stalled, and counts them.
+  function markStalls() {
+    const now = Date.now();
+    let turned = 0;
+    for (const line of document.querySelectorAll('.dispatch[data-state="in_flight"]')) {
+      const until = Date.parse(line.dataset.until);
+      if (Number.isNaN(until) || until > now) continue;
+      line.dataset.state = 'stalled';
+      line.querySelector('.what').textContent = dispatchWhat('stalled', line.dataset.claimed === 'true');
+      turned += 1;
+    }
+    if (turned === 0) return;
+    const flight = document.querySelector('#dispatches .in-flight');
+    const stalled = document.querySelector('#dispatches .stalled');
+    if (!flight || !stalled) return;
+    flight.textContent = String(Math.max(0, Number(flight.textContent) - turned));
+    stalled.textContent = String(Number(stalled.textContent) + turned);
+    stalled.dataset.n = stalled.textContent;
+  }
+
   function card(task, statuses) {
     const item = el('li', 'card');
     item.id = 'task-' + task.id;
@@ -101,6 +142,7 @@
       claim.append(el('b', 'holder', task.claim.holder), ' until ', timeOf(task.claim.until));
       item.append(claim);
     }
+    if (task.dispatch) item.append(dispatchLine(task.dispatch));
     if (task.blocked_by && task.blocked_by.length) {
       const blocked = el('p', 'blocked', 'Waits for');
       for (const id of task.blocked_by) {
@@ -110,6 +152,11 @@
         blocked.append(' ', dep);
       }
       item.append(blocked);
+    }
+    if (task.touches && task.touches.length) {
+      const touches = el('p', 'touches', 'Touches');
+      for (const pattern of task.touches) touches.append(' ', el('code', '', pattern));
+      item.append(touches);
     }
     if (task.evidence) item.append(evidence(task.evidence));
     return item;
@@ -142,6 +189,13 @@
       item.append(el('code', 'id', entry.task_id));
       item.append(' ' + entry.title + ': claim of ' + entry.holder + ' ended (');
       item.append(entry.reason.replace('_', ' ') + ')');
+    } else if (entry.event === 'dispatched') {
+      item.append(el('code', 'id', entry.task_id), ' ' + entry.title + ': dispatched to ');
+      item.append(entry.worker + ' by ' + entry.by + ', to claim by ', timeOf(entry.until));
+    } else if (entry.event === 'dispatch_ended') {
+      item.append(el('code', 'id', entry.task_id));
+      item.append(' ' + entry.title + ': dispatch to ' + entry.worker + ' ended (');
+      item.append(entry.reason.replace('_', ' ') + ')');
     } else {
       item.append(el('code', 'id', entry.task_id));
       const n = (entry.dependents || []).length;
@@ -159,6 +213,8 @@
       if (doneWhen) doneWhen.hidden = true;
       const met = byId('goal-met');
       if (met) met.hidden = true;
+      const dispatches = byId('dispatches');
+      if (dispatches) dispatches.hidden = true;
       return;
     }
     if (!doneWhen) {
@@ -166,7 +222,9 @@
       doneWhen.id = 'done-when';
       const met = el('p', 'met');
       met.id = 'goal-met';
-      byId('goal-description').after(doneWhen, met);
+      const dispatches = el('p', 'dispatches');
+      dispatches.id = 'dispatches';
+      byId('goal-description').after(doneWhen, met, dispatches);
     }
     doneWhen.replaceChildren('Done when: ', el('span', 'condition', team.done_when || ''));
     doneWhen.hidden = !team.done_when;
@@ -178,6 +236,16 @@
       el('span', 'n', String(team.completed_with_evidence)),
       ' completed with evidence',
     );
+    const dispatches = byId('dispatches');
+    const stalled = el('span', 'stalled', String(team.stalled));
+    stalled.dataset.n = String(team.stalled);
+    dispatches.replaceChildren(
+      el('span', 'in-flight', String(team.in_flight)),
+      ' in flight · ',
+      stalled,
+      ' stalled',
+    );
+    dispatches.hidden = team.in_flight + team.stalled === 0;
   }
 
   function renderGoal(state) {
@@ -237,6 +305,7 @@
     renderActivity(state);
     byId('changed-at').replaceChildren(state.changed_at ? timeOf(state.changed_at) : 'never');
     document.title = state.board + ' · planning board';
+    markStalls();
   }
 
   function setLive(state, text) {
@@ -304,6 +373,7 @@
     const board = byId('board');
     if (!board) return;
     byId('columns').addEventListener('keydown', onKey);
+    setInterval(markStalls, STALL_CHECK_MS);
     if (window.EventSource) connect(board.dataset.events);
   }
 

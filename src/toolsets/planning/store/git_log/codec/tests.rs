@@ -76,7 +76,37 @@ fn every_action() -> Vec<Op> {
             title: "a".into(),
             dependents: vec![b],
         },
+        Event::Dispatched {
+            task_id: a,
+            title: "a".into(),
+            worker: "worker-2".into(),
+            by: "lead".into(),
+            until: at(8),
+        },
     ];
+    let ended = [
+        DispatchEnd::Released,
+        DispatchEnd::Replaced,
+        DispatchEnd::Taken,
+        DispatchEnd::StatusChanged,
+        DispatchEnd::Deleted,
+    ]
+    .map(|reason| Event::DispatchEnded {
+        task_id: a,
+        title: "a".into(),
+        worker: "worker-2".into(),
+        reason,
+    });
+    let events = events.into_iter().chain(ended);
+    let dispatch = Dispatch {
+        worker: "worker-2".into(),
+        by: "lead".into(),
+        place: Some("../wt-2".into()),
+        note: None,
+        at: at(2),
+        until: at(600_000_000),
+        claimed: true,
+    };
     let mut edits = vec![
         Edit::Status(a, Status::InProgress),
         Edit::Claim(a, Some(claim)),
@@ -95,6 +125,10 @@ fn every_action() -> Vec<Op> {
         },
         Edit::DoneWhen(Some("cargo test passes".into())),
         Edit::DoneWhen(None),
+        Edit::Dispatch(a, Some(dispatch)),
+        Edit::Dispatch(b, None),
+        Edit::Touches(a, vec!["src/**/*.rs".into(), "docs/team.md".into()]),
+        Edit::Touches(b, Vec::new()),
     ];
     edits.extend(events.into_iter().map(Edit::Record));
     vec![

@@ -1,0 +1,122 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `planning-mcp-server check-touches`, toolset `team`'s subcommand for a
+//! git pre-commit hook: its arguments (`--config`, the flags of the keys it
+//! reads, `--url`, `--agent`, `--strict`) and its run: read the board's
+//! live reservations (stored, or from a running server), list the staged
+//! files, report those inside another agent's reservation. It exits with 0
+//! whatever it finds, unless `--strict` is given and it finds some.
+
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+
+use super::check_touches::{check, report, staged};
+use super::{BoardKeys, fetch, stored_board};
+use crate::config::{self, CommandFlags};
+use crate::runtime::clock::Clock;
+use crate::server::command::CliCommand;
+use crate::toolsets::team::domain::View;
+use crate::toolsets::team::domain::text;
+use crate::toolsets::team::reserved::{self, Reservations};
+
+/// The subcommand, for the registry entry's `commands`.
+pub(crate) const CHECK_TOUCHES: CliCommand = CliCommand {
+    name: "check-touches",
+    define,
+    run,
+};
+
+/// What `planning-mcp-server --help` says of it.
+const ABOUT: &str = "Report the staged files (git diff --cached) that fall inside another \
+agent's live reservation: the touches of a task it holds or is dispatched, e.g. for a git \
+pre-commit hook; exits non-zero only with --strict";
+
+// Its arguments. (Not a doc comment: clap would make it the subcommand's
+// about.)
+#[derive(Debug, Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    config: CommandFlags<BoardKeys>,
+    /// Your agent name: your own reservations are no conflict
+    #[arg(long, value_name = "NAME")]
+    agent: Option<String>,
+    /// Exit with status 1 when a staged file falls inside another agent's
+    /// reservation (without it: report, exit 0)
+    #[arg(long)]
+    strict: bool,
+    /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead
+    /// of reading the stored board, waiting 5 s at most; its token comes from
+    /// server.auth_token (PLANNING_SERVER_AUTH_TOKEN)
+    #[arg(long, value_name = "URL")]
+    url: Option<String>,
+}
+
+/// `check-touches`'s help and arguments.
+fn define(command: Command) -> Command {
+    CheckArgs::augment_args(command.about(ABOUT))
+}
+
+/// Checks the staged files against the configured board (`--board`).
+fn run(matches: &ArgMatches) -> Result<String, String> {
+    let args = CheckArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
+    if let Some(agent) = &args.agent {
+        text::agent(agent).map_err(|error| error.to_string())?;
+    }
+    let loaded = config::load(args.config.config()).map_err(|error| error.to_string())?;
+    let config = &loaded.config;
+    let name = &config.server.board;
+    let reservations = match &args.url {
+        Some(url) => {
+            let token = config.server.auth_token.as_ref().map(|t| t.expose());
+            let json = fetch::reservations(url, name, token)?;
+            serde_json::from_str::<Reservations>(&json).map_err(|error| {
+                format!("{url} answered reservations that do not parse: {error}")
+            })?
+        }
+        None => {
+            let board = stored_board(&config.toolsets, name, "check-touches")?;
+            let clock = Clock::from_env()?;
+            reserved::of(View::new(&board, clock.now()))
+        }
+    };
+    let dir = std::env::current_dir().map_err(|error| format!("no working directory: {error}"))?;
+    let files = staged(&dir)?;
+    let hits = check(&files, &reservations.reservations, args.agent.as_deref());
+    let text = report(&hits, files.len(), reservations.reservations.len());
+    match args.strict && !hits.is_empty() {
+        true => Err(format!("{text}\n(--strict: the commit is refused)")),
+        false => Ok(format!("{text}\n")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<ArgMatches, clap::Error> {
+        define(Command::new(CHECK_TOUCHES.name))
+            .no_binary_name(true)
+            .try_get_matches_from(args)
+    }
+
+    #[test]
+    fn it_takes_its_own_flags() {
+        let matches = parse(&["--agent", "w1", "--strict", "--board", "b"]).unwrap();
+        let args = CheckArgs::from_arg_matches(&matches).unwrap();
+        assert_eq!((args.agent.as_deref(), args.strict), (Some("w1"), true));
+        for other in [["--port", "1"], ["--toolsets", "team"]] {
+            let error = parse(&other).unwrap_err();
+            assert_eq!(error.kind(), clap::error::ErrorKind::UnknownArgument);
+        }
+    }
+
+    #[test]
+    fn a_bad_agent_name_is_refused_before_anything_is_read() {
+        let matches = parse(&["--agent", "w\u{202e}1"]).unwrap();
+        assert_eq!(
+            run(&matches).unwrap_err(),
+            "The agent name must not hold invisible or direction-changing characters (it holds U+202E)."
+        );
+    }
+}

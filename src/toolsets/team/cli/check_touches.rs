@@ -1,0 +1,178 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `check-touches`: which staged files fall inside another agent's live
+//! reservation (the touches of a task it holds, or that is dispatched to it
+//! and not claimed yet), for a git pre-commit hook. The staged files come
+//! from `git diff --cached` (run at the repository's top, so that paths are
+//! relative to it, as touches are); each is matched with globset against
+//! every pattern of every reservation whose holder is not the caller.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::toolsets::team::domain::touches::Pattern;
+use crate::toolsets::team::reserved::Reserved;
+
+/// A staged file inside a reservation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hit {
+    /// The staged path, relative to the repository.
+    pub(crate) path: String,
+    /// The reservation.
+    pub(crate) reserved: Reserved,
+    /// The pattern it matched.
+    pub(crate) pattern: String,
+}
+
+/// The staged files of the git repository around `dir`: added, changed,
+/// deleted (renames as a deletion and an addition), relative to its top.
+pub(crate) fn staged(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
+    let top = git(dir, &["rev-parse", "--show-toplevel"])?;
+    let top = PathBuf::from(OsStr::from_bytes(top.trim_ascii_end()));
+    let listed = git(
+        &top,
+        &["diff", "--cached", "--name-only", "-z", "--no-renames"],
+    )?;
+    Ok(listed
+        .split(|b| *b == 0)
+        .filter(|path| !path.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect())
+}
+
+/// The standard output of `git args` in `dir`, or why it failed.
+fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .map_err(|error| format!("cannot run git: {error}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!(
+            "git {} failed in {}: {}",
+            args.first().copied().unwrap_or_default(),
+            dir.display(),
+            stderr.trim()
+        ));
+    }
+    Ok(output.stdout)
+}
+
+/// The staged files inside a reservation not held by `agent` (every
+/// reservation when `None`), one hit per file: its first reservation.
+pub(crate) fn check(
+    staged: &[Vec<u8>],
+    reservations: &[Reserved],
+    agent: Option<&str>,
+) -> Vec<Hit> {
+    let others: Vec<(&Reserved, Vec<(String, globset::GlobMatcher)>)> = reservations
+        .iter()
+        .filter(|r| Some(r.holder.as_str()) != agent)
+        .map(|r| {
+            let matchers = r
+                .touches
+                .iter()
+                .filter_map(|t| Some((t.clone(), Pattern::stored(t).matcher()?)))
+                .collect();
+            (r, matchers)
+        })
+        .collect();
+    staged
+        .iter()
+        .filter_map(|path| {
+            let candidate = Path::new(OsStr::from_bytes(path));
+            others.iter().find_map(|(reserved, matchers)| {
+                let (pattern, _) = matchers.iter().find(|(_, m)| m.is_match(candidate))?;
+                Some(Hit {
+                    path: String::from_utf8_lossy(path).into_owned(),
+                    reserved: (*reserved).clone(),
+                    pattern: pattern.clone(),
+                })
+            })
+        })
+        .collect()
+}
+
+/// The report: one line per hit, or that there is none.
+pub(crate) fn report(hits: &[Hit], staged: usize, reservations: usize) -> String {
+    if hits.is_empty() {
+        return format!(
+            "No staged file falls inside another agent's reservation ({staged} staged, \
+             {reservations} live reservations)."
+        );
+    }
+    let mut out = format!(
+        "{} staged file{} inside another agent's reservation:",
+        hits.len(),
+        match hits.len() {
+            1 => " falls",
+            _ => "s fall",
+        }
+    );
+    for hit in hits {
+        let r = &hit.reserved;
+        let whose = match r.dispatched {
+            true => "dispatched to",
+            false => "held by",
+        };
+        out.push_str(&format!(
+            "\n- {}: [{}] {}, {whose} {} until {} (touches {})",
+            hit.path,
+            r.task_id,
+            crate::toolsets::team::domain::text::flat(&r.title),
+            r.holder,
+            r.until,
+            hit.pattern
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reserved(holder: &str, touches: &[&str]) -> Reserved {
+        Reserved {
+            task_id: "fc1a4586".into(),
+            title: "Parser".into(),
+            holder: holder.into(),
+            until: "2027-01-15T08:25:00Z".into(),
+            dispatched: false,
+            touches: touches.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn staged_files_inside_other_agents_reservations_are_reported() {
+        let staged: Vec<Vec<u8>> = ["src/parser/mod.rs", "docs/x.md", "src/cli.rs"]
+            .iter()
+            .map(|p| p.as_bytes().to_vec())
+            .collect();
+        let reservations = [
+            reserved("w1", &["src/parser/**"]),
+            reserved("me", &["docs/**"]),
+        ];
+        let hits = check(&staged, &reservations, Some("me"));
+        assert_eq!(hits.len(), 1);
+        assert_eq!(
+            report(&hits, 3, 2),
+            "1 staged file falls inside another agent's reservation:\n\
+             - src/parser/mod.rs: [fc1a4586] Parser, held by w1 until 2027-01-15T08:25:00Z \
+             (touches src/parser/**)"
+        );
+        // Without an agent, every reservation counts.
+        assert_eq!(check(&staged, &reservations, None).len(), 2);
+        assert_eq!(
+            report(&[], 3, 2),
+            "No staged file falls inside another agent's reservation (3 staged, 2 live \
+             reservations)."
+        );
+    }
+}

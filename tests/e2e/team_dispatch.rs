@@ -1,0 +1,223 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! A lead dispatching three workers on a wave whose touches do not
+//! overlap, its context compacted (it reads only the digest), and one
+//! stalled worker's task dispatched again: the second transcript of
+//! docs/team.md, written by this test
+//! (`PLANNING_TEAM_TRANSCRIPT=write cargo test --test e2e team_dispatch`)
+//! and compared with it (times redacted) on every other run.
+//!
+//! Twenty minutes pass between the compaction and the re-dispatch: the
+//! test restarts the server on the same board file with its clock twenty
+//! minutes ahead (`PLANNING_TEST_CLOCK_OFFSET=1200`) instead of waiting.
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+use crate::common::{self, HttpServer, file_storage, id};
+use crate::team::{TEAM, TEAM_DOC, redact_times, step};
+
+const BEGIN: &str = "<!-- dispatch-transcript:begin -->\n";
+const END: &str = "<!-- dispatch-transcript:end -->";
+
+/// `text` with full times and the digest's short times (`08:25:00Z`)
+/// redacted.
+fn redact(text: &str) -> String {
+    let full = redact_times(text);
+    let bytes = full.as_bytes();
+    let shape = b"dd:dd:ddZ";
+    let mut out = String::with_capacity(full.len());
+    let mut i = 0;
+    while i < full.len() {
+        let matches = bytes.len() >= i + shape.len()
+            && shape.iter().zip(&bytes[i..]).all(|(s, b)| match s {
+                b'd' => b.is_ascii_digit(),
+                other => other == b,
+            });
+        if matches {
+            out.push_str("<time>");
+            i += shape.len();
+        } else {
+            let c = full[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The digest as the lead's SessionStart hook gets it after a compaction.
+async fn hook(transcript: &mut String, dir: &tempfile::TempDir, server: &HttpServer) {
+    let output = common::command(dir)
+        .args(["summary", "--board", "release", "--url", server.base()])
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let digest = String::from_utf8(output.stdout).unwrap();
+    let _ = write!(
+        transcript,
+        "**hook** runs `planning-mcp-server summary --board release --url URL` and gets:\n\n\
+         ```markdown\n{digest}```\n\n"
+    );
+}
+
+#[tokio::test]
+async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = TEAM.iter().map(|s| s.to_string()).collect();
+    args.extend(file_storage(&dir.path().join("store")));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut server = HttpServer::start_in(&dir, &args, &[]).await;
+    let url = server.board_url("release");
+    let lead = common::client_at(&url).await;
+    let mut t = String::new();
+
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "set_goal",
+        json!({"title": "Ship 1.1", "description": "the parser, the CLI and the docs"}),
+    )
+    .await;
+    step(&mut t, "lead", &lead, "add_tasks", json!({"tasks": [
+        {"title": "Parser"}, {"title": "CLI"}, {"title": "Docs"}, {"title": "Lexer"}, {"title": "Release notes"},
+    ]})).await;
+    for (title, touches) in [
+        ("Parser", json!(["src/parser/**", "tests/parser.rs"])),
+        ("CLI", json!(["src/cli/**"])),
+        ("Docs", json!(["docs/**", "README.md"])),
+        ("Lexer", json!(["src/parser/lexer.rs"])),
+        ("Release notes", json!(["CHANGELOG.md"])),
+    ] {
+        step(
+            &mut t,
+            "lead",
+            &lead,
+            "set_touches",
+            json!({"task_id": id(title), "touches": touches}),
+        )
+        .await;
+    }
+    step(&mut t, "lead", &lead, "link_tasks", json!({"task_id": id("Release notes"), "blocked_by": [id("Parser"), id("CLI"), id("Docs")]})).await;
+    step(&mut t, "lead", &lead, "ready_tasks", json!({})).await;
+    for (worker, title, place) in [
+        ("worker-1", "Parser", "../wt-parser"),
+        ("worker-2", "CLI", "../wt-cli"),
+        ("worker-3", "Docs", "../wt-docs"),
+    ] {
+        step(
+            &mut t,
+            "lead",
+            &lead,
+            "dispatch_task",
+            json!({"lead": "lead", "worker": worker, "task_id": id(title), "worktree": place}),
+        )
+        .await;
+    }
+    let w1 = common::client_at(&url).await;
+    let w2 = common::client_at(&url).await;
+    step(
+        &mut t,
+        "worker-1",
+        &w1,
+        "claim_task",
+        json!({"agent": "worker-1", "task_id": id("Parser"), "lease_minutes": 60}),
+    )
+    .await;
+    step(
+        &mut t,
+        "worker-2",
+        &w2,
+        "claim_task",
+        json!({"agent": "worker-2", "task_id": id("CLI"), "lease_minutes": 60}),
+    )
+    .await;
+    step(
+        &mut t,
+        "worker-2",
+        &w2,
+        "claim_task",
+        json!({"agent": "worker-2", "task_id": id("Lexer")}),
+    )
+    .await;
+    step(&mut t, "worker-1", &w1, "release_task", json!({"agent": "worker-1", "task_id": id("Parser"), "status": "completed", "command": "cargo test parser", "exit_code": 0})).await;
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "wait_for",
+        json!({"events": ["finished"], "task_ids": [id("Parser"), id("CLI"), id("Docs")]}),
+    )
+    .await;
+    let _ = writeln!(
+        t,
+        "The lead's context is compacted. Its SessionStart hook brings the board back:\n"
+    );
+    hook(&mut t, &dir, &server).await;
+    for client in [lead, w1, w2] {
+        client.cancel().await.unwrap();
+    }
+
+    // Twenty minutes later: worker-3 never claimed Docs.
+    common::signal(server.pid(), "TERM");
+    assert!(server.wait().await.success());
+    let later = [("PLANNING_TEST_CLOCK_OFFSET", "1200")];
+    let server = HttpServer::start_in(&dir, &args, &later).await;
+    let url = server.board_url("release");
+    let _ = writeln!(t, "Twenty minutes later, after another compaction:\n");
+    hook(&mut t, &dir, &server).await;
+    let lead = common::client_at(&url).await;
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "wait_for",
+        json!({"events": ["finished", "stalled"], "task_ids": [id("CLI"), id("Docs")]}),
+    )
+    .await;
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "ready_tasks",
+        json!({"stalled": "only"}),
+    )
+    .await;
+    step(&mut t, "lead", &lead, "dispatch_task", json!({"lead": "lead", "worker": "worker-4", "task_id": id("Docs"), "worktree": "../wt-docs", "note": "worker-3 never started"})).await;
+    let w4 = common::client_at(&url).await;
+    step(
+        &mut t,
+        "worker-4",
+        &w4,
+        "claim_task",
+        json!({"agent": "worker-4", "task_id": id("Docs")}),
+    )
+    .await;
+    step(&mut t, "lead", &lead, "team_board", json!({})).await;
+    let t = t.trim_end().to_owned() + "\n";
+    insta::assert_snapshot!("lead_dispatches_three_workers", redact(&t));
+    for client in [lead, w4] {
+        client.cancel().await.unwrap();
+    }
+
+    let doc = std::fs::read_to_string(TEAM_DOC).unwrap();
+    let (before, rest) = doc
+        .split_once(BEGIN)
+        .expect("the dispatch transcript's start marker");
+    let (shown, after) = rest.split_once(END).expect("its end marker");
+    if std::env::var_os("PLANNING_TEAM_TRANSCRIPT").is_some_and(|v| v == "write") {
+        std::fs::write(TEAM_DOC, format!("{before}{BEGIN}{t}{END}{after}")).unwrap();
+    } else {
+        assert_eq!(
+            redact(shown),
+            redact(&t),
+            "docs/team.md's dispatch transcript is not this run's: rewrite it with \
+             PLANNING_TEAM_TRANSCRIPT=write cargo test --test e2e team_dispatch"
+        );
+    }
+}
