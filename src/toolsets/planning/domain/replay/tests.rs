@@ -455,6 +455,60 @@ fn an_expiry_of_a_claim_that_moved_on_is_skipped() {
     assert_eq!(set_aside(&b.log), []);
 }
 
+/// A lead's dispatch of `title` to `worker` (team's `dispatch_task`).
+fn dispatch(clone: &mut Clone, title: &str, worker: &str) -> Option<OpId> {
+    let now = clone.now + 1_000;
+    clone.act(ClaimMode::Provisional, |board| {
+        let record = crate::toolsets::planning::domain::Dispatch {
+            worker: worker.into(),
+            by: "lead".into(),
+            place: None,
+            note: None,
+            at: time(now),
+            until: time(now + 600_000_000),
+            claimed: false,
+        };
+        board
+            .edit(time(now), vec![Edit::Dispatch(id(title), Some(record))])
+            .is_ok()
+    })
+}
+
+#[test]
+fn of_two_dispatches_the_later_stands_and_touches_of_a_deleted_task_are_set_aside() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["t", "u"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    dispatch(&mut a, "t", "worker-a");
+    b.now = a.now + 10_000;
+    dispatch(&mut b, "t", "worker-b");
+    // a deletes u; b, not knowing, says which paths u touches.
+    a.delete("u");
+    b.now = a.now + 10_000;
+    let now = b.now + 1_000;
+    b.act(ClaimMode::Provisional, |board| {
+        board
+            .edit(
+                time(now),
+                vec![Edit::Touches(id("u"), vec!["src/**".into()])],
+            )
+            .is_ok()
+    });
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let board = a.board();
+    let worker = board
+        .coordination()
+        .dispatch(id("t"))
+        .map(|d| d.worker.clone());
+    assert_eq!(worker.as_deref(), Some("worker-b"));
+    assert!(board.task(id("u")).is_none());
+    assert_eq!(bytes(&board), bytes(&b.board()));
+    assert_eq!(set_aside(&a.log), vec![Reason::TaskGone(id("u"))]);
+}
+
 #[test]
 fn links_that_make_a_cycle_across_clones_are_set_aside() {
     let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
