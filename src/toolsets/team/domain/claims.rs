@@ -186,16 +186,7 @@ pub fn claim(
             status,
         });
     }
-    let waiting_for: Vec<(TaskId, Status)> = view
-        .waiting_for(task.id)
-        .filter_map(|id| Some((id, view.status_of(id)?)))
-        .collect();
-    if !waiting_for.is_empty() {
-        return Err(TeamError::Blocked {
-            id: task.id,
-            waiting_for,
-        });
-    }
+    not_blocked(view, task.id)?;
     if let Some((d, state)) = dispatch
         && state.in_flight()
         && d.worker != agent
@@ -468,6 +459,19 @@ fn end_claim(task: &Task, claim: &Claim, reason: ClaimEnd) -> [Edit; 2] {
             reason,
         }),
     ]
+}
+
+/// `Ok` if `id` waits for no unfinished task; else the blockers, named
+/// with their statuses (a claim or a dispatch of it is refused).
+pub(crate) fn not_blocked(view: View<'_>, id: TaskId) -> Result<(), TeamError> {
+    let waiting_for: Vec<(TaskId, Status)> = view
+        .waiting_for(id)
+        .filter_map(|blocker| Some((blocker, view.status_of(blocker)?)))
+        .collect();
+    match waiting_for.is_empty() {
+        true => Ok(()),
+        false => Err(TeamError::Blocked { id, waiting_for }),
+    }
 }
 
 /// The task a request names, or the board's "no task has the ID".

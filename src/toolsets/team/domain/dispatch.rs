@@ -13,7 +13,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::claims::{end_dispatch, task};
+use super::claims::{end_dispatch, not_blocked, task};
 use super::error::{DISPATCH_INSTEAD, TeamError};
 use super::text::{self, check_line};
 use super::touches::{self, Conflict, Touches};
@@ -122,16 +122,7 @@ pub(crate) fn dispatch(
                 status,
             });
         }
-        let waiting_for: Vec<(TaskId, Status)> = view
-            .waiting_for(task.id)
-            .filter_map(|id| Some((id, view.status_of(id)?)))
-            .collect();
-        if !waiting_for.is_empty() {
-            return Err(TeamError::Blocked {
-                id: task.id,
-                waiting_for,
-            });
-        }
+        not_blocked(view, task.id)?;
     }
     let touches = Touches::stored(view.board.coordination().touches(task.id));
     if let Some(found) = touches::conflict(&touches::reservations(view), task.id, &touches, worker)
