@@ -35,8 +35,13 @@ const TEAM_TOOLS: [&str; 10] = [
 /// `text` with every time (`2026-11-22T10:30:00Z`) replaced by `<time>`,
 /// so that goldens do not depend on the clock.
 pub(crate) fn redact_times(text: &str) -> String {
+    redact_shape(text, b"dddd-dd-ddTdd:dd:ddZ")
+}
+
+/// `text` with every run of the `shape` (`d` a digit, other bytes as
+/// they are) replaced by `<time>`.
+pub(crate) fn redact_shape(text: &str, shape: &[u8]) -> String {
     let bytes = text.as_bytes();
-    let shape = b"dddd-dd-ddTdd:dd:ddZ";
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < text.len() {

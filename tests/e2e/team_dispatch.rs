@@ -18,7 +18,7 @@ use std::fmt::Write;
 use serde_json::json;
 
 use crate::common::{self, HttpServer, file_storage, id};
-use crate::team::{TEAM, TEAM_DOC, redact_times, step};
+use crate::team::{TEAM, TEAM_DOC, redact_shape, redact_times, step};
 
 const BEGIN: &str = "<!-- dispatch-transcript:begin -->\n";
 const END: &str = "<!-- dispatch-transcript:end -->";
@@ -26,27 +26,7 @@ const END: &str = "<!-- dispatch-transcript:end -->";
 /// `text` with full times and the digest's short times (`08:25:00Z`)
 /// redacted.
 fn redact(text: &str) -> String {
-    let full = redact_times(text);
-    let bytes = full.as_bytes();
-    let shape = b"dd:dd:ddZ";
-    let mut out = String::with_capacity(full.len());
-    let mut i = 0;
-    while i < full.len() {
-        let matches = bytes.len() >= i + shape.len()
-            && shape.iter().zip(&bytes[i..]).all(|(s, b)| match s {
-                b'd' => b.is_ascii_digit(),
-                other => other == b,
-            });
-        if matches {
-            out.push_str("<time>");
-            i += shape.len();
-        } else {
-            let c = full[i..].chars().next().unwrap();
-            out.push(c);
-            i += c.len_utf8();
-        }
-    }
-    out
+    redact_shape(&redact_times(text), b"dd:dd:ddZ")
 }
 
 /// The digest as the lead's SessionStart hook gets it after a compaction.
