@@ -97,7 +97,14 @@ async fn boards_and_team_data_live_in_the_database_over_stdio_and_http() {
     );
     assert_eq!(revision, "3", "one committed revision per change");
     let tables = cluster.psql("boards", "SELECT version FROM planning_schema");
-    assert_eq!(tables, "1");
+    assert_eq!(tables, "2");
+    // The history is a row per entry: the goal, two status changes of the
+    // claim (its start and the claim), numbered from 1.
+    let history = cluster.psql(
+        "boards",
+        "SELECT string_agg(seq::text, ',' ORDER BY seq) FROM planning_history WHERE board = 'default'",
+    );
+    assert_eq!(history, "1,2,3");
     // An HTTP server on the same database sees it all, team's claim too.
     let http = HttpServer::start_in(&dir, &crate::team::TEAM, &envs).await;
     let client = http.client().await;
@@ -217,7 +224,7 @@ async fn start_up_faults_are_clear_and_never_show_the_password() {
     let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("they are schema version 7, made by a newer planning-mcp-server; this one knows version 1 and changes nothing"),
+        err.contains("they are schema version 7, made by a newer planning-mcp-server; this one knows version 2 and changes nothing"),
         "{err}"
     );
     assert_eq!(
@@ -342,12 +349,18 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
         out.starts_with("exported board moved (revision 3) from postgres://"),
         "{out}"
     );
+    // Changed by a server, the board's history is in rows of its own; the
+    // export puts it back into the snapshot, the same bytes each time.
     let exported = std::fs::read(&output).unwrap();
-    let stored = cluster.psql(
+    let snapshot: serde_json::Value = serde_json::from_slice(&exported).unwrap();
+    let entries = cluster.psql(
         "moves",
-        "SELECT snapshot FROM planning_boards WHERE name = 'moved'",
+        "SELECT count(*) FROM planning_history WHERE board = 'moved'",
     );
-    assert_eq!(String::from_utf8_lossy(&exported).trim_end(), stored);
+    assert_eq!(snapshot["history"].as_array().unwrap().len().to_string(), entries);
+    let (code, again, _) = run(&dir, &["export", "--board", "moved"], &envs).await;
+    assert_eq!(code, 0);
+    assert_eq!(again.as_bytes(), exported, "an export is the same bytes each time");
     let (code, _, err) = run(
         &dir,
         &["export", "--board", "moved", "--output", &output],
@@ -379,6 +392,85 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
     assert!(err.contains("pass --storage postgres"), "{err}");
     let rows = cluster.psql("moves", "SELECT string_agg(name, ',') FROM planning_boards");
     assert_eq!(rows, "moved");
+}
+
+/// The tables as schema version 1 made them, the history inside the snapshot.
+const SCHEMA_1: &str = r#"
+CREATE TABLE planning_schema (
+    only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+    version integer NOT NULL
+);
+CREATE TABLE planning_boards (
+    name text PRIMARY KEY,
+    revision bigint NOT NULL,
+    snapshot text NOT NULL,
+    saved_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE FUNCTION planning_board_changed() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('planning_board_changed', NEW.name);
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER planning_board_changed AFTER INSERT OR UPDATE ON planning_boards
+    FOR EACH ROW EXECUTE FUNCTION planning_board_changed();
+INSERT INTO planning_schema (version) VALUES (1);
+"#;
+
+#[tokio::test]
+async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
+    let Some(cluster) = Cluster::start_or_skip("postgres schema migration") else {
+        return;
+    };
+    let url = cluster.database("old");
+    let pairs = on(&url);
+    let envs = env(&pairs);
+    let dir = tempfile::tempdir().unwrap();
+    // A board with a history, as a file-backend server writes it.
+    let store = dir.path().join("boards");
+    let flags = common::file_storage(&store);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let file_server = stdio_client(&dir, &args, &[]).await;
+    ok(&file_server, "set_goal", json!({"title": "Old", "description": ""})).await;
+    ok(&file_server, "add_tasks", json!({"tasks": [{"title": "a"}, {"title": "b"}]})).await;
+    let done = json!({"tasks": [{"task_id": id("a"), "status": "completed"}]});
+    ok(&file_server, "update_task_statuses", done).await;
+    let on_file = ok(&file_server, "get_tasks", json!({})).await;
+    file_server.cancel().await.unwrap();
+    let original = std::fs::read_to_string(store.join("default.json")).unwrap();
+    // The database as a server of schema 1 left it, holding that board.
+    cluster.psql(
+        "old",
+        &format!(
+            "SET ROLE {USER}; {SCHEMA_1} INSERT INTO planning_boards (name, revision, snapshot) VALUES ('default', 4, $snap${original}$snap$);"
+        ),
+    );
+    // A server of this version migrates the tables, and reads the board.
+    let server = stdio_client(&dir, &[], &envs).await;
+    assert_eq!(cluster.psql("old", "SELECT version FROM planning_schema"), "2");
+    assert_eq!(ok(&server, "get_tasks", json!({})).await, on_file);
+    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(exported, original, "untouched, the board is as schema 1 stored it");
+    // Its next change moves the history into rows: the old entries, then the new.
+    let done = json!({"tasks": [{"task_id": id("b"), "status": "completed"}]});
+    ok(&server, "update_task_statuses", done).await;
+    server.cancel().await.unwrap();
+    let rows = cluster.psql(
+        "old",
+        "SELECT string_agg(seq || ':' || (entry::json->>'event'), ',' ORDER BY seq) FROM planning_history",
+    );
+    assert_eq!(rows, "1:goal_set,2:status_changed,3:status_changed");
+    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    let old: serde_json::Value = serde_json::from_str(&original).unwrap();
+    let new: serde_json::Value = serde_json::from_str(&exported).unwrap();
+    let old_history = old["history"].as_array().unwrap();
+    let new_history = new["history"].as_array().unwrap();
+    assert_eq!(new_history.len(), old_history.len() + 1);
+    assert_eq!(&new_history[..old_history.len()], old_history.as_slice());
+    assert_eq!(new_history[old_history.len()]["title"], "b");
 }
 
 #[tokio::test]

@@ -89,7 +89,8 @@ async fn three_replicas_have_one_claim_winner_and_lose_no_write() {
         );
     }
 
-    // 8 writers per replica, 10 changes each, on one board.
+    // 8 writers per replica, 10 changes each, on one board: a task added,
+    // then completed (a history entry).
     const WRITERS: usize = 8;
     const CHANGES: usize = 10;
     let start = Arc::new(Barrier::new(3 * WRITERS));
@@ -105,6 +106,9 @@ async fn three_replicas_have_one_claim_winner_and_lose_no_write() {
                     let title = format!("r{r}-w{w}-c{c}");
                     let (refused, text) =
                         call(&client, "add_tasks", json!({"tasks": [{"title": title}]})).await;
+                    assert!(!refused, "{text}");
+                    let done = json!({"tasks": [{"task_id": id(&title), "status": "completed"}]});
+                    let (refused, text) = call(&client, "update_task_statuses", done).await;
                     assert!(!refused, "{text}");
                     acknowledged.push(title);
                 }
@@ -132,9 +136,36 @@ async fn three_replicas_have_one_claim_winner_and_lose_no_write() {
     );
     assert_eq!(
         revision,
-        (3 * WRITERS * CHANGES).to_string(),
+        (2 * 3 * WRITERS * CHANGES).to_string(),
         "one revision per change"
     );
+    // Every replica's history, which each built from the entries the others
+    // added, holds each completion once, in the database's order.
+    let stored = cluster.psql(
+        "race",
+        "SELECT string_agg(entry::json->>'title', ',' ORDER BY seq) FROM planning_history WHERE board = 'shared'",
+    );
+    let stored: Vec<&str> = stored.split(',').collect();
+    assert_eq!(
+        stored.iter().copied().collect::<BTreeSet<_>>(),
+        acknowledged.iter().map(String::as_str).collect()
+    );
+    assert_eq!(stored.len(), acknowledged.len(), "no entry twice");
+    for server in &servers {
+        let view: serde_json::Value = reqwest::get(format!("{}/boards/shared.json", server.base()))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let history: Vec<&str> = view["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["title"].as_str().unwrap())
+            .collect();
+        assert_eq!(history, stored, "{}", server.base());
+    }
     lead.cancel().await.unwrap();
 }
 

@@ -199,6 +199,12 @@ impl Board {
         self
     }
 
+    /// The board with `history` in place of its own (`None`: disabled).
+    pub(crate) fn with_history(mut self, history: Option<History>) -> Self {
+        self.history = history;
+        self
+    }
+
     /// Claims, links, evidence and the goal's done-when condition.
     pub fn coordination(&self) -> &Coordination {
         &self.coordination

@@ -5,6 +5,7 @@
 //! The record of goal changes (with reasons) and status changes, capped in size.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::task::{Status, TaskId};
@@ -193,38 +194,85 @@ pub struct Entry {
 }
 
 /// The last [`HISTORY_CAP`] entries, oldest first.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// Entries are shared (`Arc`): a copy of the history, which a store keeps to
+/// build the next board it loads, costs a reference count per entry.
+#[derive(Debug, Clone, Default)]
 pub struct History {
-    entries: VecDeque<Entry>,
+    entries: VecDeque<Arc<Entry>>,
+    /// How many entries were ever recorded, the evicted ones included,
+    /// counted from where the history was restored: a store that keeps the
+    /// history entry by entry tells from it which entries are new.
+    recorded: u64,
 }
+
+/// Two histories are equal when they hold the same entries, however many
+/// each counts as recorded.
+impl PartialEq for History {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl Eq for History {}
 
 /// What [`History::record`] did, so that it can be taken back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Recorded {
     appended: usize,
-    evicted: Vec<Entry>,
+    evicted: Vec<Arc<Entry>>,
 }
 
 impl History {
     /// A history holding `entries` (oldest first), cut to the cap.
     pub fn from_entries(entries: impl IntoIterator<Item = Entry>) -> Self {
-        let mut entries: VecDeque<Entry> = entries.into_iter().collect();
+        let entries: VecDeque<Arc<Entry>> = entries.into_iter().map(Arc::new).collect();
+        let recorded = entries.len() as u64;
+        Self::restored(entries, recorded)
+    }
+
+    /// A history holding `entries` (oldest first, cut to the cap) of which
+    /// the newest was the `recorded`-th ever recorded (at least as many as
+    /// it holds).
+    pub(crate) fn restored(entries: impl IntoIterator<Item = Arc<Entry>>, recorded: u64) -> Self {
+        let mut entries: VecDeque<Arc<Entry>> = entries.into_iter().collect();
+        let recorded = recorded.max(entries.len() as u64);
         let excess = entries.len().saturating_sub(HISTORY_CAP);
         entries.drain(..excess);
-        Self { entries }
+        Self { entries, recorded }
     }
 
     /// The entries, oldest first.
     pub(crate) fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry> + ExactSizeIterator {
+        self.entries.iter().map(|entry| &**entry)
+    }
+
+    /// The entries as shared, oldest first.
+    pub(crate) fn shared(&self) -> impl DoubleEndedIterator<Item = &Arc<Entry>> + ExactSizeIterator {
         self.entries.iter()
+    }
+
+    /// How many entries were ever recorded (see [`History::restored`]).
+    pub(crate) fn recorded(&self) -> u64 {
+        self.recorded
+    }
+
+    /// The entries recorded after the `recorded`-th, oldest first, if they
+    /// are all still here (`None` when some were evicted already, or when
+    /// the history counts fewer than `recorded`).
+    pub(crate) fn recorded_after(&self, recorded: u64) -> Option<impl Iterator<Item = &Entry>> {
+        let new = usize::try_from(self.recorded.checked_sub(recorded)?).ok()?;
+        let kept = self.entries.len().checked_sub(new)?;
+        Some(self.entries.iter().skip(kept).map(|entry| &**entry))
     }
 
     /// Appends events that happened at `at`, dropping the oldest beyond the cap.
     pub(crate) fn record_at(&mut self, events: Vec<Event>, at: SystemTime) -> Recorded {
         let before = self.entries.len();
         self.entries
-            .extend(events.into_iter().map(|event| Entry { at, event }));
+            .extend(events.into_iter().map(|event| Arc::new(Entry { at, event })));
         let appended = self.entries.len() - before;
+        self.recorded += appended as u64;
         let excess = self.entries.len().saturating_sub(HISTORY_CAP);
         let evicted = self.entries.drain(..excess).collect();
         Recorded { appended, evicted }
@@ -232,6 +280,7 @@ impl History {
 
     /// Takes back what [`History::record`] did.
     pub(crate) fn unrecord(&mut self, recorded: Recorded) {
+        self.recorded -= recorded.appended as u64;
         // Entries that were appended and then evicted at once are not in the deque.
         let still_here = recorded.appended.min(self.entries.len());
         self.entries.truncate(self.entries.len() - still_here);
@@ -239,5 +288,57 @@ impl History {
         for entry in recorded.evicted.into_iter().take(kept_evicted).rev() {
             self.entries.push_front(entry);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn goal(title: &str) -> Event {
+        Event::GoalSet {
+            goal: Goal {
+                title: title.into(),
+                description: String::new(),
+            },
+        }
+    }
+
+    fn titles<'a>(entries: impl Iterator<Item = &'a Entry>) -> Vec<String> {
+        entries
+            .map(|entry| match &entry.event {
+                Event::GoalSet { goal } => goal.title.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn recorded_after_names_the_new_entries_while_they_are_all_kept() {
+        let mut history = History::restored([], 7);
+        history.record_at(vec![goal("a"), goal("b")], SystemTime::UNIX_EPOCH);
+        assert_eq!(history.recorded(), 9);
+        assert_eq!(titles(history.recorded_after(7).unwrap()), ["a", "b"]);
+        assert_eq!(titles(history.recorded_after(8).unwrap()), ["b"]);
+        assert!(history.recorded_after(9).unwrap().next().is_none());
+        // More than it holds, or a count it never reached: unknown.
+        assert!(history.recorded_after(6).is_none());
+        assert!(history.recorded_after(10).is_none());
+    }
+
+    #[test]
+    fn unrecord_takes_the_count_back_too() {
+        let full = (0..HISTORY_CAP).map(|n| goal(&n.to_string()));
+        let mut history = History::from_entries(full.map(|event| Entry {
+            at: SystemTime::UNIX_EPOCH,
+            event,
+        }));
+        let before = history.clone();
+        let recorded = history.record_at(vec![goal("new")], SystemTime::UNIX_EPOCH);
+        assert_eq!(history.recorded(), HISTORY_CAP as u64 + 1);
+        assert_eq!(titles(history.recorded_after(HISTORY_CAP as u64).unwrap()), ["new"]);
+        history.unrecord(recorded);
+        assert_eq!(history, before);
+        assert_eq!(history.recorded(), HISTORY_CAP as u64);
     }
 }

@@ -8,19 +8,26 @@
 //! A change follows the shared board's protocol, one transaction long:
 //! [`SnapshotStore::lock`] begins a transaction and locks the board's row
 //! (`SELECT ... FOR UPDATE`, waiting at most until the call's deadline:
-//! `SET LOCAL lock_timeout`) and reads the row's revision, and its snapshot
-//! if the revision is not the one this process last saw;
+//! `SET LOCAL lock_timeout`) and reads what changed since this process
+//! last saw the board: nothing but the revision when it did not move;
 //! [`SnapshotStore::save`] writes the new snapshot with the next revision and
-//! commits, and returns only once the commit is acknowledged. Writers of one
-//! board, in every server, are therefore serialised by the row lock: no
-//! update is lost, a refusal is decided against the latest board, and a
-//! claim has one winner. A change that is refused, or whose save fails,
-//! rolls back. A board without a row gets one inside the transaction (so
-//! a refused first change leaves nothing).
+//! the new history entries, and commits, and returns only once the commit
+//! is acknowledged. Writers of one board, in every server, are therefore
+//! serialised by the row lock: no update is lost, a refusal is decided
+//! against the latest board, and a claim has one winner. A change that is
+//! refused, or whose save fails, rolls back. A board without a row gets one
+//! inside the transaction (so a refused first change leaves nothing).
+//!
+//! The history lives in rows of its own (`planning_history`), a row per
+//! entry, so that a change costs the database the snapshot of the tasks
+//! and the entries it added, and a server that finds the board changed by
+//! another reads the new entries only: it keeps the history it last saw
+//! ([`Seen`]) and appends them. A history rewritten as a whole (an import,
+//! a board of schema 1) starts a new generation, which no kept copy matches.
 //!
 //! Reads ask the database for the row's revision on every call (one indexed
-//! query; the snapshot itself travels only when the revision moved), so a
-//! change acknowledged by one server is what the next call on any other
+//! query; the snapshot and new entries travel only when the revision moved),
+//! so a change acknowledged by one server is what the next call on any other
 //! reads. A committed change is also announced (a trigger's `NOTIFY`), which
 //! wakes the board's watchers in every server at once instead of polling.
 //!
@@ -29,6 +36,7 @@
 //! as the database is back.
 
 mod db;
+mod history_rows;
 mod listen;
 mod schema;
 mod tls;
@@ -36,6 +44,7 @@ mod url;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use deadpool_postgres::Object;
@@ -44,27 +53,42 @@ use tokio::sync::watch;
 use tokio_postgres::error::SqlState;
 
 pub(crate) use self::db::Database;
+use self::history_rows::HistoryWrite;
 pub(crate) use self::url::ConnectionString;
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
 use crate::toolsets::planning::config::StorageSettings;
-use crate::toolsets::planning::domain::{Board, Limits};
+use crate::toolsets::planning::domain::history::HISTORY_CAP;
+use crate::toolsets::planning::domain::{Board, History, Limits};
 
-/// Locks the board's row and reads its revision, and its snapshot when the
-/// revision is not `$2` (the one last seen).
-const LOCK: &str = "SELECT revision, CASE WHEN revision <> $2 THEN snapshot END \
-                    FROM planning_boards WHERE name = $1 FOR UPDATE";
+/// Locks the board's row.
+const LOCK: &str = "SELECT 1 FROM planning_boards WHERE name = $1 FOR UPDATE";
 /// The row of a board that has none yet, inside the change's transaction:
 /// revision 0 and no snapshot (rolled back with a refused change).
 const PLACEHOLDER: &str = "INSERT INTO planning_boards (name, revision, snapshot) \
                            VALUES ($1, 0, '') ON CONFLICT (name) DO NOTHING";
-/// [`LOCK`] without the lock, for reads.
-const READ: &str = "SELECT revision, CASE WHEN revision <> $2 THEN snapshot END \
-                    FROM planning_boards WHERE name = $1";
+/// The board's row as one consistent read: its revision and history
+/// generation and last entry; when the revision is not `$2` (the one last
+/// seen), its snapshot and, when `$5` (the history is kept), the entries of
+/// its generation newer than `$4` if the generation is `$3` (the one last
+/// seen), else all of them, at most `$6`.
+const READ: &str = "SELECT b.revision, b.history_generation, b.history_last, \
+                           CASE WHEN b.revision <> $2 THEN b.snapshot END, h.seqs, h.entries \
+                    FROM planning_boards b LEFT JOIN LATERAL ( \
+                        SELECT array_agg(seq ORDER BY seq) AS seqs, \
+                               array_agg(entry ORDER BY seq) AS entries \
+                        FROM planning_history \
+                        WHERE $5::boolean AND b.revision <> $2 AND b.history_generation > 0 \
+                          AND board = b.name \
+                          AND seq > CASE WHEN b.history_generation = $3::bigint THEN $4::bigint ELSE 0 END \
+                          AND seq > b.history_last - $6::bigint AND seq <= b.history_last \
+                    ) h ON true \
+                    WHERE b.name = $1";
 /// Writes a snapshot under the lock.
 const WRITE: &str = "UPDATE planning_boards SET revision = $2, snapshot = $3, saved_at = now() \
                      WHERE name = $1";
 /// The boards that hold a snapshot.
 const NAMES: &str = "SELECT name FROM planning_boards WHERE revision > 0 ORDER BY name";
+
 
 /// One board's row in the database.
 #[derive(Debug)]
@@ -73,23 +97,70 @@ pub(crate) struct PostgresStore {
     name: String,
     limits: Limits,
     history_enabled: bool,
-    /// The revision this process last loaded or saved: `Some(0)` when the
-    /// board had no snapshot, `None` when unknown (at first, and after a
-    /// commit whose outcome is unknown).
-    seen: Mutex<Option<i64>>,
+    /// What this process last loaded or saved; `None` when unknown (at
+    /// first, and after a commit whose outcome is unknown).
+    seen: Mutex<Option<Seen>>,
     /// The transaction of the change under way, from `lock` to `save`.
     held: Mutex<Option<Held>>,
+}
+
+/// The board as this process last loaded or saved it.
+#[derive(Debug)]
+struct Seen {
+    /// Its revision (0: the board had no snapshot).
+    revision: i64,
+    /// Its history as stored in rows (when kept here): the generation, and
+    /// the entries, whose count of recorded entries is the last one's number.
+    history: Option<(i64, History)>,
+}
+
+/// Where a board's row stands.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    /// Counted up by every save; 0: no snapshot yet.
+    revision: i64,
+    /// The revision that wrote the history rows anew, 0 when the history
+    /// is inside the snapshot (an import, a board of schema 1).
+    generation: i64,
+    /// The number of the newest history entry.
+    last: i64,
+}
+
+/// What a row holds: where it stands and, when the revision moved, its
+/// snapshot and the history entries asked for (numbered). A board without
+/// a row reads as revision 0.
+#[derive(Debug)]
+struct Row {
+    head: Head,
+    snapshot: Option<String>,
+    entries: Vec<(i64, String)>,
+    /// Whether `entries` are the generation's all (as far as the cap
+    /// keeps them), rather than those after a number last seen.
+    complete: bool,
+    /// The number the entries follow, when not `complete`.
+    after: i64,
+}
+
+impl Row {
+    fn missing() -> Self {
+        Self {
+            head: Head::default(),
+            snapshot: None,
+            entries: Vec::new(),
+            complete: true,
+            after: 0,
+        }
+    }
 }
 
 /// A change's transaction: its connection and what the locked row held.
 #[derive(Debug)]
 struct Held {
     client: Object,
-    /// The row's revision when locked (0: no snapshot yet).
-    revision: i64,
-    /// The row's snapshot, when it was not the revision last seen; taken
-    /// by the `load_if_changed` that follows the lock.
-    fresh: Option<Option<String>>,
+    head: Head,
+    /// The row as read under the lock, taken by the `load_if_changed` that
+    /// follows the lock.
+    fresh: Option<Row>,
 }
 
 /// Releases the lock: rolls back the transaction unless `save` committed it.
@@ -102,9 +173,6 @@ impl Drop for Unlock<'_> {
         }
     }
 }
-
-/// What a row holds: `(revision, snapshot if it moved)`.
-type Row = (i64, Option<String>);
 
 impl PostgresStore {
     /// The store of board `name` in the database `settings` names, which is
@@ -139,6 +207,15 @@ impl PostgresStore {
         }
     }
 
+    fn unusable(&self, problem: &str) -> StoreError {
+        self.error(
+            "load",
+            format!(
+                "its snapshot is not usable: {problem}; it is left as it is (export it, fix it, import it)"
+            ),
+        )
+    }
+
     /// The longest a statement (with a connection to make) may take.
     fn limit(&self) -> Duration {
         self.database.connect_timeout + self.database.statement_timeout
@@ -158,83 +235,139 @@ impl PostgresStore {
         });
     }
 
-    /// Parses a stored snapshot (the empty placeholder is an empty board).
-    fn board(&self, snapshot: &str) -> Result<Board, StoreError> {
+    /// The parameters of [`READ`] that say what this process has seen:
+    /// `(revision, generation, last entry)`, all -1 when nothing.
+    fn read_after(&self) -> (i64, i64, i64) {
+        match &*self.seen.lock() {
+            Some(seen) => {
+                let (generation, last) = seen.history.as_ref().map_or((-1, -1), |(generation, history)| {
+                    (*generation, i64::try_from(history.recorded()).unwrap_or(i64::MAX))
+                });
+                (seen.revision, generation, last)
+            }
+            None => (-1, -1, -1),
+        }
+    }
+
+    /// The board a row holds (its snapshot taken out), its history the
+    /// entries this process `kept` of the row's generation, if any, and the
+    /// row's entries after those.
+    fn board(&self, row: Row, snapshot: &str, kept: Option<History>) -> Result<Board, StoreError> {
+        let Head { generation, last, .. } = row.head;
         if snapshot.is_empty() {
             return Ok(Board::new(self.limits, self.history_enabled));
         }
-        snapshot::from_json(snapshot.as_bytes(), self.limits, self.history_enabled).map_err(
-            |problem| {
-                self.error(
-                    "load",
-                    format!(
-                        "its snapshot is not usable: {problem}; it is left as it is (export it, fix it, import it)"
-                    ),
-                )
-            },
-        )
+        let inline = self.history_enabled && generation == 0;
+        let board = snapshot::from_json(snapshot.as_bytes(), self.limits, inline)
+            .map_err(|problem| self.unusable(&problem))?;
+        if !self.history_enabled || inline {
+            return Ok(board);
+        }
+        let mut rows = Vec::with_capacity(row.entries.len());
+        for (seq, json) in row.entries {
+            let entry = snapshot::entry_from_json(&json, usize::try_from(seq).unwrap_or(0))
+                .map_err(|problem| self.unusable(&format!("history entry {seq}: {problem}")))?;
+            rows.push((seq, entry));
+        }
+        Ok(board.with_history(Some(history_rows::merge(kept, rows, last))))
     }
 
-    /// What changed since `seen`, given the row found: the board if its
-    /// revision moved (an empty one for a row gone or without snapshot,
-    /// when one was seen), else `None`.
-    fn changed(&self, seen: Option<i64>, row: Option<Row>) -> Result<Option<Board>, StoreError> {
-        let (revision, snapshot) = row.unwrap_or((0, None));
-        let board = match (seen, revision, snapshot) {
-            (Some(seen), now, _) if seen == now => None,
-            (None, 0, _) => None,
-            (_, 0, _) => Some(Board::new(self.limits, self.history_enabled)),
-            (_, _, Some(snapshot)) => Some(self.board(&snapshot)?),
-            (_, _, None) => {
-                return Err(self.error("load", "the row changed while it was read".into()));
+    /// The revision this process last saw.
+    fn seen_revision(&self) -> Option<i64> {
+        self.seen.lock().as_ref().map(|seen| seen.revision)
+    }
+
+    /// What changed since this process last saw the board, given the row
+    /// read: the board if its revision moved (an empty one for a row gone
+    /// or without snapshot, when one was seen), else `None`.
+    fn changed(&self, mut row: Row) -> Result<Option<Board>, StoreError> {
+        let mut seen = self.seen.lock();
+        let board = match (seen.as_ref().map(|seen| seen.revision), row.head.revision) {
+            (Some(seen), now) if seen == now => return Ok(None),
+            (None, 0) => None,
+            (_, 0) => Some(Board::new(self.limits, self.history_enabled)),
+            _ => {
+                // The kept history serves the generation it is of, if the
+                // entries read follow it (what this process saw may have
+                // moved since the read was asked for).
+                let kept = seen
+                    .take()
+                    .and_then(|seen| seen.history)
+                    .filter(|(generation, history)| {
+                        *generation == row.head.generation
+                            && (row.complete || i64::try_from(history.recorded()).is_ok_and(|n| n >= row.after))
+                    })
+                    .map(|(_, history)| history);
+                if kept.is_none() && !row.complete {
+                    row = self.read_all()?;
+                }
+                let Some(snapshot) = row.snapshot.take() else {
+                    return Err(self.error("load", "the row changed while it was read".into()));
+                };
+                let revision = row.head.revision;
+                let generation = row.head.generation;
+                let board = self.board(row, &snapshot, kept)?;
+                *seen = Some(Seen {
+                    revision,
+                    history: board
+                        .history()
+                        .filter(|_| generation > 0)
+                        .map(|history| (generation, history.clone())),
+                });
+                return Ok(Some(board));
             }
         };
-        *self.seen.lock() = Some(revision);
+        *seen = Some(Seen {
+            revision: row.head.revision,
+            history: None,
+        });
         Ok(board)
     }
 
     /// Locks the row (making it if the board has none), as `lock` does,
-    /// until `until`.
+    /// until `until`, and reads what changed since this process saw it.
     fn lock_row(&self, until: Instant) -> Result<Held, StoreError> {
         let pool = self.database.pool().clone();
         let name = self.name.clone();
-        let seen = self.seen.lock().unwrap_or(-1);
+        let after = self.read_after();
+        let history = self.history_enabled;
         let wait = until.saturating_duration_since(Instant::now());
         // 0 would mean no limit at all; at least a millisecond.
         let wait_ms = wait.as_millis().max(1);
-        let busy = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(false));
         let busy_seen = busy.clone();
         let locked = self.database.block(wait + self.limit(), async move {
             let client = pool.get().await.map_err(|e| db::pool_error(&e))?;
             let begin = format!("BEGIN; SET LOCAL lock_timeout = {wait_ms}");
             let locked = async {
-                let lock = client.prepare_cached(LOCK).await?;
-                // Both sent at once, in this order: one round trip.
-                let (began, row) = futures_util::future::join(
+                let (lock, read) = futures_util::future::try_join(
+                    client.prepare_cached(LOCK),
+                    client.prepare_cached(READ),
+                )
+                .await?;
+                // All sent at once, in this order: one round trip. The read
+                // is a statement of its own so that it sees what the lock
+                // holder before committed.
+                let (began, locked, row) = futures_util::future::join3(
                     client.batch_execute(&begin),
-                    client.query_opt(&lock, &[&name, &seen]),
+                    client.query_opt(&lock, &[&name]),
+                    read_row(&client, &read, &name, after, history),
                 )
                 .await;
                 began?;
-                match row? {
-                    Some(row) => Ok::<_, tokio_postgres::Error>(Some(row)),
-                    None => {
-                        client.execute(PLACEHOLDER, &[&name]).await?;
-                        client.query_opt(&lock, &[&name, &seen]).await
-                    }
+                if locked?.is_some() {
+                    return row;
                 }
+                client.execute(PLACEHOLDER, &[&name]).await?;
+                client.query_opt(&lock, &[&name]).await?;
+                read_row(&client, &read, &name, after, history).await
             }
             .await;
             match locked {
-                Ok(row) => {
-                    let (revision, snapshot) = row
-                        .map(|row| (row.get::<_, i64>(0), row.get::<_, Option<String>>(1)))
-                        .unwrap_or((0, None));
-                    Ok((client, revision, snapshot))
-                }
+                Ok(row) => Ok((client, row)),
                 Err(error) => {
                     if error.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) {
-                        busy_seen.store(true, std::sync::atomic::Ordering::SeqCst);
+                        busy_seen.store(true, Ordering::SeqCst);
                     }
                     drop(Object::take(client));
                     Err(describe(&error))
@@ -242,12 +375,15 @@ impl PostgresStore {
             }
         });
         match locked {
-            Ok((client, revision, snapshot)) => Ok(Held {
-                client,
-                revision,
-                fresh: Some(snapshot),
-            }),
-            Err(_) if busy.load(std::sync::atomic::Ordering::SeqCst) => Err(StoreError::Busy {
+            Ok((client, row)) => {
+                let row = row.unwrap_or_else(Row::missing);
+                Ok(Held {
+                    client,
+                    head: row.head,
+                    fresh: Some(row),
+                })
+            }
+            Err(_) if busy.load(Ordering::SeqCst) => Err(StoreError::Busy {
                 board: self.name.clone(),
                 lock: PathBuf::from("planning_boards"),
             }),
@@ -255,25 +391,39 @@ impl PostgresStore {
         }
     }
 
-    /// Writes `snapshot` under the held lock as the next revision and
-    /// commits; returns that revision once the commit is acknowledged.
-    fn write(&self, snapshot: String) -> Result<i64, StoreError> {
-        let Some(held) = self.held.lock().take() else {
+    /// Writes `board` under the held lock as the next revision, with the
+    /// history entries it added (or its whole history, when the stored one
+    /// cannot be extended), and commits; returns once the commit is
+    /// acknowledged.
+    fn write_board(&self, board: &Board) -> Result<(), StoreError> {
+        let held = self.held.lock().take();
+        let Some(Held { client, head, .. }) = held else {
             return Err(self.error("save", "the board's row is not locked".into()));
         };
-        let (name, revision) = (self.name.clone(), held.revision + 1);
-        let client = held.client;
+        let revision = head.revision + 1;
+        let snapshot = String::from_utf8(match board.history() {
+            Some(_) => snapshot::to_json_without_history(board),
+            None => snapshot::to_json(board),
+        })
+        .map_err(|_| self.error("save", "the snapshot is not UTF-8".into()))?;
+        let plan = board.history().map(|history| HistoryWrite::of(head, revision, history));
+        let generation = plan.as_ref().map(|plan| plan.generation);
+        let name = self.name.clone();
         let written = self.database.block(self.limit(), async move {
             let committed = async {
-                let write = client.prepare_cached(WRITE).await?;
-                // Both sent at once, in this order: one round trip.
-                let (updated, commit) = futures_util::future::join(
-                    client.execute(&write, &[&name, &revision, &snapshot]),
-                    client.batch_execute("COMMIT"),
-                )
-                .await;
-                updated?;
-                commit
+                match &plan {
+                    None => {
+                        let write = client.prepare_cached(WRITE).await?;
+                        let (updated, commit) = futures_util::future::join(
+                            client.execute(&write, &[&name, &revision, &snapshot]),
+                            client.batch_execute("COMMIT"),
+                        )
+                        .await;
+                        updated?;
+                        commit
+                    }
+                    Some(plan) => plan.run(&client, &name, revision, &snapshot).await,
+                }
             }
             .await;
             committed.map_err(|error| {
@@ -281,50 +431,94 @@ impl PostgresStore {
                 describe(&error)
             })
         });
+        let mut seen = self.seen.lock();
         match written {
             Ok(()) => {
-                *self.seen.lock() = Some(revision);
-                Ok(revision)
+                *seen = Some(Seen {
+                    revision,
+                    history: generation.zip(board.history().cloned()),
+                });
+                Ok(())
             }
             Err(problem) => {
                 // Whether the commit happened is unknown: read it again.
-                *self.seen.lock() = None;
+                *seen = None;
                 Err(self.error("save", problem))
             }
         }
     }
 
-    /// The stored snapshot as it is, byte for byte, with its revision;
-    /// `None` when the board has none.
+    /// The stored snapshot, with its revision: as imported, byte for byte,
+    /// or as the file backend would have written the board at its last
+    /// save; `None` when the board has none.
     pub(crate) fn export(&self) -> Result<Option<(i64, String)>, StoreError> {
-        match self.read_row(-1)? {
-            Some((revision, Some(snapshot))) if revision > 0 => Ok(Some((revision, snapshot))),
+        let row = self.read_all()?;
+        let Some(snapshot) = row.snapshot.clone().filter(|_| row.head.revision > 0) else {
+            return Ok(None);
+        };
+        if row.head.generation == 0 {
+            return Ok(Some((row.head.revision, snapshot)));
+        }
+        let mut entries = Vec::with_capacity(row.entries.len());
+        for (seq, json) in &row.entries {
+            let entry = snapshot::entry_from_json(json, usize::try_from(*seq).unwrap_or(0))
+                .map_err(|problem| self.unusable(&format!("history entry {seq}: {problem}")))?;
+            entries.push(entry);
+        }
+        let whole = snapshot::with_history(&snapshot, &entries)
+            .map_err(|problem| self.unusable(&problem))?;
+        Ok(Some((row.head.revision, whole)))
+    }
+
+    /// The board as stored, read without locking: `None` when it has none.
+    fn stored(&self) -> Result<Option<Board>, StoreError> {
+        let mut row = self.read_all()?;
+        match row.snapshot.take() {
+            Some(snapshot) if row.head.revision > 0 => self.board(row, &snapshot, None).map(Some),
             _ => Ok(None),
         }
     }
 
     /// Stores `snapshot` (checked first: it must be a board this build
-    /// reads) as the board's next revision, byte for byte, unless the
-    /// board holds one already and not `replace`. Returns the revision.
+    /// reads) as the board's next revision, byte for byte, with its history
+    /// inside, unless the board holds one already and not `replace`.
+    /// Returns the revision.
     pub(crate) fn import(&self, snapshot: String, replace: bool) -> Result<i64, StoreError> {
-        self.board(&snapshot)?;
         if snapshot.is_empty() {
             return Err(self.error("import", "the snapshot is empty".into()));
         }
+        snapshot::from_json(snapshot.as_bytes(), self.limits, true)
+            .map_err(|problem| self.unusable(&problem))?;
         let until = Instant::now() + self.database.statement_timeout;
         let _lock = self.lock(until)?;
-        let existing = self.held.lock().as_ref().map_or(0, |held| held.revision);
-        if existing > 0 && !replace {
+        let Some(Held { client, head, .. }) = self.held.lock().take() else {
+            return Err(self.error("import", "the board's row is not locked".into()));
+        };
+        if head.revision > 0 && !replace {
+            self.roll_back(client);
             return Err(self.error(
                 "import",
-                format!("the database holds it already (revision {existing}); pass --replace to overwrite it"),
+                format!("the database holds it already (revision {}); pass --replace to overwrite it", head.revision),
             ));
         }
-        self.write(snapshot)
+        let (name, revision) = (self.name.clone(), head.revision + 1);
+        let plan = HistoryWrite::inline(head);
+        let written = self.database.block(self.limit(), async move {
+            plan.run(&client, &name, revision, &snapshot)
+                .await
+                .map_err(|error| {
+                    drop(Object::take(client));
+                    describe(&error)
+                })
+        });
+        *self.seen.lock() = None;
+        written
+            .map(|()| revision)
+            .map_err(|problem| self.error("import", problem))
     }
 
-    /// Reads the row, its snapshot only if its revision is not `seen`.
-    fn read_row(&self, seen: i64) -> Result<Option<Row>, StoreError> {
+    /// The whole row, its history entries all, read without locking.
+    fn read_all(&self) -> Result<Row, StoreError> {
         let pool = self.database.pool().clone();
         let name = self.name.clone();
         self.database
@@ -332,19 +526,74 @@ impl PostgresStore {
                 let client = pool.get().await.map_err(|e| db::pool_error(&e))?;
                 let read = async {
                     let read = client.prepare_cached(READ).await?;
-                    client.query_opt(&read, &[&name, &seen]).await
+                    read_row(&client, &read, &name, (-1, -1, -1), true).await
                 }
                 .await;
-                match read {
-                    Ok(row) => Ok(row.map(|row| (row.get(0), row.get(1)))),
-                    Err(error) => {
+                read.map(|row| row.unwrap_or_else(Row::missing))
+                    .map_err(|error| {
                         drop(Object::take(client));
-                        Err(describe(&error))
-                    }
-                }
+                        describe(&error)
+                    })
             })
             .map_err(|problem| self.error("read", problem))
     }
+
+    /// Reads the row: what changed since this process last saw it.
+    fn read_changes(&self) -> Result<Row, StoreError> {
+        let pool = self.database.pool().clone();
+        let name = self.name.clone();
+        let (after, history) = (self.read_after(), self.history_enabled);
+        self.database
+            .block(self.limit(), async move {
+                let client = pool.get().await.map_err(|e| db::pool_error(&e))?;
+                let read = async {
+                    let read = client.prepare_cached(READ).await?;
+                    read_row(&client, &read, &name, after, history).await
+                }
+                .await;
+                read.map(|row| row.unwrap_or_else(Row::missing))
+                    .map_err(|error| {
+                        drop(Object::take(client));
+                        describe(&error)
+                    })
+            })
+            .map_err(|problem| self.error("read", problem))
+    }
+}
+
+/// Runs [`READ`] for board `name`, after `(revision, generation, last
+/// entry)` seen, with the history entries when `history`.
+async fn read_row(
+    client: &Object,
+    read: &tokio_postgres::Statement,
+    name: &str,
+    (revision, generation, last): (i64, i64, i64),
+    history: bool,
+) -> Result<Option<Row>, tokio_postgres::Error> {
+    let cap = HISTORY_CAP as i64;
+    let row = client
+        .query_opt(read, &[&name, &revision, &generation, &last, &history, &cap])
+        .await?;
+    Ok(row.map(|row| {
+        let seqs: Option<Vec<i64>> = row.get(4);
+        let entries: Option<Vec<String>> = row.get(5);
+        let head = Head {
+            revision: row.get(0),
+            generation: row.get(1),
+            last: row.get(2),
+        };
+        Row {
+            head,
+            snapshot: row.get(3),
+            entries: seqs
+                .unwrap_or_default()
+                .into_iter()
+                .zip(entries.unwrap_or_default())
+                .collect(),
+            complete: head.generation != generation,
+            after: last,
+        }
+    }))
 }
 
 impl SnapshotStore for PostgresStore {
@@ -369,29 +618,25 @@ impl SnapshotStore for PostgresStore {
     }
 
     fn load_if_changed(&self) -> Result<Option<Board>, StoreError> {
-        let seen = *self.seen.lock();
         let under_lock = self
             .held
             .lock()
             .as_mut()
-            .map(|held| (held.revision, held.fresh.take()));
+            .map(|held| (held.head.revision, held.fresh.take()));
         let row = match under_lock {
-            Some((revision, Some(snapshot))) => Some((revision, snapshot)),
+            Some((_, Some(row))) => row,
             // Read once already under this lock: nothing can have moved.
-            Some((revision, None)) if seen == Some(revision) => return Ok(None),
+            Some((revision, None)) if self.seen_revision() == Some(revision) => return Ok(None),
             Some((_, None)) => {
                 return Err(self.error("load", "its snapshot could not be read; retry".into()));
             }
-            None => self.read_row(seen.unwrap_or(-1))?,
+            None => self.read_changes()?,
         };
-        self.changed(seen, row)
+        self.changed(row)
     }
 
     fn save(&self, board: &Board) -> Result<(), StoreError> {
-        let json = snapshot::to_json(board);
-        let json = String::from_utf8(json)
-            .map_err(|_| self.error("save", "the snapshot is not UTF-8".into()))?;
-        self.write(json).map(|_| ())
+        self.write_board(board)
     }
 
     fn changed_elsewhere(&self) -> Option<watch::Receiver<u64>> {
@@ -424,11 +669,7 @@ pub(crate) fn read(
     limits: Limits,
     history_enabled: bool,
 ) -> Result<Option<Board>, StoreError> {
-    let store = PostgresStore::open(settings, name, limits, history_enabled)?;
-    match store.export()? {
-        Some((_, snapshot)) => store.board(&snapshot).map(Some),
-        None => Ok(None),
-    }
+    PostgresStore::open(settings, name, limits, history_enabled)?.stored()
 }
 
 /// What the database said, without the driver's prefixes: the server's

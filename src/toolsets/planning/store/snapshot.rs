@@ -213,6 +213,39 @@ impl From<DispatchEndRecord> for DispatchEnd {
 
 /// Writes the board as a snapshot (pretty JSON, ending in a newline).
 pub fn to_json(board: &Board) -> Vec<u8> {
+    write(board, true)
+}
+
+/// [`to_json`] without the history, for a store that keeps the history
+/// entry by entry ([`entry_to_json`]).
+pub(crate) fn to_json_without_history(board: &Board) -> Vec<u8> {
+    write(board, false)
+}
+
+/// One history entry as compact JSON, as it stands in a snapshot's `history`.
+pub(crate) fn entry_to_json(entry: &Entry) -> String {
+    #[allow(
+        clippy::expect_used,
+        reason = "plain structs with string keys: serde_json cannot fail on them"
+    )]
+    serde_json::to_string(&EntryRecord::from(entry)).expect("an entry always serializes")
+}
+
+/// Reads one history entry written by [`entry_to_json`]; `n` names it in errors.
+pub(crate) fn entry_from_json(json: &str, n: usize) -> Result<Entry, String> {
+    let record: EntryRecord = serde_json::from_str(json).map_err(|e| corrupt(&e))?;
+    record.into_entry(n)
+}
+
+/// A snapshot written by [`to_json_without_history`] with `entries` as its
+/// history: the bytes [`to_json`] gave for the whole board.
+pub(crate) fn with_history(snapshot: &str, entries: &[Entry]) -> Result<String, String> {
+    let mut record: SnapshotRecord = serde_json::from_str(snapshot).map_err(|e| corrupt(&e))?;
+    record.history = Some(entries.iter().map(EntryRecord::from).collect());
+    Ok(pretty(&record))
+}
+
+fn write(board: &Board, with_history: bool) -> Vec<u8> {
     let record = SnapshotRecord {
         format: Cow::Borrowed(FORMAT),
         version: coordination_record::version_needed(board),
@@ -225,14 +258,20 @@ pub fn to_json(board: &Board) -> Vec<u8> {
             .collect(),
         history: board
             .history()
+            .filter(|_| with_history)
             .map(|history| history.entries().map(EntryRecord::from).collect()),
     };
+    pretty(&record).into_bytes()
+}
+
+/// The snapshot as pretty JSON, ending in a newline.
+fn pretty(record: &SnapshotRecord) -> String {
     #[allow(
         clippy::expect_used,
         reason = "plain structs with string keys: serde_json cannot fail on them"
     )]
-    let mut json = serde_json::to_vec_pretty(&record).expect("a snapshot always serializes");
-    json.push(b'\n');
+    let mut json = serde_json::to_string_pretty(record).expect("a snapshot always serializes");
+    json.push('\n');
     json
 }
 
@@ -643,6 +682,25 @@ mod tests {
     fn round_trip(board: &Board, history: bool) -> Board {
         let text = to_json(board);
         from_json(&text, Limits::default(), history).unwrap()
+    }
+
+    #[test]
+    fn a_snapshot_without_history_and_its_entries_make_the_whole_snapshot_again() {
+        let board = sample(true).with_clock(crate::runtime::clock::Clock::fixed(
+            SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000),
+        ));
+        let without = String::from_utf8(to_json_without_history(&board)).unwrap();
+        assert!(!without.contains("\"history\""), "{without}");
+        let entries: Vec<Entry> = board
+            .history()
+            .unwrap()
+            .entries()
+            .map(|entry| entry_from_json(&entry_to_json(entry), 1).unwrap())
+            .collect();
+        assert_eq!(entries.len(), 3);
+        let whole = with_history(&without, &entries).unwrap();
+        assert_eq!(whole.as_bytes(), to_json(&board));
+        assert!(entry_from_json("{\"at\": 1}", 7).is_err());
     }
 
     #[test]

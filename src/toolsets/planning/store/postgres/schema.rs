@@ -7,10 +7,21 @@
 //! - `planning_schema`: one row, the schema's version. A database whose
 //!   version is newer than [`VERSION`] is refused and never altered.
 //! - `planning_boards`: a row per board: its name, a revision counted up by
-//!   every save, the snapshot (the file backend's JSON, byte for byte) and
-//!   when it was saved. A trigger announces every committed change with
+//!   every save, the snapshot (the file backend's JSON without its
+//!   `history`, or with it: see `history_generation`), when it was saved,
+//!   and where its history stands: `history_generation`, the revision that
+//!   wrote its history rows anew (0: the history is inside the snapshot, as
+//!   an import and schema 1 leave it), and `history_last`, the number of
+//!   its newest entry. A trigger announces every committed change with
 //!   `NOTIFY planning_board_changed, '<name>'`, so that other servers
 //!   (and a change made with `import` or by hand) wake their watchers.
+//! - `planning_history`: a row per history entry of a board (its JSON, as
+//!   in a snapshot's `history`), numbered; the last 1,000 of the generation
+//!   are the board's history.
+//!
+//! Version 1 had no history rows; a server of version 2 migrates it on
+//! start (the boards keep their history inside their snapshots until their
+//! next change).
 //!
 //! The tables live in the first schema of the connection's `search_path`
 //! (`public` by default; `options=-c search_path=planning` picks another).
@@ -22,7 +33,7 @@ use tokio_postgres::{Client, GenericClient};
 use super::describe;
 
 /// The schema this build creates and reads.
-pub(super) const VERSION: i32 = 1;
+pub(super) const VERSION: i32 = 2;
 
 /// The channel every committed change is announced on, with the board's name.
 pub(super) const CHANNEL: &str = "planning_board_changed";
@@ -42,7 +53,15 @@ CREATE TABLE IF NOT EXISTS planning_boards (
     name text PRIMARY KEY,
     revision bigint NOT NULL,
     snapshot text NOT NULL,
-    saved_at timestamptz NOT NULL DEFAULT now()
+    saved_at timestamptz NOT NULL DEFAULT now(),
+    history_generation bigint NOT NULL DEFAULT 0,
+    history_last bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS planning_history (
+    board text NOT NULL,
+    seq bigint NOT NULL,
+    entry text NOT NULL,
+    PRIMARY KEY (board, seq)
 );
 CREATE OR REPLACE FUNCTION planning_board_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -54,7 +73,21 @@ $$;
 DROP TRIGGER IF EXISTS planning_board_changed ON planning_boards;
 CREATE TRIGGER planning_board_changed AFTER INSERT OR UPDATE ON planning_boards
     FOR EACH ROW EXECUTE FUNCTION planning_board_changed();
-INSERT INTO planning_schema (version) VALUES (1) ON CONFLICT (only_row) DO NOTHING;
+INSERT INTO planning_schema (version) VALUES (2) ON CONFLICT (only_row) DO NOTHING;
+"#;
+
+/// Version 1 to 2: the history in rows of its own.
+const MIGRATE_1: &str = r#"
+ALTER TABLE planning_boards
+    ADD COLUMN history_generation bigint NOT NULL DEFAULT 0,
+    ADD COLUMN history_last bigint NOT NULL DEFAULT 0;
+CREATE TABLE planning_history (
+    board text NOT NULL,
+    seq bigint NOT NULL,
+    entry text NOT NULL,
+    PRIMARY KEY (board, seq)
+);
+UPDATE planning_schema SET version = 2;
 "#;
 
 /// Makes sure the tables are there in the version this build knows:
@@ -64,6 +97,7 @@ INSERT INTO planning_schema (version) VALUES (1) ON CONFLICT (only_row) DO NOTHI
 /// what is wrong, for "cannot use the planning tables in DATABASE: ...".
 pub(super) async fn ensure(client: &mut Client) -> Result<(), String> {
     let version = match read_version(client).await {
+        Ok(Some(1)) => migrate(client).await?,
         Ok(Some(version)) => version,
         Ok(None) => create(client).await?,
         Err(error) => return Err(describe(&error)),
@@ -96,15 +130,10 @@ async fn read_version(client: &impl GenericClient) -> Result<Option<i32>, tokio_
 /// Creates the tables (one server at a time) and returns the version then stored.
 async fn create(client: &mut Client) -> Result<i32, String> {
     let failed = |error: tokio_postgres::Error| {
-        let hint = match error.code() {
-            Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
-                "; grant the user CREATE on the schema, or have the database's owner start planning-mcp-server once (docs/storage.md)"
-            }
-            _ => "",
-        };
         format!(
-            "they do not exist and cannot be created: {}{hint}",
-            describe(&error)
+            "they do not exist and cannot be created: {}{}",
+            describe(&error),
+            hint(&error)
         )
     };
     let transaction = client.transaction().await.map_err(failed)?;
@@ -123,4 +152,43 @@ async fn create(client: &mut Client) -> Result<i32, String> {
     };
     transaction.commit().await.map_err(failed)?;
     Ok(version)
+}
+
+/// Migrates tables of version 1 to this version (one server at a time)
+/// and returns the version then stored.
+async fn migrate(client: &mut Client) -> Result<i32, String> {
+    let failed = |error: tokio_postgres::Error| {
+        format!(
+            "they are schema version 1 and cannot be migrated to version {VERSION}: {}{}",
+            describe(&error),
+            hint(&error)
+        )
+    };
+    let transaction = client.transaction().await.map_err(failed)?;
+    transaction
+        .execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK])
+        .await
+        .map_err(failed)?;
+    // Another server may have migrated them while this one waited for the lock.
+    let version = match read_version(&transaction).await.map_err(failed)? {
+        Some(1) => {
+            transaction.batch_execute(MIGRATE_1).await.map_err(failed)?;
+            tracing::info!(from = 1, to = VERSION, "migrated the planning tables");
+            VERSION
+        }
+        Some(version) => version,
+        None => return Err("they disappeared while being migrated".into()),
+    };
+    transaction.commit().await.map_err(failed)?;
+    Ok(version)
+}
+
+/// What to do about a statement refused for want of rights.
+fn hint(error: &tokio_postgres::Error) -> &'static str {
+    match error.code() {
+        Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
+            "; grant the user CREATE on the schema, or have the database's owner start planning-mcp-server once (docs/storage.md)"
+        }
+        _ => "",
+    }
 }
