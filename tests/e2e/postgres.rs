@@ -357,10 +357,17 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
         "moves",
         "SELECT count(*) FROM planning_history WHERE board = 'moved'",
     );
-    assert_eq!(snapshot["history"].as_array().unwrap().len().to_string(), entries);
+    assert_eq!(
+        snapshot["history"].as_array().unwrap().len().to_string(),
+        entries
+    );
     let (code, again, _) = run(&dir, &["export", "--board", "moved"], &envs).await;
     assert_eq!(code, 0);
-    assert_eq!(again.as_bytes(), exported, "an export is the same bytes each time");
+    assert_eq!(
+        again.as_bytes(),
+        exported,
+        "an export is the same bytes each time"
+    );
     let (code, _, err) = run(
         &dir,
         &["export", "--board", "moved", "--output", &output],
@@ -432,8 +439,18 @@ async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
     let flags = common::file_storage(&store);
     let args: Vec<&str> = flags.iter().map(String::as_str).collect();
     let file_server = stdio_client(&dir, &args, &[]).await;
-    ok(&file_server, "set_goal", json!({"title": "Old", "description": ""})).await;
-    ok(&file_server, "add_tasks", json!({"tasks": [{"title": "a"}, {"title": "b"}]})).await;
+    ok(
+        &file_server,
+        "set_goal",
+        json!({"title": "Old", "description": ""}),
+    )
+    .await;
+    ok(
+        &file_server,
+        "add_tasks",
+        json!({"tasks": [{"title": "a"}, {"title": "b"}]}),
+    )
+    .await;
     let done = json!({"tasks": [{"task_id": id("a"), "status": "completed"}]});
     ok(&file_server, "update_task_statuses", done).await;
     let on_file = ok(&file_server, "get_tasks", json!({})).await;
@@ -448,11 +465,17 @@ async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
     );
     // A server of this version migrates the tables, and reads the board.
     let server = stdio_client(&dir, &[], &envs).await;
-    assert_eq!(cluster.psql("old", "SELECT version FROM planning_schema"), "2");
+    assert_eq!(
+        cluster.psql("old", "SELECT version FROM planning_schema"),
+        "2"
+    );
     assert_eq!(ok(&server, "get_tasks", json!({})).await, on_file);
     let (code, exported, err) = run(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
-    assert_eq!(exported, original, "untouched, the board is as schema 1 stored it");
+    assert_eq!(
+        exported, original,
+        "untouched, the board is as schema 1 stored it"
+    );
     // Its next change moves the history into rows: the old entries, then the new.
     let done = json!({"tasks": [{"task_id": id("b"), "status": "completed"}]});
     ok(&server, "update_task_statuses", done).await;

@@ -200,6 +200,10 @@ impl Board {
     }
 
     /// The board with `history` in place of its own (`None`: disabled).
+    #[cfg_attr(
+        not(feature = "postgres"),
+        allow(dead_code, reason = "the postgres backend's")
+    )]
     pub(crate) fn with_history(mut self, history: Option<History>) -> Self {
         self.history = history;
         self

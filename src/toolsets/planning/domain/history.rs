@@ -248,11 +248,21 @@ impl History {
     }
 
     /// The entries as shared, oldest first.
-    pub(crate) fn shared(&self) -> impl DoubleEndedIterator<Item = &Arc<Entry>> + ExactSizeIterator {
+    #[cfg_attr(
+        not(feature = "postgres"),
+        allow(dead_code, reason = "the postgres backend's")
+    )]
+    pub(crate) fn shared(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = &Arc<Entry>> + ExactSizeIterator {
         self.entries.iter()
     }
 
     /// How many entries were ever recorded (see [`History::restored`]).
+    #[cfg_attr(
+        not(feature = "postgres"),
+        allow(dead_code, reason = "the postgres backend's")
+    )]
     pub(crate) fn recorded(&self) -> u64 {
         self.recorded
     }
@@ -260,6 +270,10 @@ impl History {
     /// The entries recorded after the `recorded`-th, oldest first, if they
     /// are all still here (`None` when some were evicted already, or when
     /// the history counts fewer than `recorded`).
+    #[cfg_attr(
+        not(feature = "postgres"),
+        allow(dead_code, reason = "the postgres backend's")
+    )]
     pub(crate) fn recorded_after(&self, recorded: u64) -> Option<impl Iterator<Item = &Entry>> {
         let new = usize::try_from(self.recorded.checked_sub(recorded)?).ok()?;
         let kept = self.entries.len().checked_sub(new)?;
@@ -269,8 +283,11 @@ impl History {
     /// Appends events that happened at `at`, dropping the oldest beyond the cap.
     pub(crate) fn record_at(&mut self, events: Vec<Event>, at: SystemTime) -> Recorded {
         let before = self.entries.len();
-        self.entries
-            .extend(events.into_iter().map(|event| Arc::new(Entry { at, event })));
+        self.entries.extend(
+            events
+                .into_iter()
+                .map(|event| Arc::new(Entry { at, event })),
+        );
         let appended = self.entries.len() - before;
         self.recorded += appended as u64;
         let excess = self.entries.len().saturating_sub(HISTORY_CAP);
@@ -336,7 +353,10 @@ mod tests {
         let before = history.clone();
         let recorded = history.record_at(vec![goal("new")], SystemTime::UNIX_EPOCH);
         assert_eq!(history.recorded(), HISTORY_CAP as u64 + 1);
-        assert_eq!(titles(history.recorded_after(HISTORY_CAP as u64).unwrap()), ["new"]);
+        assert_eq!(
+            titles(history.recorded_after(HISTORY_CAP as u64).unwrap()),
+            ["new"]
+        );
         history.unrecord(recorded);
         assert_eq!(history, before);
         assert_eq!(history.recorded(), HISTORY_CAP as u64);

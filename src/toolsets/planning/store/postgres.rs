@@ -89,7 +89,6 @@ const WRITE: &str = "UPDATE planning_boards SET revision = $2, snapshot = $3, sa
 /// The boards that hold a snapshot.
 const NAMES: &str = "SELECT name FROM planning_boards WHERE revision > 0 ORDER BY name";
 
-
 /// One board's row in the database.
 #[derive(Debug)]
 pub(crate) struct PostgresStore {
@@ -240,9 +239,15 @@ impl PostgresStore {
     fn read_after(&self) -> (i64, i64, i64) {
         match &*self.seen.lock() {
             Some(seen) => {
-                let (generation, last) = seen.history.as_ref().map_or((-1, -1), |(generation, history)| {
-                    (*generation, i64::try_from(history.recorded()).unwrap_or(i64::MAX))
-                });
+                let (generation, last) =
+                    seen.history
+                        .as_ref()
+                        .map_or((-1, -1), |(generation, history)| {
+                            (
+                                *generation,
+                                i64::try_from(history.recorded()).unwrap_or(i64::MAX),
+                            )
+                        });
                 (seen.revision, generation, last)
             }
             None => (-1, -1, -1),
@@ -253,7 +258,9 @@ impl PostgresStore {
     /// entries this process `kept` of the row's generation, if any, and the
     /// row's entries after those.
     fn board(&self, row: Row, snapshot: &str, kept: Option<History>) -> Result<Board, StoreError> {
-        let Head { generation, last, .. } = row.head;
+        let Head {
+            generation, last, ..
+        } = row.head;
         if snapshot.is_empty() {
             return Ok(Board::new(self.limits, self.history_enabled));
         }
@@ -295,7 +302,8 @@ impl PostgresStore {
                     .and_then(|seen| seen.history)
                     .filter(|(generation, history)| {
                         *generation == row.head.generation
-                            && (row.complete || i64::try_from(history.recorded()).is_ok_and(|n| n >= row.after))
+                            && (row.complete
+                                || i64::try_from(history.recorded()).is_ok_and(|n| n >= row.after))
                     })
                     .map(|(_, history)| history);
                 if kept.is_none() && !row.complete {
@@ -406,7 +414,9 @@ impl PostgresStore {
             None => snapshot::to_json(board),
         })
         .map_err(|_| self.error("save", "the snapshot is not UTF-8".into()))?;
-        let plan = board.history().map(|history| HistoryWrite::of(head, revision, history));
+        let plan = board
+            .history()
+            .map(|history| HistoryWrite::of(head, revision, history));
         let generation = plan.as_ref().map(|plan| plan.generation);
         let name = self.name.clone();
         let written = self.database.block(self.limit(), async move {
@@ -498,7 +508,10 @@ impl PostgresStore {
             self.roll_back(client);
             return Err(self.error(
                 "import",
-                format!("the database holds it already (revision {}); pass --replace to overwrite it", head.revision),
+                format!(
+                    "the database holds it already (revision {}); pass --replace to overwrite it",
+                    head.revision
+                ),
             ));
         }
         let (name, revision) = (self.name.clone(), head.revision + 1);
@@ -572,7 +585,10 @@ async fn read_row(
 ) -> Result<Option<Row>, tokio_postgres::Error> {
     let cap = HISTORY_CAP as i64;
     let row = client
-        .query_opt(read, &[&name, &revision, &generation, &last, &history, &cap])
+        .query_opt(
+            read,
+            &[&name, &revision, &generation, &last, &history, &cap],
+        )
         .await?;
     Ok(row.map(|row| {
         let seqs: Option<Vec<i64>> = row.get(4);

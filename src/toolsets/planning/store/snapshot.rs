@@ -218,11 +218,19 @@ pub fn to_json(board: &Board) -> Vec<u8> {
 
 /// [`to_json`] without the history, for a store that keeps the history
 /// entry by entry ([`entry_to_json`]).
+#[cfg_attr(
+    not(feature = "postgres"),
+    allow(dead_code, reason = "the postgres backend's")
+)]
 pub(crate) fn to_json_without_history(board: &Board) -> Vec<u8> {
     write(board, false)
 }
 
 /// One history entry as compact JSON, as it stands in a snapshot's `history`.
+#[cfg_attr(
+    not(feature = "postgres"),
+    allow(dead_code, reason = "the postgres backend's")
+)]
 pub(crate) fn entry_to_json(entry: &Entry) -> String {
     #[allow(
         clippy::expect_used,
@@ -232,6 +240,10 @@ pub(crate) fn entry_to_json(entry: &Entry) -> String {
 }
 
 /// Reads one history entry written by [`entry_to_json`]; `n` names it in errors.
+#[cfg_attr(
+    not(feature = "postgres"),
+    allow(dead_code, reason = "the postgres backend's")
+)]
 pub(crate) fn entry_from_json(json: &str, n: usize) -> Result<Entry, String> {
     let record: EntryRecord = serde_json::from_str(json).map_err(|e| corrupt(&e))?;
     record.into_entry(n)
@@ -239,6 +251,10 @@ pub(crate) fn entry_from_json(json: &str, n: usize) -> Result<Entry, String> {
 
 /// A snapshot written by [`to_json_without_history`] with `entries` as its
 /// history: the bytes [`to_json`] gave for the whole board.
+#[cfg_attr(
+    not(feature = "postgres"),
+    allow(dead_code, reason = "the postgres backend's")
+)]
 pub(crate) fn with_history(snapshot: &str, entries: &[Entry]) -> Result<String, String> {
     let mut record: SnapshotRecord = serde_json::from_str(snapshot).map_err(|e| corrupt(&e))?;
     record.history = Some(entries.iter().map(EntryRecord::from).collect());

@@ -13,8 +13,8 @@ use deadpool_postgres::Object;
 use tokio_postgres::types::ToSql;
 
 use super::Head;
-use crate::toolsets::planning::domain::history::{Entry, HISTORY_CAP};
 use crate::toolsets::planning::domain::History;
+use crate::toolsets::planning::domain::history::{Entry, HISTORY_CAP};
 use crate::toolsets::planning::store::snapshot;
 
 /// Writes a snapshot under the lock, with where its history now stands.
