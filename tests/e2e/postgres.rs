@@ -456,14 +456,32 @@ async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
     let on_file = ok(&file_server, "get_tasks", json!({})).await;
     file_server.cancel().await.unwrap();
     let original = std::fs::read_to_string(store.join("default.json")).unwrap();
-    // The database as a server of schema 1 left it, holding that board.
+    // The database as a server of schema 1 left it, holding that board, its
+    // tables owned by another user.
     cluster.psql(
         "old",
         &format!(
-            "SET ROLE {USER}; {SCHEMA_1} INSERT INTO planning_boards (name, revision, snapshot) VALUES ('default', 4, $snap${original}$snap$);"
+            "{SCHEMA_1} INSERT INTO planning_boards (name, revision, snapshot) VALUES ('default', 4, $snap${original}$snap$); \
+             GRANT SELECT, INSERT, UPDATE, DELETE ON planning_schema, planning_boards TO {USER};"
         ),
     );
-    // A server of this version migrates the tables, and reads the board.
+    // A user who may use the tables but not alter them cannot migrate them,
+    // and says so, changing nothing.
+    let (code, _, err) = run(&dir, &[], &envs).await;
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("they are schema version 1 and cannot be migrated to version 2: must be owner of table planning_boards; have the tables' owner start planning-mcp-server once"),
+        "{err}"
+    );
+    assert_eq!(
+        cluster.psql("old", "SELECT version FROM planning_schema"),
+        "1"
+    );
+    cluster.psql(
+        "old",
+        &format!("ALTER TABLE planning_schema OWNER TO {USER}; ALTER TABLE planning_boards OWNER TO {USER};"),
+    );
+    // Their owner's server of this version migrates them, and reads the board.
     let server = stdio_client(&dir, &[], &envs).await;
     assert_eq!(
         cluster.psql("old", "SELECT version FROM planning_schema"),

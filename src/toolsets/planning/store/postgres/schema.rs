@@ -130,10 +130,15 @@ async fn read_version(client: &impl GenericClient) -> Result<Option<i32>, tokio_
 /// Creates the tables (one server at a time) and returns the version then stored.
 async fn create(client: &mut Client) -> Result<i32, String> {
     let failed = |error: tokio_postgres::Error| {
+        let hint = match error.code() {
+            Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
+                "; grant the user CREATE on the schema, or have the database's owner start planning-mcp-server once (docs/storage.md)"
+            }
+            _ => "",
+        };
         format!(
-            "they do not exist and cannot be created: {}{}",
-            describe(&error),
-            hint(&error)
+            "they do not exist and cannot be created: {}{hint}",
+            describe(&error)
         )
     };
     let transaction = client.transaction().await.map_err(failed)?;
@@ -158,10 +163,15 @@ async fn create(client: &mut Client) -> Result<i32, String> {
 /// and returns the version then stored.
 async fn migrate(client: &mut Client) -> Result<i32, String> {
     let failed = |error: tokio_postgres::Error| {
+        let hint = match error.code() {
+            Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
+                "; have the tables' owner start planning-mcp-server once (docs/storage.md)"
+            }
+            _ => "",
+        };
         format!(
-            "they are schema version 1 and cannot be migrated to version {VERSION}: {}{}",
-            describe(&error),
-            hint(&error)
+            "they are schema version 1 and cannot be migrated to version {VERSION}: {}{hint}",
+            describe(&error)
         )
     };
     let transaction = client.transaction().await.map_err(failed)?;
@@ -181,14 +191,4 @@ async fn migrate(client: &mut Client) -> Result<i32, String> {
     };
     transaction.commit().await.map_err(failed)?;
     Ok(version)
-}
-
-/// What to do about a statement refused for want of rights.
-fn hint(error: &tokio_postgres::Error) -> &'static str {
-    match error.code() {
-        Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
-            "; grant the user CREATE on the schema, or have the database's owner start planning-mcp-server once (docs/storage.md)"
-        }
-        _ => "",
-    }
 }
