@@ -404,16 +404,17 @@ impl PostgresStore {
     /// cannot be extended), and commits; returns once the commit is
     /// acknowledged.
     fn write_board(&self, board: &Board) -> Result<(), StoreError> {
-        let held = self.held.lock().take();
-        let Some(Held { client, head, .. }) = held else {
-            return Err(self.error("save", "the board's row is not locked".into()));
-        };
-        let revision = head.revision + 1;
         let snapshot = String::from_utf8(match board.history() {
             Some(_) => snapshot::to_json_without_history(board),
             None => snapshot::to_json(board),
         })
         .map_err(|_| self.error("save", "the snapshot is not UTF-8".into()))?;
+        // Taken out, the transaction is this call's to commit or drop.
+        let held = self.held.lock().take();
+        let Some(Held { client, head, .. }) = held else {
+            return Err(self.error("save", "the board's row is not locked".into()));
+        };
+        let revision = head.revision + 1;
         let plan = board
             .history()
             .map(|history| HistoryWrite::of(head, revision, history));
@@ -532,30 +533,18 @@ impl PostgresStore {
 
     /// The whole row, its history entries all, read without locking.
     fn read_all(&self) -> Result<Row, StoreError> {
-        let pool = self.database.pool().clone();
-        let name = self.name.clone();
-        self.database
-            .block(self.limit(), async move {
-                let client = pool.get().await.map_err(|e| db::pool_error(&e))?;
-                let read = async {
-                    let read = client.prepare_cached(READ).await?;
-                    read_row(&client, &read, &name, (-1, -1, -1), true).await
-                }
-                .await;
-                read.map(|row| row.unwrap_or_else(Row::missing))
-                    .map_err(|error| {
-                        drop(Object::take(client));
-                        describe(&error)
-                    })
-            })
-            .map_err(|problem| self.error("read", problem))
+        self.read((-1, -1, -1), true)
     }
 
     /// Reads the row: what changed since this process last saw it.
     fn read_changes(&self) -> Result<Row, StoreError> {
+        self.read(self.read_after(), self.history_enabled)
+    }
+
+    /// Reads the row without locking, as [`read_row`] does.
+    fn read(&self, after: (i64, i64, i64), history: bool) -> Result<Row, StoreError> {
         let pool = self.database.pool().clone();
         let name = self.name.clone();
-        let (after, history) = (self.read_after(), self.history_enabled);
         self.database
             .block(self.limit(), async move {
                 let client = pool.get().await.map_err(|e| db::pool_error(&e))?;
