@@ -245,10 +245,12 @@ impl SharedBoard {
     /// A receiver that wakes whenever the board changes: through this
     /// process, or through the store, by another process (checked every
     /// 200 ms while anyone watches, or as soon as a store that announces
-    /// changes announces one). Needs a Tokio runtime.
+    /// changes announces one; a board only this process holds, in memory,
+    /// is not checked at all). Needs a Tokio runtime.
     pub fn watch(&self) -> watch::Receiver<u64> {
         let receiver = self.inner.changes.subscribe();
-        if !self.inner.polling.swap(true, Ordering::SeqCst) {
+        let elsewhere = self.inner.store.persistent();
+        if elsewhere && !self.inner.polling.swap(true, Ordering::SeqCst) {
             tokio::spawn(poll_store(Arc::downgrade(&self.inner)));
         }
         receiver
@@ -449,6 +451,27 @@ mod tests {
         assert!(!watcher.has_changed().unwrap(), "a read");
         assert_eq!(add(&board, "kept").unwrap(), 1);
         assert!(watcher.has_changed().unwrap(), "a saved change");
+    }
+
+    #[tokio::test]
+    async fn a_board_only_in_memory_is_watched_without_polling_a_store() {
+        let board = open(Box::new(MemoryStore)).unwrap();
+        let watcher = board.watch();
+        assert!(!board.inner.polling.load(Ordering::SeqCst));
+        assert_eq!(add(&board, "seen").unwrap(), 1);
+        assert!(watcher.has_changed().unwrap());
+        // A stored board is checked for other processes' changes.
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::toolsets::planning::store::FileStore::open(
+            dir.path(),
+            "default",
+            false,
+            Limits::default(),
+            true,
+        );
+        let stored = open(Box::new(store.unwrap())).unwrap();
+        let _watcher = stored.watch();
+        assert!(stored.inner.polling.load(Ordering::SeqCst));
     }
 
     #[test]
