@@ -401,6 +401,36 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
     assert_eq!(rows, "moved");
 }
 
+#[tokio::test]
+async fn a_unix_socket_directory_serves_as_the_host() {
+    let Some(cluster) = Cluster::start_or_skip("postgres over a Unix socket") else {
+        return;
+    };
+    cluster.database("local");
+    let dir = tempfile::tempdir().unwrap();
+    let socket = cluster.socket_dir().display().to_string();
+    let port = cluster.port;
+    // libpq's key=value form, then its URL form with the directory
+    // percent-encoded as the host; the socket needs no password here.
+    let key_values = format!("host={socket} port={port} dbname=local user={USER}");
+    let pairs = on(&key_values);
+    let writer = stdio_client(&dir, &[], &env(&pairs)).await;
+    ok(
+        &writer,
+        "add_tasks",
+        json!({"tasks": [{"title": "by socket"}]}),
+    )
+    .await;
+    writer.cancel().await.unwrap();
+    let encoded = socket.replace('/', "%2F");
+    let url = format!("postgres://{USER}@{encoded}:{port}/local");
+    let pairs = on(&url);
+    let reader = stdio_client(&dir, &[], &env(&pairs)).await;
+    let board = ok(&reader, "get_tasks", json!({})).await;
+    assert!(board.contains("by socket"), "{board}");
+    reader.cancel().await.unwrap();
+}
+
 /// The tables as schema version 1 made them, the history inside the snapshot.
 const SCHEMA_1: &str = r#"
 CREATE TABLE planning_schema (
