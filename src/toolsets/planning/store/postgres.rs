@@ -306,6 +306,9 @@ impl PostgresStore {
                                 || i64::try_from(history.recorded()).is_ok_and(|n| n >= row.after))
                     })
                     .map(|(_, history)| history);
+                // Not held across a read: what this process saw is unknown
+                // (`None`) until the board is built.
+                drop(seen);
                 if kept.is_none() && !row.complete {
                     row = self.read_all()?;
                 }
@@ -315,7 +318,7 @@ impl PostgresStore {
                 let revision = row.head.revision;
                 let generation = row.head.generation;
                 let board = self.board(row, &snapshot, kept)?;
-                *seen = Some(Seen {
+                *self.seen.lock() = Some(Seen {
                     revision,
                     history: board
                         .history()
