@@ -322,15 +322,35 @@ impl Bench {
         call(runtime, &planner, Call::SetPlan(plan()));
         let restore: Box<dyn Fn()> = match vcs {
             VcsChoice::Jj => {
+                // The whole repository back to this operation: the commit
+                // IDs too, since a write (and the floor's replay of it)
+                // describes the commit it read by its ID; a commit rewritten
+                // under it would be described again as a divergent copy.
                 let (repo, real) = (repo.clone(), real.clone());
-                let text = run(
+                let op = run(
                     &repo,
                     &real,
-                    &["log", "-r", "@", "--no-graph", "-T", "description"],
+                    &["op", "log", "--no-graph", "--limit", "1", "-T", "id"],
                     "",
                 );
+                let op = op.trim().to_owned();
+                // And a commit time of its own for the writes that follow:
+                // the same description written twice in one second would
+                // otherwise be the same commit, which jj refuses to create
+                // again ("already exists").
+                let restored = std::cell::Cell::new(0_u32);
                 Box::new(move || {
-                    run(&repo, &real, &["describe", "--stdin", "--quiet"], &text);
+                    run(&repo, &real, &["op", "restore", "--quiet", &op], "");
+                    let n = restored.get() + 1;
+                    restored.set(n);
+                    let at = format!(
+                        "2001-01-01T{:02}:{:02}:{:02}+00:00",
+                        n / 3600 % 24,
+                        n / 60 % 60,
+                        n % 60
+                    );
+                    let key = "debug.commit-timestamp";
+                    run(&repo, &real, &["config", "set", "--repo", key, &at], "");
                 })
             }
             _ => {
@@ -363,6 +383,11 @@ impl Bench {
         let recording = settings(self.settings.vcs, &self.repo, &self.wrapper);
         call(runtime, &Planner::new(recording), c.clone());
         let processes = recorded(&self.log);
+        if std::env::var_os("COMMIT_BENCH_SHOW").is_some() {
+            for process in &processes {
+                println!("  {} {}: {}", self.name, c.name(), process.argv.join(" "));
+            }
+        }
         if writes {
             (self.restore)();
         }
