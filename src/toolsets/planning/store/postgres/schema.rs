@@ -93,13 +93,13 @@ UPDATE planning_schema SET version = 2;
 /// Makes sure the tables are there in the version this build knows:
 /// reads the version (no DDL when it is current, so a user without the
 /// right to create tables can use tables an owner made), creates the
-/// tables when there are none, and refuses a newer version. The error says
+/// tables when there are none, migrates version 1, and refuses a newer
+/// version. The error says
 /// what is wrong, for "cannot use the planning tables in DATABASE: ...".
 pub(super) async fn ensure(client: &mut Client) -> Result<(), String> {
     let version = match read_version(client).await {
-        Ok(Some(1)) => migrate(client).await?,
+        Ok(found @ (None | Some(1))) => upgrade(client, found).await?,
         Ok(Some(version)) => version,
-        Ok(None) => create(client).await?,
         Err(error) => return Err(describe(&error)),
     };
     match version {
@@ -127,67 +127,51 @@ async fn read_version(client: &impl GenericClient) -> Result<Option<i32>, tokio_
     Ok(row.map(|row| row.get(0)))
 }
 
-/// Creates the tables (one server at a time) and returns the version then stored.
-async fn create(client: &mut Client) -> Result<i32, String> {
+/// Brings tables `found` as they were (none, or version 1) to this version,
+/// one server at a time: creates them, or migrates them. Returns the
+/// version then stored (another server may have done it meanwhile).
+async fn upgrade(client: &mut Client, found: Option<i32>) -> Result<i32, String> {
     let failed = |error: tokio_postgres::Error| {
-        let hint = match error.code() {
-            Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
-                "; grant the user CREATE on the schema, or have the database's owner start planning-mcp-server once (docs/storage.md)"
-            }
-            _ => "",
-        };
-        format!(
-            "they do not exist and cannot be created: {}{hint}",
-            describe(&error)
-        )
+        let denied = error.code() == Some(&SqlState::INSUFFICIENT_PRIVILEGE);
+        match found {
+            None => format!(
+                "they do not exist and cannot be created: {}{}",
+                describe(&error),
+                if denied {
+                    "; grant the user CREATE on the schema, or have the database's owner start planning-mcp-server once (docs/storage.md)"
+                } else {
+                    ""
+                }
+            ),
+            Some(old) => format!(
+                "they are schema version {old} and cannot be migrated to version {VERSION}: {}{}",
+                describe(&error),
+                if denied {
+                    "; have the tables' owner start planning-mcp-server once (docs/storage.md)"
+                } else {
+                    ""
+                }
+            ),
+        }
     };
     let transaction = client.transaction().await.map_err(failed)?;
     transaction
         .execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK])
         .await
         .map_err(failed)?;
-    // Another server may have made them while this one waited for the lock.
+    // Read again under the lock: another server may have been first.
     let version = match read_version(&transaction).await.map_err(failed)? {
-        Some(version) => version,
         None => {
             transaction.batch_execute(CREATE).await.map_err(failed)?;
             tracing::info!(version = VERSION, "created the planning tables");
             VERSION
         }
-    };
-    transaction.commit().await.map_err(failed)?;
-    Ok(version)
-}
-
-/// Migrates tables of version 1 to this version (one server at a time)
-/// and returns the version then stored.
-async fn migrate(client: &mut Client) -> Result<i32, String> {
-    let failed = |error: tokio_postgres::Error| {
-        let hint = match error.code() {
-            Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
-                "; have the tables' owner start planning-mcp-server once (docs/storage.md)"
-            }
-            _ => "",
-        };
-        format!(
-            "they are schema version 1 and cannot be migrated to version {VERSION}: {}{hint}",
-            describe(&error)
-        )
-    };
-    let transaction = client.transaction().await.map_err(failed)?;
-    transaction
-        .execute("SELECT pg_advisory_xact_lock($1)", &[&CREATE_LOCK])
-        .await
-        .map_err(failed)?;
-    // Another server may have migrated them while this one waited for the lock.
-    let version = match read_version(&transaction).await.map_err(failed)? {
         Some(1) => {
             transaction.batch_execute(MIGRATE_1).await.map_err(failed)?;
             tracing::info!(from = 1, to = VERSION, "migrated the planning tables");
             VERSION
         }
         Some(version) => version,
-        None => return Err("they disappeared while being migrated".into()),
     };
     transaction.commit().await.map_err(failed)?;
     Ok(version)
