@@ -11,7 +11,7 @@
 //! (`planning::domain::coordination`), so it is stored, reloaded and shared
 //! across processes with the board. `domain` is pure; `mcp` is the MCP
 //! face; `cli` the `summary` and `check-touches` subcommands;
-//! `digest_route` and `reservations_route` the HTTP face
+//! `routes` the HTTP face
 //! (`/boards/{name}/digest`, `/boards/{name}/reservations`, the latter's
 //! JSON in `reserved`); `waiter` the long poll of `wait_for`; `config` its
 //! table and `toolset` its registry entry. Leases are measured by the runtime's clock, shifted in tests
@@ -19,11 +19,10 @@
 
 pub(crate) mod cli;
 pub(crate) mod config;
-pub(crate) mod digest_route;
 pub(crate) mod domain;
 pub(crate) mod mcp;
-pub(crate) mod reservations_route;
 pub(crate) mod reserved;
+pub(crate) mod routes;
 pub(crate) mod toolset;
 pub(crate) mod waiter;
 

@@ -4,7 +4,7 @@
 
 //! The live reservations of a board as `check-touches` reads them: from
 //! the stored board, or as JSON from a running server
-//! (`GET /boards/{name}/reservations`, [`super::reservations_route`]).
+//! (`GET /boards/{name}/reservations`, [`super::routes`]).
 
 use serde::{Deserialize, Serialize};
 

@@ -16,7 +16,7 @@ use super::config::{EXAMPLE, TeamSettings};
 use super::domain::{View, digest};
 use super::mcp::{Rules, TeamTools};
 use super::reserved::{self, Reservations};
-use super::{digest_route, reservations_route};
+use super::routes;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::command::CliCommand;
@@ -148,9 +148,7 @@ impl Toolset for Team {
 
     /// `GET /boards/{name}/digest` and `GET /boards/{name}/reservations`.
     fn routes(&self, _http: &HttpContext) -> Option<Routes> {
-        let router =
-            digest_route::routes(self.clone()).merge(reservations_route::routes(self.clone()));
-        Some(Routes::new(router))
+        Some(Routes::new(routes::routes(self.clone())))
     }
 
     fn as_any(&self) -> &dyn Any {
