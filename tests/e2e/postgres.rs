@@ -402,6 +402,51 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
 }
 
 #[tokio::test]
+async fn the_history_rows_keep_the_newest_thousand_entries() {
+    let Some(cluster) = Cluster::start_or_skip("postgres history cap") else {
+        return;
+    };
+    let url = cluster.database("capped");
+    let pairs = on(&url);
+    let envs = env(&pairs);
+    let dir = tempfile::tempdir().unwrap();
+    let client = stdio_client(&dir, &[], &envs).await;
+    let titles: Vec<String> = (0..100).map(|n| format!("t{n}")).collect();
+    let tasks: Vec<_> = titles.iter().map(|t| json!({"title": t})).collect();
+    ok(&client, "add_tasks", json!({ "tasks": tasks })).await;
+    // Eleven calls of 100 status changes each: 1,100 entries.
+    for round in 0..11 {
+        let status = if round % 2 == 0 {
+            "completed"
+        } else {
+            "pending"
+        };
+        let updates: Vec<_> = titles
+            .iter()
+            .map(|t| json!({"task_id": id(t), "status": status}))
+            .collect();
+        ok(&client, "update_task_statuses", json!({ "tasks": updates })).await;
+    }
+    client.cancel().await.unwrap();
+    // The table is trimmed every 100 entries: the newest 1,000 are left.
+    let rows = cluster.psql(
+        "capped",
+        "SELECT count(*) || ' ' || min(seq) || ' ' || max(seq) FROM planning_history",
+    );
+    assert_eq!(rows, "1000 101 1100");
+    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    let snapshot: serde_json::Value = serde_json::from_str(&exported).unwrap();
+    let history = snapshot["history"].as_array().unwrap();
+    assert_eq!(history.len(), 1000);
+    let last = &history[999];
+    assert_eq!(
+        (last["title"].as_str(), last["to"].as_str()),
+        (Some("t99"), Some("completed"))
+    );
+}
+
+#[tokio::test]
 async fn a_unix_socket_directory_serves_as_the_host() {
     let Some(cluster) = Cluster::start_or_skip("postgres over a Unix socket") else {
         return;
