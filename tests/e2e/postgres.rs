@@ -444,6 +444,25 @@ async fn the_history_rows_keep_the_newest_thousand_entries() {
         (last["title"].as_str(), last["to"].as_str()),
         (Some("t99"), Some("completed"))
     );
+    // A row that is not an entry is refused clearly, and left as it is.
+    cluster.psql(
+        "capped",
+        "UPDATE planning_history SET entry = 'junk' WHERE seq = 1100",
+    );
+    let (code, _, err) = run(&dir, &["export"], &envs).await;
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("its snapshot is not usable: history entry 1100: it is not valid JSON"),
+        "{err}"
+    );
+    let (code, _, err) = run(&dir, &[], &envs).await;
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("history entry 1100"), "{err}");
+    let kept = cluster.psql(
+        "capped",
+        "SELECT entry FROM planning_history WHERE seq = 1100",
+    );
+    assert_eq!(kept, "junk");
 }
 
 #[tokio::test]

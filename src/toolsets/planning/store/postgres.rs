@@ -57,7 +57,7 @@ use self::history_rows::HistoryWrite;
 pub(crate) use self::url::ConnectionString;
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
 use crate::toolsets::planning::config::StorageSettings;
-use crate::toolsets::planning::domain::history::HISTORY_CAP;
+use crate::toolsets::planning::domain::history::{Entry, HISTORY_CAP};
 use crate::toolsets::planning::domain::{Board, History, Limits};
 
 /// Locks the board's row.
@@ -270,13 +270,19 @@ impl PostgresStore {
         if !self.history_enabled || inline {
             return Ok(board);
         }
-        let mut rows = Vec::with_capacity(row.entries.len());
-        for (seq, json) in row.entries {
-            let entry = snapshot::entry_from_json(&json, usize::try_from(seq).unwrap_or(0))
-                .map_err(|problem| self.unusable(&format!("history entry {seq}: {problem}")))?;
-            rows.push((seq, entry));
-        }
+        let rows = self.entries(row.entries)?;
         Ok(board.with_history(Some(history_rows::merge(kept, rows, last))))
+    }
+
+    /// History rows read, parsed; the first that is not an entry is an error.
+    fn entries(&self, rows: Vec<(i64, String)>) -> Result<Vec<(i64, Entry)>, StoreError> {
+        rows.into_iter()
+            .map(|(seq, json)| {
+                snapshot::entry_from_json(&json, usize::try_from(seq).unwrap_or(0))
+                    .map(|entry| (seq, entry))
+                    .map_err(|problem| self.unusable(&format!("history entry {seq}: {problem}")))
+            })
+            .collect()
     }
 
     /// The revision this process last saw.
@@ -466,19 +472,18 @@ impl PostgresStore {
     /// or as the file backend would have written the board at its last
     /// save; `None` when the board has none.
     pub(crate) fn export(&self) -> Result<Option<(i64, String)>, StoreError> {
-        let row = self.read_all()?;
-        let Some(snapshot) = row.snapshot.clone().filter(|_| row.head.revision > 0) else {
+        let mut row = self.read_all()?;
+        let Some(snapshot) = row.snapshot.take().filter(|_| row.head.revision > 0) else {
             return Ok(None);
         };
         if row.head.generation == 0 {
             return Ok(Some((row.head.revision, snapshot)));
         }
-        let mut entries = Vec::with_capacity(row.entries.len());
-        for (seq, json) in &row.entries {
-            let entry = snapshot::entry_from_json(json, usize::try_from(*seq).unwrap_or(0))
-                .map_err(|problem| self.unusable(&format!("history entry {seq}: {problem}")))?;
-            entries.push(entry);
-        }
+        let entries: Vec<_> = self
+            .entries(row.entries)?
+            .into_iter()
+            .map(|(_, entry)| entry)
+            .collect();
         let whole = snapshot::with_history(&snapshot, &entries)
             .map_err(|problem| self.unusable(&problem))?;
         Ok(Some((row.head.revision, whole)))
