@@ -280,7 +280,15 @@ impl PostgresStore {
             .map(|(seq, json)| {
                 snapshot::entry_from_json(&json, usize::try_from(seq).unwrap_or(0))
                     .map(|entry| (seq, entry))
-                    .map_err(|problem| self.unusable(&format!("history entry {seq}: {problem}")))
+                    .map_err(|problem| {
+                        self.error(
+                            "load",
+                            format!(
+                                "its history entry {seq} is not usable: {problem}; it is left as it is (fix it, or delete it: DELETE FROM planning_history WHERE board = '{}' AND seq = {seq})",
+                                self.name
+                            ),
+                        )
+                    })
             })
             .collect()
     }
