@@ -469,6 +469,32 @@ async fn the_history_rows_keep_the_newest_thousand_entries() {
     assert_eq!(code, 0, "{err}");
     let snapshot: serde_json::Value = serde_json::from_str(&exported).unwrap();
     assert_eq!(snapshot["history"].as_array().unwrap().len(), 999);
+    // A snapshot edited into one this build cannot read: the server says
+    // "export it, fix it, import it", and that, done, mends it.
+    cluster.psql(
+        "capped",
+        "UPDATE planning_boards SET snapshot = replace(snapshot, '\"tasks\"', '\"taskz\"')",
+    );
+    let (code, _, err) = run(&dir, &[], &envs).await;
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("(export it, fix it, import it)"), "{err}");
+    let (code, broken, err) = run(&dir, &["export"], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    let fixed = broken.replace("\"taskz\"", "\"tasks\"");
+    let file = dir.path().join("fixed.json");
+    std::fs::write(&file, &fixed).unwrap();
+    let file_arg = file.display().to_string();
+    let (code, _, err) = run(&dir, &["import", "--replace", &file_arg], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    let (code, again, err) = run(&dir, &["export"], &envs).await;
+    assert_eq!(code, 0, "{err}");
+    let snapshot: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(snapshot["tasks"].as_array().unwrap().len(), 100);
+    assert_eq!(snapshot["history"].as_array().unwrap().len(), 999);
+    let server = stdio_client(&dir, &[], &envs).await;
+    let board = ok(&server, "get_tasks", json!({})).await;
+    assert!(board.contains("t99"), "{board}");
+    server.cancel().await.unwrap();
 }
 
 #[tokio::test]

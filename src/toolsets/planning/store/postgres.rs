@@ -478,7 +478,9 @@ impl PostgresStore {
 
     /// The stored snapshot, with its revision: as imported, byte for byte,
     /// or as the file backend would have written the board at its last
-    /// save; `None` when the board has none.
+    /// save; `None` when the board has none. A snapshot this build cannot
+    /// read is exported as stored, its history appended, for a person to
+    /// fix and import.
     pub(crate) fn export(&self) -> Result<Option<(i64, String)>, StoreError> {
         let mut row = self.read_all()?;
         let Some(snapshot) = row.snapshot.take().filter(|_| row.head.revision > 0) else {
@@ -493,7 +495,7 @@ impl PostgresStore {
             .map(|(_, entry)| entry)
             .collect();
         let whole = snapshot::with_history(&snapshot, &entries)
-            .map_err(|problem| self.unusable(&problem))?;
+            .unwrap_or_else(|_| appended(&snapshot, &entries));
         Ok(Some((row.head.revision, whole)))
     }
 
@@ -577,6 +579,18 @@ impl PostgresStore {
             })
             .map_err(|problem| self.error("read", problem))
     }
+}
+
+/// `snapshot`, which is not one this build reads, as it is with `entries`
+/// put in as its last field, `history`.
+fn appended(snapshot: &str, entries: &[Entry]) -> String {
+    let body = snapshot.trim_end();
+    let body = body.strip_suffix('}').unwrap_or(body).trim_end();
+    let entries: Vec<String> = entries.iter().map(snapshot::entry_to_json).collect();
+    format!(
+        "{body},\n  \"history\": [\n    {}\n  ]\n}}\n",
+        entries.join(",\n    ")
+    )
 }
 
 /// Runs [`READ`] for board `name`, after `(revision, generation, last
