@@ -4,6 +4,9 @@
 
 //! Small text helpers every layer shares.
 
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
 /// Whether `c` ends a line somewhere: in Markdown, a terminal, a log
 /// viewer or an editor (`\n`, `\r`, vertical tab, form feed, NEL,
 /// U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR).
@@ -42,6 +45,71 @@ pub(crate) fn may_need_care(text: &str) -> bool {
     chunks.any(any) || any(chunks.remainder())
 }
 
+/// Whether `c` is an invisible formatting character: Unicode's general
+/// category Cf (format), which holds the bidirectional controls (U+200E,
+/// U+200F, U+202A to U+202E, U+2066 to U+2069, U+061C), the zero-width
+/// characters (U+200B to U+200D, U+2060, U+FEFF), the soft hyphen and the
+/// tags, and U+115F, U+1160, U+3164 and U+FFA0, the Hangul fillers that
+/// show as nothing. (Line and paragraph separators are refused as line
+/// breaks by the team's `check_line`.)
+pub(crate) fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61c}'
+            | '\u{6dd}'
+            | '\u{70f}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8e2}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0001}'
+            | '\u{e0020}'..='\u{e007f}'
+    )
+}
+
+/// `text` (a name or path read from outside: a stored board, git) safe
+/// to print on one line of a reply or a terminal: a line break, a control
+/// character, an invisible or direction-changing character (U+202E would
+/// show the rest of the line backwards) becomes its escape (`\n`, `\t`,
+/// `\u{202e}`), and `\` becomes `\\` so that an escape cannot be
+/// forged. Other text comes back as it is, without a copy.
+pub(crate) fn escaped(text: &str) -> Cow<'_, str> {
+    let escape =
+        |c: char| c == '\\' || c.is_control() || is_line_break(c) || is_invisible_format(c);
+    if !text.chars().any(escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if escape(c) => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Quotes a caller's value for an error message, cut short so that a huge
 /// argument does not come back as a huge error.
 pub(crate) fn clip(text: &str) -> String {
@@ -56,6 +124,25 @@ pub(crate) fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_from_outside_are_escaped_onto_one_line() {
+        assert!(matches!(
+            escaped("worker-1 é ✓"),
+            Cow::Borrowed("worker-1 é ✓")
+        ));
+        for (raw, expected) in [
+            ("w1\n- ☑ [3] forged", "w1\\n- ☑ [3] forged"),
+            ("a\rb\tc", "a\\rb\\tc"),
+            ("\u{202e}tnega", "\\u{202e}tnega"),
+            ("w\u{200b}1", "w\\u{200b}1"),
+            ("esc\u{1b}[2J", "esc\\u{001b}[2J"),
+            ("a\u{2028}b\u{85}", "a\\u{2028}b\\u{0085}"),
+            ("a\\nb", "a\\\\nb"),
+        ] {
+            assert_eq!(escaped(raw), expected, "{raw:?}");
+        }
+    }
 
     #[test]
     fn line_breaks_and_control_characters_are_known() {

@@ -331,12 +331,20 @@ impl Launch {
     /// The command line, for messages.
     pub(crate) fn describe(&self) -> String {
         match self {
+            Self::Stdio { .. } => format!("runs `{}`", self.command_line()),
+            Self::Http { url } => format!("connects to {url}"),
+        }
+    }
+
+    /// The command as a shell would read it, or the URL.
+    pub(crate) fn command_line(&self) -> String {
+        match self {
             Self::Stdio { command, args } => {
                 let mut words = vec![shell_word(command)];
                 words.extend(args.iter().map(|a| shell_word(a)));
-                format!("runs `{}`", words.join(" "))
+                words.join(" ")
             }
-            Self::Http { url } => format!("connects to {url}"),
+            Self::Http { url } => url.clone(),
         }
     }
 }
@@ -344,19 +352,79 @@ impl Launch {
 /// `word` as one word of a POSIX shell command: as it is when it holds
 /// nothing the shell would read, else in single quotes.
 pub(crate) fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./,:=@+%".contains(c));
-    match plain {
+    match !word.is_empty() && word.chars().all(plain) {
         true => word.to_owned(),
         false => format!("'{}'", word.replace('\'', r"'\''")),
     }
 }
 
+/// Whether [`shell_word`] leaves `c` unquoted.
+fn plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-_./,:=@+%".contains(c)
+}
+
+/// The words of `command`, read back as [`shell_word`] writes them, joined
+/// by spaces: plain characters, single-quoted text and `\'`. Anything else
+/// a shell would read (`;`, `&`, `|`, `$`, `` ` ``, `"`, a redirection, a
+/// glob, a line break) is refused: `Err` names it.
+pub(crate) fn split_words(command: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' => words.extend(word.take()),
+            '\'' => {
+                let word = word.get_or_insert_default();
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err("a quote that is not closed".into()),
+                    }
+                }
+            }
+            '\\' if chars.clone().next() == Some('\'') => {
+                chars.next();
+                word.get_or_insert_default().push('\'');
+            }
+            c if plain(c) => word.get_or_insert_default().push(c),
+            c => return Err(format!("{c:?}")),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_read_back_as_shell_word_writes_them_and_nothing_else() {
+        let words = ["/my dir/planning-mcp-server", "it's", "", "summary", "a\nb"];
+        let command = words.map(shell_word).join(" ");
+        assert_eq!(split_words(&command).unwrap(), words);
+        assert_eq!(
+            split_words("planning-mcp-server summary --storage file").unwrap(),
+            ["planning-mcp-server", "summary", "--storage", "file"]
+        );
+        for (command, refused) in [
+            ("planning-mcp-server summary; touch X", "';'"),
+            ("a && b", "'&'"),
+            ("a | b", "'|'"),
+            ("a $(b)", "'$'"),
+            ("a `b`", "'`'"),
+            ("a \"b\"", "'\"'"),
+            ("a > b", "'>'"),
+            ("a *", "'*'"),
+            ("a\nb", "'\\n'"),
+            ("a \\b", "'\\\\'"),
+            ("a 'b", "a quote that is not closed"),
+        ] {
+            assert_eq!(split_words(command).unwrap_err(), refused, "{command}");
+        }
+    }
 
     fn places() -> Places {
         Places {

@@ -9,6 +9,12 @@
 //! `initialize` and lists its tools (or the HTTP URL answers
 //! `initialize`), its board directory can be written, and each hook of
 //! `setup` exits 0 and prints the digest. Exit status 1 when a check fails.
+//!
+//! The files may come with a cloned project, so doctor runs none of its
+//! code: only this binary or the one `PATH` finds outside the project
+//! ([`program::runnable`]), only hooks word for word as `setup` writes
+//! them, and never through a shell. What it does not run is a failure
+//! that says `not run` and why.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -16,13 +22,15 @@ use std::path::{Path, PathBuf};
 use clap::builder::PossibleValuesParser;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use super::agent::{Agent, ConfigFile, Format, Launch, PROGRAM, Places, Scope};
-use super::apply::{HOOK_EVENTS, is_our_hook};
+use super::agent::{Agent, ConfigFile, Format, Launch, PROGRAM, Places, Scope, split_words};
+use super::apply::HOOK_EVENTS;
 use super::command::check_name;
 use super::json::Document;
 use super::plan::DEFAULT_NAME;
+use super::program::{NotRunnable, Runnable};
 use super::toml_file::TomlDocument;
 use super::{files, probe, program};
+use crate::runtime::text::escaped;
 use crate::server::command::CliCommand;
 
 /// The subcommand.
@@ -146,7 +154,7 @@ fn check(
         );
         return;
     };
-    report.ok(&format!("server '{name}' {}", launch.describe()));
+    report.ok(&format!("server '{name}' {}", escaped(&launch.describe())));
     // The directory the agent starts the server in: the project for a
     // project's file; for a user's file, whichever project is open (this
     // one is as good as any).
@@ -155,13 +163,15 @@ fn check(
     match &launch {
         Launch::Stdio { command, args } => {
             team = args.windows(2).any(|w| w[0] == "--toolsets" && w[1].split(',').any(|t| t == "team"));
-            check_program(command, scope, &setup, report);
-            match probe::stdio_server(command, args, &dir) {
-                Ok(tools) => report.ok(&format!("it answers initialize and lists {tools} tools")),
-                Err(why) => report.fail(
-                    &format!("it does not speak MCP: {why}"),
-                    "run the command yourself in the project to see why",
-                ),
+            let shown = escaped(&launch.command_line()).into_owned();
+            if let Some(program) = check_program(command, &shown, scope, &setup, places, report) {
+                match probe::stdio_server(&program, args, &dir) {
+                    Ok(tools) => report.ok(&format!("it answers initialize and lists {tools} tools")),
+                    Err(why) => report.fail(
+                        &format!("it does not speak MCP: {why}"),
+                        "run the command yourself in the project to see why",
+                    ),
+                }
             }
             if let Some(board) = board_dir(args) {
                 match probe::writable(&dir.join(&board)) {
@@ -213,32 +223,50 @@ fn server_entry(
     }
 }
 
-/// Whether `command` is found, and is this binary.
-fn check_program(command: &str, scope: Scope, setup: &str, report: &mut Report) {
-    let found = match Path::new(command).is_absolute() {
-        true => Some(PathBuf::from(command)).filter(|p| p.is_file()),
-        false => program::find_on_path(command, std::env::var_os("PATH").as_deref()),
-    };
-    let Some(found) = found else {
-        let fix = match scope {
-            Scope::Project => format!("put {PROGRAM} on PATH (cargo install --path .)"),
-            Scope::User => format!("run {setup} --scope user again from the binary you use"),
-        };
-        report.fail(&format!("{command} is not found"), &fix);
-        return;
-    };
-    match program::this_binary() {
-        Ok(this) if std::fs::canonicalize(&found).ok().as_ref() == Some(&this) => {
+/// Whether `command` is found and is a program doctor may start (this
+/// binary, or the one `PATH` finds outside the project): the file to
+/// start, or `None` when it is not run (the report says why). `shown` is
+/// the entry's command line.
+fn check_program(
+    command: &str,
+    shown: &str,
+    scope: Scope,
+    setup: &str,
+    places: &Places,
+    report: &mut Report,
+) -> Option<PathBuf> {
+    let this = program::this_binary().unwrap_or_default();
+    let path = std::env::var_os("PATH");
+    let runnable = program::runnable(command, &this, &places.project, path.as_deref());
+    let command = escaped(command);
+    match runnable {
+        Ok(Runnable::This(this)) => {
             report.ok(&format!("{command} is this binary ({})", this.display()));
+            Some(this)
         }
-        Ok(this) => {
+        Ok(Runnable::OnPath(found)) => {
             report.ok(&format!("{command} is found: {}", found.display()));
             report.warn(&format!(
                 "it is not this binary ({}): the agent starts another build",
                 this.display()
             ));
+            Some(found)
         }
-        Err(_) => report.ok(&format!("{command} is found: {}", found.display())),
+        Err(NotRunnable::Missing) => {
+            let fix = match scope {
+                Scope::Project => format!("put {PROGRAM} on PATH (cargo install --path .)"),
+                Scope::User => format!("run {setup} --scope user again from the binary you use"),
+            };
+            report.fail(&format!("{command} is not found"), &fix);
+            None
+        }
+        Err(NotRunnable::Refused(why)) => {
+            report.fail(
+                &format!("not run: the server's command `{shown}`: {why}"),
+                &format!("if you did not put it there, remove the entry; then run {setup}"),
+            );
+            None
+        }
     }
 }
 
@@ -276,24 +304,67 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
             .get(&["hooks", event])
             .and_then(|n| n.items())
             .unwrap_or(&[]);
-        for group in groups
+        // Every command hook that names this program, setup's or not: one
+        // setup does not write is said not to be run.
+        let commands = groups
             .iter()
             .filter_map(|g| doc.data(&g.value))
-            .filter(is_our_hook)
-        {
+            .flat_map(|group| match group.get("hooks") {
+                Some(serde_json::Value::Array(hooks)) => hooks.clone(),
+                _ => Vec::new(),
+            })
+            .filter_map(|hook| hook.get("command")?.as_str().map(str::to_owned))
+            .filter(|command| command.contains(PROGRAM));
+        for command in commands {
             found += 1;
-            let command = group["hooks"][0]["command"].as_str().unwrap_or("");
-            match probe::hook(command, dir) {
+            // As the file holds it, but on one line.
+            let shown = escaped(&command).into_owned();
+            let argv = match hook_words(&command) {
+                Ok(argv) => argv,
+                Err(why) => {
+                    report.fail(
+                        &format!("not run: {event} hook `{shown}`: {why}"),
+                        &format!(
+                            "if you did not put it there, remove it from {}; then run {setup}",
+                            file.shown
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let this = program::this_binary().unwrap_or_default();
+            let path = std::env::var_os("PATH");
+            let program = match program::runnable(&argv[0], &this, dir, path.as_deref()) {
+                Ok(program) => program,
+                Err(NotRunnable::Missing) => {
+                    report.fail(
+                        &format!("{event} hook `{shown}` is not run: {} is not found", escaped(&argv[0])),
+                        &format!("put {PROGRAM} on PATH (cargo install --path .), or run {setup} --scope user"),
+                    );
+                    continue;
+                }
+                Err(NotRunnable::Refused(why)) => {
+                    report.fail(
+                        &format!("not run: {event} hook `{shown}`: {why}"),
+                        &format!(
+                            "if you did not put it there, remove it from {}; then run {setup}",
+                            file.shown
+                        ),
+                    );
+                    continue;
+                }
+            };
+            match probe::hook(program.path(), &argv[1..], dir) {
                 Ok(out) if out.trim().is_empty() => report.fail(
-                    &format!("{event} hook `{command}` prints nothing"),
+                    &format!("{event} hook `{shown}` prints nothing"),
                     "run it yourself in the project to see why",
                 ),
                 Ok(out) => report.ok(&format!(
-                    "{event} hook `{command}` exits 0 and prints the digest ({})",
+                    "{event} hook `{shown}` exits 0 and prints the digest ({})",
                     out.lines().next().unwrap_or("").trim()
                 )),
                 Err(why) => report.fail(
-                    &format!("{event} hook `{command}` fails: {why}"),
+                    &format!("{event} hook `{shown}` fails: {why}"),
                     &format!("run {setup} again with your toolsets (it writes flags that fit the storage)"),
                 ),
             }
@@ -304,5 +375,73 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
             "toolset team is on, but no hook in {} prints the digest: run {setup} --toolsets planning,team",
             file.shown
         ));
+    }
+}
+
+/// The words of `command` if it is a hook `setup` writes, which doctor
+/// runs (without a shell): `planning-mcp-server summary --storage file`
+/// or `planning-mcp-server summary --url http://...`, the program by name
+/// or path. Else why it is not run.
+fn hook_words(command: &str) -> Result<Vec<String>, String> {
+    let words = split_words(command)
+        .map_err(|what| format!("it holds {what}, shell syntax setup never writes"))?;
+    let ours = match words.as_slice() {
+        [program, summary, flag, value] => {
+            Path::new(program).file_name().is_some_and(|n| n == PROGRAM)
+                && summary == "summary"
+                && match flag.as_str() {
+                    "--storage" => value == "file",
+                    "--url" => value.starts_with("http://"),
+                    _ => false,
+                }
+        }
+        _ => false,
+    };
+    match ours {
+        true => Ok(words),
+        false => Err(format!(
+            "setup writes only `{PROGRAM} summary --storage file` or `{PROGRAM} summary --url \
+             URL`, and doctor runs no other command"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_hooks_setup_writes_are_run() {
+        for command in [
+            "planning-mcp-server summary --storage file",
+            "'/my apps/planning-mcp-server' summary --storage file",
+            "planning-mcp-server summary --url http://localhost:8080",
+        ] {
+            assert!(hook_words(command).is_ok(), "{command}");
+        }
+        for (command, why) in [
+            ("planning-mcp-server summary; touch X", "it holds ';'"),
+            (
+                "planning-mcp-server summary --storage file && x",
+                "it holds '&'",
+            ),
+            ("planning-mcp-server summary", "setup writes only"),
+            (
+                "planning-mcp-server summary --storage memory",
+                "setup writes only",
+            ),
+            (
+                "planning-mcp-server summary --url file:///x",
+                "setup writes only",
+            ),
+            ("sh summary --storage file", "setup writes only"),
+            (
+                "planning-mcp-server serve --storage file",
+                "setup writes only",
+            ),
+        ] {
+            let error = hook_words(command).unwrap_err();
+            assert!(error.starts_with(why), "{command}: {error}");
+        }
     }
 }

@@ -6,12 +6,16 @@
 //! command, asked `initialize` and `tools/list` on stdio; an HTTP
 //! endpoint, asked `initialize`; a hook's command, run to its end; a board
 //! directory, written to. Each is bounded in time (a process that does not
-//! answer is killed), so `doctor` never hangs.
+//! answer is killed), so `doctor` never hangs. Nothing here picks what to
+//! run: `doctor` checks first that the program is one it may start
+//! ([`super::program::runnable`]); none is run through a shell.
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+
+use crate::runtime::process::{Invocation, MAX_OUTPUT, Runner};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -21,10 +25,11 @@ const DEADLINE: Duration = Duration::from_secs(20);
 /// The `initialize` request doctor sends.
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"planning-mcp-server doctor","version":"1"}}}"#;
 
-/// Starts `command` with `args` in `dir` and asks it `initialize` and
-/// `tools/list` on stdio: the number of tools, or what went wrong.
-pub(crate) fn stdio_server(command: &str, args: &[String], dir: &Path) -> Result<usize, String> {
-    let mut child = Command::new(command)
+/// Starts `program` (without a shell) with `args` in `dir` and asks it
+/// `initialize` and `tools/list` on stdio: the number of tools, or what
+/// went wrong. Its output is read up to [`MAX_OUTPUT`].
+pub(crate) fn stdio_server(program: &Path, args: &[String], dir: &Path) -> Result<usize, String> {
+    let mut child = Command::new(program)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
@@ -50,7 +55,8 @@ fn talk(child: &mut Child) -> Result<usize, String> {
     let stdout = child.stdout.take().ok_or("no stdout")?;
     let (sender, lines) = mpsc::channel();
     std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
+        let capped = stdout.take(u64::try_from(MAX_OUTPUT).unwrap_or(u64::MAX));
+        for line in BufReader::new(capped).lines() {
             if sender.send(line).is_err() {
                 return;
             }
@@ -199,52 +205,33 @@ fn exchange(address: &str, request: &str) -> std::io::Result<String> {
     Ok(String::from_utf8_lossy(&response).into_owned())
 }
 
-/// Runs the shell command `command` in `dir` as an agent runs a hook: its
-/// standard output, if it exits 0.
-pub(crate) fn hook(command: &str, dir: &Path) -> Result<String, String> {
-    let mut child = Command::new("sh")
-        .args(["-c", command])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run sh: {e}"))?;
-    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            if let Some(pipe) = pipe {
-                let _ = pipe.take(1024 * 1024).read_to_string(&mut text);
-            }
-            text
-        })
+/// Runs `program` with `args` in `dir` as an agent runs a hook, but
+/// without a shell (the words were checked to be a hook `setup` writes):
+/// its standard output, if it exits 0. Through [`Runner`]: its process
+/// group is killed past the deadline, and its output is capped.
+pub(crate) fn hook(program: &Path, args: &[String], dir: &Path) -> Result<String, String> {
+    let program = program
+        .to_str()
+        .ok_or_else(|| format!("its path {} is not UTF-8", program.display()))?;
+    let runner = Runner {
+        dir: dir.to_owned(),
+        timeout: DEADLINE,
     };
-    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
-    let deadline = Instant::now() + DEADLINE;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("it did not finish within {} s", DEADLINE.as_secs()));
-            }
-        }
+    let invocation = Invocation {
+        program,
+        args: args.to_vec(),
+        env: &[],
+        stdin: None,
     };
-    let (stdout, stderr) = (
-        stdout.join().unwrap_or_default(),
-        stderr.join().unwrap_or_default(),
-    );
-    match status.success() {
-        true => Ok(stdout),
+    let output = runner
+        .run_blocking(&invocation)
+        .map_err(|e| format!("it {e}"))?;
+    match output.success() {
+        true => Ok(output.stdout),
         false => Err(format!(
             "it exited with {}: {}",
-            status
-                .code()
-                .map_or("a signal".to_owned(), |c| c.to_string()),
-            stderr.trim()
+            output.code.map_or("a signal".to_owned(), |c| c.to_string()),
+            output.stderr.trim()
         )),
     }
 }
@@ -271,32 +258,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hooks_run_in_their_directory_and_say_why_they_fail() {
+    fn hooks_run_in_their_directory_without_a_shell_and_say_why_they_fail() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(
-            hook("pwd", dir.path()).unwrap().trim(),
+            hook(Path::new("pwd"), &[], dir.path()).unwrap().trim(),
             std::fs::canonicalize(dir.path())
                 .unwrap()
                 .display()
                 .to_string()
         );
+        let words = ["-c".to_owned(), "echo no >&2; exit 3".to_owned()];
         assert_eq!(
-            hook("echo no >&2; exit 3", dir.path()).unwrap_err(),
+            hook(Path::new("sh"), &words, dir.path()).unwrap_err(),
             "it exited with 3: no"
         );
+        // The words are arguments, never read by a shell.
+        let marker = dir.path().join("x");
+        let words = [format!("a; touch {}", marker.display())];
+        assert!(hook(Path::new("echo"), &words, dir.path()).is_ok());
+        assert!(!marker.exists());
+        let error = hook(Path::new("/nonexistent/x"), &[], dir.path()).unwrap_err();
+        assert!(error.starts_with("it could not start: "), "{error}");
     }
 
     #[test]
     fn a_server_that_does_not_speak_mcp_is_named() {
         let dir = tempfile::tempdir().unwrap();
-        let error = stdio_server("echo", &["hello".into()], dir.path()).unwrap_err();
+        let error = stdio_server(Path::new("echo"), &["hello".into()], dir.path()).unwrap_err();
         assert_eq!(
             error,
             "it wrote something that is not JSON-RPC on stdout: hello"
         );
-        let error = stdio_server("true", &[], dir.path()).unwrap_err();
+        let error = stdio_server(Path::new("true"), &[], dir.path()).unwrap_err();
         assert_eq!(error, "it exited without answering initialize");
-        let error = stdio_server("/nonexistent/x", &[], dir.path()).unwrap_err();
+        let error = stdio_server(Path::new("/nonexistent/x"), &[], dir.path()).unwrap_err();
         assert!(error.starts_with("cannot start it: "), "{error}");
     }
 

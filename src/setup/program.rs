@@ -39,6 +39,92 @@ pub(crate) fn find_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> Option
         })
 }
 
+/// A program `doctor` may start: this binary, or the `planning-mcp-server`
+/// that `PATH` finds outside the project (each with its symbolic links
+/// resolved, which is the path started).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Runnable {
+    /// This very binary.
+    This(PathBuf),
+    /// Another build, the one `PATH` finds outside the project.
+    OnPath(PathBuf),
+}
+
+impl Runnable {
+    /// The file to start.
+    pub(crate) fn path(&self) -> &Path {
+        match self {
+            Self::This(path) | Self::OnPath(path) => path,
+        }
+    }
+}
+
+/// Why `doctor` does not start a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum NotRunnable {
+    /// `PATH` has no `planning-mcp-server`, or the path names no file.
+    Missing,
+    /// It is found, but is not a program `doctor` starts: why.
+    Refused(String),
+}
+
+/// The program `doctor` may start for `command` (an agent's entry or the
+/// first word of a hook), with `this` this binary, `project` the project's
+/// directory and `path` the `PATH` value: this binary, or the
+/// `planning-mcp-server` that `PATH` finds outside `project`. A file in the
+/// project (a checked-out repository's script, by a relative path, an
+/// absolute one, or a `PATH` entry that leads there) is refused, and so is
+/// any other file: a person who runs `doctor` in a cloned project must not
+/// run that project's code.
+pub(crate) fn runnable(
+    command: &str,
+    this: &Path,
+    project: &Path,
+    path: Option<&std::ffi::OsStr>,
+) -> Result<Runnable, NotRunnable> {
+    let only = format!(
+        "doctor starts only this binary ({}) or the {PROGRAM} that PATH finds outside the project",
+        this.display()
+    );
+    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_owned());
+    let on_path = find_on_path(PROGRAM, path)
+        .and_then(|found| std::fs::canonicalize(found).ok())
+        .filter(|found| found == this || !found.starts_with(&project));
+    if command == PROGRAM {
+        let found = find_on_path(PROGRAM, path).ok_or(NotRunnable::Missing)?;
+        return match std::fs::canonicalize(&found) {
+            Ok(real) if real == this => Ok(Runnable::This(real)),
+            Ok(real) if on_path.as_ref() == Some(&real) => Ok(Runnable::OnPath(real)),
+            Ok(real) => Err(NotRunnable::Refused(format!(
+                "PATH finds it in the project ({}): {only}",
+                real.display()
+            ))),
+            Err(_) => Err(NotRunnable::Missing),
+        };
+    }
+    if !Path::new(command).is_absolute() {
+        return Err(NotRunnable::Refused(format!(
+            "it is a path relative to the project, which setup never writes: {only}"
+        )));
+    }
+    let real = std::fs::canonicalize(command)
+        .ok()
+        .filter(|real| real.is_file())
+        .ok_or(NotRunnable::Missing)?;
+    match real {
+        real if real == this => Ok(Runnable::This(real)),
+        real if on_path.as_ref() == Some(&real) => Ok(Runnable::OnPath(real)),
+        real if real.starts_with(&project) => Err(NotRunnable::Refused(format!(
+            "it is a file in the project ({}): {only}",
+            real.display()
+        ))),
+        real => Err(NotRunnable::Refused(format!(
+            "it is another file ({}): {only}",
+            real.display()
+        ))),
+    }
+}
+
 /// The command for files of `scope`.
 pub(crate) fn for_scope(scope: Scope) -> Result<Program, String> {
     let this = this_binary()?;
@@ -86,6 +172,47 @@ pub(crate) fn path_note(this: &Path, found: Option<&Path>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doctor_starts_this_binary_or_the_one_path_finds_outside_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let (project, outside, this) = (root.join("p"), root.join("bin"), root.join("this"));
+        let script = project.join("tools").join(PROGRAM);
+        for file in [&script, &outside.join(PROGRAM), &this.join(PROGRAM)] {
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "").unwrap();
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let this = this.join(PROGRAM);
+        let (other, mine) = (outside.join(PROGRAM), Some(this.clone()));
+        let path = |dirs: &[&Path]| std::env::join_paths(dirs).unwrap();
+        let run = |command: &str, dirs: &[&Path]| {
+            let path = path(dirs);
+            runnable(command, &this, &project, Some(&path)).map(|r| r.path().to_owned())
+        };
+        assert_eq!(run(PROGRAM, &[this.parent().unwrap()]).ok(), mine);
+        assert_eq!(run(PROGRAM, &[&outside]), Ok(other.clone()));
+        assert_eq!(run(PROGRAM, &[&root]), Err(NotRunnable::Missing));
+        assert_eq!(run(this.to_str().unwrap(), &[]).ok(), mine);
+        assert_eq!(run(other.to_str().unwrap(), &[&outside]), Ok(other.clone()));
+        let refused = |command: &str, dirs: &[&Path]| match run(command, dirs) {
+            Err(NotRunnable::Refused(why)) => why,
+            ran => panic!("{command}: {ran:?}"),
+        };
+        let tools = script.parent().unwrap();
+        assert!(refused(PROGRAM, &[tools, &outside]).starts_with("PATH finds it in the project"));
+        assert!(refused("tools/planning-mcp-server", &[]).starts_with("it is a path relative"));
+        let absolute = script.to_str().unwrap();
+        assert!(refused(absolute, &[tools]).starts_with("it is a file in the project"));
+        let why = refused(other.to_str().unwrap(), &[]);
+        assert!(why.starts_with("it is another file"), "{why}");
+        assert!(why.ends_with("or the planning-mcp-server that PATH finds outside the project"));
+        assert_eq!(
+            run("/nonexistent/planning-mcp-server", &[]),
+            Err(NotRunnable::Missing)
+        );
+    }
 
     #[test]
     fn found_on_path_only_when_executable() {

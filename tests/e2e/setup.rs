@@ -513,7 +513,8 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
             "Claude Code, project scope (.mcp.json):\n  ok    server 'planning' runs `planning-mcp-server --toolsets planning,team --storage file`\n  ok    planning-mcp-server is this binary ({this})\n  ok    it answers initialize and lists {tools} tools\n  ok    its board directory .planning-mcp-server is writable\n  ok    SessionStart hook `planning-mcp-server summary --storage file` exits 0 and prints the digest (# Board default)\n  ok    PreCompact hook `planning-mcp-server summary --storage file` exits 0 and prints the digest (# Board default)\n6 checks, 0 failed\n"
         )
     );
-    // A hook that cannot read the board (memory) fails, and says what to do.
+    // A hook setup does not write (this one could not read the board) is
+    // not run, and doctor says what to do.
     let settings = project.read(".claude/settings.json").unwrap();
     std::fs::write(
         project.path(".claude/settings.json"),
@@ -523,15 +524,117 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
     let output = project.run(&["doctor", "claude-code"]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr.contains("  FAIL  SessionStart hook `planning-mcp-server summary` fails: it exited with 1: planning-mcp-server: board default lives in the memory"), "{stderr}");
-    assert!(
-        stderr.contains("        fix: run planning-mcp-server setup claude-code again"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("  FAIL  not run: SessionStart hook `planning-mcp-server summary`: setup writes only `planning-mcp-server summary --storage file` or `planning-mcp-server summary --url URL`, and doctor runs no other command\n        fix: if you did not put it there, remove it from .claude/settings.json; then run planning-mcp-server setup claude-code\n"), "{stderr}");
     assert!(
         stderr.trim_end().ends_with("6 checks, 2 failed"),
         "{stderr}"
     );
+}
+
+#[tokio::test]
+async fn doctor_runs_no_code_of_a_checked_out_project() {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    let project = Project::new();
+    project
+        .setup(&["claude-code", "--toolsets", "planning,team"])
+        .await;
+    // The repository's own script, named like the server, ...
+    let tools = project.dir.join("tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    let script = tools.join("planning-mcp-server");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ntouch ran-the-script\nexec planning-mcp-server \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let servers = project.read(".mcp.json").unwrap();
+    let named = |command: &str| {
+        let text = servers.replace(
+            r#""command": "planning-mcp-server""#,
+            &format!(r#""command": "{command}""#),
+        );
+        std::fs::write(project.path(".mcp.json"), text).unwrap();
+    };
+    named("tools/planning-mcp-server");
+    // ... and hooks that start as setup's do and go on.
+    let settings = project.read(".claude/settings.json").unwrap();
+    let settings = settings
+        .replacen(
+            "planning-mcp-server summary --storage file",
+            "planning-mcp-server summary; touch ran-a-hook",
+            1,
+        )
+        .replacen(
+            "planning-mcp-server summary --storage file",
+            "planning-mcp-server summary --storage file && touch ran-a-hook",
+            1,
+        );
+    std::fs::write(project.path(".claude/settings.json"), settings).unwrap();
+    let args = "--toolsets planning,team --storage file";
+    let refused = |stderr: &str, command: &str, why: &str| {
+        let line = format!("  FAIL  not run: the server's command `{command} {args}`: {why}");
+        assert!(stderr.contains(&line), "{line}\n{stderr}");
+    };
+
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    for marker in ["ran-the-script", "ran-a-hook"] {
+        assert!(!project.dir.join(marker).exists(), "{marker}: {stderr}");
+    }
+    refused(
+        &stderr,
+        "tools/planning-mcp-server",
+        "it is a path relative to the project, which setup never writes: doctor starts only this binary (",
+    );
+    for (event, command, what) in [
+        (
+            "SessionStart",
+            "planning-mcp-server summary; touch ran-a-hook",
+            "';'",
+        ),
+        (
+            "PreCompact",
+            "planning-mcp-server summary --storage file && touch ran-a-hook",
+            "'&'",
+        ),
+    ] {
+        let line = format!(
+            "  FAIL  not run: {event} hook `{command}`: it holds {what}, shell syntax setup never writes\n"
+        );
+        assert!(stderr.contains(&line), "{line}\n{stderr}");
+    }
+    assert!(stderr.contains("        fix: if you did not put it there, remove the entry; then run planning-mcp-server setup claude-code\n"), "{stderr}");
+
+    // Its absolute path, and a PATH that finds it first, are refused too.
+    let real = std::fs::canonicalize(&script).unwrap();
+    named(&real.display().to_string());
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    refused(
+        &stderr,
+        &real.display().to_string(),
+        &format!("it is a file in the project ({})", real.display()),
+    );
+    named("planning-mcp-server");
+    let bins = Path::new(common::BIN).parent().unwrap();
+    let mut command = project.command(common::BIN);
+    command
+        .args(["doctor", "claude-code"])
+        .env("PATH", format!("{}:{}", tools.display(), bins.display()))
+        .stdin(std::process::Stdio::null());
+    let output = common::within_hang("doctor", command.output())
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    refused(
+        &stderr,
+        "planning-mcp-server",
+        &format!("PATH finds it in the project ({})", real.display()),
+    );
+    assert!(!project.dir.join("ran-the-script").exists(), "{stderr}");
 }
 
 #[tokio::test]

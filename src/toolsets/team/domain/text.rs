@@ -13,7 +13,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 
 use super::error::TeamError;
-use crate::runtime::text::is_line_break;
+use crate::runtime::text::{is_invisible_format, is_line_break};
 
 /// The longest agent name, in characters.
 pub(crate) const MAX_AGENT_CHARS: usize = 64;
@@ -66,43 +66,6 @@ pub(crate) fn agent(name: &str) -> Result<&str, TeamError> {
         });
     }
     Ok(name)
-}
-
-/// Whether `c` is an invisible formatting character: Unicode's general
-/// category Cf (format), which holds the bidirectional controls (U+200E,
-/// U+200F, U+202A to U+202E, U+2066 to U+2069, U+061C), the zero-width
-/// characters (U+200B to U+200D, U+2060, U+FEFF), the soft hyphen and the
-/// tags, and U+115F, U+1160, U+3164 and U+FFA0, the Hangul fillers that
-/// show as nothing. (Line and paragraph separators are refused as line
-/// breaks by [`check_line`].)
-pub(crate) fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}'
-            | '\u{600}'..='\u{605}'
-            | '\u{61c}'
-            | '\u{6dd}'
-            | '\u{70f}'
-            | '\u{890}'..='\u{891}'
-            | '\u{8e2}'
-            | '\u{115f}'..='\u{1160}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206f}'
-            | '\u{3164}'
-            | '\u{feff}'
-            | '\u{ffa0}'
-            | '\u{fff9}'..='\u{fffb}'
-            | '\u{110bd}'
-            | '\u{110cd}'
-            | '\u{13430}'..='\u{1343f}'
-            | '\u{1bca0}'..='\u{1bca3}'
-            | '\u{1d173}'..='\u{1d17a}'
-            | '\u{e0001}'
-            | '\u{e0020}'..='\u{e007f}'
-    )
 }
 
 /// `text` on one line: every control character (line breaks included)
