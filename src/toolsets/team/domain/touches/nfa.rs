@@ -168,6 +168,19 @@ impl Nfa {
         nfa
     }
 
+    /// An estimate of the bytes it holds on the heap (its states, their
+    /// moves, its prefix and suffix), for memory bounds by size.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let moves = self.states.iter().map(|state| {
+            state.edges.capacity() * size_of::<(ByteSet, usize)>()
+                + state.empty.capacity() * size_of::<usize>()
+        });
+        self.states.capacity() * size_of::<State>()
+            + moves.sum::<usize>()
+            + self.prefix.capacity()
+            + self.suffix.capacity()
+    }
+
     fn add(&mut self) -> Result<usize, Unreadable> {
         if self.states.len() >= MAX_STATES {
             return Err(Unreadable(format!(

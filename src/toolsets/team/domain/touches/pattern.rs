@@ -24,12 +24,59 @@ use crate::toolsets::team::domain::text::check_line;
 /// The longest pattern, in characters.
 pub(crate) const MAX_PATTERN_CHARS: usize = 256;
 
-/// The most patterns the memo keeps.
-const MEMO_CAP: usize = 100_000;
+/// The most bytes the memo holds, by [`Pattern::heap_bytes`]' estimate:
+/// a pattern's automaton depends on what it spells, not on its length (one
+/// of 256 characters can compile to tens of kilobytes), so the bound is on
+/// bytes, not on a count.
+const MEMO_BYTES: usize = 64 * 1024 * 1024;
 
 /// Compiled stored patterns by their text: a memo, seen by nothing but the
 /// time it saves (a pattern's compilation depends on its text alone).
-static MEMO: LazyLock<Mutex<HashMap<String, Arc<Pattern>>>> = LazyLock::new(Mutex::default);
+static MEMO: LazyLock<Mutex<Memo>> = LazyLock::new(|| Mutex::new(Memo::new(MEMO_BYTES)));
+
+/// Compiled patterns by their text, at most `cap` bytes of them.
+#[derive(Debug)]
+struct Memo {
+    patterns: HashMap<String, Arc<Pattern>>,
+    /// The bytes of `patterns`, by estimate.
+    bytes: usize,
+    cap: usize,
+}
+
+impl Memo {
+    fn new(cap: usize) -> Self {
+        Self {
+            patterns: HashMap::new(),
+            bytes: 0,
+            cap,
+        }
+    }
+
+    fn get(&self, text: &str) -> Option<Arc<Pattern>> {
+        self.patterns.get(text).cloned()
+    }
+
+    /// Keeps `compiled` under `text`, if it fits in the cap: when the memo
+    /// is full it starts afresh rather than grow; a pattern larger than the
+    /// whole cap is not kept.
+    fn insert(&mut self, text: &str, compiled: Arc<Pattern>) {
+        // The key, the entry and the pattern.
+        let bytes = text.len()
+            + size_of::<(String, Arc<Pattern>)>()
+            + size_of::<Pattern>()
+            + compiled.heap_bytes();
+        if bytes > self.cap {
+            return;
+        }
+        if self.bytes + bytes > self.cap {
+            self.patterns = HashMap::new();
+            self.bytes = 0;
+        }
+        if self.patterns.insert(text.to_owned(), compiled).is_none() {
+            self.bytes += bytes;
+        }
+    }
+}
 
 /// A pattern, compiled for the overlap test.
 #[derive(Debug, Clone)]
@@ -85,19 +132,19 @@ impl Pattern {
     /// read the same patterns call after call.
     pub(crate) fn stored(text: &str) -> Arc<Self> {
         if let Some(compiled) = MEMO.lock().get(text) {
-            return compiled.clone();
+            return compiled;
         }
         let compiled = Arc::new(Self::new(text).unwrap_or_else(|_| Self {
             text: text.to_owned(),
             nfa: Nfa::literal(text),
         }));
-        let mut memo = MEMO.lock();
-        // A bound on the memory: start afresh rather than grow.
-        if memo.len() >= MEMO_CAP {
-            memo.clear();
-        }
-        memo.insert(text.to_owned(), compiled.clone());
+        MEMO.lock().insert(text, compiled.clone());
         compiled
+    }
+
+    /// An estimate of the bytes it holds on the heap.
+    fn heap_bytes(&self) -> usize {
+        self.text.capacity() + self.nfa.heap_bytes()
     }
 
     /// The pattern as written.
@@ -169,6 +216,44 @@ mod tests {
         }
         assert!(Pattern::new("a\nb").is_err());
         assert!(Pattern::new(&"a".repeat(MAX_PATTERN_CHARS + 1)).is_err());
+    }
+
+    /// A glob of the longest length that compiles to a large automaton.
+    fn large(n: usize) -> String {
+        let mut text = format!("d{n}/");
+        while text.len() + 13 <= MAX_PATTERN_CHARS {
+            text.push_str("{[a-z]*,?}*/");
+        }
+        text.push('x');
+        text
+    }
+
+    #[test]
+    fn many_large_patterns_keep_the_memo_under_its_byte_cap() {
+        let one = Pattern::new(&large(0)).unwrap();
+        assert!(one.heap_bytes() > 10 * 1024, "{}", one.heap_bytes());
+        // Room for about ten of them: a thousand never hold more.
+        let cap = 10 * (one.heap_bytes() + 200);
+        let mut memo = Memo::new(cap);
+        let mut most = 0;
+        for n in 0..1000 {
+            let text = large(n);
+            memo.insert(&text, Arc::new(Pattern::new(&text).unwrap()));
+            assert!(memo.bytes <= cap, "{} > {cap}", memo.bytes);
+            most = most.max(memo.patterns.len());
+            assert!(memo.get(&text).is_some(), "the last one is kept");
+        }
+        assert!((5..=10).contains(&most), "{most}");
+        // One larger than the whole cap is not kept.
+        let mut tiny = Memo::new(100);
+        tiny.insert("a", Arc::new(Pattern::new(&large(1)).unwrap()));
+        assert!(tiny.get("a").is_none() && tiny.bytes == 0);
+        // The process's memo keeps to its cap too.
+        for n in 0..200 {
+            Pattern::stored(&large(n));
+        }
+        let memo = MEMO.lock();
+        assert!(memo.bytes <= MEMO_BYTES && memo.bytes > 0);
     }
 
     #[test]
