@@ -120,6 +120,17 @@ impl Output {
     }
 }
 
+/// What a finished command gave, its stdout as bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct BytesOutput {
+    /// Its exit code; `None` when a signal ended it.
+    pub(crate) code: Option<i32>,
+    /// Its stdout.
+    pub(crate) stdout: Vec<u8>,
+    /// Its stderr.
+    pub(crate) stderr: String,
+}
+
 /// Why a command gave no output. In every case but `Spawn` and
 /// `ShuttingDown` its process group was killed.
 #[derive(Debug)]
@@ -177,13 +188,27 @@ impl Runner {
     /// calling thread until the command ends: never call it on an async
     /// worker.
     pub(crate) fn run_blocking(&self, invocation: &Invocation<'_>) -> Result<Output, RunError> {
+        let output = self.run_blocking_bytes(invocation)?;
+        Ok(Output {
+            code: output.code,
+            stdout: text(output.stdout),
+            stderr: output.stderr,
+        })
+    }
+
+    /// [`Runner::run_blocking`], its stdout kept as bytes (file names,
+    /// which need not be UTF-8).
+    pub(crate) fn run_blocking_bytes(
+        &self,
+        invocation: &Invocation<'_>,
+    ) -> Result<BytesOutput, RunError> {
         std::thread::scope(|scope| {
             let ran = scope.spawn(|| {
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
                     .map_err(RunError::Io)?;
-                runtime.block_on(self.run(invocation))
+                runtime.block_on(self.run_bytes_in(invocation, MAX_OUTPUT, &CHILDREN))
             });
             ran.join().unwrap_or_else(|_| {
                 Err(RunError::Io(std::io::Error::other(
@@ -201,6 +226,21 @@ impl Runner {
         cap: usize,
         children: &Children,
     ) -> Result<Output, RunError> {
+        let output = self.run_bytes_in(invocation, cap, children).await?;
+        Ok(Output {
+            code: output.code,
+            stdout: text(output.stdout),
+            stderr: output.stderr,
+        })
+    }
+
+    /// [`Runner::run_in`], its stdout as bytes.
+    async fn run_bytes_in(
+        &self,
+        invocation: &Invocation<'_>,
+        cap: usize,
+        children: &Children,
+    ) -> Result<BytesOutput, RunError> {
         let mut command = Command::new(invocation.program);
         command.args(&invocation.args).current_dir(&self.dir);
         for variable in REPOSITORY_VARIABLES {
@@ -259,9 +299,9 @@ impl Runner {
             .await
             .map_err(|_| RunError::Timeout(self.timeout))??;
         group.reaped();
-        Ok(Output {
+        Ok(BytesOutput {
             code: status.code(),
-            stdout: text(stdout),
+            stdout,
             stderr: text(stderr),
         })
     }

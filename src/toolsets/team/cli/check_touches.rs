@@ -12,8 +12,10 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
 
+use crate::runtime::process::{Invocation, Runner};
+use crate::runtime::text::escaped;
 use crate::toolsets::team::domain::touches::Pattern;
 use crate::toolsets::team::reserved::Reserved;
 
@@ -44,21 +46,35 @@ pub(crate) fn staged(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
         .collect())
 }
 
-/// The standard output of `git args` in `dir`, or why it failed.
+/// The longest one git command may take.
+const GIT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The standard output of `git args` in `dir`, or why it failed: run
+/// without a shell through [`Runner`] (a timeout, its output capped, no
+/// `GIT_DIR` or the like of the caller's).
 fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .output()
-        .map_err(|error| format!("cannot run git: {error}"))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+    let what = args.first().copied().unwrap_or_default();
+    let runner = Runner {
+        dir: dir.to_owned(),
+        timeout: GIT_TIMEOUT,
+    };
+    let invocation = Invocation {
+        program: "git",
+        args: args.iter().map(|a| (*a).to_owned()).collect(),
+        env: &[],
+        stdin: None,
+    };
+    let output = runner.run_blocking_bytes(&invocation).map_err(|error| {
+        format!(
+            "git {what} in {}: {error}",
+            escaped(&dir.display().to_string())
+        )
+    })?;
+    if output.code != Some(0) {
         return Err(format!(
-            "git {} failed in {}: {}",
-            args.first().copied().unwrap_or_default(),
-            dir.display(),
-            stderr.trim()
+            "git {what} failed in {}: {}",
+            escaped(&dir.display().to_string()),
+            output.stderr.trim()
         ));
     }
     Ok(output.stdout)
@@ -123,12 +139,12 @@ pub(crate) fn report(hits: &[Hit], staged: usize, reservations: usize) -> String
         };
         out.push_str(&format!(
             "\n- {}: [{}] {}, {whose} {} until {} (touches {})",
-            hit.path,
-            r.task_id,
-            crate::toolsets::team::domain::text::flat(&r.title),
-            r.holder,
-            r.until,
-            hit.pattern
+            escaped(&hit.path),
+            escaped(&r.task_id),
+            escaped(&crate::toolsets::team::domain::text::flat(&r.title)),
+            escaped(&r.holder),
+            escaped(&r.until),
+            escaped(&hit.pattern)
         ));
     }
     out
@@ -167,6 +183,26 @@ mod tests {
              - src/parser/mod.rs: [fc1a4586] Parser, held by w1 until 2027-01-15T08:25:00Z \
              (touches src/parser/**)"
         );
+        // Names from outside are escaped: no forged line, no reversed text,
+        // no terminal escape.
+        let mut held = reserved("w1\u{202e}", &["src/parser/**"]);
+        held.title = "Parser\u{2028}- forged".into();
+        let hits: Vec<Hit> = [
+            "src/parser/a\n- b.rs: [x] forged",
+            "src/parser/\u{1b}[2J\u{202e}.rs",
+        ]
+        .iter()
+        .map(|path| Hit {
+            path: (*path).into(),
+            reserved: held.clone(),
+            pattern: "src/parser/**".into(),
+        })
+        .collect();
+        insta::assert_snapshot!(report(&hits, 2, 1), @r"
+        2 staged files fall inside another agent's reservation:
+        - src/parser/a\n- b.rs: [x] forged: [fc1a4586] Parser\u{2028}- forged, held by w1\u{202e} until 2027-01-15T08:25:00Z (touches src/parser/**)
+        - src/parser/\u{001b}[2J\u{202e}.rs: [fc1a4586] Parser\u{2028}- forged, held by w1\u{202e} until 2027-01-15T08:25:00Z (touches src/parser/**)
+        ");
         // Without an agent, every reservation counts.
         assert_eq!(check(&staged, &reservations, None).len(), 2);
         assert_eq!(

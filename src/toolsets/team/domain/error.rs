@@ -11,6 +11,7 @@ use crate::toolsets::planning::domain::{BoardError, Status, TaskId};
 
 use super::text::time;
 use super::touches::Conflict;
+use crate::runtime::text::escaped;
 
 /// Why a team request was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -251,6 +252,7 @@ fn dispatched(id: &TaskId, worker: &str, until: SystemTime, claimed: bool) -> St
         true => format!("who holds it until {}", time(until)),
         false => format!("who has until {} to claim it", time(until)),
     };
+    let worker = escaped(worker);
     format!(
         "[{id}] is dispatched to {worker}, {what}; pick another task (ready_tasks), or \
          wait_for it to stall if {worker} misses that time."
@@ -266,7 +268,8 @@ fn ids(ids: &[TaskId]) -> String {
 fn not_yours(id: &TaskId, agent: &str, holder: Option<&(String, SystemTime)>) -> String {
     match holder {
         Some((holder, until)) => format!(
-            "[{id}] is held by {holder} until {}, not by {agent}; only the holder releases it.",
+            "[{id}] is held by {} until {}, not by {agent}; only the holder releases it.",
+            escaped(holder),
             time(*until)
         ),
         None => format!("[{id}] is not claimed; claim it first (claim_task)."),
@@ -276,9 +279,10 @@ fn not_yours(id: &TaskId, agent: &str, holder: Option<&(String, SystemTime)>) ->
 fn expired(id: &TaskId, until: SystemTime, holder: Option<&(String, SystemTime)>) -> String {
     match holder {
         Some((holder, held_until)) => format!(
-            "Your lease on [{id}] ended at {}, and {holder} holds the task now (until {}); claim \
+            "Your lease on [{id}] ended at {}, and {} holds the task now (until {}); claim \
              another task (ready_tasks lists them).",
             time(until),
+            escaped(holder),
             time(*held_until)
         ),
         None => format!(
@@ -289,7 +293,7 @@ fn expired(id: &TaskId, until: SystemTime, holder: Option<&(String, SystemTime)>
 }
 
 fn not_completer(id: &TaskId, agent: &str, completer: Option<&str>) -> String {
-    match completer {
+    match completer.map(escaped) {
         Some(completer) => format!(
             "[{id}] was completed by {completer}, not by {agent}; only {completer} can add its evidence."
         ),

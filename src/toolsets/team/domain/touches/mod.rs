@@ -25,6 +25,7 @@ use std::time::SystemTime;
 use super::error::TeamError;
 use super::text::time;
 use super::view::View;
+use crate::runtime::text::escaped;
 use crate::toolsets::planning::domain::{Edit, TaskId};
 pub(crate) use pattern::Pattern;
 
@@ -159,9 +160,11 @@ impl Conflict {
             example,
         } = &self.overlap;
         let whose = match &self.holder {
-            Some((holder, until, false)) => format!(", held by {holder} until {}", time(*until)),
+            Some((holder, until, false)) => {
+                format!(", held by {} until {}", escaped(holder), time(*until))
+            }
             Some((worker, until, true)) => {
-                format!(", dispatched to {worker} until {}", time(*until))
+                format!(", dispatched to {} until {}", escaped(worker), time(*until))
             }
             None => " of the same wave".to_owned(),
         };
@@ -181,9 +184,19 @@ impl Conflict {
     /// `conflicts with [id] held by w` (a ready task's mark).
     pub(crate) fn mark(&self) -> String {
         match &self.holder {
-            Some((holder, _, false)) => format!("conflicts with [{}] held by {holder}", self.other),
+            Some((holder, _, false)) => {
+                format!(
+                    "conflicts with [{}] held by {}",
+                    self.other,
+                    escaped(holder)
+                )
+            }
             Some((worker, _, true)) => {
-                format!("conflicts with [{}] dispatched to {worker}", self.other)
+                format!(
+                    "conflicts with [{}] dispatched to {}",
+                    self.other,
+                    escaped(worker)
+                )
             }
             None => format!("overlaps [{}], listed above", self.other),
         }
