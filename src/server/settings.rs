@@ -160,11 +160,32 @@ impl<'a> Settings<'a> {
             .collect::<Vec<_>>()
             .join(".");
         let source = self.source(&key, error.metadata.as_ref());
+        let what = match &error.kind {
+            figment::error::Kind::Message(message) => without_quoted_lines(message),
+            kind => kind.to_string(),
+        };
         match key.is_empty() {
-            true => format!("{source}: {}", error.kind),
-            false => format!("{key} (from {source}): {}", error.kind),
+            true => format!("{source}: {what}"),
+            false => format!("{key} (from {source}): {what}"),
         }
     }
+}
+
+/// A parser's message without the lines of the file it quotes (`3 | url =
+/// "postgres://user:password@..."` and the `|` lines around it): the line
+/// may hold a secret, and the message names its line and column already.
+/// What is left is joined on one line.
+fn without_quoted_lines(message: &str) -> String {
+    let quoted = |line: &&str| {
+        line.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace())
+            .starts_with('|')
+    };
+    let kept: Vec<&str> = message
+        .lines()
+        .filter(|line| !quoted(line) && !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    kept.join(": ")
 }
 
 /// Reads a text setting. Environment values are typed by their look, so
@@ -222,4 +243,23 @@ pub(crate) fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>
             .collect(),
         Either::List(list) => list,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_syntax_error_never_quotes_the_line() {
+        let text = "[storage]\nurl = \"postgres://u:s3cret@h/db\nbackend = \"postgres\"\n";
+        let error = toml::from_str::<toml::Table>(text).unwrap_err().to_string();
+        assert!(error.contains("s3cret"), "toml quotes the line: {error}");
+        let shown = without_quoted_lines(&error);
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(
+            shown.starts_with("TOML parse error at line 2, column "),
+            "{shown}"
+        );
+        assert!(!shown.contains('\n'), "{shown}");
+    }
 }

@@ -336,16 +336,55 @@ impl Launch {
         }
     }
 
-    /// The command as a shell would read it, or the URL.
+    /// The command as a shell would read it (a password hidden), or the
+    /// URL.
     pub(crate) fn command_line(&self) -> String {
         match self {
             Self::Stdio { command, args } => {
                 let mut words = vec![shell_word(command)];
-                words.extend(args.iter().map(|a| shell_word(a)));
+                let mut url_next = false;
+                for arg in args {
+                    let shown = match arg.strip_prefix("--storage-url=") {
+                        Some(url) => format!("--storage-url={}", without_password(url)),
+                        None if url_next => without_password(arg),
+                        None => arg.clone(),
+                    };
+                    url_next = arg == "--storage-url";
+                    words.push(shell_word(&shown));
+                }
                 words.join(" ")
             }
             Self::Http { url } => url.clone(),
         }
+    }
+}
+
+/// A connection string as messages show it: a URL's password
+/// (`postgres://user:***@host/db`) and a query that names a password
+/// hidden; in key=value pairs, everything from `password` on.
+pub(crate) fn without_password(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let (authority, mut tail) = rest.split_at(end);
+        let authority = match authority.rsplit_once('@') {
+            Some((user, host)) if user.contains(':') => {
+                let name = user.split_once(':').map_or(user, |(name, _)| name);
+                format!("{name}:***@{host}")
+            }
+            _ => authority.to_owned(),
+        };
+        let path;
+        if let Some((before, query)) = tail.split_once('?')
+            && query.to_ascii_lowercase().contains("password")
+        {
+            path = format!("{before}?***");
+            tail = &path;
+        }
+        return format!("{scheme}://{authority}{tail}");
+    }
+    match url.to_ascii_lowercase().find("password") {
+        Some(at) => format!("{}***", &url[..at]),
+        None => url.to_owned(),
     }
 }
 
@@ -511,6 +550,52 @@ mod tests {
         assert_eq!(Launch::of_entry(&other), None);
         let more = serde_json::json!({"command": "planning-mcp-server", "env": {}});
         assert_eq!(Launch::of_entry(&more), None, "a key setup never writes");
+    }
+
+    #[test]
+    fn messages_hide_a_connection_string_s_password() {
+        for (url, shown) in [
+            (
+                "postgres://u:s3cret@h:5432/db",
+                "postgres://u:***@h:5432/db",
+            ),
+            (
+                "postgres://u:s3c@ret@h/db?sslmode=require",
+                "postgres://u:***@h/db?sslmode=require",
+            ),
+            ("postgresql://u@h/db", "postgresql://u@h/db"),
+            (
+                "postgres://h/db?user=u&password=s3cret",
+                "postgres://h/db?***",
+            ),
+            (
+                "host=h user=u password=s3cret dbname=x",
+                "host=h user=u ***",
+            ),
+            ("host=h PASSWORD='s 3cret'", "host=h ***"),
+        ] {
+            assert_eq!(without_password(url), shown, "{url}");
+        }
+        let launch = Launch::Stdio {
+            command: PROGRAM.into(),
+            args: [
+                "--storage",
+                "postgres",
+                "--storage-url",
+                "postgres://u:s3cret@h/db",
+            ]
+            .map(String::from)
+            .to_vec(),
+        };
+        assert_eq!(
+            launch.describe(),
+            "runs `planning-mcp-server --storage postgres --storage-url 'postgres://u:***@h/db'`"
+        );
+        let launch = Launch::Stdio {
+            command: PROGRAM.into(),
+            args: vec!["--storage-url=postgres://u:s3cret@h/db".into()],
+        };
+        assert!(!launch.describe().contains("s3cret"));
     }
 
     #[test]

@@ -148,8 +148,17 @@ fn check(
     let _ = writeln!(report.text, "{head}");
     let setup = format!("{PROGRAM} setup {}", agent.name());
     let Some(launch) = Launch::of_entry(&entry) else {
+        // Its keys only: a value may hold a secret (a password, a token).
+        let keys = match entry.as_object() {
+            Some(object) => {
+                let keys: Vec<String> =
+                    object.keys().map(|k| format!("'{}'", escaped(k))).collect();
+                format!("its keys are {}", keys.join(", "))
+            }
+            None => "it is not an object".to_owned(),
+        };
         report.fail(
-            &format!("server '{name}' is not one setup writes: {entry}"),
+            &format!("server '{name}' is not one setup writes ({keys})"),
             &format!("remove it there, or give setup another --name; then run {setup}"),
         );
         return;

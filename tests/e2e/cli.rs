@@ -100,6 +100,23 @@ async fn bad_values_stop_start_up_naming_key_and_source() {
 }
 
 #[tokio::test]
+async fn a_syntax_error_in_the_config_file_never_quotes_a_password() {
+    let dir = tempfile::tempdir().unwrap();
+    // The string is not closed: the parser stops on the `url` line.
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "[storage]\nbackend = \"postgres\"\nurl = \"postgres://planner:s3cret-pw@db.example/planning\n",
+    )
+    .unwrap();
+    let output = run(&dir, &["--config", "bad.toml"], &[]).await;
+    let stderr = stderr(&output);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(!stderr.contains("s3cret-pw"), "{stderr}");
+    assert!(stderr.contains("bad.toml"), "{stderr}");
+    assert!(stderr.contains("line 3"), "{stderr}");
+}
+
+#[tokio::test]
 async fn version_and_help() {
     let dir = tempfile::tempdir().unwrap();
     let output = run(&dir, &["--version"], &[]).await;

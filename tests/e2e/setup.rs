@@ -638,6 +638,43 @@ async fn doctor_runs_no_code_of_a_checked_out_project() {
 }
 
 #[tokio::test]
+async fn doctor_never_prints_a_storage_url_s_password() {
+    let project = Project::new();
+    // A database nothing listens on: the server says why it cannot start.
+    let url = "postgres://planner:s3cret-pw@127.0.0.1:1/planning";
+    let entry = serde_json::json!({"mcpServers": {"planning": {
+        "command": "planning-mcp-server",
+        "args": ["--storage", "postgres", "--storage-url", url],
+    }}});
+    std::fs::write(project.path(".mcp.json"), entry.to_string()).unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!report.contains("s3cret-pw"), "{report}");
+    assert!(
+        report.contains("  ok    server 'planning' runs `planning-mcp-server --storage postgres --storage-url 'postgres://planner:***@127.0.0.1:1/planning'`"),
+        "{report}"
+    );
+    // Nor does an entry setup never writes, named by its keys.
+    let entry = serde_json::json!({"mcpServers": {"planning": {
+        "command": "planning-mcp-server",
+        "env": {"PGPASSWORD": "s3cret-pw"},
+    }}});
+    std::fs::write(project.path(".mcp.json"), entry.to_string()).unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("s3cret-pw"), "{stderr}");
+    assert!(
+        stderr
+            .contains("server 'planning' is not one setup writes (its keys are 'command', 'env')"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
 async fn http_setup_points_the_agent_and_the_hooks_at_the_server() {
     let server =
         common::HttpServer::start(&["--toolsets", "planning,team", "--storage", "file"], &[]).await;
