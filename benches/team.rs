@@ -289,14 +289,18 @@ fn team_with_globs(c: &mut Criterion) {
 async fn wake_all(waiters: &std::sync::Arc<Waiters>, shared: &SharedBoard, task: &str) -> Duration {
     let revision = shared.watch().borrow().to_string();
     let handles: Vec<_> = (0..100)
-        .map(|_| {
+        .map(|n| {
             let waiters = waiters.clone();
+            // Ten sessions of ten: one session may have 32 waiting.
+            let session = format!("session-{}", n % 10);
             let ask = WaitRequest {
                 events: vec!["finished".into()],
                 revision: Some(revision.parse().unwrap()),
                 ..WaitRequest::default()
             };
-            tokio::spawn(async move { waiters.wait(&ask, CancellationToken::new()).await })
+            tokio::spawn(
+                async move { waiters.wait(&session, &ask, CancellationToken::new()).await },
+            )
         })
         .collect();
     // Outside the measured time: every waiter is waiting.

@@ -16,6 +16,8 @@
 //! the session's cancellation ends it too. The MCP face (`mcp::tools`)
 //! turns the reply into a tool result; benches drive [`Waiters`] directly.
 
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use tokio_util::sync::CancellationToken;
@@ -29,6 +31,58 @@ use crate::toolsets::team::domain::{TeamError, View, wait_reply};
 
 /// The reply of a wait: its text, or why the call is refused (an error).
 pub(crate) type Reply = Result<String, String>;
+
+/// The most `wait_for` calls of one session that wait at once. Over HTTP
+/// each waits on a connection of its own, and the server holds at most
+/// `server.max_connections` (1,024 by default): without a cap one client's
+/// waits could take them all and lock every other client out.
+pub(crate) const MAX_WAITS_PER_SESSION: usize = 32;
+
+/// How many calls wait, per session (its `Mcp-Session-Id`; `""` over
+/// stdio, where the process has one client).
+#[derive(Debug, Default)]
+struct Sessions(parking_lot::Mutex<HashMap<String, usize>>);
+
+/// One session's place among the waiters, given back when dropped (the
+/// call answered, failed or was dropped).
+struct Place {
+    sessions: Arc<Sessions>,
+    session: String,
+}
+
+impl Sessions {
+    /// A place for one more of `session`'s waits, unless it has the most.
+    fn take(self: &Arc<Self>, session: &str) -> Option<Place> {
+        let mut waiting = self.0.lock();
+        let count = waiting.entry(session.to_owned()).or_default();
+        if *count >= MAX_WAITS_PER_SESSION {
+            return None;
+        }
+        *count += 1;
+        Some(Place {
+            sessions: self.clone(),
+            session: session.to_owned(),
+        })
+    }
+
+    /// How many of `session`'s calls wait now.
+    #[cfg(test)]
+    fn waiting(&self, session: &str) -> usize {
+        self.0.lock().get(session).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut waiting = self.sessions.0.lock();
+        if let Some(count) = waiting.get_mut(&self.session) {
+            *count -= 1;
+            if *count == 0 {
+                waiting.remove(&self.session);
+            }
+        }
+    }
+}
 
 /// What a caller asks to wait for (`wait_for`'s arguments).
 #[derive(Debug, Clone, Default)]
@@ -53,6 +107,8 @@ pub struct Waiters {
     tracker: SharedTracker,
     clock: Clock,
     max_wait: Duration,
+    /// The calls waiting, per session.
+    sessions: Arc<Sessions>,
 }
 
 /// What one look at the board found.
@@ -78,18 +134,31 @@ impl Waiters {
             tracker: SharedTracker::default(),
             clock,
             max_wait,
+            sessions: Arc::default(),
         }
     }
 
     /// Waits as `p` asks, until `cancelled` (the client's cancellation).
+    /// `session` names the caller's session (`""` for the one client of
+    /// stdio): it may have [`MAX_WAITS_PER_SESSION`] calls waiting at once,
+    /// and one more is refused.
     pub async fn wait(
         &self,
+        session: &str,
         p: &WaitRequest,
         cancelled: CancellationToken,
     ) -> Result<String, String> {
         let (condition, task_ids, timeout) = match self.wait_request(p) {
             Ok(request) => request,
             Err(refused) => return Err(refused.to_string()),
+        };
+        let Some(_place) = self.sessions.take(session) else {
+            return Err(format!(
+                "This session has {MAX_WAITS_PER_SESSION} wait_for calls waiting already, the \
+                 most one session may have at once (so that other clients keep their share of \
+                 the server's connections): let one of them return, or cancel it, then wait \
+                 again. One wait_for can wait for several events and tasks at once."
+            ));
         };
         let deadline = tokio::time::Instant::now() + timeout;
         let mut changes = self.board.watch();
@@ -295,8 +364,6 @@ type SharedTracker = std::sync::Arc<parking_lot::Mutex<Tracker>>;
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
     use crate::toolsets::planning::domain::{Board, Limits, NewTask};
     use crate::toolsets::planning::store::MemoryStore;
@@ -341,6 +408,7 @@ mod tests {
     async fn revision(waiters: &Waiters) -> i64 {
         let reply = waiters
             .wait(
+                "",
                 &request(&["changed"], Some(i64::MAX)),
                 CancellationToken::new(),
             )
@@ -364,7 +432,7 @@ mod tests {
                 let waiters = waiters.clone();
                 tokio::spawn(async move {
                     let ask = request(&["changed"], Some(since));
-                    waiters.wait(&ask, CancellationToken::new()).await
+                    waiters.wait("", &ask, CancellationToken::new()).await
                 })
             })
             .collect();
@@ -378,6 +446,49 @@ mod tests {
         }
     }
 
+    #[tokio::test]
+    async fn one_session_s_waits_are_capped_and_leave_room_for_others() {
+        let (waiters, board) = waiters();
+        let waiters = Arc::new(waiters);
+        let since = revision(&waiters).await;
+        let wait = |session: &'static str| {
+            let waiters = waiters.clone();
+            tokio::spawn(async move {
+                let ask = request(&["changed"], Some(since));
+                waiters.wait(session, &ask, CancellationToken::new()).await
+            })
+        };
+        let greedy: Vec<_> = (0..MAX_WAITS_PER_SESSION).map(|_| wait("greedy")).collect();
+        // Until every one of them holds its place (counted, not timed).
+        while waiters.sessions.waiting("greedy") < MAX_WAITS_PER_SESSION {
+            tokio::task::yield_now().await;
+        }
+        let refused = wait("greedy").await.unwrap().unwrap_err();
+        assert!(
+            refused.starts_with(&format!(
+                "This session has {MAX_WAITS_PER_SESSION} wait_for calls waiting already"
+            )),
+            "{refused}"
+        );
+        // Another session waits as ever.
+        let other = wait("other");
+        while waiters.sessions.waiting("other") < 1 {
+            tokio::task::yield_now().await;
+        }
+        add(&board, "a");
+        for handle in greedy.into_iter().chain([other]) {
+            assert!(handle.await.unwrap().is_ok());
+        }
+        // Every place was given back: the session may wait again.
+        assert_eq!(waiters.sessions.waiting("greedy"), 0);
+        assert!(waiters.sessions.0.lock().is_empty());
+        let cancelled = CancellationToken::new();
+        cancelled.cancel();
+        let ask = request(&["changed"], None);
+        let again = waiters.wait("greedy", &ask, cancelled).await;
+        assert_eq!(again, Err("The wait was cancelled.".into()));
+    }
+
     /// One real second: the shortest timeout there is.
     #[tokio::test]
     async fn a_wait_ends_at_its_timeout_with_the_digest() {
@@ -385,7 +496,10 @@ mod tests {
         add(&board, "a");
         let mut ask = request(&["finished"], None);
         ask.timeout_seconds = Some(1);
-        let reply = waiters.wait(&ask, CancellationToken::new()).await.unwrap();
+        let reply = waiters
+            .wait("", &ask, CancellationToken::new())
+            .await
+            .unwrap();
         assert!(
             reply.starts_with("Nothing you wait for happened within 1 s.\nRevision "),
             "{reply}"
@@ -398,7 +512,9 @@ mod tests {
         let (waiters, _board) = waiters();
         let cancelled = CancellationToken::new();
         cancelled.cancel();
-        let reply = waiters.wait(&request(&["changed"], None), cancelled).await;
+        let reply = waiters
+            .wait("", &request(&["changed"], None), cancelled)
+            .await;
         assert_eq!(reply, Err("The wait was cancelled.".into()));
     }
 
@@ -410,7 +526,7 @@ mod tests {
             let waiters = waiters.clone();
             async move {
                 waiters
-                    .wait(&ask, CancellationToken::new())
+                    .wait("", &ask, CancellationToken::new())
                     .await
                     .unwrap_err()
             }
@@ -465,7 +581,10 @@ mod tests {
             .unwrap();
         let mut ask = request(&["finished"], None);
         ask.task_ids = Some(vec![a.clone()]);
-        let reply = waiters.wait(&ask, CancellationToken::new()).await.unwrap();
+        let reply = waiters
+            .wait("", &ask, CancellationToken::new())
+            .await
+            .unwrap();
         assert!(
             reply.starts_with(&format!("Finished (1):\n- ☒ [{a}] a")),
             "{reply}"

@@ -509,7 +509,15 @@ impl TeamTools {
             revision: p.revision,
             timeout_seconds: p.timeout_seconds,
         };
-        match self.waiters.wait(&request, context.ct).await {
+        // Over HTTP, the session the call came in (rmcp hands on the
+        // request's head); over stdio there is one client.
+        let session = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|id| id.to_str().ok())
+            .unwrap_or_default();
+        match self.waiters.wait(session, &request, context.ct).await {
             Ok(text) => success(text),
             Err(refused) => failure(&refused),
         }
