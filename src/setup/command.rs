@@ -16,7 +16,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 use super::agent::{Agent, ConfigFile, PROGRAM, Places, Scope};
 use super::apply::{self, Edit};
 use super::plan::{DEFAULT_NAME, Request, Storage, plan};
-use super::{diff, files, program};
+use super::{diff, files, lock, program};
 use crate::server::command::CliCommand;
 use crate::toolsets::REGISTRY;
 
@@ -116,6 +116,13 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
             scope.name()
         )
     };
+    // Overlapping runs take turns: each reads the files after the last
+    // one wrote them.
+    let (anchor, shown) = match scope {
+        Scope::Project => (Some(&places.project), "the project directory"),
+        Scope::User => (places.home.as_ref(), "the home directory"),
+    };
+    let _lock = lock::hold(anchor.ok_or_else(no_home)?, shown)?;
     let servers_file = agent.servers_file(scope, &places).ok_or_else(no_home)?;
     let mut edits: Vec<(ConfigFile, Edit)> = Vec::new();
     let before = files::read(&servers_file.path, &servers_file.shown)?;

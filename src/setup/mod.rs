@@ -11,6 +11,7 @@
 //! - [`json`], [`toml_file`]: editors that change only their own bytes;
 //! - [`apply`]: one agent's edits, computed from the files' texts;
 //! - [`files`]: reading, atomic writing; [`diff`]: `--dry-run`'s diff;
+//! - [`lock`]: one `setup` at a time per directory;
 //! - [`program`]: the command written, checked against `PATH`;
 //! - `command`: `setup`'s arguments and run; `doctor` and what it runs
 //!   ([`probe`]).
@@ -22,6 +23,7 @@ mod diff;
 mod doctor;
 mod files;
 mod json;
+mod lock;
 mod plan;
 mod probe;
 mod program;

@@ -18,13 +18,22 @@ const SERVERS: &str = "mcp_servers";
 #[derive(Debug, Clone)]
 pub(crate) struct TomlDocument {
     doc: DocumentMut,
+    /// The file starts with a byte-order mark, which it keeps.
+    bom: bool,
+    /// Its lines end with CRLF, and so do those added.
+    crlf: bool,
 }
 
 impl TomlDocument {
     /// `text` read as TOML; the error says where it is wrong.
     pub(crate) fn parse(text: &str) -> Result<Self, String> {
+        let (bom, text) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let crlf = text.contains("\r\n");
         text.parse::<DocumentMut>()
-            .map(|doc| Self { doc })
+            .map(|doc| Self { doc, bom, crlf })
             .map_err(|error| {
                 let line = error
                     .span()
@@ -37,9 +46,28 @@ impl TomlDocument {
             })
     }
 
-    /// The text as it is now.
+    /// The text as it is now: with the byte-order mark and the line
+    /// endings the file had (`toml_edit` writes LF, and no mark).
     pub(crate) fn text(&self) -> String {
-        self.doc.to_string()
+        let text = self.doc.to_string();
+        let mut out = String::with_capacity(text.len() + 3);
+        if self.bom {
+            out.push('\u{feff}');
+        }
+        match self.crlf {
+            true => {
+                let mut previous = '\0';
+                for c in text.chars() {
+                    if c == '\n' && previous != '\r' {
+                        out.push('\r');
+                    }
+                    out.push(c);
+                    previous = c;
+                }
+            }
+            false => out.push_str(&text),
+        }
+        out
     }
 
     /// Server `name` as data (its keys and values), if there is one.
@@ -193,6 +221,22 @@ mod tests {
         round_trip(
             "# mine\nmodel = \"o3\"\n\n[mcp_servers.docs]   # docs\ncommand = \"npx\"\nargs = [\"-y\", \"docs\"]\n",
             "# mine\nmodel = \"o3\"\n\n[mcp_servers.docs]   # docs\ncommand = \"npx\"\nargs = [\"-y\", \"docs\"]\n\n[mcp_servers.planning]\ncommand = \"planning-mcp-server\"\nargs = [\"--storage\", \"file\"]\n",
+        );
+    }
+
+    #[test]
+    fn line_endings_and_a_byte_order_mark_are_kept() {
+        round_trip(
+            "# mine\r\nmodel = \"o3\"\r\n",
+            "# mine\r\nmodel = \"o3\"\r\n\r\n[mcp_servers.planning]\r\ncommand = \"planning-mcp-server\"\r\nargs = [\"--storage\", \"file\"]\r\n",
+        );
+        round_trip(
+            "\u{feff}model = \"o3\"\n",
+            "\u{feff}model = \"o3\"\n\n[mcp_servers.planning]\ncommand = \"planning-mcp-server\"\nargs = [\"--storage\", \"file\"]\n",
+        );
+        round_trip(
+            "\u{feff}[mcp_servers.docs]\r\ncommand = \"npx\"\r\n",
+            "\u{feff}[mcp_servers.docs]\r\ncommand = \"npx\"\r\n\r\n[mcp_servers.planning]\r\ncommand = \"planning-mcp-server\"\r\nargs = [\"--storage\", \"file\"]\r\n",
         );
     }
 

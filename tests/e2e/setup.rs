@@ -418,6 +418,68 @@ async fn an_unparseable_file_is_refused_and_left_untouched() {
 }
 
 #[tokio::test]
+async fn overlapping_runs_take_turns_and_lose_no_entry() {
+    let project = Project::new();
+    let names: Vec<String> = (0..8).map(|n| format!("s{n}")).collect();
+    let args: Vec<[&str; 4]> = names
+        .iter()
+        .map(|name| ["setup", "cursor", "--name", name.as_str()])
+        .collect();
+    let runs = args.iter().map(|args| project.run(args));
+    let outputs = futures_util::future::join_all(runs).await;
+    for output in &outputs {
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let servers: Value = serde_json::from_str(&project.read(".cursor/mcp.json").unwrap()).unwrap();
+    for name in &names {
+        assert!(
+            servers["mcpServers"].get(name).is_some(),
+            "{name}: {servers}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_server_key_given_twice_is_refused_naming_it() {
+    let project = Project::new();
+    // An agent reads the last "mcpServers"; editing the first would not count.
+    let text =
+        "{\n  \"mcpServers\": {},\n  \"mcpServers\": {\"docs\": {\"command\": \"npx\"}}\n}\n";
+    std::fs::write(project.path(".mcp.json"), text).unwrap();
+    let output = project.run(&["setup", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(".mcp.json cannot be read (line 3, column 3: the member name \"mcpServers\" appears twice in one object"),
+        "{stderr}"
+    );
+    assert_eq!(project.read(".mcp.json").unwrap(), text);
+}
+
+#[tokio::test]
+async fn codex_keeps_crlf_and_a_byte_order_mark_and_remove_restores_the_bytes() {
+    let project = Project::new();
+    let original =
+        "\u{feff}# mine\r\nmodel = \"o3\"\r\n\r\n[mcp_servers.docs]\r\ncommand = \"npx\"\r\n";
+    let path = project.path(".codex/config.toml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, original).unwrap();
+    project.setup(&["codex"]).await;
+    let written = project.read(".codex/config.toml").unwrap();
+    assert!(written.starts_with(original), "{written:?}");
+    assert_eq!(
+        &written[original.len()..],
+        "\r\n[mcp_servers.planning]\r\ncommand = \"planning-mcp-server\"\r\n"
+    );
+    project.setup(&["codex", "--remove"]).await;
+    assert_eq!(project.read(".codex/config.toml").unwrap(), original);
+}
+
+#[tokio::test]
 async fn dry_run_prints_the_diff_and_writes_nothing() {
     let project = Project::new();
     let (file, original) = others("cursor")[0];

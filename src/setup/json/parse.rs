@@ -198,6 +198,7 @@ impl Parser<'_> {
     fn items(&mut self, close: u8, keyed: bool, depth: usize) -> Result<Vec<Item>, ParseError> {
         self.at += 1;
         let mut items = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         loop {
             self.blank()?;
             if self.peek() == Some(close) && (items.is_empty() || self.comments) {
@@ -211,6 +212,16 @@ impl Parser<'_> {
                         return Err(self.error("expected a member name in double quotes"));
                     }
                     let key = self.string()?;
+                    // Agents read the last of two members of one name, an
+                    // editor would change the first: neither is safe.
+                    if !seen.insert(key.clone()) {
+                        self.at = start;
+                        return Err(self.error(&format!(
+                            "the member name \"{}\" appears twice in one object (agents read \
+                             the last): keep one of them",
+                            crate::runtime::text::escaped(&key)
+                        )));
+                    }
                     self.blank()?;
                     if self.peek() != Some(b':') {
                         return Err(self.error("expected ':' after the member name"));
@@ -344,6 +355,11 @@ mod tests {
                 "line 1, column 9: a control character inside a string",
             ),
             ("/* x", "line 1, column 1: a comment that never ends"),
+            (
+                "{\"a\": {\"b\": 1},\n \"x\": 2, \"a\": {}}",
+                "line 2, column 10: the member name \"a\" appears twice in one object (agents \
+                 read the last): keep one of them",
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(
