@@ -15,6 +15,9 @@ pub(crate) mod postgres;
 pub(crate) mod repository;
 pub(crate) mod snapshot;
 
+#[cfg(test)]
+mod fixture_tests;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
