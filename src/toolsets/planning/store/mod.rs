@@ -12,6 +12,7 @@ pub(crate) mod git_log;
 pub(crate) mod memory;
 #[cfg(feature = "postgres")]
 pub(crate) mod postgres;
+pub(crate) mod records;
 pub(crate) mod repository;
 pub(crate) mod snapshot;
 
