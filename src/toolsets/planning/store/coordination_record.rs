@@ -9,61 +9,16 @@
 //! a task of the board, that links make no cycle, that only tasks in
 //! progress are claimed, only completed tasks have a `completed_by`, only
 //! pending or in-progress tasks a `dispatch`, and that touches are short
-//! lines.
+//! lines. The claim, evidence and dispatch themselves are the records of
+//! [`super::records`], as every store writes them.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-
-use super::snapshot::{VERSION, parse_time, timestamp};
-use crate::toolsets::planning::domain::coordination::{
-    Change, Claim, Coordination, Dispatch, Evidence,
-};
+use super::records::{BadTime, ClaimRecord, DispatchRecord, EvidenceRecord};
+use super::snapshot::VERSION;
+use crate::toolsets::planning::domain::coordination::{Change, Coordination};
 use crate::toolsets::planning::domain::{Board, Status, TaskId};
-
-/// A task's claim.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct ClaimRecord<'a> {
-    holder: Cow<'a, str>,
-    since: String,
-    until: String,
-}
-
-/// The evidence of a task's outcome.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct EvidenceRecord<'a> {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    command: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    exit_code: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    commit: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    url: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    note: Option<Cow<'a, str>>,
-    by: Cow<'a, str>,
-    at: String,
-}
-
-/// A lead's dispatch record of a task.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct DispatchRecord<'a> {
-    worker: Cow<'a, str>,
-    by: Cow<'a, str>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    place: Option<Cow<'a, str>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    note: Option<Cow<'a, str>>,
-    at: String,
-    until: String,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    claimed: bool,
-}
 
 /// The most patterns a task's `touches` may hold, and the longest one, in
 /// characters (toolset `team` allows fewer; a hand-edited file may not
@@ -126,30 +81,10 @@ pub(super) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
     let coordination = board.coordination();
     TaskCoordination {
         blocked_by: coordination.blockers(id).iter().copied().collect(),
-        claim: coordination.claim(id).map(|claim| ClaimRecord {
-            holder: Cow::Borrowed(&claim.holder),
-            since: timestamp(claim.since),
-            until: timestamp(claim.until),
-        }),
-        evidence: coordination.evidence(id).map(|e| EvidenceRecord {
-            command: e.command.as_deref().map(Cow::Borrowed),
-            exit_code: e.exit_code,
-            commit: e.commit.as_deref().map(Cow::Borrowed),
-            url: e.url.as_deref().map(Cow::Borrowed),
-            note: e.note.as_deref().map(Cow::Borrowed),
-            by: Cow::Borrowed(&e.by),
-            at: timestamp(e.at),
-        }),
+        claim: coordination.claim(id).map(ClaimRecord::from),
+        evidence: coordination.evidence(id).map(EvidenceRecord::from),
         completed_by: coordination.completed_by(id).map(Cow::Borrowed),
-        dispatch: coordination.dispatch(id).map(|d| DispatchRecord {
-            worker: Cow::Borrowed(&d.worker),
-            by: Cow::Borrowed(&d.by),
-            place: d.place.as_deref().map(Cow::Borrowed),
-            note: d.note.as_deref().map(Cow::Borrowed),
-            at: timestamp(d.at),
-            until: timestamp(d.until),
-            claimed: d.claimed,
-        }),
+        dispatch: coordination.dispatch(id).map(DispatchRecord::from),
         touches: coordination
             .touches(id)
             .iter()
@@ -195,23 +130,13 @@ pub(super) fn read(
                     "task {n} is claimed but {status}; only tasks in progress are claimed"
                 ));
             }
-            let claim = Claim {
-                holder: claim.holder.into_owned(),
-                since: parse_time(&claim.since, "claim.since", n)?,
-                until: parse_time(&claim.until, "claim.until", n)?,
-            };
+            let claim = claim.into_claim().map_err(|e| bad_time(&e, n, "claim."))?;
             let _ = coordination.apply(Change::Claim(id, Some(claim)));
         }
         if let Some(e) = fields.evidence {
-            let evidence = Evidence {
-                command: e.command.map(Cow::into_owned),
-                exit_code: e.exit_code,
-                commit: e.commit.map(Cow::into_owned),
-                url: e.url.map(Cow::into_owned),
-                note: e.note.map(Cow::into_owned),
-                by: e.by.into_owned(),
-                at: parse_time(&e.at, "evidence.at", n)?,
-            };
+            let evidence = e
+                .into_evidence()
+                .map_err(|e| bad_time(&e, n, "evidence."))?;
             let _ = coordination.apply(Change::Evidence(id, Some(evidence)));
         }
         if let Some(agent) = fields.completed_by {
@@ -233,15 +158,9 @@ pub(super) fn read(
                     "task {n} is dispatched but {status}; only pending or in-progress tasks are"
                 ));
             }
-            let dispatch = Dispatch {
-                worker: d.worker.into_owned(),
-                by: d.by.into_owned(),
-                place: d.place.map(Cow::into_owned),
-                note: d.note.map(Cow::into_owned),
-                at: parse_time(&d.at, "dispatch.at", n)?,
-                until: parse_time(&d.until, "dispatch.until", n)?,
-                claimed: d.claimed,
-            };
+            let dispatch = d
+                .into_dispatch()
+                .map_err(|e| bad_time(&e, n, "dispatch."))?;
             let _ = coordination.apply(Change::Dispatch(id, Some(dispatch)));
         }
         if !fields.touches.is_empty() {
@@ -257,6 +176,11 @@ pub(super) fn read(
         ));
     }
     Ok(coordination)
+}
+
+/// A time of task `n`'s field `prefix…` that is not one.
+fn bad_time(error: &BadTime, n: usize, prefix: &str) -> String {
+    error.describe(&format!("entry {n}"), prefix)
 }
 
 /// Task `n`'s touches, checked: at most [`MAX_TOUCHES`] patterns, each one

@@ -12,8 +12,12 @@ pub(crate) mod git_log;
 pub(crate) mod memory;
 #[cfg(feature = "postgres")]
 pub(crate) mod postgres;
+pub(crate) mod records;
 pub(crate) mod repository;
 pub(crate) mod snapshot;
+
+#[cfg(test)]
+mod fixture_tests;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -16,6 +16,11 @@
 //! }
 //! ```
 //!
+//! The goal, the history's entries and toolset `team`'s claims, dispatches
+//! and evidence are the records of [`super::records`], which the git log
+//! and PostgreSQL's history rows write too; a checkpoint of the git log
+//! embeds a [`SnapshotRecord`] as it is.
+//!
 //! Tasks are listed in creation order. `history` is present when history is
 //! enabled. Reading checks everything and names the first problem; nothing is
 //! repaired silently.
@@ -40,14 +45,14 @@
 use std::borrow::Cow;
 use std::time::SystemTime;
 
-use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::coordination_record::{
-    self, ClaimRecord, DispatchRecord, EvidenceRecord, TaskCoordination,
+use super::coordination_record::{self, TaskCoordination};
+use super::records::{
+    ClaimRecord, DispatchRecord, EntryRecord, EvidenceRecord, GoalRecord, parse_time, timestamp,
 };
 use crate::toolsets::planning::domain::{
-    Board, ClaimEnd, DispatchEnd, Entry, Event, Goal, History, Limits, Status, Task, TaskId,
+    Board, Entry, Goal, History, Limits, Status, Task, TaskId,
 };
 
 /// The value of `format` in every snapshot.
@@ -68,9 +73,11 @@ struct Header<'a> {
     version: Option<u64>,
 }
 
-#[derive(Serialize, Deserialize)]
+/// A snapshot: a board as its record, which a checkpoint of the git log
+/// embeds as it is.
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SnapshotRecord<'a> {
+pub(crate) struct SnapshotRecord<'a> {
     format: Cow<'a, str>,
     version: u64,
     saved_at: String,
@@ -82,14 +89,7 @@ struct SnapshotRecord<'a> {
     history: Option<Vec<EntryRecord<'a>>>,
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GoalRecord<'a> {
-    title: Cow<'a, str>,
-    description: Cow<'a, str>,
-}
-
-#[derive(Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TaskRecord<'a> {
     id: TaskId,
@@ -109,106 +109,6 @@ struct TaskRecord<'a> {
     dispatch: Option<DispatchRecord<'a>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     touches: Vec<Cow<'a, str>>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct EntryRecord<'a> {
-    at: String,
-    #[serde(flatten)]
-    event: EventRecord<'a>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-enum EventRecord<'a> {
-    GoalSet {
-        goal: GoalRecord<'a>,
-    },
-    GoalChanged {
-        from: GoalRecord<'a>,
-        to: GoalRecord<'a>,
-        reason: Cow<'a, str>,
-    },
-    StatusChanged {
-        task_id: TaskId,
-        title: Cow<'a, str>,
-        from: Status,
-        to: Status,
-    },
-    Claimed {
-        task_id: TaskId,
-        title: Cow<'a, str>,
-        holder: Cow<'a, str>,
-        until: String,
-    },
-    ClaimEnded {
-        task_id: TaskId,
-        title: Cow<'a, str>,
-        holder: Cow<'a, str>,
-        until: String,
-        reason: ClaimEndRecord,
-    },
-    LinksRemoved {
-        task_id: TaskId,
-        title: Cow<'a, str>,
-        dependents: Vec<TaskId>,
-    },
-    Dispatched {
-        task_id: TaskId,
-        title: Cow<'a, str>,
-        worker: Cow<'a, str>,
-        by: Cow<'a, str>,
-        until: String,
-    },
-    DispatchEnded {
-        task_id: TaskId,
-        title: Cow<'a, str>,
-        worker: Cow<'a, str>,
-        reason: DispatchEndRecord,
-    },
-}
-
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum ClaimEndRecord {
-    Released,
-    Expired,
-    StatusChanged,
-    Deleted,
-}
-
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum DispatchEndRecord {
-    Released,
-    Replaced,
-    Taken,
-    StatusChanged,
-    Deleted,
-}
-
-impl From<DispatchEnd> for DispatchEndRecord {
-    fn from(reason: DispatchEnd) -> Self {
-        match reason {
-            DispatchEnd::Released => Self::Released,
-            DispatchEnd::Replaced => Self::Replaced,
-            DispatchEnd::Taken => Self::Taken,
-            DispatchEnd::StatusChanged => Self::StatusChanged,
-            DispatchEnd::Deleted => Self::Deleted,
-        }
-    }
-}
-
-impl From<DispatchEndRecord> for DispatchEnd {
-    fn from(reason: DispatchEndRecord) -> Self {
-        match reason {
-            DispatchEndRecord::Released => Self::Released,
-            DispatchEndRecord::Replaced => Self::Replaced,
-            DispatchEndRecord::Taken => Self::Taken,
-            DispatchEndRecord::StatusChanged => Self::StatusChanged,
-            DispatchEndRecord::Deleted => Self::Deleted,
-        }
-    }
 }
 
 /// Writes the board as a snapshot (pretty JSON, ending in a newline).
@@ -246,7 +146,7 @@ pub(crate) fn entry_to_json(entry: &Entry) -> String {
 )]
 pub(crate) fn entry_from_json(json: &str, n: usize) -> Result<Entry, String> {
     let record: EntryRecord = serde_json::from_str(json).map_err(|e| corrupt(&e))?;
-    record.into_entry(n)
+    history_entry(record, n)
 }
 
 /// A snapshot written by [`to_json_without_history`] with `entries` as its
@@ -262,22 +162,34 @@ pub(crate) fn with_history(snapshot: &str, entries: &[Entry]) -> Result<String, 
 }
 
 fn write(board: &Board, with_history: bool) -> Vec<u8> {
-    let record = SnapshotRecord {
-        format: Cow::Borrowed(FORMAT),
-        version: coordination_record::version_needed(board),
-        saved_at: timestamp(board.clock().now()),
-        goal: board.goal().map(GoalRecord::from),
-        done_when: board.coordination().done_when().map(Cow::Borrowed),
-        tasks: board
-            .tasks()
-            .map(|task| TaskRecord::of(task, coordination_record::of_task(board, task.id)))
-            .collect(),
-        history: board
-            .history()
-            .filter(|_| with_history)
-            .map(|history| history.entries().map(EntryRecord::from).collect()),
-    };
-    pretty(&record).into_bytes()
+    pretty(&SnapshotRecord::of(
+        board,
+        board.clock().now(),
+        with_history,
+    ))
+    .into_bytes()
+}
+
+impl<'a> SnapshotRecord<'a> {
+    /// The record of `board` saved at `saved_at`, with its history when
+    /// `with_history` (and the board keeps one).
+    pub(crate) fn of(board: &'a Board, saved_at: SystemTime, with_history: bool) -> Self {
+        Self {
+            format: Cow::Borrowed(FORMAT),
+            version: coordination_record::version_needed(board),
+            saved_at: timestamp(saved_at),
+            goal: board.goal().map(GoalRecord::from),
+            done_when: board.coordination().done_when().map(Cow::Borrowed),
+            tasks: board
+                .tasks()
+                .map(|task| TaskRecord::of(task, coordination_record::of_task(board, task.id)))
+                .collect(),
+            history: board
+                .history()
+                .filter(|_| with_history)
+                .map(|history| history.entries().map(EntryRecord::from).collect()),
+        }
+    }
 }
 
 /// The snapshot as pretty JSON, ending in a newline.
@@ -302,7 +214,15 @@ pub(crate) fn from_json(
         return Err("the file is empty (truncated?)".into());
     }
     let header: Header = serde_json::from_slice(json).map_err(|e| corrupt(&e))?;
-    match (header.format.as_deref(), header.version) {
+    check_header(header.format.as_deref(), header.version)?;
+    let record: SnapshotRecord = serde_json::from_slice(json).map_err(|e| corrupt(&e))?;
+    record.into_board(limits, history_enabled)
+}
+
+/// Whether a snapshot's `format` and `version` are ones this build reads;
+/// if not, why.
+fn check_header(format: Option<&str>, version: Option<u64>) -> Result<(), String> {
+    match (format, version) {
         (Some(FORMAT), Some(version))
             if SUPPORTED_VERSIONS.iter().all(|&known| version > known) =>
         {
@@ -329,8 +249,7 @@ pub(crate) fn from_json(
             return Err("it is not a planning-mcp-server board (no \"format\" field)".into());
         }
     }
-    let record: SnapshotRecord = serde_json::from_slice(json).map_err(|e| corrupt(&e))?;
-    record.into_board(limits, history_enabled)
+    Ok(())
 }
 
 /// The supported versions, for messages: `1, 2 and 3`.
@@ -352,7 +271,10 @@ fn corrupt(error: &serde_json::Error) -> String {
 }
 
 impl SnapshotRecord<'_> {
-    fn into_board(self, limits: Limits, history_enabled: bool) -> Result<Board, String> {
+    /// The board with these limits; the history is kept only when
+    /// `history_enabled`. The error names the first problem found.
+    pub(crate) fn into_board(self, limits: Limits, history_enabled: bool) -> Result<Board, String> {
+        check_header(Some(&self.format), Some(self.version))?;
         let mut tasks = Vec::with_capacity(self.tasks.len());
         let mut coordination = Vec::with_capacity(self.tasks.len());
         let mut seen = std::collections::HashSet::with_capacity(self.tasks.len());
@@ -399,7 +321,8 @@ impl SnapshotRecord<'_> {
                 title: record.title.into_owned(),
                 description: record.description.into_owned(),
                 status: record.status,
-                created_at: parse_time(&record.created_at, "created_at", n + 1)?,
+                created_at: parse_time(&record.created_at, "created_at")
+                    .map_err(|e| e.describe(&format!("entry {}", n + 1), ""))?,
             });
         }
         if self.version < 2 && self.done_when.is_some() {
@@ -409,7 +332,7 @@ impl SnapshotRecord<'_> {
         let history = if history_enabled {
             let entries = self.history.unwrap_or_default().into_iter().enumerate();
             let entries = entries
-                .map(|(n, entry)| entry.into_entry(n + 1))
+                .map(|(n, entry)| history_entry(entry, n + 1))
                 .collect::<Result<Vec<_>, _>>()?;
             if self.version < 2 && entries.iter().any(|e| e.event.is_coordination()) {
                 return Err(version_1_with("the history"));
@@ -426,24 +349,6 @@ impl SnapshotRecord<'_> {
         };
         let board = Board::restore(limits, self.goal.map(Goal::from), tasks, history);
         Ok(board.with_coordination(coordination))
-    }
-}
-
-impl<'a> From<&'a Goal> for GoalRecord<'a> {
-    fn from(goal: &'a Goal) -> Self {
-        Self {
-            title: Cow::Borrowed(&goal.title),
-            description: Cow::Borrowed(&goal.description),
-        }
-    }
-}
-
-impl From<GoalRecord<'_>> for Goal {
-    fn from(record: GoalRecord<'_>) -> Self {
-        Goal {
-            title: record.title.into_owned(),
-            description: record.description.into_owned(),
-        }
     }
 }
 
@@ -472,212 +377,17 @@ impl<'a> TaskRecord<'a> {
     }
 }
 
-impl<'a> From<&'a Entry> for EntryRecord<'a> {
-    fn from(entry: &'a Entry) -> Self {
-        let event = match &entry.event {
-            Event::GoalSet { goal } => EventRecord::GoalSet { goal: goal.into() },
-            Event::GoalChanged { from, to, reason } => EventRecord::GoalChanged {
-                from: from.into(),
-                to: to.into(),
-                reason: Cow::Borrowed(reason),
-            },
-            Event::StatusChanged {
-                task_id,
-                title,
-                from,
-                to,
-            } => EventRecord::StatusChanged {
-                task_id: *task_id,
-                title: Cow::Borrowed(title),
-                from: *from,
-                to: *to,
-            },
-            Event::Claimed {
-                task_id,
-                title,
-                holder,
-                until,
-            } => EventRecord::Claimed {
-                task_id: *task_id,
-                title: Cow::Borrowed(title),
-                holder: Cow::Borrowed(holder),
-                until: timestamp(*until),
-            },
-            Event::ClaimEnded {
-                task_id,
-                title,
-                holder,
-                until,
-                reason,
-            } => EventRecord::ClaimEnded {
-                task_id: *task_id,
-                title: Cow::Borrowed(title),
-                holder: Cow::Borrowed(holder),
-                until: timestamp(*until),
-                reason: match reason {
-                    ClaimEnd::Released => ClaimEndRecord::Released,
-                    ClaimEnd::Expired => ClaimEndRecord::Expired,
-                    ClaimEnd::StatusChanged => ClaimEndRecord::StatusChanged,
-                    ClaimEnd::Deleted => ClaimEndRecord::Deleted,
-                },
-            },
-            Event::LinksRemoved {
-                task_id,
-                title,
-                dependents,
-            } => EventRecord::LinksRemoved {
-                task_id: *task_id,
-                title: Cow::Borrowed(title),
-                dependents: dependents.clone(),
-            },
-            Event::Dispatched {
-                task_id,
-                title,
-                worker,
-                by,
-                until,
-            } => EventRecord::Dispatched {
-                task_id: *task_id,
-                title: Cow::Borrowed(title),
-                worker: Cow::Borrowed(worker),
-                by: Cow::Borrowed(by),
-                until: timestamp(*until),
-            },
-            Event::DispatchEnded {
-                task_id,
-                title,
-                worker,
-                reason,
-            } => EventRecord::DispatchEnded {
-                task_id: *task_id,
-                title: Cow::Borrowed(title),
-                worker: Cow::Borrowed(worker),
-                reason: (*reason).into(),
-            },
-        };
-        Self {
-            at: timestamp(entry.at),
-            event,
-        }
-    }
-}
-
-impl EntryRecord<'_> {
-    fn into_entry(self, n: usize) -> Result<Entry, String> {
-        let event = match self.event {
-            EventRecord::GoalSet { goal } => Event::GoalSet { goal: goal.into() },
-            EventRecord::GoalChanged { from, to, reason } => Event::GoalChanged {
-                from: from.into(),
-                to: to.into(),
-                reason: reason.into_owned(),
-            },
-            EventRecord::StatusChanged {
-                task_id,
-                title,
-                from,
-                to,
-            } => Event::StatusChanged {
-                task_id,
-                title: title.into_owned(),
-                from,
-                to,
-            },
-            EventRecord::Claimed {
-                task_id,
-                title,
-                holder,
-                until,
-            } => Event::Claimed {
-                task_id,
-                title: title.into_owned(),
-                holder: holder.into_owned(),
-                until: history_time(&until, "until", n)?,
-            },
-            EventRecord::ClaimEnded {
-                task_id,
-                title,
-                holder,
-                until,
-                reason,
-            } => Event::ClaimEnded {
-                task_id,
-                title: title.into_owned(),
-                holder: holder.into_owned(),
-                until: history_time(&until, "until", n)?,
-                reason: match reason {
-                    ClaimEndRecord::Released => ClaimEnd::Released,
-                    ClaimEndRecord::Expired => ClaimEnd::Expired,
-                    ClaimEndRecord::StatusChanged => ClaimEnd::StatusChanged,
-                    ClaimEndRecord::Deleted => ClaimEnd::Deleted,
-                },
-            },
-            EventRecord::LinksRemoved {
-                task_id,
-                title,
-                dependents,
-            } => Event::LinksRemoved {
-                task_id,
-                title: title.into_owned(),
-                dependents,
-            },
-            EventRecord::Dispatched {
-                task_id,
-                title,
-                worker,
-                by,
-                until,
-            } => Event::Dispatched {
-                task_id,
-                title: title.into_owned(),
-                worker: worker.into_owned(),
-                by: by.into_owned(),
-                until: history_time(&until, "until", n)?,
-            },
-            EventRecord::DispatchEnded {
-                task_id,
-                title,
-                worker,
-                reason,
-            } => Event::DispatchEnded {
-                task_id,
-                title: title.into_owned(),
-                worker: worker.into_owned(),
-                reason: reason.into(),
-            },
-        };
-        Ok(Entry {
-            at: history_time(&self.at, "at", n)?,
-            event,
-        })
-    }
-}
-
-/// RFC 3339 in UTC with microseconds, e.g. `2026-11-22T10:00:00.123456Z`.
-pub(super) fn timestamp(time: SystemTime) -> String {
-    DateTime::<Utc>::from(time).to_rfc3339_opts(SecondsFormat::Micros, true)
-}
-
-/// A time of history entry `n`.
-fn history_time(text: &str, field: &str, n: usize) -> Result<SystemTime, String> {
-    parse_time(text, field, n).map_err(|e| format!("history {e}"))
-}
-
-/// A time of entry `n` (a task, or a history entry).
-pub(super) fn parse_time(text: &str, field: &str, n: usize) -> Result<SystemTime, String> {
-    DateTime::parse_from_rfc3339(text)
-        .map(SystemTime::from)
-        .map_err(|e| {
-            format!(
-                "entry {n} has an invalid {field} '{}' ({e})",
-                crate::runtime::text::clip(text)
-            )
-        })
+/// History entry `n` of a snapshot.
+fn history_entry(record: EntryRecord<'_>, n: usize) -> Result<Entry, String> {
+    record
+        .into_entry()
+        .map_err(|e| e.describe(&format!("history entry {n}"), ""))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toolsets::planning::domain::NewTask;
+    use crate::toolsets::planning::domain::{Event, NewTask};
 
     fn sample(history_enabled: bool) -> Board {
         let mut board = Board::new(Limits::default(), history_enabled);

@@ -5,6 +5,11 @@
 //! The board as JSON: `GET /boards/{name}.json` and every live event. The
 //! shape is documented in `docs/web.md`; `version` changes if it ever must
 //! change incompatibly (fields may be added without a new version).
+//!
+//! This is the page's view, not a stored record: it is shaped for another
+//! audience (a browser, with derived fields such as progress) and versioned
+//! on its own, so it stays apart from the stores' records
+//! (`store/records/`), which it neither writes nor reads.
 
 use std::time::SystemTime;
 

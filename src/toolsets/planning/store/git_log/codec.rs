@@ -14,18 +14,18 @@
 //!  "action":{"set_statuses":{"tasks":[{"task_id":"a46f8d35","status":"completed"}]}}}
 //! ```
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use super::super::snapshot::{parse_time, timestamp};
+use super::super::records::{
+    BadTime, ClaimRecord, DispatchRecord, EventRecord, EvidenceRecord, parse_time, timestamp,
+};
+use super::super::snapshot::SnapshotRecord;
 use crate::toolsets::planning::domain::replay::{
     Checkpoint, CheckpointId, ClaimMode, ClaimOrigin, Op, OpId, Reason, Replica, SetAside, State,
 };
-use crate::toolsets::planning::domain::{
-    Action, Claim, ClaimEnd, Dispatch, DispatchEnd, Edit, Event, Evidence, Goal, Limits, NewTask,
-    Status, TaskId,
-};
+use crate::toolsets::planning::domain::{Action, Edit, Goal, Limits, NewTask, Status, TaskId};
 
 /// The value of `format` in every operation.
 pub(crate) const OP_FORMAT: &str = "planning-mcp-server operation";
@@ -64,7 +64,7 @@ pub(crate) fn is_checkpoint_name(name: &str) -> bool {
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct OpRecord {
+struct OpRecord<'a> {
     format: String,
     version: u64,
     op: String,
@@ -72,7 +72,7 @@ struct OpRecord {
     at: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     claim: Option<ModeRecord>,
-    action: ActionRecord,
+    action: ActionRecord<'a>,
 }
 
 #[derive(Clone, Copy, Serialize, Deserialize)]
@@ -84,7 +84,7 @@ enum ModeRecord {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
-enum ActionRecord {
+enum ActionRecord<'a> {
     SetGoal {
         title: String,
         description: String,
@@ -111,7 +111,7 @@ enum ActionRecord {
         task_ids: Vec<TaskId>,
     },
     Edit {
-        edits: Vec<EditRecord>,
+        edits: Vec<EditRecord<'a>>,
     },
 }
 
@@ -131,18 +131,18 @@ struct StatusRecord {
 
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "edit", rename_all = "snake_case", deny_unknown_fields)]
-enum EditRecord {
+enum EditRecord<'a> {
     Status {
         task_id: TaskId,
         status: Status,
     },
     Claim {
         task_id: TaskId,
-        claim: Option<ClaimRecord>,
+        claim: Option<ClaimRecord<'a>>,
     },
     Evidence {
         task_id: TaskId,
-        evidence: Option<EvidenceRecord>,
+        evidence: Option<EvidenceRecord<'a>>,
     },
     CompletedBy {
         task_id: TaskId,
@@ -161,131 +161,15 @@ enum EditRecord {
     },
     Dispatch {
         task_id: TaskId,
-        dispatch: Option<DispatchRecord>,
+        dispatch: Option<DispatchRecord<'a>>,
     },
     Touches {
         task_id: TaskId,
         paths: Vec<String>,
     },
     Record {
-        event: EventRecord,
+        event: EventRecord<'a>,
     },
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DispatchRecord {
-    worker: String,
-    by: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    place: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-    at: String,
-    until: String,
-    claimed: bool,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClaimRecord {
-    holder: String,
-    since: String,
-    until: String,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EvidenceRecord {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    command: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    exit_code: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    commit: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    note: Option<String>,
-    by: String,
-    at: String,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
-enum EventRecord {
-    GoalSet {
-        title: String,
-        description: String,
-    },
-    GoalChanged {
-        from: GoalRecord,
-        to: GoalRecord,
-        reason: String,
-    },
-    StatusChanged {
-        task_id: TaskId,
-        title: String,
-        from: Status,
-        to: Status,
-    },
-    Claimed {
-        task_id: TaskId,
-        title: String,
-        holder: String,
-        until: String,
-    },
-    ClaimEnded {
-        task_id: TaskId,
-        title: String,
-        holder: String,
-        until: String,
-        reason: EndRecord,
-    },
-    LinksRemoved {
-        task_id: TaskId,
-        title: String,
-        dependents: Vec<TaskId>,
-    },
-    Dispatched {
-        task_id: TaskId,
-        title: String,
-        worker: String,
-        by: String,
-        until: String,
-    },
-    DispatchEnded {
-        task_id: TaskId,
-        title: String,
-        worker: String,
-        reason: DispatchEndRecord,
-    },
-}
-
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum DispatchEndRecord {
-    Released,
-    Replaced,
-    Taken,
-    StatusChanged,
-    Deleted,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GoalRecord {
-    title: String,
-    description: String,
-}
-
-#[derive(Clone, Copy, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum EndRecord {
-    Released,
-    Expired,
-    StatusChanged,
-    Deleted,
 }
 
 /// Writes an operation (one line of JSON, ending in a newline).
@@ -364,11 +248,16 @@ pub(crate) fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, Stri
     })
 }
 
-fn time(text: &str, field: &str) -> Result<SystemTime, String> {
-    parse_time(text, field, 1).map_err(|e| e.replacen("entry 1 has", "it has", 1))
+fn time(text: &str, field: &'static str) -> Result<SystemTime, String> {
+    parse_time(text, field).map_err(|e| bad_time(&e))
 }
 
-fn action_record(action: &Action) -> ActionRecord {
+/// A time of an operation that is not one, worded for the operation.
+fn bad_time(error: &BadTime) -> String {
+    error.describe("it", "")
+}
+
+fn action_record(action: &Action) -> ActionRecord<'_> {
     match action {
         Action::SetGoal(goal) => ActionRecord::SetGoal {
             title: goal.title.clone(),
@@ -455,7 +344,7 @@ fn action_from(record: ActionRecord) -> Result<Action, String> {
     })
 }
 
-fn edit_record(edit: &Edit) -> EditRecord {
+fn edit_record(edit: &Edit) -> EditRecord<'_> {
     match edit {
         Edit::Status(task_id, status) => EditRecord::Status {
             task_id: *task_id,
@@ -463,23 +352,11 @@ fn edit_record(edit: &Edit) -> EditRecord {
         },
         Edit::Claim(task_id, claim) => EditRecord::Claim {
             task_id: *task_id,
-            claim: claim.as_ref().map(|c| ClaimRecord {
-                holder: c.holder.clone(),
-                since: timestamp(c.since),
-                until: timestamp(c.until),
-            }),
+            claim: claim.as_ref().map(ClaimRecord::from),
         },
         Edit::Evidence(task_id, evidence) => EditRecord::Evidence {
             task_id: *task_id,
-            evidence: evidence.as_ref().map(|e| EvidenceRecord {
-                command: e.command.clone(),
-                exit_code: e.exit_code,
-                commit: e.commit.clone(),
-                url: e.url.clone(),
-                note: e.note.clone(),
-                by: e.by.clone(),
-                at: timestamp(e.at),
-            }),
+            evidence: evidence.as_ref().map(EvidenceRecord::from),
         },
         Edit::CompletedBy(task_id, agent) => EditRecord::CompletedBy {
             task_id: *task_id,
@@ -498,22 +375,14 @@ fn edit_record(edit: &Edit) -> EditRecord {
         },
         Edit::Dispatch(task_id, dispatch) => EditRecord::Dispatch {
             task_id: *task_id,
-            dispatch: dispatch.as_ref().map(|d| DispatchRecord {
-                worker: d.worker.clone(),
-                by: d.by.clone(),
-                place: d.place.clone(),
-                note: d.note.clone(),
-                at: timestamp(d.at),
-                until: timestamp(d.until),
-                claimed: d.claimed,
-            }),
+            dispatch: dispatch.as_ref().map(DispatchRecord::from),
         },
         Edit::Touches(task_id, paths) => EditRecord::Touches {
             task_id: *task_id,
             paths: paths.clone(),
         },
         Edit::Record(event) => EditRecord::Record {
-            event: event_record(event),
+            event: EventRecord::from(event),
         },
     }
 }
@@ -524,30 +393,16 @@ fn edit_from(record: EditRecord) -> Result<Edit, String> {
         EditRecord::Claim { task_id, claim } => Edit::Claim(
             task_id,
             claim
-                .map(|c| {
-                    Ok::<_, String>(Claim {
-                        holder: c.holder,
-                        since: time(&c.since, "since")?,
-                        until: time(&c.until, "until")?,
-                    })
-                })
-                .transpose()?,
+                .map(ClaimRecord::into_claim)
+                .transpose()
+                .map_err(|e| bad_time(&e))?,
         ),
         EditRecord::Evidence { task_id, evidence } => Edit::Evidence(
             task_id,
             evidence
-                .map(|e| {
-                    Ok::<_, String>(Evidence {
-                        command: e.command,
-                        exit_code: e.exit_code,
-                        commit: e.commit,
-                        url: e.url,
-                        note: e.note,
-                        by: e.by,
-                        at: time(&e.at, "at")?,
-                    })
-                })
-                .transpose()?,
+                .map(EvidenceRecord::into_evidence)
+                .transpose()
+                .map_err(|e| bad_time(&e))?,
         ),
         EditRecord::CompletedBy { task_id, agent } => Edit::CompletedBy(task_id, agent),
         EditRecord::Link { task_id, blocker } => Edit::Link {
@@ -562,224 +417,18 @@ fn edit_from(record: EditRecord) -> Result<Edit, String> {
         EditRecord::Dispatch { task_id, dispatch } => Edit::Dispatch(
             task_id,
             dispatch
-                .map(|d| {
-                    Ok::<_, String>(Dispatch {
-                        worker: d.worker,
-                        by: d.by,
-                        place: d.place,
-                        note: d.note,
-                        at: time(&d.at, "at")?,
-                        until: time(&d.until, "until")?,
-                        claimed: d.claimed,
-                    })
-                })
-                .transpose()?,
+                .map(DispatchRecord::into_dispatch)
+                .transpose()
+                .map_err(|e| bad_time(&e))?,
         ),
         EditRecord::Touches { task_id, paths } => Edit::Touches(task_id, paths),
-        EditRecord::Record { event } => Edit::Record(event_from(event)?),
-    })
-}
-
-fn end_record(reason: ClaimEnd) -> EndRecord {
-    match reason {
-        ClaimEnd::Released => EndRecord::Released,
-        ClaimEnd::Expired => EndRecord::Expired,
-        ClaimEnd::StatusChanged => EndRecord::StatusChanged,
-        ClaimEnd::Deleted => EndRecord::Deleted,
-    }
-}
-
-fn event_record(event: &Event) -> EventRecord {
-    let goal = |g: &Goal| GoalRecord {
-        title: g.title.clone(),
-        description: g.description.clone(),
-    };
-    match event {
-        Event::GoalSet { goal: g } => EventRecord::GoalSet {
-            title: g.title.clone(),
-            description: g.description.clone(),
-        },
-        Event::GoalChanged { from, to, reason } => EventRecord::GoalChanged {
-            from: goal(from),
-            to: goal(to),
-            reason: reason.clone(),
-        },
-        Event::StatusChanged {
-            task_id,
-            title,
-            from,
-            to,
-        } => EventRecord::StatusChanged {
-            task_id: *task_id,
-            title: title.clone(),
-            from: *from,
-            to: *to,
-        },
-        Event::Claimed {
-            task_id,
-            title,
-            holder,
-            until,
-        } => EventRecord::Claimed {
-            task_id: *task_id,
-            title: title.clone(),
-            holder: holder.clone(),
-            until: timestamp(*until),
-        },
-        Event::ClaimEnded {
-            task_id,
-            title,
-            holder,
-            until,
-            reason,
-        } => EventRecord::ClaimEnded {
-            task_id: *task_id,
-            title: title.clone(),
-            holder: holder.clone(),
-            until: timestamp(*until),
-            reason: end_record(*reason),
-        },
-        Event::LinksRemoved {
-            task_id,
-            title,
-            dependents,
-        } => EventRecord::LinksRemoved {
-            task_id: *task_id,
-            title: title.clone(),
-            dependents: dependents.clone(),
-        },
-        Event::Dispatched {
-            task_id,
-            title,
-            worker,
-            by,
-            until,
-        } => EventRecord::Dispatched {
-            task_id: *task_id,
-            title: title.clone(),
-            worker: worker.clone(),
-            by: by.clone(),
-            until: timestamp(*until),
-        },
-        Event::DispatchEnded {
-            task_id,
-            title,
-            worker,
-            reason,
-        } => EventRecord::DispatchEnded {
-            task_id: *task_id,
-            title: title.clone(),
-            worker: worker.clone(),
-            reason: match reason {
-                DispatchEnd::Released => DispatchEndRecord::Released,
-                DispatchEnd::Replaced => DispatchEndRecord::Replaced,
-                DispatchEnd::Taken => DispatchEndRecord::Taken,
-                DispatchEnd::StatusChanged => DispatchEndRecord::StatusChanged,
-                DispatchEnd::Deleted => DispatchEndRecord::Deleted,
-            },
-        },
-    }
-}
-
-fn event_from(record: EventRecord) -> Result<Event, String> {
-    let goal = |g: GoalRecord| Goal {
-        title: g.title,
-        description: g.description,
-    };
-    Ok(match record {
-        EventRecord::GoalSet { title, description } => Event::GoalSet {
-            goal: Goal { title, description },
-        },
-        EventRecord::GoalChanged { from, to, reason } => Event::GoalChanged {
-            from: goal(from),
-            to: goal(to),
-            reason,
-        },
-        EventRecord::StatusChanged {
-            task_id,
-            title,
-            from,
-            to,
-        } => Event::StatusChanged {
-            task_id,
-            title,
-            from,
-            to,
-        },
-        EventRecord::Claimed {
-            task_id,
-            title,
-            holder,
-            until,
-        } => Event::Claimed {
-            task_id,
-            title,
-            holder,
-            until: time(&until, "until")?,
-        },
-        EventRecord::ClaimEnded {
-            task_id,
-            title,
-            holder,
-            until,
-            reason,
-        } => Event::ClaimEnded {
-            task_id,
-            title,
-            holder,
-            until: time(&until, "until")?,
-            reason: match reason {
-                EndRecord::Released => ClaimEnd::Released,
-                EndRecord::Expired => ClaimEnd::Expired,
-                EndRecord::StatusChanged => ClaimEnd::StatusChanged,
-                EndRecord::Deleted => ClaimEnd::Deleted,
-            },
-        },
-        EventRecord::LinksRemoved {
-            task_id,
-            title,
-            dependents,
-        } => Event::LinksRemoved {
-            task_id,
-            title,
-            dependents,
-        },
-        EventRecord::Dispatched {
-            task_id,
-            title,
-            worker,
-            by,
-            until,
-        } => Event::Dispatched {
-            task_id,
-            title,
-            worker,
-            by,
-            until: time(&until, "until")?,
-        },
-        EventRecord::DispatchEnded {
-            task_id,
-            title,
-            worker,
-            reason,
-        } => Event::DispatchEnded {
-            task_id,
-            title,
-            worker,
-            reason: match reason {
-                DispatchEndRecord::Released => DispatchEnd::Released,
-                DispatchEndRecord::Replaced => DispatchEnd::Replaced,
-                DispatchEndRecord::Taken => DispatchEnd::Taken,
-                DispatchEndRecord::StatusChanged => DispatchEnd::StatusChanged,
-                DispatchEndRecord::Deleted => DispatchEnd::Deleted,
-            },
-        },
+        EditRecord::Record { event } => Edit::Record(event.into_event().map_err(|e| bad_time(&e))?),
     })
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CheckpointRecord {
+struct CheckpointRecord<'a> {
     format: String,
     version: u64,
     checkpoint: String,
@@ -797,7 +446,8 @@ struct CheckpointRecord {
     aliases: Vec<(TaskId, TaskId)>,
     claims: Vec<ClaimOriginRecord>,
     set_aside: Vec<SetAsideRecord>,
-    board: serde_json::Value,
+    /// The board, as a snapshot holds it.
+    board: SnapshotRecord<'a>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -879,12 +529,8 @@ pub(crate) fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
         })
         .collect();
     claims.sort_unstable_by_key(|c| c.task_id);
-    let mut board = state.board.clone();
-    board.set_clock(crate::runtime::clock::Clock::fixed(
-        std::time::UNIX_EPOCH + std::time::Duration::from_micros(checkpoint.id.stamp),
-    ));
-    let board = serde_json::from_slice(&super::super::snapshot::to_json(&board))
-        .unwrap_or(serde_json::Value::Null);
+    let saved_at = UNIX_EPOCH + Duration::from_micros(checkpoint.id.stamp);
+    let board = SnapshotRecord::of(&state.board, saved_at, true);
     let record = CheckpointRecord {
         format: CHECKPOINT_FORMAT.into(),
         version: VERSION,
@@ -915,7 +561,7 @@ pub(crate) fn checkpoint_to_json(stored: &StoredCheckpoint) -> Vec<u8> {
     };
     #[allow(
         clippy::expect_used,
-        reason = "plain structs and a JSON value: serde_json cannot fail on them"
+        reason = "plain structs with string keys: serde_json cannot fail on them"
     )]
     let mut json = serde_json::to_vec_pretty(&record).expect("a checkpoint always serializes");
     json.push(b'\n');
@@ -955,8 +601,9 @@ pub(crate) fn checkpoint_from_json(
             })
         })
         .collect::<Result<_, _>>()?;
-    let board_json = serde_json::to_vec(&record.board).map_err(|e| e.to_string())?;
-    let board = super::super::snapshot::from_json(&board_json, limits, history_enabled)
+    let board = record
+        .board
+        .into_board(limits, history_enabled)
         .map_err(|e| format!("its board: {e}"))?;
     let mut state = State::new(board);
     state.aliases = record.aliases.into_iter().collect();

@@ -6,7 +6,9 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use super::*;
 use crate::toolsets::planning::domain::replay::Log;
-use crate::toolsets::planning::domain::{Board, Evidence};
+use crate::toolsets::planning::domain::{
+    Board, Claim, ClaimEnd, Dispatch, DispatchEnd, Event, Evidence,
+};
 
 fn at(micros: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_micros(1_795_000_000_000_000 + micros)
@@ -272,4 +274,32 @@ fn a_checkpoint_round_trips() {
     };
     assert_eq!(snapshot(&theirs.board), snapshot(&ours.board));
     assert!(checkpoint_from_json(b"{}", Limits::default(), true).is_err());
+}
+
+#[test]
+fn a_goal_set_event_has_the_snapshot_shape_and_the_flat_one_is_read() {
+    let goal = Goal {
+        title: "Ship".into(),
+        description: "d".into(),
+    };
+    let set = op(
+        1,
+        None,
+        Action::Edit(vec![Edit::Record(Event::GoalSet { goal })]),
+    );
+    let name = (set.id.replica, set.id.counter);
+    let json = String::from_utf8(op_to_json(&set)).unwrap();
+    let nested = r#"{"event":"goal_set","goal":{"title":"Ship","description":"d"}}"#;
+    assert!(json.contains(nested), "{json}");
+    let flat = json.replace(
+        r#""goal":{"title":"Ship","description":"d"}"#,
+        r#""title":"Ship","description":"d""#,
+    );
+    assert_eq!(op_from_json(name, flat.as_bytes()).unwrap(), set);
+    let both = json.replace(r#""goal":{"#, r#""title":"x","goal":{"#);
+    let error = op_from_json(name, both.as_bytes()).unwrap_err();
+    assert!(
+        error.contains("either `goal` or `title` and `description`"),
+        "{error}"
+    );
 }
