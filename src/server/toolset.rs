@@ -52,6 +52,17 @@ pub(crate) trait ToolsetKind: Sync {
     /// toolsets), e.g. `Markdown plan files`.
     fn about(&self) -> &'static str;
 
+    /// What a model reads first about it: what must not go wrong first.
+    fn instructions(&self) -> &'static str;
+
+    /// Its skill (the Skills extension): what an agent needs to know to
+    /// use it well, more than its instructions hold, which then point to
+    /// it (`skill://{name}/SKILL.md`). Its text is a section of the
+    /// toolset's docs page. None by default.
+    fn skill(&self) -> Option<&'static Skill> {
+        None
+    }
+
     /// The config tables it owns; `PLANNING_<TABLE>_<KEY>` reaches them too.
     /// A name is lowercase ASCII letters and digits, words joined by `_`,
     /// and never another table's name followed by `_` (the registry's tests
@@ -99,20 +110,26 @@ pub(crate) trait ToolsetKind: Sync {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>>;
 }
 
-/// A configured toolset: one per process, shared by every endpoint.
-pub(crate) trait Toolset: Send + Sync + Debug + 'static {
+/// A configured toolset: one per process, shared by every endpoint. Its
+/// name, instructions and skill are its registry entry's; it is its own
+/// process-wide state ([`AsAny`]).
+pub(crate) trait Toolset: AsAny + Send + Sync + Debug + 'static {
+    /// Its registry entry.
+    fn kind(&self) -> &'static dyn ToolsetKind;
+
     /// Its name in `[server] toolsets`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
 
-    /// What a model reads first about it: what must not go wrong first.
-    fn instructions(&self) -> &'static str;
+    /// What a model reads first about it ([`ToolsetKind::instructions`]).
+    fn instructions(&self) -> &'static str {
+        self.kind().instructions()
+    }
 
-    /// Its skill (the Skills extension): what an agent needs to know to
-    /// use it well, more than its instructions hold, which then point to
-    /// it (`skill://{name}/SKILL.md`). Its text is a section of the
-    /// toolset's docs page. None by default.
+    /// Its skill ([`ToolsetKind::skill`]).
     fn skill(&self) -> Option<&'static Skill> {
-        None
+        self.kind().skill()
     }
 
     /// Whether its work recurses deeply (deep plans): the stdio server then
@@ -137,10 +154,22 @@ pub(crate) trait Toolset: Send + Sync + Debug + 'static {
     fn routes(&self, _http: &HttpContext) -> Option<Routes> {
         None
     }
+}
 
-    /// Its process-wide state, for the toolsets that work on top of it
-    /// (they find it with `Settings::configured` or `Enabled::state`).
+/// A configured toolset as its process-wide state, for the toolsets that
+/// work on top of it (they find it with `Settings::configured` or
+/// `Enabled::state`); every toolset has it.
+pub(crate) trait AsAny {
+    /// Itself, to be downcast to its type.
     fn as_any(&self) -> &dyn Any;
+}
+
+// Only for toolsets: an `Arc<dyn Toolset>` is no `T` here, so calling
+// `as_any` on one reaches the toolset inside, never the `Arc`.
+impl<T: Toolset> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A toolset's MCP face on one board.

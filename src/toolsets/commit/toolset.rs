@@ -5,7 +5,6 @@
 //! Toolset `commit` as the server sees it: its registry entry and its
 //! configured state (the settings and the repository locks).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::config::{CommitSettings, EXAMPLE};
@@ -48,6 +47,14 @@ impl ToolsetKind for CommitKind {
         "the plan in the commit description, jj or git"
     }
 
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["commit"]
     }
@@ -72,24 +79,12 @@ pub(crate) struct Commit {
 }
 
 impl Toolset for Commit {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
-    }
-
-    fn skill(&self) -> Option<&'static Skill> {
-        Some(&SKILL)
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         Ok(Arc::new(self.tools.clone()))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
