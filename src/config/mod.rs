@@ -149,12 +149,16 @@ pub(crate) fn load_with(
             configured.push(toolset);
         }
     }
+    let toolsets = Enabled::new(toolsets);
+    if let Err(problem) = toolsets.check_instructions() {
+        problems.push(problem);
+    }
     match (server, logging) {
         (Some(server), Some(logging)) if problems.is_empty() => Ok(Loaded {
             config: Config {
                 server,
                 logging,
-                toolsets: Enabled::new(toolsets),
+                toolsets,
             },
             file,
         }),

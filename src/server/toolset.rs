@@ -39,8 +39,8 @@ pub(crate) type ToolFuture =
 pub(crate) type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// The characters a toolset's instructions may take unless its registry
-/// entry says otherwise: the room the registry keeps for one more toolset
-/// (a test checks that it has that room).
+/// entry says otherwise (the registry's tests check that a sixth toolset
+/// at this budget fits with every combination of the others).
 pub(crate) const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
 
 /// A toolset the server can offer: one line of the registry.
@@ -69,10 +69,10 @@ pub(crate) trait ToolsetKind: Sync {
     /// check both), so that each variable names one table.
     fn tables(&self) -> &'static [&'static str];
 
-    /// The most characters its instructions take ([`Toolset::instructions`]).
-    /// The budgets of all the toolsets of the registry, with room for one
-    /// more at the default, fit the 2,048 characters a client shows (the
-    /// registry's tests check both), so no combination is ever cut.
+    /// The most characters its instructions take ([`ToolsetKind::instructions`]).
+    /// The budgets of every combination of the registry's toolsets fit the
+    /// 2,048 characters a client shows (the registry's tests check each),
+    /// and start-up refuses a combination whose instructions do not.
     #[allow(
         dead_code,
         reason = "a contract the registry's tests hold every toolset to; the server need not read it"
