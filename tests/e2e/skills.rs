@@ -25,10 +25,10 @@ const ALL: &str = "planning,plans,team,workflow,commit";
 
 /// The skills each toolset serves, by toolset.
 const SKILLS: &[(&str, &str, &str)] = &[
-    ("planning", "planning-board", "docs/tools.md"),
+    ("planning", "planning-board", "docs/planning.md"),
     ("team", "team-loop", "docs/team.md"),
     ("workflow", "spell-workflow", "docs/workflow.md"),
-    ("commit", "commit-planner", "docs/commit-planner.md"),
+    ("commit", "commit-planner", "docs/commit.md"),
 ];
 
 /// The names of the skills `toolsets` (comma-separated) should serve, in

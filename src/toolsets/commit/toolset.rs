@@ -22,14 +22,14 @@ mark_task only work really done. A reply starting CRITICAL: stop all work and te
 More: skill://commit-planner/SKILL.md";
 
 /// The stages of a plan: the long form of [`INSTRUCTIONS`], a section of
-/// docs/commit-planner.md.
+/// docs/commit.md.
 pub(crate) static SKILL: Skill = Skill {
     name: "commit-planner",
     description: "How to plan a change in its commit description: the stages from goal to \
 finished job, following each reply's Next line, marking only work really done, and what a \
 CRITICAL reply means.",
-    body: docs_section(include_str!("../../../docs/commit-planner.md")),
-    source: "docs/commit-planner.md",
+    body: docs_section(include_str!("../../../docs/commit.md")),
+    source: "docs/commit.md",
 };
 
 /// The registry entry of toolset `commit`.

@@ -29,13 +29,13 @@ when the operator asks. Start with set_goal, then add_tasks. After a context res
 board://{name}/summary. More: skill://planning-board/SKILL.md";
 
 /// How to use the board well: the long form of [`INSTRUCTIONS`], a section
-/// of docs/tools.md.
+/// of docs/planning.md.
 pub(crate) static SKILL: Skill = Skill {
     name: "planning-board",
     description: "How to keep a planning board true while you work: the goal, small tasks, \
 statuses as you go, what only the operator may ask for, and where to look after a context reset.",
-    body: docs_section(include_str!("../../../docs/tools.md")),
-    source: "docs/tools.md",
+    body: docs_section(include_str!("../../../docs/planning.md")),
+    source: "docs/planning.md",
 };
 
 /// The registry entry of toolset `planning`.
