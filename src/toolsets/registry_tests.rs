@@ -146,7 +146,13 @@ fn flags_are_unique_set_their_owners_tables_and_parse() {
         let keys: BTreeSet<_> = all.iter().map(|flag| flag.key).collect();
         assert_eq!(longs.len(), all.len(), "a flag named twice");
         assert_eq!(keys.len(), all.len(), "a key set by two flags");
-        for taken in ["config", "help", "version", "generate-config"] {
+        for taken in [
+            "config",
+            "help",
+            "version",
+            "generate-config",
+            "list-toolsets",
+        ] {
             assert!(!longs.contains(taken), "--{taken} is the binary's own");
         }
         let owners = std::iter::once((&SERVER_TABLES[..], SERVER_FLAGS));
