@@ -57,7 +57,8 @@ npm_bin="$cache/npm/node_modules/.bin"
 export MCPC_HOME_DIR="$cache/mcpc-home"
 mkdir -p "$MCPC_HOME_DIR"
 
-toolsets=planning,plans,team,workflow,commit
+# Every toolset the binary offers.
+toolsets=$("$bin" --list-toolsets | paste -sd, -)
 stdio=("$bin" --toolsets "$toolsets")
 title='Wire the CLI ✓'
 add_args=$(printf '{"tasks":[{"title":"%s"}]}' "$title")

@@ -30,8 +30,10 @@ pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 # A clean directory and HOME, so that no config file of the machine is read.
+# Every toolset the binary offers.
+toolsets=$("$bin" --list-toolsets | paste -sd, -)
 (cd "$work" && HOME="$work" exec "$bin" --mode http --host 127.0.0.1 --port 0 \
-    --toolsets planning,plans,team,workflow,commit) 2>"$work/server.log" &
+    --toolsets "$toolsets") 2>"$work/server.log" &
 pid=$!
 url=
 for _ in $(seq 600); do  # up to a minute: a debug build on a loaded machine

@@ -37,7 +37,8 @@ if ! "$cache/venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(
   "$cache/venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$py_sdk"
 fi
 
-toolsets=planning,plans,team,workflow,commit
+# Every toolset the binary offers.
+toolsets=$("$bin" --list-toolsets | paste -sd, -)
 work=$(mktemp -d)
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }

@@ -18,7 +18,7 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 use planning_mcp_server::api::config::{self, ConfigFlags, Mode};
 use planning_mcp_server::api::subcommands::{CliCommand, commands};
 use planning_mcp_server::api::transport as serve;
-use planning_mcp_server::api::{allocator, logging, output, stack};
+use planning_mcp_server::api::{allocator, logging, output, stack, toolsets};
 
 /// The name in front of every message.
 const PROGRAM: &str = "planning-mcp-server";
@@ -43,6 +43,9 @@ struct Cli {
     /// Write the example config to ./planning-mcp-server.toml (never over an existing file) and exit
     #[arg(long)]
     generate_config: bool,
+    /// Print the toolsets this build offers, one a line, and exit
+    #[arg(long)]
+    list_toolsets: bool,
 }
 
 /// What the command line asks for.
@@ -69,6 +72,10 @@ fn main() -> ExitCode {
     } else {
         Cli::default()
     };
+    if cli.list_toolsets {
+        let names: String = toolsets::names().map(|name| format!("{name}\n")).collect();
+        return output::print_or_fail(PROGRAM, &names);
+    }
     if cli.generate_config {
         return match config::generate(Path::new(".")) {
             Ok(path) => output::print_or_fail(PROGRAM, &format!("wrote {}\n", path.display())),

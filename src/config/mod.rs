@@ -10,7 +10,6 @@
 
 mod example;
 mod flags;
-mod seconds;
 mod server;
 
 use std::path::PathBuf;
@@ -25,11 +24,10 @@ pub(crate) use example::example_of;
 pub use example::generate;
 pub use flags::ConfigFlags;
 pub(crate) use flags::{CommandFlags, KeysRead};
-pub(crate) use seconds::Seconds;
 #[cfg(test)]
 pub(crate) use server::FLAGS as SERVER_FLAGS;
 pub use server::Mode;
-pub(crate) use server::{Secret, ServerSettings};
+pub(crate) use server::ServerSettings;
 
 pub(crate) use crate::runtime::logging::LoggingSettings;
 
@@ -151,12 +149,16 @@ pub(crate) fn load_with(
             configured.push(toolset);
         }
     }
+    let toolsets = Enabled::new(toolsets);
+    if let Err(problem) = toolsets.check_instructions() {
+        problems.push(problem);
+    }
     match (server, logging) {
         (Some(server), Some(logging)) if problems.is_empty() => Ok(Loaded {
             config: Config {
                 server,
                 logging,
-                toolsets: Enabled::new(toolsets),
+                toolsets,
             },
             file,
         }),
@@ -258,10 +260,10 @@ fn table_and_key<'k>(known: &[&'static str], name: &'k str) -> Option<(&'static 
 mod tests {
     use figment::Jail;
 
-    use super::server::Secret;
     use super::*;
     use crate::runtime::logging::{LogFormat, LogLevel};
     use crate::server::BoardName;
+    use crate::server::secret::Secret;
     use crate::toolsets::planning::config::{Backend, BoardSettings, StorageSettings};
     use crate::toolsets::planning::domain::Limits;
     use crate::toolsets::plans::config::PlansSettings;

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::seconds::Seconds;
 use crate::server::BoardName;
+use crate::server::seconds::Seconds;
+use crate::server::secret::Secret;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option, list};
 
 /// The flags of the server's own tables.
@@ -149,30 +150,6 @@ impl Default for ServerSettings {
     }
 }
 
-/// A value that must never be logged: `Debug` shows only that it is set.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub(crate) struct Secret(String);
-
-impl Secret {
-    /// The secret itself, for the one place that compares it.
-    pub(crate) fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl From<String> for Secret {
-    fn from(secret: String) -> Self {
-        Self(secret)
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
-
 impl ServerSettings {
     /// Reads `[server]` (its types check the board's name), checks what
     /// types cannot (a host to bind, limits of at least one, toolsets among
@@ -276,7 +253,7 @@ impl ServerSettings {
         if token.is_empty() {
             return Err(problem(format!("{} holds no token", path.display())));
         }
-        self.auth_token = Some(Secret(token.to_owned()));
+        self.auth_token = Some(Secret::from(token.to_owned()));
         Ok(())
     }
 }

@@ -7,13 +7,16 @@
 //! tracked for shutdown, the notice that shutdown began, the file lock, the
 //! clock, the per-key mutexes); child processes (run without a shell, with a
 //! timeout and an output cap, killed with their groups: process.rs),
-//! logging, the directories the server makes for its own files, what the command-line programs print,
+//! logging, the one whole-file write (temporary file, sync, rename,
+//! directory sync: whole_file.rs), the directories the server makes for
+//! its own files, what the command-line programs print,
 //! large stacks for deep plans, and small text helpers.
 
 pub(crate) mod allocator;
 pub(crate) mod blocking;
 pub(crate) mod children;
 pub(crate) mod clock;
+pub(crate) mod entropy;
 pub(crate) mod file_lock;
 pub(crate) mod keyed_mutex;
 pub(crate) mod logging;
@@ -24,3 +27,4 @@ pub(crate) mod regular_file;
 pub(crate) mod stack;
 pub(crate) mod stopping;
 pub(crate) mod text;
+pub(crate) mod whole_file;

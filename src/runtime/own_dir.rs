@@ -21,8 +21,7 @@ use std::io::{self, ErrorKind, Write as _};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rustix::fs::{CWD, RenameFlags};
-use rustix::io::Errno;
+use super::whole_file::rename_no_replace;
 
 /// The name of the ignore file.
 pub(crate) const GITIGNORE: &str = ".gitignore";
@@ -101,17 +100,6 @@ fn write_rule(dir: &Path, rule: &str, sync: bool) -> io::Result<()> {
         file.sync_all()?;
     }
     Ok(())
-}
-
-/// Renames the folder `from` to `to`, refusing (`EEXIST`) when `to`
-/// exists. A file system without `RENAME_NOREPLACE` gets a plain rename,
-/// which still never replaces a file or a folder that holds anything (at
-/// worst an empty folder made at the same instant, which is then ours).
-fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
-    match rustix::fs::renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
-        Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => fs::rename(from, to),
-        renamed => Ok(renamed?),
-    }
 }
 
 #[cfg(test)]

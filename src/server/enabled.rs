@@ -14,6 +14,10 @@ use super::toolset::{OpenError, Toolset};
 /// What stands between two toolsets' instructions.
 pub(crate) const INSTRUCTIONS_SEPARATOR: &str = "\n\n";
 
+/// The most characters the enabled toolsets' instructions take together:
+/// what a client shows (Claude Code cuts the rest).
+pub(crate) const INSTRUCTIONS_LIMIT: usize = 2048;
+
 /// The enabled toolsets of a server.
 #[derive(Debug, Clone, Default)]
 pub struct Enabled(Vec<Arc<dyn Toolset>>);
@@ -39,6 +43,28 @@ impl Enabled {
     pub(crate) fn instructions(&self) -> String {
         let parts: Vec<&str> = self.0.iter().map(|t| t.instructions()).collect();
         parts.join(INSTRUCTIONS_SEPARATOR)
+    }
+
+    /// Refuses toolsets whose instructions together take more than
+    /// [`INSTRUCTIONS_LIMIT`] characters, naming the largest.
+    pub(crate) fn check_instructions(&self) -> Result<(), String> {
+        let length = self.instructions().chars().count();
+        if length <= INSTRUCTIONS_LIMIT {
+            return Ok(());
+        }
+        let size = |toolset: &&Arc<dyn Toolset>| toolset.instructions().chars().count();
+        let (largest, its) = self
+            .0
+            .iter()
+            .max_by_key(size)
+            .map(|toolset| (toolset.name(), size(&toolset)))
+            .unwrap_or_default();
+        Err(format!(
+            "server.toolsets: the instructions of toolsets {} take {length} characters, more \
+             than the {INSTRUCTIONS_LIMIT} a client shows; the largest are toolset '{largest}''s \
+             ({its}): enable fewer toolsets",
+            self.names()
+        ))
     }
 
     /// Their skills, in order.
@@ -67,5 +93,73 @@ impl Enabled {
         let endpoint = Endpoint::new(faces, self.instructions(), self.skills())
             .map_err(|duplicate| OpenError::Failed(duplicate.to_string()))?;
         Ok(Arc::new(endpoint))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::settings::Settings;
+    use crate::server::toolset::{Tools, ToolsetKind};
+
+    /// A toolset whose instructions take `length` characters.
+    #[derive(Debug)]
+    struct Wordy {
+        name: &'static str,
+        instructions: &'static str,
+    }
+
+    impl ToolsetKind for Wordy {
+        fn name(&self) -> &'static str {
+            self.name
+        }
+        fn about(&self) -> &'static str {
+            "a test's"
+        }
+        fn instructions(&self) -> &'static str {
+            self.instructions
+        }
+        fn tables(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn example(&self) -> &'static str {
+            ""
+        }
+        fn configure(&self, _: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
+            Err(Vec::new())
+        }
+    }
+
+    #[derive(Debug)]
+    struct Configured(&'static Wordy);
+
+    impl Toolset for Configured {
+        fn kind(&self) -> &'static dyn ToolsetKind {
+            self.0
+        }
+        fn open(&self, _: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
+            Err(OpenError::Failed("a test's".into()))
+        }
+    }
+
+    fn wordy(name: &'static str, length: usize) -> Arc<dyn Toolset> {
+        let instructions = Box::leak("x".repeat(length).into_boxed_str());
+        Arc::new(Configured(Box::leak(Box::new(Wordy {
+            name,
+            instructions,
+        }))))
+    }
+
+    #[test]
+    fn instructions_over_the_limit_are_refused_naming_the_largest() {
+        let fits = Enabled::new(vec![wordy("a", 1000), wordy("b", 1046)]);
+        assert_eq!(fits.instructions().chars().count(), INSTRUCTIONS_LIMIT);
+        assert_eq!(fits.check_instructions(), Ok(()));
+        let over = Enabled::new(vec![wordy("a", 900), wordy("b", 1000), wordy("c", 200)]);
+        assert_eq!(
+            over.check_instructions().unwrap_err(),
+            "server.toolsets: the instructions of toolsets a,b,c take 2104 characters, more than \
+             the 2048 a client shows; the largest are toolset 'b''s (1000): enable fewer toolsets"
+        );
     }
 }

@@ -27,6 +27,8 @@ pub(crate) mod endpoint;
 pub(crate) mod registry;
 pub(crate) mod routed_tools;
 pub(crate) mod routes;
+pub(crate) mod seconds;
+pub(crate) mod secret;
 pub(crate) mod settings;
 pub(crate) mod skill;
 pub(crate) mod toolset;

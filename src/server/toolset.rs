@@ -39,8 +39,8 @@ pub(crate) type ToolFuture =
 pub(crate) type BackgroundTask = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// The characters a toolset's instructions may take unless its registry
-/// entry says otherwise: the room the registry keeps for one more toolset
-/// (a test checks that it has that room).
+/// entry says otherwise (the registry's tests check that a sixth toolset
+/// at this budget fits with every combination of the others).
 pub(crate) const DEFAULT_INSTRUCTIONS_BUDGET: usize = 300;
 
 /// A toolset the server can offer: one line of the registry.
@@ -52,16 +52,27 @@ pub(crate) trait ToolsetKind: Sync {
     /// toolsets), e.g. `Markdown plan files`.
     fn about(&self) -> &'static str;
 
+    /// What a model reads first about it: what must not go wrong first.
+    fn instructions(&self) -> &'static str;
+
+    /// Its skill (the Skills extension): what an agent needs to know to
+    /// use it well, more than its instructions hold, which then point to
+    /// it (`skill://{name}/SKILL.md`). Its text is a section of the
+    /// toolset's docs page. None by default.
+    fn skill(&self) -> Option<&'static Skill> {
+        None
+    }
+
     /// The config tables it owns; `PLANNING_<TABLE>_<KEY>` reaches them too.
     /// A name is lowercase ASCII letters and digits, words joined by `_`,
     /// and never another table's name followed by `_` (the registry's tests
     /// check both), so that each variable names one table.
     fn tables(&self) -> &'static [&'static str];
 
-    /// The most characters its instructions take ([`Toolset::instructions`]).
-    /// The budgets of all the toolsets of the registry, with room for one
-    /// more at the default, fit the 2,048 characters a client shows (the
-    /// registry's tests check both), so no combination is ever cut.
+    /// The most characters its instructions take ([`ToolsetKind::instructions`]).
+    /// The budgets of every combination of the registry's toolsets fit the
+    /// 2,048 characters a client shows (the registry's tests check each),
+    /// and start-up refuses a combination whose instructions do not.
     #[allow(
         dead_code,
         reason = "a contract the registry's tests hold every toolset to; the server need not read it"
@@ -99,20 +110,26 @@ pub(crate) trait ToolsetKind: Sync {
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>>;
 }
 
-/// A configured toolset: one per process, shared by every endpoint.
-pub(crate) trait Toolset: Send + Sync + Debug + 'static {
+/// A configured toolset: one per process, shared by every endpoint. Its
+/// name, instructions and skill are its registry entry's; it is its own
+/// process-wide state ([`AsAny`]).
+pub(crate) trait Toolset: AsAny + Send + Sync + Debug + 'static {
+    /// Its registry entry.
+    fn kind(&self) -> &'static dyn ToolsetKind;
+
     /// Its name in `[server] toolsets`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
 
-    /// What a model reads first about it: what must not go wrong first.
-    fn instructions(&self) -> &'static str;
+    /// What a model reads first about it ([`ToolsetKind::instructions`]).
+    fn instructions(&self) -> &'static str {
+        self.kind().instructions()
+    }
 
-    /// Its skill (the Skills extension): what an agent needs to know to
-    /// use it well, more than its instructions hold, which then point to
-    /// it (`skill://{name}/SKILL.md`). Its text is a section of the
-    /// toolset's docs page. None by default.
+    /// Its skill ([`ToolsetKind::skill`]).
     fn skill(&self) -> Option<&'static Skill> {
-        None
+        self.kind().skill()
     }
 
     /// Whether its work recurses deeply (deep plans): the stdio server then
@@ -137,10 +154,22 @@ pub(crate) trait Toolset: Send + Sync + Debug + 'static {
     fn routes(&self, _http: &HttpContext) -> Option<Routes> {
         None
     }
+}
 
-    /// Its process-wide state, for the toolsets that work on top of it
-    /// (they find it with `Settings::configured` or `Enabled::state`).
+/// A configured toolset as its process-wide state, for the toolsets that
+/// work on top of it (they find it with `Settings::configured` or
+/// `Enabled::state`); every toolset has it.
+pub(crate) trait AsAny {
+    /// Itself, to be downcast to its type.
     fn as_any(&self) -> &dyn Any;
+}
+
+// Only for toolsets: an `Arc<dyn Toolset>` is no `T` here, so calling
+// `as_any` on one reaches the toolset inside, never the `Arc`.
+impl<T: Toolset> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A toolset's MCP face on one board.

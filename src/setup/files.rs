@@ -11,12 +11,10 @@
 //! meanwhile), nothing is written and the user is asked to run again.
 
 use std::fs;
-use std::io::Write as _;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::runtime::regular_file;
+use crate::runtime::whole_file::{Step, Write};
 
 /// The largest config file read.
 const MAX_SIZE: u64 = 16 * 1024 * 1024;
@@ -43,41 +41,23 @@ pub(crate) fn write(
     text: &str,
 ) -> Result<(), String> {
     let target = target(path);
-    let fail = |error: std::io::Error| format!("cannot write {shown}: {error}");
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    fs::create_dir_all(&dir).map_err(fail)?;
-    let temp = temp_beside(&target);
-    let written = (|| {
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        if let Ok(old) = fs::metadata(&target) {
-            file.set_permissions(fs::Permissions::from_mode(
-                old.permissions().mode() & 0o7777,
-            ))?;
-        }
-        file.write_all(text.as_bytes())?;
-        file.sync_all()
-    })();
-    if let Err(error) = written {
-        let _ = fs::remove_file(&temp);
-        return Err(fail(error));
+    let fail = |error: &dyn std::fmt::Display| format!("cannot write {shown}: {error}");
+    if let Some(dir) = target.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|error| fail(&error))?;
     }
+    let staged = Write::new()
+        .keeping_permissions()
+        .stage(&target, text.as_bytes())
+        .map_err(|error| fail(&error.source))?;
+    // Dropped, the temporary file goes.
     if read(&target, shown)?.as_deref() != expected {
-        let _ = fs::remove_file(&temp);
         return Err(changed(shown));
     }
-    if let Err(error) = fs::rename(&temp, &target) {
-        let _ = fs::remove_file(&temp);
-        return Err(fail(error));
+    match staged.land() {
+        // The new file is in place; only the directory's sync failed.
+        Err(error) if error.step != Step::SyncDirectory => Err(fail(&error.source)),
+        _ => Ok(()),
     }
-    // The rename itself, on the disk.
-    let _ = fs::File::open(&dir).and_then(|d| d.sync_all());
-    Ok(())
 }
 
 /// Deletes `path` if it still holds `expected`, then its directory if that
@@ -117,20 +97,10 @@ fn target(path: &Path) -> PathBuf {
     }
 }
 
-/// A new temporary name beside `path`, hidden, named for it and this
-/// process.
-fn temp_beside(path: &Path) -> PathBuf {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    path.with_file_name(format!(".{name}.setup-{}-{n}", std::process::id()))
-}
-
 #[cfg(test)]
 mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
     use super::*;
 
     #[test]

@@ -23,12 +23,9 @@ use crate::config::{
     self, ConfigError, ConfigFlags, FILE_NAME, Loaded, SERVER_FLAGS, SERVER_TABLES, known_tables,
     tiers_with,
 };
-use crate::server::toolset::{DEFAULT_INSTRUCTIONS_BUDGET, ToolsetKind};
+use crate::server::enabled::INSTRUCTIONS_LIMIT;
+use crate::server::toolset::ToolsetKind;
 use crate::server::{BoardName, Registry, SessionServer};
-
-/// The most characters of instructions a client shows: Claude Code cuts a
-/// server's instructions there.
-const INSTRUCTIONS_LIMIT: usize = 2048;
 
 /// What stands between two toolsets' instructions.
 const SEPARATOR: &str = crate::server::enabled::INSTRUCTIONS_SEPARATOR;
@@ -149,7 +146,13 @@ fn flags_are_unique_set_their_owners_tables_and_parse() {
         let keys: BTreeSet<_> = all.iter().map(|flag| flag.key).collect();
         assert_eq!(longs.len(), all.len(), "a flag named twice");
         assert_eq!(keys.len(), all.len(), "a key set by two flags");
-        for taken in ["config", "help", "version", "generate-config"] {
+        for taken in [
+            "config",
+            "help",
+            "version",
+            "generate-config",
+            "list-toolsets",
+        ] {
             assert!(!longs.contains(taken), "--{taken} is the binary's own");
         }
         let owners = std::iter::once((&SERVER_TABLES[..], SERVER_FLAGS));
@@ -390,18 +393,25 @@ fn each_skill_is_its_docs_pages_section_as_the_page_is_now() {
 }
 
 #[test]
-fn the_registry_leaves_room_for_one_more_toolset() {
-    let budgets: usize = REGISTRY
-        .kinds()
-        .map(|kind| kind.instructions_budget())
-        .sum();
-    let separators = SEPARATOR.chars().count() * REGISTRY.kinds().count();
-    let room = INSTRUCTIONS_LIMIT - budgets - separators;
-    assert!(
-        room >= DEFAULT_INSTRUCTIONS_BUDGET,
-        "a new toolset would get {room} characters of instructions, less than the default \
-         budget of {DEFAULT_INSTRUCTIONS_BUDGET}: shorten an existing toolset's"
-    );
+fn the_budgets_of_every_combination_fit_the_limit() {
+    on_both(|registry| {
+        let kinds: Vec<&dyn ToolsetKind> = registry.kinds().collect();
+        for mask in 1..(1u32 << kinds.len()) {
+            let chosen: Vec<&dyn ToolsetKind> = (0..kinds.len())
+                .filter(|bit| mask & (1 << bit) != 0)
+                .map(|bit| kinds[bit])
+                .collect();
+            let budgets: usize = chosen.iter().map(|kind| kind.instructions_budget()).sum();
+            let separators = SEPARATOR.chars().count() * (chosen.len() - 1);
+            let names: Vec<&str> = chosen.iter().map(|kind| kind.name()).collect();
+            assert!(
+                budgets + separators <= INSTRUCTIONS_LIMIT,
+                "{}: the budgets take {budgets} characters and the separators {separators}, \
+                 over {INSTRUCTIONS_LIMIT}: shorten a toolset's instructions",
+                names.join(",")
+            );
+        }
+    });
 }
 
 #[test]

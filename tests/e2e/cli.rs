@@ -26,6 +26,18 @@ fn stderr(output: &Output) -> String {
 }
 
 #[tokio::test]
+async fn list_toolsets_prints_the_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(&dir, &["--list-toolsets"], &[]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let listed: Vec<String> = planning_mcp_server::api::toolsets::names()
+        .map(|name| format!("{name}\n"))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), listed.concat());
+    assert!(listed.concat().starts_with("planning\nplans\n"));
+}
+
+#[tokio::test]
 async fn generate_config_writes_the_example_file_and_never_overwrites() {
     let dir = tempfile::tempdir().unwrap();
     let output = run(&dir, &["--generate-config"], &[]).await;

@@ -389,7 +389,7 @@ async fn commit_git_the_plan_history_is_read_with_one_command() {
         ok(&client, "mark_task", json!({"task_id": n.to_string()})).await;
     }
     client.cancel().await.unwrap();
-    // The command docs/commit-planner.md gives, as written there.
+    // The command docs/commit.md gives, as written there.
     let history = sh(
         &repo,
         "git grep --heading --break -e '' refs/commit-plan/main:history",

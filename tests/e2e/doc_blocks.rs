@@ -81,17 +81,17 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "a test of the suite this test is part of; .ci/run requires the agents' CLIs",
     ),
     (
-        "docs/commit-planner.md",
+        "docs/commit.md",
         "git grep --heading --break -e '' refs/commit-plan/main:history",
         "needs a plan written ten times: commit_git_habits::commit_git_the_plan_history_is_read_with_one_command runs it as written",
     ),
     (
-        "docs/commit-planner.md",
+        "docs/commit.md",
         "git add -A",
         "needs a finished plan and its work: commit_job runs the Next line's staging and commit as the reply writes them",
     ),
     (
-        "docs/commit-planner.md",
+        "docs/commit.md",
         "git cat-file blob refs/commit-plan/main:plan | git commit --cleanup=verbatim --file=-",
         "needs a finished plan in refs/commit-plan/main: commit_job runs this pipeline after a whole job on git",
     ),
@@ -101,7 +101,7 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "names a server on another host, behind a token; http.rs tests the token check",
     ),
     (
-        "docs/long-term-plan.md",
+        "docs/plans.md",
         "claude mcp remove long-term-plan",
         "changes only the client's list of servers; nothing of ours runs",
     ),

@@ -5,7 +5,7 @@
 //! What replies cost: the compact reply mode of toolset `planning` (set by
 //! flag, environment or file; a bad value stops start-up), the sizes of
 //! both modes on boards of 10, 100 and 1,000 tasks (printed, and kept
-//! equal to the table in docs/tools.md), the team's replies beside them,
+//! equal to the table in docs/planning.md), the team's replies beside them,
 //! and the log of skipped duplicates, which grows by count, not by call.
 
 use crate::common;
@@ -188,10 +188,10 @@ async fn reply_sizes_per_mode() {
         table.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
     }
     println!("reply sizes, measured through the real server over stdio:\n\n{table}");
-    let docs = include_str!("../../docs/tools.md");
+    let docs = include_str!("../../docs/planning.md");
     assert!(
         docs.contains(&table),
-        "docs/tools.md must hold the measured table; put this there:\n\n{table}"
+        "docs/planning.md must hold the measured table; put this there:\n\n{table}"
     );
 }
 

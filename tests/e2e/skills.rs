@@ -21,14 +21,12 @@ use rmcp::model::{
 };
 use rmcp::service::ServiceError;
 
-const ALL: &str = "planning,plans,team,workflow,commit";
-
 /// The skills each toolset serves, by toolset.
 const SKILLS: &[(&str, &str, &str)] = &[
-    ("planning", "planning-board", "docs/tools.md"),
+    ("planning", "planning-board", "docs/planning.md"),
     ("team", "team-loop", "docs/team.md"),
     ("workflow", "spell-workflow", "docs/workflow.md"),
-    ("commit", "commit-planner", "docs/commit-planner.md"),
+    ("commit", "commit-planner", "docs/commit.md"),
 ];
 
 /// The names of the skills `toolsets` (comma-separated) should serve, in
@@ -147,14 +145,17 @@ async fn check_skills(client: &Client, toolsets: &str) {
 
 #[tokio::test]
 async fn every_toolsets_skill_over_stdio_and_http_is_its_docs_section() {
+    // Every toolset the binary offers.
+    let all: Vec<&str> = planning_mcp_server::api::toolsets::names().collect();
+    let all = all.join(",");
     let dir = tempfile::tempdir().unwrap();
-    let client = stdio_client(&dir, &["--toolsets", ALL], &[]).await;
-    check_skills(&client, ALL).await;
+    let client = stdio_client(&dir, &["--toolsets", &all], &[]).await;
+    check_skills(&client, &all).await;
     client.cancel().await.unwrap();
 
-    let server = HttpServer::start(&["--toolsets", ALL], &[]).await;
+    let server = HttpServer::start(&["--toolsets", &all], &[]).await;
     let client = server.client().await;
-    check_skills(&client, ALL).await;
+    check_skills(&client, &all).await;
     client.cancel().await.unwrap();
 }
 

@@ -5,7 +5,6 @@
 //! Toolset `commit` as the server sees it: its registry entry and its
 //! configured state (the settings and the repository locks).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::config::{CommitSettings, EXAMPLE};
@@ -23,14 +22,14 @@ mark_task only work really done. A reply starting CRITICAL: stop all work and te
 More: skill://commit-planner/SKILL.md";
 
 /// The stages of a plan: the long form of [`INSTRUCTIONS`], a section of
-/// docs/commit-planner.md.
+/// docs/commit.md.
 pub(crate) static SKILL: Skill = Skill {
     name: "commit-planner",
     description: "How to plan a change in its commit description: the stages from goal to \
 finished job, following each reply's Next line, marking only work really done, and what a \
 CRITICAL reply means.",
-    body: docs_section(include_str!("../../../docs/commit-planner.md")),
-    source: "docs/commit-planner.md",
+    body: docs_section(include_str!("../../../docs/commit.md")),
+    source: "docs/commit.md",
 };
 
 /// The registry entry of toolset `commit`.
@@ -46,6 +45,14 @@ impl ToolsetKind for CommitKind {
 
     fn about(&self) -> &'static str {
         "the plan in the commit description, jj or git"
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn tables(&self) -> &'static [&'static str] {
@@ -72,24 +79,12 @@ pub(crate) struct Commit {
 }
 
 impl Toolset for Commit {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
-    }
-
-    fn skill(&self) -> Option<&'static Skill> {
-        Some(&SKILL)
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         Ok(Arc::new(self.tools.clone()))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

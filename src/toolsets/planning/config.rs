@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::domain::Limits;
 pub(crate) use super::store::git_log::settings::SyncSettings;
-use crate::config::{Seconds, Secret};
 use crate::runtime::clock::Clock;
+use crate::server::seconds::Seconds;
+use crate::server::secret::Secret;
 use crate::server::settings::{Flag, FlagKind, Settings, lenient, lenient_option};
 
 /// The part of the example config file that belongs to toolset `planning`.

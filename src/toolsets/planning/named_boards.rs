@@ -15,6 +15,7 @@ use parking_lot::Mutex;
 
 use super::config::{Backend, BoardSettings};
 use crate::server::BoardName;
+use crate::server::toolset;
 use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::shared_board::SharedBoard;
 use crate::toolsets::planning::store::{self, FileStore, GitLogStore, StoreError};
@@ -60,6 +61,19 @@ impl Boards {
 
     /// The board `name`, opened (and with the file backend, loaded) on
     /// first use, or created empty. Blocks on file I/O.
+    /// Board `name` for a toolset's tools on it: a cap reached is
+    /// [`Full`](toolset::OpenError::Full); a store that failed is logged
+    /// whole and answered without its directories.
+    pub(crate) fn for_tools(&self, name: &BoardName) -> Result<SharedBoard, toolset::OpenError> {
+        self.get(name).map_err(|error| match error {
+            OpenError::TooMany(_) => toolset::OpenError::Full(error.to_string()),
+            OpenError::Store(_) => {
+                tracing::error!(board = %name, %error, "cannot open a board");
+                toolset::OpenError::Failed(error.public())
+            }
+        })
+    }
+
     pub(crate) fn get(&self, name: &BoardName) -> Result<SharedBoard, OpenError> {
         if let Some(board) = self.open.lock().get(name) {
             return Ok(board.clone());

@@ -6,13 +6,12 @@
 //! configured state, the server's boards, with its faces: the tools on a
 //! board and, in HTTP mode, the web board.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
-use super::named_boards::{Boards, OpenError as BoardOpenError};
+use super::named_boards::Boards;
 use super::sync_cli::{SYNC, background_syncs};
 use super::web::{self, Web};
 use crate::server::BoardName;
@@ -30,13 +29,13 @@ when the operator asks. Start with set_goal, then add_tasks. After a context res
 board://{name}/summary. More: skill://planning-board/SKILL.md";
 
 /// How to use the board well: the long form of [`INSTRUCTIONS`], a section
-/// of docs/tools.md.
+/// of docs/planning.md.
 pub(crate) static SKILL: Skill = Skill {
     name: "planning-board",
     description: "How to keep a planning board true while you work: the goal, small tasks, \
 statuses as you go, what only the operator may ask for, and where to look after a context reset.",
-    body: docs_section(include_str!("../../../docs/tools.md")),
-    source: "docs/tools.md",
+    body: docs_section(include_str!("../../../docs/planning.md")),
+    source: "docs/planning.md",
 };
 
 /// The registry entry of toolset `planning`.
@@ -52,6 +51,14 @@ impl ToolsetKind for PlanningKind {
 
     fn about(&self) -> &'static str {
         "the board"
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn instructions_budget(&self) -> usize {
@@ -104,33 +111,18 @@ impl Planning {
 }
 
 impl Toolset for Planning {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
-    }
-
-    fn skill(&self) -> Option<&'static Skill> {
-        Some(&SKILL)
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
-        match self.boards.get(board) {
-            Ok(shared) => Ok(Arc::new(PlanningTools::new(
-                board.clone(),
-                shared,
-                self.replies,
-                self.skipped.clone(),
-            ))),
-            Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
-            Err(BoardOpenError::Store(error)) => {
-                // The log has the whole path; the answer only the file's name.
-                tracing::error!(board = %board, %error, "cannot open a board");
-                Err(OpenError::Failed(error.public()))
-            }
-        }
+        let shared = self.boards.for_tools(board)?;
+        Ok(Arc::new(PlanningTools::new(
+            board.clone(),
+            shared,
+            self.replies,
+            self.skipped.clone(),
+        )))
     }
 
     /// With boards kept in git and `[sync] interval` set: their syncs.
@@ -142,9 +134,5 @@ impl Toolset for Planning {
     fn routes(&self, http: &HttpContext) -> Option<Routes> {
         let web = Web::new(self.boards.clone(), http.max_streams, http.closed.clone());
         Some(Routes::new(web::routes(web)).with_page("board", "/"))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

@@ -11,6 +11,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::runtime::clock::Clock;
+use crate::runtime::entropy::SystemEntropy;
 use crate::toolsets::plans::document::diagnostic::DiagnosticOut;
 use crate::toolsets::plans::document::parse;
 use crate::toolsets::plans::document::search::{self, Hit};
@@ -228,6 +230,8 @@ fn non_empty(value: Option<&str>) -> Option<&str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanFiles {
     store: Store,
+    /// Where new task ids come from.
+    entropy: SystemEntropy,
 }
 
 impl PlanFiles {
@@ -235,6 +239,7 @@ impl PlanFiles {
     pub fn new(root: &Path, plans_dir: &str) -> Self {
         Self {
             store: Store::new(root, plans_dir),
+            entropy: SystemEntropy::new(Clock::system()),
         }
     }
 
@@ -243,6 +248,7 @@ impl PlanFiles {
     pub(crate) fn with_lock_timeout(self, lock_timeout: std::time::Duration) -> Self {
         Self {
             store: self.store.with_lock_timeout(lock_timeout),
+            ..self
         }
     }
 
@@ -388,7 +394,7 @@ impl PlanFiles {
     pub(crate) fn add_task(&self, args: &TaskAdd<'_>) -> Result<TaskWritten, PlanError> {
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
-            let added = add::add_task(&current.text, &args.task)?;
+            let added = add::add_task(&current.text, &args.task, &self.entropy)?;
             let etag = store::etag(&added.text);
             Ok((
                 TaskWritten {
@@ -516,7 +522,7 @@ impl PlanFiles {
     pub(crate) fn repair_doc(&self, args: &Repair<'_>) -> Result<RepairDone, PlanError> {
         self.store.update(args.plan_id, |current| {
             check_if_match(current, args.if_match)?;
-            let repaired = repair::repair(&current.text, &args.actions)?;
+            let repaired = repair::repair(&current.text, &args.actions, &self.entropy)?;
             let done = RepairDone {
                 etag: store::etag(&repaired.text),
                 applied: repaired.applied,

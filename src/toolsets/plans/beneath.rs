@@ -16,14 +16,16 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, Write};
-use std::os::fd::OwnedFd;
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path};
 
 use rustix::fs::{AtFlags, CWD, FileType, Mode, OFlags, ResolveFlags};
 use rustix::io::Errno;
+
+use crate::runtime::whole_file;
 
 /// The plans root, opened.
 #[derive(Debug)]
@@ -120,37 +122,16 @@ impl Dir {
         Ok(open.dev() == now.st_dev && open.ino() == now.st_ino)
     }
 
-    /// Writes `text` to the new file `name` (which must not exist).
-    pub(crate) fn write_new(&self, name: &Path, text: &str) -> io::Result<()> {
-        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW;
-        let fd = rustix::fs::openat(
-            &self.0,
-            name,
-            flags | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o666),
-        )?;
-        File::from(fd).write_all(text.as_bytes())
-    }
-
-    /// Renames `from` over `to`, both in this directory.
-    pub(crate) fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
-        Ok(rustix::fs::renameat(&self.0, from, &self.0, to)?)
-    }
-
-    /// Links `from` as `to` (which must not exist), both in this directory.
-    pub(crate) fn link(&self, from: &Path, to: &Path) -> io::Result<()> {
-        Ok(rustix::fs::linkat(
-            &self.0,
-            from,
-            &self.0,
-            to,
-            AtFlags::empty(),
-        )?)
-    }
-
-    /// Removes the file `name`.
-    pub(crate) fn remove(&self, name: &Path) -> io::Result<()> {
-        Ok(rustix::fs::unlinkat(&self.0, name, AtFlags::empty())?)
+    /// Writes `text` whole to the file `name` here, as `write` says (see
+    /// `runtime::whole_file`: the temporary file, the rename or the new
+    /// file's landing all happen inside this directory's handle).
+    pub(crate) fn write_whole(
+        &self,
+        name: &Path,
+        text: &str,
+        write: &whole_file::Write,
+    ) -> Result<(), whole_file::WriteError> {
+        write.in_dir(self.0.as_fd(), name, text.as_bytes())
     }
 
     /// The names of the regular files here (not symlinks, as with Node's
@@ -227,7 +208,9 @@ mod tests {
         .unwrap();
         assert_eq!(text, "inside\n");
         let made = root.create_dirs(Path::new("a/b")).unwrap();
-        made.write_new(Path::new("c.md"), "c\n").unwrap();
+        let new = whole_file::Write::new().new_only();
+        made.write_whole(Path::new("c.md"), "c\n", &new).unwrap();
+        assert!(made.write_whole(Path::new("c.md"), "d\n", &new).is_err());
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a/b/c.md")).unwrap(),
             "c\n"

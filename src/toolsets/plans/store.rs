@@ -23,7 +23,9 @@ use std::time::{Duration, Instant};
 use sha2::{Digest, Sha256};
 
 use super::beneath::{self, Dir, Root};
+use crate::runtime::entropy::SystemEntropy;
 use crate::runtime::file_lock::{Access, FileLock, LockError};
+use crate::runtime::whole_file::{Step, Write};
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::id;
 use crate::toolsets::plans::syntax::text::json_quote;
@@ -341,7 +343,9 @@ impl Store {
         let current = Snapshot::new(path, bytes);
         let (out, new_text) = change(&current)?;
         if let Some(text) = new_text {
-            write_atomic(&dir, &name, &text).map_err(|e| node_error(&e, "open", &current.path))?;
+            let write = plain_write().temp_named(temp_name(&name));
+            dir.write_whole(&name, &text, &write)
+                .map_err(|e| node_error(&e.source, "open", &current.path))?;
         }
         Ok(out)
     }
@@ -357,17 +361,18 @@ impl Store {
             .create_dirs(parent)
             .map_err(|e| open_error(&e, "mkdir", &dir))?;
         let temp = temp_name(name);
-        handle
-            .write_new(&temp, text)
-            .map_err(|e| node_error(&e, "open", &path.with_file_name(&temp)))?;
-        let linked = handle.link(&temp, name);
-        let _ = handle.remove(&temp);
-        match linked {
+        let write = plain_write().new_only().temp_named(temp.clone());
+        match handle.write_whole(name, text, &write) {
             Ok(()) => Ok(path),
-            Err(e) if e.kind() == ErrorKind::AlreadyExists || e.raw_os_error() == Some(21) => {
+            Err(e)
+                if e.step == Step::Land
+                    && (e.kind() == ErrorKind::AlreadyExists
+                        || e.source.raw_os_error() == Some(21)) =>
+            {
                 Err(PlanError(format!("Plan already exists: {plan_id}")))
             }
-            Err(e) => Err(node_error(&e, "link", &path)),
+            Err(e) if e.step == Step::Land => Err(node_error(&e.source, "link", &path)),
+            Err(e) => Err(node_error(&e.source, "open", &path.with_file_name(&temp))),
         }
     }
 }
@@ -400,24 +405,17 @@ fn lock_current(dir: &Dir, name: &Path, until: Instant) -> std::io::Result<Optio
 
 /// `<name>.tmp.<32 hex>` next to the plan, as the reference names them.
 fn temp_name(name: &Path) -> PathBuf {
-    let random = id::generate();
+    let random = id::generate(&SystemEntropy::default());
     let mut temp = name.as_os_str().to_owned();
     temp.push(".tmp.");
     temp.push(&random[2..]);
     PathBuf::from(temp)
 }
 
-/// Writes `text` to a temporary file in `dir` and renames it over `name`:
-/// readers see the old or the new file, never a part.
-fn write_atomic(dir: &Dir, name: &Path, text: &str) -> std::io::Result<()> {
-    let temp = temp_name(name);
-    let written = dir
-        .write_new(&temp, text)
-        .and_then(|()| dir.rename(&temp, name));
-    if written.is_err() {
-        let _ = dir.remove(&temp);
-    }
-    written
+/// How a plan is written: whole (readers see the old or the new file,
+/// never a part), and, as the reference writes, not synced.
+fn plain_write() -> Write {
+    Write::new().synced(false)
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 //! Toolset `plans` as the server sees it: its registry entry and its
 //! configured state (its MCP face on the plan files).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::PlanFiles;
@@ -35,6 +34,10 @@ impl ToolsetKind for PlansKind {
 
     fn about(&self) -> &'static str {
         "Markdown plan files"
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
     }
 
     fn instructions_budget(&self) -> usize {
@@ -70,12 +73,8 @@ impl ToolsetKind for PlansKind {
 pub(crate) struct Plans(PlansTools);
 
 impl Toolset for Plans {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     // A plan's task tree is as deep as its indentation (see `runtime::stack`).
@@ -85,9 +84,5 @@ impl Toolset for Plans {
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         Ok(Arc::new(self.0.clone()))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

@@ -5,7 +5,6 @@
 //! Toolset `scratch` as the server sees it: its registry entry, its
 //! configured state (the greeting) and its MCP face (one tool).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
@@ -35,6 +34,10 @@ impl ToolsetKind for ScratchKind {
         "a test's sixth toolset"
     }
 
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["scratch_pad"]
     }
@@ -62,20 +65,12 @@ pub(crate) struct Scratch(pub(crate) Arc<ScratchSettings>);
 pub(crate) struct ScratchTools(Arc<ScratchSettings>);
 
 impl Toolset for Scratch {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         Ok(Arc::new(ScratchTools(self.0.clone())))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

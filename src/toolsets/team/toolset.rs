@@ -8,7 +8,6 @@
 //! the clock, with its faces: the tools on a board and, in HTTP mode, the
 //! digest and reservations routes.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::cli::{CHECK_TOUCHES, SUMMARY};
@@ -26,7 +25,7 @@ use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::domain::Board;
-use crate::toolsets::planning::named_boards::{Boards, OpenError as BoardOpenError};
+use crate::toolsets::planning::named_boards::Boards;
 
 /// What a model reads first: what must not go wrong first.
 pub(crate) const INSTRUCTIONS: &str = "Team work on this board: claim_task (your agent name, same in \
@@ -57,6 +56,14 @@ impl ToolsetKind for TeamKind {
 
     fn about(&self) -> &'static str {
         "claims, dispatches, touches and evidence for agents sharing the boards"
+    }
+
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
     }
 
     fn instructions_budget(&self) -> usize {
@@ -121,37 +128,22 @@ impl Team {
 }
 
 impl Toolset for Team {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
-    }
-
-    fn skill(&self) -> Option<&'static Skill> {
-        Some(&SKILL)
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
-        match self.boards.get(board) {
-            Ok(shared) => Ok(Arc::new(TeamTools::new(
-                board.clone(),
-                shared,
-                self.rules,
-                self.clock,
-            ))),
-            Err(error @ BoardOpenError::TooMany(_)) => Err(OpenError::Full(error.to_string())),
-            Err(BoardOpenError::Store(error)) => Err(OpenError::Failed(error.to_string())),
-        }
+        let shared = self.boards.for_tools(board)?;
+        Ok(Arc::new(TeamTools::new(
+            board.clone(),
+            shared,
+            self.rules,
+            self.clock,
+        )))
     }
 
     /// `GET /boards/{name}/digest` and `GET /boards/{name}/reservations`.
     fn routes(&self, _http: &HttpContext) -> Option<Routes> {
         Some(Routes::new(routes::routes(self.clone())))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

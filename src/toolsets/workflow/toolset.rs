@@ -5,7 +5,6 @@
 //! Toolset `workflow` as the server sees it: its registry entry and its
 //! configured state, the one workflow directory every session shares.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use super::cast::Caster;
@@ -49,6 +48,14 @@ impl ToolsetKind for WorkflowKind {
         "the spell workflow over .ai/task"
     }
 
+    fn instructions(&self) -> &'static str {
+        INSTRUCTIONS
+    }
+
+    fn skill(&self) -> Option<&'static Skill> {
+        Some(&SKILL)
+    }
+
     fn tables(&self) -> &'static [&'static str] {
         &["workflow"]
     }
@@ -80,23 +87,11 @@ pub(crate) struct Workflow {
 }
 
 impl Toolset for Workflow {
-    fn name(&self) -> &'static str {
-        KIND.name()
-    }
-
-    fn instructions(&self) -> &'static str {
-        INSTRUCTIONS
-    }
-
-    fn skill(&self) -> Option<&'static Skill> {
-        Some(&SKILL)
+    fn kind(&self) -> &'static dyn ToolsetKind {
+        &KIND
     }
 
     fn open(&self, _board: &BoardName) -> Result<Arc<dyn Tools>, OpenError> {
         Ok(Arc::new(WorkflowTools::new(self.workflow.clone())))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }

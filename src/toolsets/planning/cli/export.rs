@@ -6,13 +6,14 @@
 //! prints a board of the database as its snapshot, byte for byte, or
 //! writes it to a file (a file backend's `{name}.json`).
 
-use std::io::Write;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::{MoveKeys, database_board};
 use crate::config::CommandFlags;
+use crate::runtime::whole_file::{Step, Write};
 use crate::server::command::CliCommand;
 
 /// The subcommand, for the registry entry's `commands`.
@@ -53,8 +54,7 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
     let Some(path) = args.output else {
         return Ok(snapshot);
     };
-    write_new(&path, snapshot.as_bytes(), args.force)
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+    write_new(&path, snapshot.as_bytes(), args.force)?;
     Ok(format!(
         "exported board {name} (revision {revision}) from {} to {}\n",
         store.database(),
@@ -62,41 +62,28 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
     ))
 }
 
-/// Writes `bytes` to `path` whole: to a temporary file beside it, synced,
-/// then renamed into place (a server reading the file sees the old or the
-/// new snapshot, never half of one). An existing file is replaced only
-/// when `force`.
-fn write_new(path: &Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
-    if !force && std::fs::symlink_metadata(path).is_ok() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::AlreadyExists,
-            "it exists (pass --force to replace it)",
-        ));
-    }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
+/// Writes `bytes` to `path` whole (a server reading the file sees the old
+/// or the new snapshot, never half of one). An existing file is replaced
+/// only when `force`, and never one made meanwhile.
+fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
+    let exists = || {
+        format!(
+            "cannot write {}: it exists (pass --force to replace it)",
+            path.display()
+        )
     };
-    let file_name = path.file_name().map_or_else(
-        || "export".into(),
-        |name| name.to_string_lossy().into_owned(),
-    );
-    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .and_then(|mut file| {
-            file.write_all(bytes)?;
-            file.sync_all()
-        })
-        .and_then(|()| match force {
-            true => std::fs::rename(&temp, path),
-            // Never over a file made meanwhile.
-            false => std::fs::hard_link(&temp, path).and_then(|()| std::fs::remove_file(&temp)),
-        });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        return Err(exists());
     }
-    written
+    let write = match force {
+        true => Write::new(),
+        false => Write::new().new_only(),
+    };
+    match write.to(path, bytes) {
+        Ok(()) => Ok(()),
+        Err(error) if error.step == Step::Land && error.kind() == ErrorKind::AlreadyExists => {
+            Err(exists())
+        }
+        Err(error) => Err(error.to_string()),
+    }
 }

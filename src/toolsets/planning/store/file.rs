@@ -20,11 +20,11 @@
 //! [`MAX_SNAPSHOT_BYTES`] is read.
 
 use std::fs::{self, File, Metadata, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::ErrorKind;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime};
 
 use parking_lot::Mutex;
@@ -33,6 +33,7 @@ use super::{SnapshotStore, StoreError, WriteLock, snapshot};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::runtime::own_dir;
 use crate::runtime::regular_file::{self, ReadRefused};
+use crate::runtime::whole_file::{Step, Write};
 use crate::toolsets::planning::domain::{Board, Limits};
 
 /// The `.gitignore` a directory of board files is born with when the
@@ -65,7 +66,6 @@ pub struct FileStore {
     limits: Limits,
     history_enabled: bool,
     seen: Mutex<Seen>,
-    temp_counter: AtomicU64,
     /// Whether temporary files left by a killed writer were looked for.
     swept: AtomicBool,
 }
@@ -134,7 +134,6 @@ impl FileStore {
             limits,
             history_enabled,
             seen: Mutex::new(Seen::Unknown),
-            temp_counter: AtomicU64::new(0),
             swept: AtomicBool::new(false),
         })
     }
@@ -236,40 +235,6 @@ impl FileStore {
                     ))
                 }),
             _ => Ok(self.path.clone()),
-        }
-    }
-
-    /// Writes `json` to a new temporary file next to `target`, with the
-    /// permissions `target` has, synced if asked.
-    fn write_temp(&self, target: &Path, json: &[u8]) -> Result<PathBuf, StoreError> {
-        let n = self.temp_counter.fetch_add(1, Ordering::Relaxed);
-        let dir = target.parent().unwrap_or(&self.dir);
-        let temp = dir.join(format!(
-            "{}{}-{n}.tmp",
-            self.temp_prefix(),
-            std::process::id()
-        ));
-        let permissions = fs::metadata(target).ok().map(|m| m.permissions());
-        let written = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .and_then(|mut file| {
-                file.write_all(json)?;
-                if let Some(permissions) = permissions {
-                    file.set_permissions(permissions)?;
-                }
-                if self.fsync {
-                    file.sync_all()?;
-                }
-                Ok(())
-            });
-        match written {
-            Ok(()) => Ok(temp),
-            Err(source) => {
-                let _ = fs::remove_file(&temp);
-                Err(self.write_error(source))
-            }
         }
     }
 
@@ -420,23 +385,26 @@ impl SnapshotStore for FileStore {
 
     fn save(&self, board: &Board) -> Result<(), StoreError> {
         let target = self.target()?;
-        let temp = self.write_temp(&target, &snapshot::to_json(board))?;
-        let renamed = self
-            .check_lock_held()
-            .and_then(|()| fs::rename(&temp, &target).map_err(|source| self.write_error(source)));
-        if let Err(error) = renamed {
-            let _ = fs::remove_file(&temp);
-            return Err(error);
-        }
+        let staged = Write::new()
+            .synced(self.fsync)
+            .keeping_permissions()
+            .temp_prefix(self.temp_prefix())
+            .stage(&target, &snapshot::to_json(board))
+            .map_err(|error| self.write_error(error.source))?;
+        // Dropped, the temporary file goes.
+        self.check_lock_held()?;
+        let landed = staged.land();
         let mut seen = self.seen.lock();
-        let dir = target.parent().unwrap_or(&self.dir);
-        if self.fsync
-            && let Err(source) = File::open(dir).and_then(|dir| dir.sync_all())
-        {
-            // The new snapshot is in place but may not survive a power cut:
-            // reload it on the next call rather than trust either version.
-            *seen = Seen::Unknown;
-            return Err(self.write_error(source));
+        match landed {
+            Ok(()) => {}
+            Err(error) if error.step == Step::SyncDirectory => {
+                // The new snapshot is in place but may not survive a power
+                // cut: reload it on the next call rather than trust either
+                // version.
+                *seen = Seen::Unknown;
+                return Err(self.write_error(error.source));
+            }
+            Err(error) => return Err(self.write_error(error.source)),
         }
         *seen = match fs::metadata(&self.path) {
             Ok(metadata) => Seen::File(Fingerprint::of(&metadata)),

@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::runtime::entropy::Entropy;
 use crate::toolsets::plans::document::diagnostic::MISSING_FORMAT_HEADER;
 use crate::toolsets::plans::document::parse;
 use crate::toolsets::plans::document::validate;
@@ -45,9 +46,13 @@ pub struct Added {
     pub text: String,
 }
 
-/// Adds a task with a freshly generated id.
-pub(crate) fn add_task(text: &str, new: &NewTask<'_>) -> Result<Added, PlanError> {
-    add_task_with_id(text, new, &id::generate())
+/// Adds a task with an id made from `entropy`.
+pub(crate) fn add_task(
+    text: &str,
+    new: &NewTask<'_>,
+    entropy: &dyn Entropy,
+) -> Result<Added, PlanError> {
+    add_task_with_id(text, new, &id::generate(entropy))
 }
 
 /// Adds a task with the given id (tests pin ids through this).

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
+use crate::runtime::entropy::Entropy;
 use crate::toolsets::plans::document::validate;
 use crate::toolsets::plans::error::PlanError;
 use crate::toolsets::plans::syntax::id;
@@ -57,8 +58,13 @@ pub struct Repaired {
 
 /// Applies the actions in the order given, then validates:
 /// `Repair failed: <CODE> <message>` for the first remaining error.
-pub(crate) fn repair(text: &str, actions: &[Action]) -> Result<Repaired, PlanError> {
-    repair_with(text, actions, id::generate)
+/// New ids are made from `entropy`.
+pub(crate) fn repair(
+    text: &str,
+    actions: &[Action],
+    entropy: &dyn Entropy,
+) -> Result<Repaired, PlanError> {
+    repair_with(text, actions, || id::generate(entropy))
 }
 
 /// [`repair`] with a given id generator (tests pin ids through this).

@@ -3,7 +3,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Identifiers: the "safe id" rule shared by plan ids and task ids, and the
-//! generated task id `t_` + 32 hex digits in UUID-v4 layout.
+//! generated task id `t_` + 32 hex digits in UUID-v4 layout, from the
+//! randomness it is handed.
+
+use crate::runtime::entropy::Entropy;
 
 /// `/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/`: 1 to 128 characters, the first a
 /// letter or digit. Plan ids become file names, so this is also a path guard.
@@ -17,15 +20,12 @@ pub(crate) fn is_safe(id: &str) -> bool {
             .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// A new task id: `t_` and the 32 lowercase hex digits of a random UUID v4
-/// without its dashes, as `"t_" + crypto.randomUUID().replaceAll("-", "")`.
-pub(crate) fn generate() -> String {
+/// A new task id from `entropy`: `t_` and the 32 lowercase hex digits of
+/// a random UUID v4 without its dashes, as
+/// `"t_" + crypto.randomUUID().replaceAll("-", "")`.
+pub(crate) fn generate(entropy: &dyn Entropy) -> String {
     let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No OS randomness (practically never): fall back on time and a
-        // counter, still unique within this process.
-        fallback_bytes(&mut bytes);
-    }
+    entropy.fill(&mut bytes);
     format_v4(bytes)
 }
 
@@ -34,18 +34,6 @@ fn format_v4(mut bytes: [u8; 16]) -> String {
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     format!("t_{}", hex::encode(bytes))
-}
-
-fn fallback_bytes(bytes: &mut [u8; 16]) {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::time::{SystemTime, UNIX_EPOCH};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let mixed = nanos ^ (u128::from(count) << 64) ^ u128::from(std::process::id());
-    *bytes = mixed.to_le_bytes();
 }
 
 #[cfg(test)]
@@ -64,7 +52,11 @@ mod tests {
 
     #[test]
     fn generated_ids_look_like_uuid_v4_hex() {
-        let id = generate();
+        use crate::runtime::clock::Clock;
+        use crate::runtime::entropy::{Counting, SystemEntropy};
+
+        let system = SystemEntropy::new(Clock::system());
+        let id = generate(&system);
         assert_eq!(id.len(), 34);
         assert!(id.starts_with("t_"));
         let hex = &id[2..];
@@ -75,9 +67,11 @@ mod tests {
         assert_eq!(&hex[12..13], "4", "version nibble");
         assert!(matches!(&hex[16..17], "8" | "9" | "a" | "b"), "variant");
         assert!(is_safe(&id));
-        assert_ne!(generate(), generate());
-        let mut fallback = [0u8; 16];
-        fallback_bytes(&mut fallback);
-        assert!(is_safe(&format_v4(fallback)));
+        assert_ne!(generate(&system), generate(&system));
+        // Handed fixed randomness, the ids are fixed too.
+        let counting = Counting::default();
+        assert_eq!(generate(&counting), "t_00000000000040008000000000000000");
+        assert_eq!(generate(&counting), "t_00000000000040008000000000000001");
+        assert_eq!(format_v4([0xff; 16]), "t_ffffffffffff4fffbfffffffffffffff");
     }
 }

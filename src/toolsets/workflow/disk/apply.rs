@@ -10,13 +10,13 @@
 //! restored), so `state.json` and every file stay as they were.
 
 use std::collections::BTreeSet;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write as _};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::pause::Pause;
 use super::{CastError, Dir, entry_exists};
+use crate::runtime::whole_file::{Step, Write, rename_no_replace};
 use crate::toolsets::workflow::machine::effect::Effect;
 
 /// A failure injected before one effect, to test undo and recovery.
@@ -117,7 +117,8 @@ fn carry_out(
             let target = dir.join(to);
             refuse_existing(dir, to, &target)?;
             let source = dir.join(from);
-            fs::rename(&source, &target).map_err(|e| CastError::io("move", dir.show(from), e))?;
+            rename_no_replace(&source, &target)
+                .map_err(|e| CastError::io("move", dir.show(from), e))?;
             touched.insert(parent(from).to_owned());
             touched.insert(parent(to).to_owned());
             done.push(Done::Moved {
@@ -129,10 +130,7 @@ fn carry_out(
             dir.refuse_symlinks(path)?;
             let target = dir.join(path);
             refuse_existing(dir, path, &target)?;
-            write_atomic(&target, bytes).map_err(|e| CastError::io("write", dir.show(path), e))?;
-            done.push(Done::Created(target));
-            sync_dir(&dir.join(parent(path)))
-                .map_err(|e| CastError::io("sync", dir.show(parent(path)), e))?;
+            write_whole(dir, path, bytes, Done::Created(target), done)?;
         }
         Effect::Replace { path, bytes, old } => {
             dir.refuse_symlinks(path)?;
@@ -140,16 +138,14 @@ fn carry_out(
             if old.is_none() {
                 refuse_existing(dir, path, &target)?;
             }
-            write_atomic(&target, bytes).map_err(|e| CastError::io("write", dir.show(path), e))?;
-            done.push(match old {
+            let undo = match old {
                 Some(old) => Done::Replaced {
                     path: target,
                     old: old.clone(),
                 },
                 None => Done::Created(target),
-            });
-            sync_dir(&dir.join(parent(path)))
-                .map_err(|e| CastError::io("sync", dir.show(parent(path)), e))?;
+            };
+            write_whole(dir, path, bytes, undo, done)?;
         }
     }
     Ok(())
@@ -169,32 +165,28 @@ fn refuse_existing(dir: &Dir, rel: &str, target: &Path) -> Result<(), CastError>
     }
 }
 
-/// Writes `bytes` to `target` through a temporary file in its folder:
-/// write, fsync, rename over `target` (which replaces a symlink rather than
-/// following it). The caller syncs the folder.
-fn write_atomic(target: &Path, bytes: &[u8]) -> io::Result<()> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let folder = target.parent().unwrap_or(Path::new("."));
-    let name = target.file_name().unwrap_or_default().to_string_lossy();
-    let temp = loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = folder.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => break (temp, file),
-            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(error),
+/// Writes `bytes` whole to the file `rel` of D (see `runtime::whole_file`:
+/// a rename over it replaces a symlink rather than following it, and its
+/// folder is synced); `undo` goes to `done` once the file is in place,
+/// even if syncing its folder then failed.
+fn write_whole(
+    dir: &Dir,
+    rel: &str,
+    bytes: &[u8],
+    undo: Done,
+    done: &mut Vec<Done>,
+) -> Result<(), CastError> {
+    match Write::new().to(&dir.join(rel), bytes) {
+        Ok(()) => {
+            done.push(undo);
+            Ok(())
         }
-    };
-    let (temp, mut file) = temp;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| fs::rename(&temp, target));
-    if written.is_err() {
-        // Our own temporary file, never the user's.
-        let _ = fs::remove_file(&temp);
+        Err(error) if error.step == Step::SyncDirectory => {
+            done.push(undo);
+            Err(CastError::io("sync", dir.show(parent(rel)), error.source))
+        }
+        Err(error) => Err(CastError::io("write", dir.show(rel), error.source)),
     }
-    written
 }
 
 fn sync_dir(path: &Path) -> io::Result<()> {
@@ -213,10 +205,13 @@ fn undo(done: Vec<Done>) {
     for step in done.into_iter().rev() {
         let (what, result, path) = match step {
             Done::Dir(path) => ("remove the folder", fs::remove_dir(&path), path),
-            Done::Moved { from, to } => ("move back", fs::rename(&to, &from), to),
+            Done::Moved { from, to } => ("move back", rename_no_replace(&to, &from), to),
             // Created by this call: removing it deletes nothing of the user's.
             Done::Created(path) => ("remove", fs::remove_file(&path), path),
-            Done::Replaced { path, old } => ("restore", write_atomic(&path, &old), path),
+            Done::Replaced { path, old } => {
+                let restored = Write::new().to(&path, &old).map_err(|error| error.source);
+                ("restore", restored, path)
+            }
         };
         if let Err(error) = result {
             tracing::warn!(path = %path.display(), %error, "could not {what} while undoing a failed spell");

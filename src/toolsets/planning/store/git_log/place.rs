@@ -9,9 +9,10 @@
 //! tree.
 
 use std::fs::{self, File};
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::runtime::whole_file::Write;
 use crate::toolsets::planning::domain::replay::Replica;
 
 /// The ref of board `board`'s log.
@@ -85,28 +86,22 @@ impl Place {
         let mut bytes = [0u8; 8];
         getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
         let replica = Replica(u64::from_be_bytes(bytes));
-        // Written aside and renamed, so that a reader never sees half a
-        // file; two processes that race both end with the one that landed.
-        let temp = self.dir.join(format!("replica.{}.tmp", std::process::id()));
-        let mut file = File::create(&temp)?;
-        file.write_all(format!("{replica}\n{here}\n").as_bytes())?;
-        file.sync_all()?;
-        drop(file);
-        match fs::hard_link(&temp, &path) {
+        // Written whole, so that a reader never sees half a file; two
+        // processes that race both end with the one that landed.
+        let bytes = format!("{replica}\n{here}\n");
+        match Write::new().new_only().to(&path, bytes.as_bytes()) {
             Ok(()) => {}
+            // A copied repository's file, or another process's: a file of
+            // another directory is replaced.
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-                // A copied repository's file, or another process's: a
-                // file of another directory is replaced.
                 if read_replica(&path, &here)?.is_none() {
-                    fs::rename(&temp, &path)?;
+                    Write::new()
+                        .to(&path, bytes.as_bytes())
+                        .map_err(|error| io::Error::new(error.kind(), error))?;
                 }
             }
-            Err(error) => {
-                let _ = fs::remove_file(&temp);
-                return Err(error);
-            }
+            Err(error) => return Err(io::Error::new(error.kind(), error)),
         }
-        let _ = fs::remove_file(&temp);
         read_replica(&path, &here)?
             .ok_or_else(|| io::Error::other(format!("{} is not a replica file", path.display())))
     }
