@@ -307,8 +307,21 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
         None => None,
     };
     let mut found = 0;
+    // Looked up once: every hook is checked against the same binary and PATH.
+    let this = program::this_binary().unwrap_or_default();
+    let path = std::env::var_os("PATH");
     for (event, _) in HOOK_EVENTS {
         let Some(doc) = &doc else { break };
+        // A hook doctor will not run: said so, with how to be rid of it.
+        let refuse = |report: &mut Report, shown: &str, why: &str| {
+            report.fail(
+                &format!("not run: {event} hook `{shown}`: {why}"),
+                &format!(
+                    "if you did not put it there, remove it from {}; then run {setup}",
+                    file.shown
+                ),
+            );
+        };
         let groups = doc
             .get(&["hooks", event])
             .and_then(|n| n.items())
@@ -331,18 +344,10 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
             let argv = match hook_words(&command) {
                 Ok(argv) => argv,
                 Err(why) => {
-                    report.fail(
-                        &format!("not run: {event} hook `{shown}`: {why}"),
-                        &format!(
-                            "if you did not put it there, remove it from {}; then run {setup}",
-                            file.shown
-                        ),
-                    );
+                    refuse(report, &shown, &why);
                     continue;
                 }
             };
-            let this = program::this_binary().unwrap_or_default();
-            let path = std::env::var_os("PATH");
             let program = match program::runnable(&argv[0], &this, dir, path.as_deref()) {
                 Ok(program) => program,
                 Err(NotRunnable::Missing) => {
@@ -353,13 +358,7 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
                     continue;
                 }
                 Err(NotRunnable::Refused(why)) => {
-                    report.fail(
-                        &format!("not run: {event} hook `{shown}`: {why}"),
-                        &format!(
-                            "if you did not put it there, remove it from {}; then run {setup}",
-                            file.shown
-                        ),
-                    );
+                    refuse(report, &shown, &why);
                     continue;
                 }
             };
