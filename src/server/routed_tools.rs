@@ -71,3 +71,31 @@ impl<T: Clone + Send + Sync + 'static> RoutedTools<T> {
         }))
     }
 }
+
+/// Makes the `#[tool_router]` impl of `$tools` the toolset's whole
+/// [`Tools`](super::toolset::Tools): its tools listed and called as
+/// [`RoutedTools`] does, with nothing around the call. A toolset that wraps
+/// its calls (planning's and team's notices) writes its own impl instead.
+macro_rules! routed_tools {
+    ($tools:ty) => {
+        const _: () = {
+            static TOOLS: $crate::server::routed_tools::RoutedTools<$tools> =
+                $crate::server::routed_tools::RoutedTools::new(<$tools>::tool_router);
+
+            impl $crate::server::toolset::Tools for $tools {
+                fn tools(&self) -> Vec<rmcp::model::Tool> {
+                    TOOLS.list()
+                }
+
+                fn call(
+                    &self,
+                    request: rmcp::model::CallToolRequestParams,
+                    context: rmcp::service::RequestContext<rmcp::service::RoleServer>,
+                ) -> Option<$crate::server::toolset::ToolFuture> {
+                    TOOLS.call(self, request, context)
+                }
+            }
+        };
+    };
+}
+pub(crate) use routed_tools;

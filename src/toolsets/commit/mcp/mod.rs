@@ -11,11 +11,8 @@ pub(crate) mod tools;
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::model::{CallToolResult, ContentBlock};
 
-use crate::server::routed_tools::RoutedTools;
-use crate::server::toolset::{ToolFuture, Tools};
 use call::{Call, Planner};
 
 /// The nine tools; the same on every board (the plan belongs to the
@@ -47,19 +44,5 @@ impl CommitTools {
     }
 }
 
-/// The nine tools.
-static TOOLS: RoutedTools<CommitTools> = RoutedTools::new(CommitTools::tool_router);
-
-impl Tools for CommitTools {
-    fn tools(&self) -> Vec<Tool> {
-        TOOLS.list()
-    }
-
-    fn call(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Option<ToolFuture> {
-        TOOLS.call(self, request, context)
-    }
-}
+// The nine tools, as the toolset's `Tools`.
+crate::server::routed_tools::routed_tools!(CommitTools);

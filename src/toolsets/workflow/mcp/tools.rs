@@ -11,15 +11,12 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::runtime::blocking;
-use crate::server::routed_tools::RoutedTools;
-use crate::server::toolset::{ToolFuture, Tools};
 use crate::toolsets::workflow::cast::Caster;
 use crate::toolsets::workflow::machine::spell::Spell;
 
@@ -151,19 +148,5 @@ impl WorkflowTools {
     }
 }
 
-/// The six tools.
-static TOOLS: RoutedTools<WorkflowTools> = RoutedTools::new(WorkflowTools::tool_router);
-
-impl Tools for WorkflowTools {
-    fn tools(&self) -> Vec<Tool> {
-        TOOLS.list()
-    }
-
-    fn call(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Option<ToolFuture> {
-        TOOLS.call(self, request, context)
-    }
-}
+// The six tools, as the toolset's `Tools`.
+crate::server::routed_tools::routed_tools!(WorkflowTools);
