@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::config::{Backend, StorageSettings};
+use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::{Board, Limits};
 use git_log::settings::SyncSettings;
 
@@ -57,9 +58,11 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// `None`. A snapshot that disappeared reads as an empty board.
     fn load_if_changed(&self) -> Result<Option<Board>, StoreError>;
 
-    /// Saves the board durably; returns only once it is stored. The caller
-    /// holds the lock.
-    fn save(&self, board: &Board) -> Result<(), StoreError>;
+    /// Saves `board`, which `change` made of the board this process last
+    /// loaded or saved, durably; returns only once it is stored. The caller
+    /// holds the lock. A snapshot backend stores the board (and may ignore
+    /// the change); the git log appends the change as one operation.
+    fn save(&self, board: &Board, change: &Done) -> Result<(), StoreError>;
 
     /// How many times a change whose save answered [`StoreError::Raced`]
     /// is made again on the reloaded board before the call fails; a store

@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The `git` backend: a board is the replay of its log at
-//! `refs/planning/boards/{name}`. A save appends the board's last action
+//! `refs/planning/boards/{name}`. A save appends the change it is handed
 //! as one operation (a commit; the ref moves by compare-and-swap under the
 //! board's lock file, shared by every process and worktree of the clone).
 //! With `[sync] on_change`, the save also pushes it before the call
@@ -26,6 +26,7 @@ use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
 use super::sync::now_micros;
 use crate::runtime::file_lock::{Access, FileLock, LockError};
+use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::replay::{
     CheckpointId, ClaimMode, Op, OpId, Replica, State,
 };
@@ -401,12 +402,9 @@ impl SnapshotStore for GitLogStore {
         Ok(inner.state.as_ref().map(|state| state.board.clone()))
     }
 
-    fn save(&self, board: &Board) -> Result<(), StoreError> {
+    fn save(&self, board: &Board, done: &Done) -> Result<(), StoreError> {
         let mut inner = self.inner.lock();
         let inner = &mut *inner;
-        let Some(done) = board.last_action() else {
-            return Err(self.error("the change recorded no action".into()));
-        };
         if done.action.is_empty() {
             return Ok(());
         }
