@@ -99,9 +99,7 @@ impl Clone {
     fn claim(&mut self, agent: &str, title: &str, minutes: u64, mode: ClaimMode) -> Option<OpId> {
         let now = self.now + 1_000;
         self.act(mode, |board| {
-            let Some(task) = board.task(id(title)).cloned() else {
-                return None;
-            };
+            let task = board.task(id(title)).cloned()?;
             if board
                 .coordination()
                 .claim(task.id)
@@ -132,12 +130,8 @@ impl Clone {
     fn release(&mut self, agent: &str, title: &str, to: Status, reason: ClaimEnd) -> Option<OpId> {
         let now = self.now + 1_000;
         self.act(ClaimMode::Provisional, |board| {
-            let Some(task) = board.task(id(title)).cloned() else {
-                return None;
-            };
-            let Some(claim) = board.coordination().claim(task.id).cloned() else {
-                return None;
-            };
+            let task = board.task(id(title)).cloned()?;
+            let claim = board.coordination().claim(task.id).cloned()?;
             if reason == ClaimEnd::Released && claim.holder != agent {
                 return None;
             }
