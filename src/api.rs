@@ -102,7 +102,7 @@ pub mod planning {
 /// A board kept as a git log of operations (docs/sync.md): the log, its
 /// replay, and the store with its sync settings (`benches/sync.rs`).
 pub mod sync {
-    pub use crate::toolsets::planning::domain::action::Action;
+    pub use crate::toolsets::planning::domain::action::{Action, Done};
     pub use crate::toolsets::planning::domain::history::ClaimEnd;
     pub use crate::toolsets::planning::domain::replay::log::Log;
     pub use crate::toolsets::planning::domain::replay::op::{ClaimMode, Op, OpId, Replica};

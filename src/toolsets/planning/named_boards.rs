@@ -18,7 +18,7 @@ use crate::server::BoardName;
 use crate::server::toolset;
 use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::shared_board::SharedBoard;
-use crate::toolsets::planning::store::{self, FileStore, GitLogStore, StoreError};
+use crate::toolsets::planning::store::{Storage, StoreError};
 
 /// Why a board could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +47,8 @@ impl OpenError {
 #[derive(Debug)]
 pub(crate) struct Boards {
     settings: BoardSettings,
+    /// The configured backend, built once.
+    storage: Storage,
     open: Mutex<HashMap<BoardName, SharedBoard>>,
 }
 
@@ -54,6 +56,7 @@ impl Boards {
     /// No board open yet.
     pub(crate) fn new(settings: BoardSettings) -> Self {
         Self {
+            storage: Storage::new(&settings.storage, &settings.sync),
             settings,
             open: Mutex::new(HashMap::new()),
         }
@@ -87,15 +90,7 @@ impl Boards {
         if let Some(board) = self.open.lock().get(name) {
             return Ok(Some(board.clone()));
         }
-        let storage = &self.settings.storage;
-        let stored = match storage.backend {
-            Backend::Memory => false,
-            Backend::File => FileStore::exists(&storage.dir, name.as_str()),
-            Backend::Git => store::repository_dir(storage)
-                .is_ok_and(|dir| GitLogStore::exists(&dir, name.as_str())),
-            Backend::Postgres => store::stored_names(storage)?.contains(&name.to_string()),
-        };
-        match stored {
+        match self.storage.exists(name.as_str())? {
             true => self.open_new(name).map(Some),
             false => Ok(None),
         }
@@ -106,7 +101,7 @@ impl Boards {
     /// this board; a board that another caller opened meanwhile wins.
     fn open_new(&self, name: &BoardName) -> Result<SharedBoard, OpenError> {
         self.make_room(&mut self.open.lock())?;
-        let board = open_board(&self.settings, name)?;
+        let board = open_board(&self.settings, &self.storage, name)?;
         let mut open = self.open.lock();
         if let Some(theirs) = open.get(name) {
             return Ok(theirs.clone());
@@ -147,7 +142,7 @@ impl Boards {
     /// names that are not valid names are left out.
     pub(crate) fn known_names(&self) -> Result<Vec<BoardName>, StoreError> {
         let mut names: Vec<BoardName> = self.open.lock().keys().cloned().collect();
-        let stored = store::stored_names(&self.settings.storage)?;
+        let stored = self.storage.names()?;
         names.extend(stored.iter().filter_map(|name| BoardName::parse(name)));
         names.sort();
         names.dedup();
@@ -160,12 +155,8 @@ impl Boards {
     /// created): `None` when nothing is stored, or when boards live in memory.
     pub(crate) fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
         let planning = &self.settings.planning;
-        store::read(
-            &self.settings.storage,
-            name.as_str(),
-            planning.limits(),
-            planning.history_enabled,
-        )
+        self.storage
+            .read(name.as_str(), planning.limits(), planning.history_enabled)
     }
 
     /// The settings the boards are opened with (for `sync`, `import` and
@@ -180,20 +171,16 @@ impl Boards {
     }
 }
 
-/// Opens board `name` with the configured store, loading what it holds.
-pub(crate) fn open_board(
+/// Opens board `name` in `storage` (the backend `settings` configure),
+/// loading what it holds.
+fn open_board(
     settings: &BoardSettings,
+    storage: &Storage,
     name: &BoardName,
 ) -> Result<SharedBoard, StoreError> {
     let planning = &settings.planning;
     let (limits, history) = (planning.limits(), planning.history_enabled);
-    let store = store::open(
-        &settings.storage,
-        &settings.sync,
-        name.as_str(),
-        limits,
-        history,
-    )?;
+    let store = storage.open(name.as_str(), limits, history)?;
     SharedBoard::open(
         name.as_str(),
         store,

@@ -210,7 +210,7 @@ impl SharedBoard {
                 Ok(changed) => changed,
                 Err(refused) => return Ok(Err(refused)),
             };
-            match inner.store.save(&board) {
+            match inner.store.save(&board, undo.change()) {
                 Ok(()) => {
                     inner.changed();
                     return Ok(Ok(reply(&board, outcome)));
@@ -352,6 +352,7 @@ fn reload_for_watchers(board: &SharedBoard) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::toolsets::planning::domain::action::Done;
     use crate::toolsets::planning::domain::{Limits, NewTask};
     use crate::toolsets::planning::store::{MemoryStore, WriteLock};
 
@@ -378,7 +379,7 @@ mod tests {
         fn load_if_changed(&self) -> Result<Option<Board>, StoreError> {
             Ok(None)
         }
-        fn save(&self, _board: &Board) -> Result<(), StoreError> {
+        fn save(&self, _board: &Board, _change: &Done) -> Result<(), StoreError> {
             if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
                 return Err(StoreError::Write {
                     path: "/full/default.json".into(),

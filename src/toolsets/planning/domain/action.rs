@@ -3,9 +3,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! What one change of the board was, as its call asked for it with the task
-//! IDs resolved: the board remembers the last one ([`super::Board::last_action`]),
-//! and the git log records it as an operation that every clone replays
-//! (`domain::replay`). Replaying an action on the board it was made on
+//! IDs resolved: each mutation of the board returns it (in its
+//! [`super::Undo`]), the shared board hands it to the store, and the git log
+//! records it as an operation that every clone replays (`domain::replay`). Replaying an action on the board it was made on
 //! gives the very same board.
 
 use std::time::SystemTime;
@@ -74,9 +74,21 @@ impl Action {
 
 /// An action and the time the board gave its tasks and history entries.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Done {
+pub struct Done {
     /// The board's time when it was made.
     pub(crate) at: SystemTime,
     /// What was done.
     pub(crate) action: Action,
+}
+
+#[cfg(test)]
+impl Done {
+    /// A change that changed nothing, for tests of stores that keep
+    /// snapshots (and so ignore the change).
+    pub(crate) fn nothing() -> Self {
+        Self {
+            at: std::time::UNIX_EPOCH,
+            action: Action::Edit(Vec::new()),
+        }
+    }
 }

@@ -73,7 +73,10 @@ pub struct Added {
     pub(crate) was_empty: bool,
 }
 
-/// How to take a successful mutation back.
+/// What a successful mutation did ([`Undo::change`]: the action, as a
+/// store that records operations appends it) and how to take it back, so
+/// that a caller whose change could not be saved can put the board back
+/// as it was.
 #[derive(Debug)]
 #[must_use = "keep the undo until the change is saved"]
 pub struct Undo {
@@ -82,8 +85,16 @@ pub struct Undo {
     /// What takes back the change's effect on the coordination data, in
     /// the order it was made.
     journal: Vec<Change>,
-    /// The board's last action before this change.
-    last: Option<Done>,
+    /// The change made, with the board's time when it was made.
+    made: Done,
+}
+
+impl Undo {
+    /// The action this mutation applied, with its time: what the shared
+    /// board hands to the store with the board after it.
+    pub(crate) fn change(&self) -> &Done {
+        &self.made
+    }
 }
 
 #[derive(Debug)]
@@ -112,26 +123,10 @@ pub struct Board {
     /// Where the times of new tasks and history entries come from: the
     /// board never reads the system clock itself.
     clock: Clock,
-    /// The last change made through this board's methods (not a loaded
-    /// board's), as the git log records it.
-    last: LastAction,
     /// The newest operations that the replay of the board's git log set
     /// aside (empty for other stores), for the digest.
     set_aside: Arc<[SetAside]>,
 }
-
-/// The board's last action: how it got to its state, not part of it, so
-/// two boards that hold the same are equal whatever their last actions.
-#[derive(Debug, Clone, Default)]
-struct LastAction(Option<Done>);
-
-impl PartialEq for LastAction {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for LastAction {}
 
 impl Board {
     /// An empty board.
@@ -145,7 +140,6 @@ impl Board {
             history: history_enabled.then(History::default),
             coordination: Coordination::default(),
             clock: Clock::system(),
-            last: LastAction::default(),
             set_aside: Arc::from([]),
         }
     }
@@ -168,13 +162,6 @@ impl Board {
         self.clock = clock;
     }
 
-    /// The last change made through this board's methods, with its time:
-    /// what a store that records operations writes. `None` for a board as
-    /// loaded, until it changes.
-    pub(crate) fn last_action(&self) -> Option<&Done> {
-        self.last.0.as_ref()
-    }
-
     /// The newest operations the replay of the board's git log set aside,
     /// oldest first (none for a board of another store).
     pub(crate) fn set_aside(&self) -> &[SetAside] {
@@ -184,12 +171,6 @@ impl Board {
     /// Notes what the replay that made this board set aside.
     pub(crate) fn note_set_aside(&mut self, set_aside: &[SetAside]) {
         self.set_aside = Arc::from(set_aside);
-    }
-
-    /// Remembers `action`, made at `at`, as the last change; returns the
-    /// one before, for the undo.
-    fn remember(&mut self, at: SystemTime, action: Action) -> Option<Done> {
-        self.last.0.replace(Done { at, action })
     }
 
     /// This board with the given coordination data, as loaded from a
@@ -284,13 +265,16 @@ impl Board {
         let goal = self.checked_goal(title, description)?;
         let now = self.clock.now();
         let history = self.record(vec![Event::GoalSet { goal: goal.clone() }], now);
-        let last = self.remember(now, Action::SetGoal(goal.clone()));
+        let made = Done {
+            at: now,
+            action: Action::SetGoal(goal.clone()),
+        };
         let previous = self.goal.replace(goal);
         Ok(Undo {
             step: UndoStep::Goal(previous),
             history,
             journal: Vec::new(),
-            last,
+            made,
         })
     }
 
@@ -318,13 +302,13 @@ impl Board {
             goal: goal.clone(),
             reason: reason.to_owned(),
         };
-        let last = self.remember(now, action);
+        let made = Done { at: now, action };
         let previous = self.goal.replace(goal);
         Ok(Undo {
             step: UndoStep::Goal(previous),
             history,
             journal: Vec::new(),
-            last,
+            made,
         })
     }
 
@@ -388,7 +372,10 @@ impl Board {
             .into_iter()
             .map(|new| self.push(Task::created(&new.title, &new.description, now)))
             .collect();
-        let last = self.remember(now, Action::AddTasks(recorded));
+        let made = Done {
+            at: now,
+            action: Action::AddTasks(recorded),
+        };
         let undo = Undo {
             step: UndoStep::Added {
                 ids: added.clone(),
@@ -396,7 +383,7 @@ impl Board {
             },
             history: None,
             journal: Vec::new(),
-            last,
+            made,
         };
         Ok((
             Added {
@@ -443,12 +430,15 @@ impl Board {
         }
         let now = self.clock.now();
         let history = self.record(events, now);
-        let last = self.remember(now, Action::SetStatuses(done));
+        let made = Done {
+            at: now,
+            action: Action::SetStatuses(done),
+        };
         Undo {
             step: UndoStep::Statuses(previous),
             history,
             journal,
-            last,
+            made,
         }
     }
 
@@ -466,7 +456,10 @@ impl Board {
             return Err(BoardError::UnknownTasks(unknown));
         }
         let (mut previous, mut events, mut journal) = (Vec::new(), Vec::new(), Vec::new());
-        let last = self.remember(at, Action::Edit(edits.clone()));
+        let made = Done {
+            at,
+            action: Action::Edit(edits.clone()),
+        };
         for edit in edits {
             let change = match edit {
                 Edit::Status(id, status) => {
@@ -497,7 +490,7 @@ impl Board {
             step: UndoStep::Statuses(previous),
             history,
             journal,
-            last,
+            made,
         })
     }
 
@@ -659,14 +652,17 @@ impl Board {
                 to: new_id,
             })],
         };
-        let last = self.remember(self.clock.now(), action);
+        let made = Done {
+            at: self.clock.now(),
+            action,
+        };
         Ok((
             new_id,
             Undo {
                 step: UndoStep::Modified { new_id, before },
                 history: None,
                 journal,
-                last,
+                made,
             },
         ))
     }
@@ -704,12 +700,15 @@ impl Board {
             true => None,
             false => self.record(events, now),
         };
-        let last = self.remember(now, Action::Delete(deleted));
+        let made = Done {
+            at: now,
+            action: Action::Delete(deleted),
+        };
         Undo {
             step: UndoStep::Deleted(removed),
             history,
             journal,
-            last,
+            made,
         }
     }
 
@@ -748,7 +747,6 @@ impl Board {
     /// Takes back a mutation. Only valid for the most recent mutation that has
     /// not been undone, which is how the shared board uses it.
     pub fn undo(&mut self, undo: Undo) {
-        self.last.0 = undo.last;
         for change in undo.journal.into_iter().rev() {
             let _ = self.coordination.apply(change);
         }

@@ -34,6 +34,7 @@ use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::runtime::own_dir;
 use crate::runtime::regular_file::{self, ReadRefused};
 use crate::runtime::whole_file::{Step, Write};
+use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::{Board, Limits};
 
 /// The `.gitignore` a directory of board files is born with when the
@@ -383,7 +384,7 @@ impl SnapshotStore for FileStore {
         Ok(Some(board))
     }
 
-    fn save(&self, board: &Board) -> Result<(), StoreError> {
+    fn save(&self, board: &Board, _change: &Done) -> Result<(), StoreError> {
         let target = self.target()?;
         let staged = Write::new()
             .synced(self.fsync)
@@ -429,7 +430,7 @@ mod tests {
     /// Saves under the lock, as the shared board does.
     fn save(store: &FileStore, board: &Board) {
         let _lock = store.lock(far()).unwrap();
-        store.save(board).unwrap();
+        store.save(board, &Done::nothing()).unwrap();
     }
 
     fn board_with(titles: &[&str]) -> Board {
@@ -542,7 +543,9 @@ mod tests {
         let before = fs::read(dir.join("default.json")).unwrap();
         // The directory vanishes (like a disk going away): saving must fail.
         fs::remove_dir_all(&dir).unwrap();
-        let error = store.save(&board_with(&["kept", "new"])).unwrap_err();
+        let error = store
+            .save(&board_with(&["kept", "new"]), &Done::nothing())
+            .unwrap_err();
         assert!(matches!(error, StoreError::Write { .. }), "{error}");
         assert!(error.to_string().starts_with(&format!(
             "cannot save {}",
@@ -628,9 +631,13 @@ mod tests {
         let held = first.lock(far()).unwrap();
         fs::remove_file(dir.path().join("default.json.lock")).unwrap();
         let theirs = second.lock(far()).unwrap();
-        second.save(&board_with(&["theirs"])).unwrap();
+        second
+            .save(&board_with(&["theirs"]), &Done::nothing())
+            .unwrap();
         drop(theirs);
-        let error = first.save(&board_with(&["mine"])).unwrap_err();
+        let error = first
+            .save(&board_with(&["mine"]), &Done::nothing())
+            .unwrap_err();
         assert!(matches!(error, StoreError::LockLost { .. }), "{error}");
         drop(held);
         let stored = open(dir.path()).load_if_changed().unwrap().unwrap();
@@ -656,7 +663,9 @@ mod tests {
         let store = open(dir.path());
         assert_eq!(titles(&store.load_if_changed().unwrap().unwrap()), ["one"]);
         let _lock = store.lock(far()).unwrap();
-        store.save(&board_with(&["one", "two"])).unwrap();
+        store
+            .save(&board_with(&["one", "two"]), &Done::nothing())
+            .unwrap();
         let link = fs::symlink_metadata(dir.path().join("default.json")).unwrap();
         assert!(link.file_type().is_symlink(), "the link stays");
         assert_eq!(

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::{SnapshotStore, StoreError, WriteLock};
 use crate::toolsets::planning::domain::Board;
+use crate::toolsets::planning::domain::action::Done;
 
 /// Keeps nothing: a board starts empty and is gone when the process ends.
 #[derive(Debug, Default)]
@@ -34,7 +35,7 @@ impl SnapshotStore for MemoryStore {
         Ok(None)
     }
 
-    fn save(&self, _board: &Board) -> Result<(), StoreError> {
+    fn save(&self, _board: &Board, _change: &Done) -> Result<(), StoreError> {
         Ok(())
     }
 }

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::config::{Backend, StorageSettings};
+use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::{Board, Limits};
 use git_log::settings::SyncSettings;
 
@@ -57,9 +58,11 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// `None`. A snapshot that disappeared reads as an empty board.
     fn load_if_changed(&self) -> Result<Option<Board>, StoreError>;
 
-    /// Saves the board durably; returns only once it is stored. The caller
-    /// holds the lock.
-    fn save(&self, board: &Board) -> Result<(), StoreError>;
+    /// Saves `board`, which `change` made of the board this process last
+    /// loaded or saved, durably; returns only once it is stored. The caller
+    /// holds the lock. A snapshot backend stores the board (and may ignore
+    /// the change); the git log appends the change as one operation.
+    fn save(&self, board: &Board, change: &Done) -> Result<(), StoreError>;
 
     /// How many times a change whose save answered [`StoreError::Raced`]
     /// is made again on the reloaded board before the call fails; a store
@@ -219,44 +222,139 @@ pub(crate) fn repository_dir(settings: &StorageSettings) -> Result<PathBuf, Stor
     }
 }
 
-/// Opens the store of the board `name` as configured (`sync`: how the
-/// `git` backend travels).
-pub(crate) fn open(
-    settings: &StorageSettings,
-    sync: &SyncSettings,
-    name: &str,
-    limits: Limits,
-    history_enabled: bool,
-) -> Result<Box<dyn SnapshotStore>, StoreError> {
-    Ok(match settings.backend {
-        Backend::Memory => Box::new(MemoryStore),
-        Backend::Git => Box::new(git_log::GitLogStore::open(
-            &repository_dir(settings)?,
-            name,
-            sync.clone(),
-            limits,
-            history_enabled,
-        )?),
-        Backend::File => Box::new(
-            FileStore::open(
-                &dir(settings)?,
+/// The configured backend, built once from [`StorageSettings`] (and, for
+/// `git`, how its logs travel): the one place that knows which backends
+/// exist. It opens a board's store, tells whether a board is stored, lists
+/// the stored boards and reads one; each resolves its directory when asked,
+/// so that a missing repository fails the call that needs it.
+#[derive(Debug, Clone)]
+pub(crate) enum Storage {
+    /// Boards in this process's memory only.
+    Memory,
+    /// A snapshot file per board in the directory of `storage.dir`.
+    File(StorageSettings),
+    /// A log per board under the refs of the repository around `storage.dir`.
+    Git(StorageSettings, SyncSettings),
+    /// A row per board in the database of `storage.url`.
+    #[cfg(feature = "postgres")]
+    Postgres(StorageSettings),
+    /// Backend `postgres` in a build without it (configuration refuses it
+    /// first; this keeps every call total).
+    #[cfg(not(feature = "postgres"))]
+    NoPostgres,
+}
+
+impl Storage {
+    /// The backend `settings` configure (`sync`: how the `git` backend travels).
+    pub(crate) fn new(settings: &StorageSettings, sync: &SyncSettings) -> Self {
+        match settings.backend {
+            Backend::Memory => Self::Memory,
+            Backend::File => Self::File(settings.clone()),
+            Backend::Git => Self::Git(settings.clone(), sync.clone()),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres => Self::Postgres(settings.clone()),
+            #[cfg(not(feature = "postgres"))]
+            Backend::Postgres => Self::NoPostgres,
+        }
+    }
+
+    /// Opens the store of the board `name`.
+    pub(crate) fn open(
+        &self,
+        name: &str,
+        limits: Limits,
+        history_enabled: bool,
+    ) -> Result<Box<dyn SnapshotStore>, StoreError> {
+        Ok(match self {
+            Self::Memory => Box::new(MemoryStore),
+            Self::Git(settings, sync) => Box::new(git_log::GitLogStore::open(
+                &repository_dir(settings)?,
                 name,
-                settings.fsync,
+                sync.clone(),
+                limits,
+                history_enabled,
+            )?),
+            Self::File(settings) => Box::new(
+                FileStore::open(
+                    &dir(settings)?,
+                    name,
+                    settings.fsync,
+                    limits,
+                    history_enabled,
+                )?
+                .with_gitignore(settings.gitignore),
+            ),
+            #[cfg(feature = "postgres")]
+            Self::Postgres(settings) => Box::new(postgres::PostgresStore::open(
+                settings,
+                name,
+                limits,
+                history_enabled,
+            )?),
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => return Err(no_postgres()),
+        })
+    }
+
+    /// Whether board `name` is stored (never, in memory), checked without
+    /// creating anything.
+    pub(crate) fn exists(&self, name: &str) -> Result<bool, StoreError> {
+        match self {
+            Self::Memory => Ok(false),
+            Self::File(settings) => {
+                Ok(dir(settings).is_ok_and(|dir| FileStore::exists(&dir, name)))
+            }
+            Self::Git(settings, _) => {
+                Ok(repository_dir(settings).is_ok_and(|dir| GitLogStore::exists(&dir, name)))
+            }
+            #[cfg(feature = "postgres")]
+            Self::Postgres(_) => Ok(self.names()?.iter().any(|stored| stored == name)),
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => Err(no_postgres()),
+        }
+    }
+
+    /// The names of the stored boards (none in memory), unchecked (the
+    /// caller keeps the valid names), sorted.
+    pub(crate) fn names(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            Self::Memory => Ok(Vec::new()),
+            Self::File(settings) => file::stored_names(&dir(settings)?),
+            Self::Git(settings, _) => GitLogStore::stored_names(&repository_dir(settings)?),
+            #[cfg(feature = "postgres")]
+            Self::Postgres(settings) => postgres::stored_names(settings),
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => Err(no_postgres()),
+        }
+    }
+
+    /// Board `name` as stored, read without locking or creating anything:
+    /// `None` when nothing is stored (always, in memory).
+    pub(crate) fn read(
+        &self,
+        name: &str,
+        limits: Limits,
+        history_enabled: bool,
+    ) -> Result<Option<Board>, StoreError> {
+        match self {
+            Self::Memory => Ok(None),
+            Self::File(settings) => file::read(&dir(settings)?, name, limits, history_enabled),
+            // Reading runs git's plumbing only (no lock, no file made); the
+            // sync settings play no part but git's timeout.
+            Self::Git(settings, _) => GitLogStore::open(
+                &repository_dir(settings)?,
+                name,
+                SyncSettings::default(),
                 limits,
                 history_enabled,
             )?
-            .with_gitignore(settings.gitignore),
-        ),
-        #[cfg(feature = "postgres")]
-        Backend::Postgres => Box::new(postgres::PostgresStore::open(
-            settings,
-            name,
-            limits,
-            history_enabled,
-        )?),
-        #[cfg(not(feature = "postgres"))]
-        Backend::Postgres => return Err(no_postgres()),
-    })
+            .load_if_changed(),
+            #[cfg(feature = "postgres")]
+            Self::Postgres(settings) => postgres::read(settings, name, limits, history_enabled),
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => Err(no_postgres()),
+        }
+    }
 }
 
 /// The error of backend `postgres` in a build without it (configuration
@@ -267,47 +365,5 @@ fn no_postgres() -> StoreError {
         doing: "open the board database".into(),
         database: "storage.url".into(),
         problem: "this build has no postgres backend (cargo feature postgres)".into(),
-    }
-}
-
-/// The names of the boards stored as configured (none in memory), unchecked
-/// (the caller keeps the valid names), sorted.
-pub(crate) fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, StoreError> {
-    match settings.backend {
-        Backend::Memory => Ok(Vec::new()),
-        Backend::File => file::stored_names(&dir(settings)?),
-        Backend::Git => GitLogStore::stored_names(&repository_dir(settings)?),
-        #[cfg(feature = "postgres")]
-        Backend::Postgres => postgres::stored_names(settings),
-        #[cfg(not(feature = "postgres"))]
-        Backend::Postgres => Err(no_postgres()),
-    }
-}
-
-/// Board `name` as stored, read without locking or creating anything:
-/// `None` when nothing is stored (always, in memory).
-pub(crate) fn read(
-    settings: &StorageSettings,
-    name: &str,
-    limits: Limits,
-    history_enabled: bool,
-) -> Result<Option<Board>, StoreError> {
-    match settings.backend {
-        Backend::Memory => Ok(None),
-        Backend::File => file::read(&dir(settings)?, name, limits, history_enabled),
-        // Reading runs git's plumbing only (no lock, no file made); the
-        // sync settings play no part but git's timeout.
-        Backend::Git => GitLogStore::open(
-            &repository_dir(settings)?,
-            name,
-            SyncSettings::default(),
-            limits,
-            history_enabled,
-        )?
-        .load_if_changed(),
-        #[cfg(feature = "postgres")]
-        Backend::Postgres => postgres::read(settings, name, limits, history_enabled),
-        #[cfg(not(feature = "postgres"))]
-        Backend::Postgres => Err(no_postgres()),
     }
 }

@@ -57,6 +57,7 @@ use self::history_rows::HistoryWrite;
 pub(crate) use self::url::ConnectionString;
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
 use crate::toolsets::planning::config::StorageSettings;
+use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::history::{Entry, HISTORY_CAP};
 use crate::toolsets::planning::domain::{Board, History, Limits};
 
@@ -670,7 +671,7 @@ impl SnapshotStore for PostgresStore {
         self.changed(row)
     }
 
-    fn save(&self, board: &Board) -> Result<(), StoreError> {
+    fn save(&self, board: &Board, _change: &Done) -> Result<(), StoreError> {
         self.write_board(board)
     }
 

@@ -16,7 +16,7 @@ use super::op::Vector;
 use super::*;
 use crate::runtime::clock::Clock;
 use crate::toolsets::planning::domain::{
-    Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId,
+    Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId, Undo,
 };
 
 const MAX_TASKS: usize = 6;
@@ -64,14 +64,15 @@ impl Clone {
     /// refused change writes nothing. Checks that replaying the log with
     /// the new operation gives the board the change made. Returns the
     /// operation written.
-    fn act(&mut self, mode: ClaimMode, change: impl FnOnce(&mut Board) -> bool) -> Option<OpId> {
+    fn act(
+        &mut self,
+        mode: ClaimMode,
+        change: impl FnOnce(&mut Board) -> Option<Undo>,
+    ) -> Option<OpId> {
         self.now += 1_000;
         let mut board = self.board();
         board.set_clock(Clock::fixed(time(self.now)));
-        if !change(&mut board) {
-            return None;
-        }
-        let done = board.last_action()?.clone();
+        let done = change(&mut board)?.change().clone();
         if done.action.is_empty() {
             return None;
         }
@@ -98,15 +99,13 @@ impl Clone {
     fn claim(&mut self, agent: &str, title: &str, minutes: u64, mode: ClaimMode) -> Option<OpId> {
         let now = self.now + 1_000;
         self.act(mode, |board| {
-            let Some(task) = board.task(id(title)).cloned() else {
-                return false;
-            };
+            let task = board.task(id(title)).cloned()?;
             if board
                 .coordination()
                 .claim(task.id)
                 .is_some_and(|c| c.holder != agent)
             {
-                return false;
+                return None;
             }
             let until = time(now) + Duration::from_secs(60 * minutes);
             let claim = Claim {
@@ -124,25 +123,21 @@ impl Clone {
                     until,
                 }),
             ];
-            board.edit(time(now), edits).is_ok()
+            board.edit(time(now), edits).ok()
         })
     }
 
     fn release(&mut self, agent: &str, title: &str, to: Status, reason: ClaimEnd) -> Option<OpId> {
         let now = self.now + 1_000;
         self.act(ClaimMode::Provisional, |board| {
-            let Some(task) = board.task(id(title)).cloned() else {
-                return false;
-            };
-            let Some(claim) = board.coordination().claim(task.id).cloned() else {
-                return false;
-            };
+            let task = board.task(id(title)).cloned()?;
+            let claim = board.coordination().claim(task.id).cloned()?;
             if reason == ClaimEnd::Released && claim.holder != agent {
-                return false;
+                return None;
             }
             // Toolset team expires only leases that ended.
             if reason == ClaimEnd::Expired && claim.until > time(now) {
-                return false;
+                return None;
             }
             let edits = vec![
                 Edit::Claim(task.id, None),
@@ -155,35 +150,38 @@ impl Clone {
                 }),
                 Edit::Status(task.id, to),
             ];
-            board.edit(time(now), edits).is_ok()
+            board.edit(time(now), edits).ok()
         })
     }
 
     fn add(&mut self, titles: &[&str]) -> Option<OpId> {
         let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(*t, "")).collect();
         self.act(ClaimMode::Provisional, |board| {
-            board.add_tasks(&tasks).is_ok()
+            board.add_tasks(&tasks).ok().map(|(_, undo)| undo)
         })
     }
 
     fn status(&mut self, title: &str, status: &str) -> Option<OpId> {
         let task = id(title).to_string();
         self.act(ClaimMode::Provisional, |board| {
-            board.update_statuses(&[(&task, status)]).is_ok()
+            board.update_statuses(&[(&task, status)]).ok()
         })
     }
 
     fn delete(&mut self, title: &str) -> Option<OpId> {
         let task = id(title).to_string();
         self.act(ClaimMode::Provisional, |board| {
-            board.delete_tasks(&[&task]).is_ok()
+            board.delete_tasks(&[&task]).ok()
         })
     }
 
     fn reword(&mut self, title: &str, to: &str) -> Option<OpId> {
         let task = id(title).to_string();
         self.act(ClaimMode::Provisional, |board| {
-            board.modify_task(&task, Some(to), None).is_ok()
+            board
+                .modify_task(&task, Some(to), None)
+                .ok()
+                .map(|(_, undo)| undo)
         })
     }
 
@@ -195,11 +193,11 @@ impl Clone {
                 || task == blocker
                 || board.coordination().path(blocker, task).is_some()
             {
-                return false;
+                return None;
             }
             board
                 .edit(board.clock().now(), vec![Edit::Link { task, blocker }])
-                .is_ok()
+                .ok()
         })
     }
 
@@ -327,8 +325,8 @@ fn a_status_change_written_before_a_rewording_reaches_the_reworded_task() {
 #[test]
 fn a_second_first_goal_is_set_aside() {
     let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
-    a.act(ClaimMode::Provisional, |b| b.set_goal("A", "").is_ok());
-    b.act(ClaimMode::Provisional, |b| b.set_goal("B", "").is_ok());
+    a.act(ClaimMode::Provisional, |b| b.set_goal("A", "").ok());
+    b.act(ClaimMode::Provisional, |b| b.set_goal("B", "").ok());
     a.sync(&mut remote);
     b.sync(&mut remote);
     assert_eq!(b.board().goal().unwrap().title, "A");
@@ -470,7 +468,7 @@ fn dispatch(clone: &mut Clone, title: &str, worker: &str) -> Option<OpId> {
         };
         board
             .edit(time(now), vec![Edit::Dispatch(id(title), Some(record))])
-            .is_ok()
+            .ok()
     })
 }
 
@@ -493,7 +491,7 @@ fn of_two_dispatches_the_later_stands_and_touches_of_a_deleted_task_are_set_asid
                 time(now),
                 vec![Edit::Touches(id("u"), vec!["src/**".into()])],
             )
-            .is_ok()
+            .ok()
     });
     a.sync(&mut remote);
     b.sync(&mut remote);
@@ -771,8 +769,8 @@ fn run(clones: usize, steps: &[Step]) {
             Step::Goal(c, g) => {
                 let title = AGENTS[g as usize];
                 all[c].act(ClaimMode::Provisional, |board| match board.goal() {
-                    None => board.set_goal(title, "").is_ok(),
-                    Some(_) => board.change_goal(title, "", "why").is_ok(),
+                    None => board.set_goal(title, "").ok(),
+                    Some(_) => board.change_goal(title, "", "why").ok(),
                 })
             }
             Step::Sync(c) => {

@@ -19,13 +19,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::super::records::{
-    BadTime, ClaimRecord, DispatchRecord, EventRecord, EvidenceRecord, parse_time, timestamp,
+    BadTime, ClaimRecord, DispatchRecord, EventRecord, EvidenceRecord, GoalChangeRecord,
+    GoalSetRecord, parse_time, timestamp,
 };
 use super::super::snapshot::SnapshotRecord;
 use crate::toolsets::planning::domain::replay::{
     Checkpoint, CheckpointId, ClaimMode, ClaimOrigin, Op, OpId, Reason, Replica, SetAside, State,
 };
-use crate::toolsets::planning::domain::{Action, Edit, Goal, Limits, NewTask, Status, TaskId};
+use crate::toolsets::planning::domain::{Action, Edit, Limits, NewTask, Status, TaskId};
 
 /// The value of `format` in every operation.
 pub(crate) const OP_FORMAT: &str = "planning-mcp-server operation";
@@ -85,15 +86,11 @@ enum ModeRecord {
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 enum ActionRecord<'a> {
-    SetGoal {
-        title: String,
-        description: String,
-    },
-    ChangeGoal {
-        title: String,
-        description: String,
-        reason: String,
-    },
+    /// `{"goal": {…}}`, the shape of a snapshot's `goal_set`; the flat
+    /// `title` and `description` of earlier logs are read too.
+    SetGoal(GoalSetRecord<'a>),
+    /// `{"goal": {…}, "reason": …}`; the flat shape is read too.
+    ChangeGoal(GoalChangeRecord<'a>),
     AddTasks {
         tasks: Vec<NewTaskRecord>,
     },
@@ -259,15 +256,10 @@ fn bad_time(error: &BadTime) -> String {
 
 fn action_record(action: &Action) -> ActionRecord<'_> {
     match action {
-        Action::SetGoal(goal) => ActionRecord::SetGoal {
-            title: goal.title.clone(),
-            description: goal.description.clone(),
-        },
-        Action::ChangeGoal { goal, reason } => ActionRecord::ChangeGoal {
-            title: goal.title.clone(),
-            description: goal.description.clone(),
-            reason: reason.clone(),
-        },
+        Action::SetGoal(goal) => ActionRecord::SetGoal(goal.into()),
+        Action::ChangeGoal { goal, reason } => {
+            ActionRecord::ChangeGoal(GoalChangeRecord::new(goal, reason))
+        }
         Action::AddTasks(tasks) => ActionRecord::AddTasks {
             tasks: tasks
                 .iter()
@@ -303,17 +295,11 @@ fn action_record(action: &Action) -> ActionRecord<'_> {
 
 fn action_from(record: ActionRecord) -> Result<Action, String> {
     Ok(match record {
-        ActionRecord::SetGoal { title, description } => {
-            Action::SetGoal(Goal { title, description })
+        ActionRecord::SetGoal(record) => Action::SetGoal(record.into()),
+        ActionRecord::ChangeGoal(record) => {
+            let (goal, reason) = record.into_parts();
+            Action::ChangeGoal { goal, reason }
         }
-        ActionRecord::ChangeGoal {
-            title,
-            description,
-            reason,
-        } => Action::ChangeGoal {
-            goal: Goal { title, description },
-            reason,
-        },
         ActionRecord::AddTasks { tasks } => Action::AddTasks(
             tasks
                 .into_iter()

@@ -17,4 +17,6 @@ pub(crate) mod sync;
 pub(crate) use store::GitLogStore;
 
 #[cfg(test)]
+mod replay_props;
+#[cfg(test)]
 mod tests;

@@ -195,6 +195,74 @@ impl<'a> TryFrom<GoalSetFields<'a>> for GoalSetRecord<'a> {
     }
 }
 
+impl<'a> From<&'a Goal> for GoalSetRecord<'a> {
+    fn from(goal: &'a Goal) -> Self {
+        Self { goal: goal.into() }
+    }
+}
+
+impl From<GoalSetRecord<'_>> for Goal {
+    fn from(record: GoalSetRecord<'_>) -> Self {
+        record.goal.into()
+    }
+}
+
+/// A new goal and why (the git log's `change_goal`), written
+/// `{"goal": {…}, "reason": …}` like a `goal_set`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(try_from = "GoalChangeFields<'a>")]
+pub(crate) struct GoalChangeRecord<'a> {
+    goal: GoalRecord<'a>,
+    reason: Cow<'a, str>,
+}
+
+/// What a `change_goal` may hold: `goal`, or (as git logs of an earlier
+/// build wrote) `title` and `description`; and its reason.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoalChangeFields<'a> {
+    #[serde(default)]
+    goal: Option<GoalRecord<'a>>,
+    #[serde(default)]
+    title: Option<Cow<'a, str>>,
+    #[serde(default)]
+    description: Option<Cow<'a, str>>,
+    reason: Cow<'a, str>,
+}
+
+impl<'a> TryFrom<GoalChangeFields<'a>> for GoalChangeRecord<'a> {
+    type Error = &'static str;
+
+    fn try_from(fields: GoalChangeFields<'a>) -> Result<Self, Self::Error> {
+        let goal = GoalSetFields {
+            goal: fields.goal,
+            title: fields.title,
+            description: fields.description,
+        };
+        let GoalSetRecord { goal } = GoalSetRecord::try_from(goal)
+            .map_err(|_| "a change_goal holds either `goal` or `title` and `description`")?;
+        Ok(Self {
+            goal,
+            reason: fields.reason,
+        })
+    }
+}
+
+impl<'a> GoalChangeRecord<'a> {
+    /// The record of a change to `goal` for `reason`.
+    pub(crate) fn new(goal: &'a Goal, reason: &'a str) -> Self {
+        Self {
+            goal: goal.into(),
+            reason: Cow::Borrowed(reason),
+        }
+    }
+
+    /// The goal after, and why.
+    pub(crate) fn into_parts(self) -> (Goal, String) {
+        (self.goal.into(), self.reason.into_owned())
+    }
+}
+
 /// Why a claim ended.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

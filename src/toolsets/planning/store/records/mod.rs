@@ -25,5 +25,5 @@ mod event;
 mod time;
 
 pub(crate) use coordination::{ClaimRecord, DispatchRecord, EvidenceRecord};
-pub(crate) use event::{EntryRecord, EventRecord, GoalRecord};
+pub(crate) use event::{EntryRecord, EventRecord, GoalChangeRecord, GoalRecord, GoalSetRecord};
 pub(crate) use time::{BadTime, parse_time, timestamp};

@@ -7,7 +7,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use super::*;
 use crate::toolsets::planning::domain::replay::Log;
 use crate::toolsets::planning::domain::{
-    Board, Claim, ClaimEnd, Dispatch, DispatchEnd, Event, Evidence,
+    Board, Claim, ClaimEnd, Dispatch, DispatchEnd, Event, Evidence, Goal,
 };
 
 fn at(micros: u64) -> SystemTime {
@@ -302,4 +302,39 @@ fn a_goal_set_event_has_the_snapshot_shape_and_the_flat_one_is_read() {
         error.contains("either `goal` or `title` and `description`"),
         "{error}"
     );
+}
+
+#[test]
+fn goal_operations_have_the_snapshot_shape_and_the_flat_one_is_read() {
+    let goal = Goal {
+        title: "Ship".into(),
+        description: "d".into(),
+    };
+    let change = Action::ChangeGoal {
+        goal: goal.clone(),
+        reason: "why".into(),
+    };
+    let shapes = [
+        (
+            op(1, None, Action::SetGoal(goal.clone())),
+            r#"{"set_goal":{"goal":{"title":"Ship","description":"d"}}}"#,
+            r#"{"set_goal":{"title":"Ship","description":"d"}}"#,
+        ),
+        (
+            op(2, None, change),
+            r#"{"change_goal":{"goal":{"title":"Ship","description":"d"},"reason":"why"}}"#,
+            r#"{"change_goal":{"title":"Ship","description":"d","reason":"why"}}"#,
+        ),
+    ];
+    for (written, nested, flat) in shapes {
+        let name = (written.id.replica, written.id.counter);
+        let json = String::from_utf8(op_to_json(&written)).unwrap();
+        assert!(json.contains(&format!(r#""action":{nested}"#)), "{json}");
+        // The bytes an earlier build wrote for it still read.
+        let earlier = json.replace(nested, flat);
+        assert_eq!(op_from_json(name, earlier.as_bytes()).unwrap(), written);
+        let both = json.replace(r#""goal":{"#, r#""title":"x","goal":{"#);
+        let error = op_from_json(name, both.as_bytes()).unwrap_err();
+        assert!(error.contains("either `goal` or `title`"), "{error}");
+    }
 }
