@@ -17,7 +17,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use super::git::{GitError, Pushed};
+use super::git::{Git, GitError, Pushed};
 use super::place::{Place, local_ref, tracking_ref};
 use super::stored::{LogError, Logs, StoredLog};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
@@ -146,14 +146,14 @@ pub(crate) fn sync_board(
     let mut fetched = prefetched.is_some();
     let mut known = match prefetched {
         Some(known) => known,
-        None => git.resolve(&remote_name)?,
+        None => remote_log(git, &remote_name)?.0,
     };
     for attempt in 1..=plan.retries {
         if !fetched {
             git.fetch(plan.remote)?;
         }
         fetched = false;
-        let remote_commit = git.resolve(&remote_name)?;
+        let (remote_commit, lease) = remote_log(git, &remote_name)?;
         if let Some(before) = &known
             && remote_commit
                 .as_deref()
@@ -185,14 +185,20 @@ pub(crate) fn sync_board(
             false => merged.clone(),
         };
         finish(logs, &mut report, &candidate);
-        if candidate.commit == remote_commit {
+        if lease != remote_commit {
+            report.corrupt.push(format!(
+                "the remote's ref of board {board} holds no log (not a commit): set aside, and \
+                 replaced by this clone's log"
+            ));
+        }
+        if candidate.commit == lease {
             return Ok(report);
         }
         let Some(commit) = candidate.commit.clone() else {
             return Ok(report);
         };
         report.attempts = attempt;
-        match git.push(plan.remote, &commit, &local_name, remote_commit.as_deref())? {
+        match git.push(plan.remote, &commit, &local_name, lease.as_deref())? {
             Pushed::Done => {
                 report.push = true;
                 report.pushed = new_ops(&remote, &merged);
@@ -202,7 +208,7 @@ pub(crate) fn sync_board(
                 {
                     git.update_ref(&local_name, &commit, Some(merged_commit))?;
                 }
-                git.update_ref(&remote_name, &commit, remote_commit.as_deref())?;
+                git.update_ref(&remote_name, &commit, lease.as_deref())?;
                 return Ok(report);
             }
             Pushed::Rejected(problem) => {
@@ -210,7 +216,7 @@ pub(crate) fn sync_board(
                 // (a hook, a rule) if it did not.
                 git.fetch(plan.remote)?;
                 fetched = true;
-                if git.resolve(&remote_name)? == remote_commit {
+                if git.ref_value(&remote_name)? == lease {
                     return Err(SyncError::Push {
                         board: board.to_owned(),
                         remote: plan.remote.to_owned(),
@@ -231,6 +237,23 @@ pub(crate) fn sync_board(
         board: board.to_owned(),
         tries: plan.retries,
     })
+}
+
+/// The remote's log as tracking ref `name` holds it: its commit (`None`:
+/// no log), and what the ref holds, which a push's lease names. A ref
+/// that holds no commit (a blob a hostile clone pushed) is no log: it
+/// reads as an empty one, and the next push replaces it.
+pub(crate) fn remote_log(
+    git: &Git,
+    name: &str,
+) -> Result<(Option<String>, Option<String>), GitError> {
+    let Some(value) = git.ref_value(name)? else {
+        return Ok((None, None));
+    };
+    match git.resolve(name) {
+        Ok(commit) => Ok((commit, Some(value))),
+        Err(_) => Ok((None, Some(value))),
+    }
 }
 
 /// Records in `report` what the board holds after the sync.
