@@ -24,7 +24,7 @@ use super::git::{Git, Pushed};
 use super::place::{Place, local_ref, tracking_ref};
 use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
-use super::sync::{now_micros, remote_log};
+use super::sync::{now_micros, remote_log, writes_under};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::replay::{
     CheckpointId, ClaimMode, Op, OpId, Replica, State,
@@ -163,10 +163,9 @@ impl GitLogStore {
         }
     }
 
+    /// This clone's replica, read each time: a sync may have renewed it
+    /// (another clone wrote under it).
     fn replica(&self, inner: &mut Inner) -> Result<Replica, StoreError> {
-        if let Some(replica) = inner.replica {
-            return Ok(replica);
-        }
         let replica = self.place.replica().map_err(|source| StoreError::Write {
             path: self.place.lock_path(&self.board),
             source,
@@ -286,6 +285,16 @@ impl GitLogStore {
         inner.stored = before.clone();
         inner.state = None;
         let theirs = self.logs.read(theirs).map_err(|e| self.log_error(e))?;
+        if let Some(replica) = inner.replica
+            && writes_under(replica, before, &theirs)
+        {
+            self.place
+                .renew_replica(replica)
+                .map_err(|source| StoreError::Write {
+                    path: self.place.lock_path(&self.board),
+                    source,
+                })?;
+        }
         let merged = self
             .logs
             .merge(before, &theirs)

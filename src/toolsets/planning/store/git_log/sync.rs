@@ -21,7 +21,7 @@ use super::git::{Git, GitError, Pushed};
 use super::place::{Place, local_ref, tracking_ref};
 use super::stored::{LogError, Logs, StoredLog};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
-use crate::toolsets::planning::domain::replay::{CheckpointId, OpId, Replica, SetAside};
+use crate::toolsets::planning::domain::replay::{CheckpointId, Op, OpId, Replica, SetAside};
 
 /// Why a sync failed. The local log is always left whole.
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +90,12 @@ pub(crate) struct Report {
     pub(crate) set_aside: Vec<SetAside>,
     /// Unreadable entries of the log (kept, skipped).
     pub(crate) corrupt: Vec<String>,
+    /// This clone's replica, when the remote's log showed another clone
+    /// writing under it: this clone takes a new one from then on.
+    pub(crate) renewed: Option<Replica>,
+    /// This clone's operations made again under its new replica (they had
+    /// lost their name to the other clone's).
+    pub(crate) reissued: usize,
 }
 
 /// How one sync runs.
@@ -165,7 +171,35 @@ pub(crate) fn sync_board(
         let local_commit = git.resolve(&local_name)?;
         let local = logs.read(local_commit.as_deref())?;
         let remote = logs.read(remote_commit.as_deref())?;
-        let merged = logs.merge(&local, &remote)?;
+        let shared = writes_under(replica, &local, &remote);
+        let lock_error = |error| SyncError::Lock {
+            board: board.to_owned(),
+            error,
+        };
+        if shared {
+            place.renew_replica(replica).map_err(lock_error)?;
+            report.renewed = Some(replica);
+        }
+        let mut merged = logs.merge(&local, &remote)?;
+        if shared {
+            // The operations of this clone that lost their name to the
+            // other clone's are made again under the new name, so that
+            // neither clone's acknowledged operations are lost.
+            let fresh = place.replica().map_err(lock_error)?;
+            let lost: Vec<Op> = local
+                .log
+                .ops()
+                .filter(|op| {
+                    op.id.replica == replica && merged.log.op(replica, op.id.counter) != Some(*op)
+                })
+                .cloned()
+                .collect();
+            for op in lost {
+                let id = merged.log.next_id(fresh, now_micros());
+                merged = logs.append(&merged, Op { id, ..op })?;
+                report.reissued += 1;
+            }
+        }
         report.fetched += new_ops(&local, &merged);
         if merged.commit != local_commit
             && let Some(commit) = &merged.commit
@@ -254,6 +288,18 @@ pub(crate) fn remote_log(
         Ok(commit) => Ok((commit, Some(value))),
         Err(_) => Ok((None, Some(value))),
     }
+}
+
+/// Whether `theirs` holds an operation under `replica` (this clone's) that
+/// `ours` neither holds nor covers, or holds otherwise: another clone
+/// writes under this clone's name. A clone's own log always keeps what it
+/// wrote.
+pub(crate) fn writes_under(replica: Replica, ours: &StoredLog, theirs: &StoredLog) -> bool {
+    theirs.log.ops().any(|op| {
+        op.id.replica == replica
+            && !ours.log.covered(replica, op.id.counter)
+            && ours.log.op(replica, op.id.counter) != Some(op)
+    })
 }
 
 /// Records in `report` what the board holds after the sync.

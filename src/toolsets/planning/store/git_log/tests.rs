@@ -571,3 +571,51 @@ fn an_entry_over_16_mib_and_250000_entries_are_set_aside_not_fatal() {
     assert_eq!(titles(&b), all);
     assert_eq!(titles(&a), all);
 }
+
+#[test]
+fn a_repository_copied_to_the_same_path_elsewhere_gets_a_replica_of_its_own_and_loses_nothing() {
+    let c = clones(1);
+    let original = c.clones[0].clone();
+    let a = board(&original, false);
+    add(&a, &["before the copy"]).unwrap();
+    sync(&original);
+    // The copy: the same git directory, as at the same path on another
+    // machine with the same machine ID (a VM or container image).
+    let copy = original.with_file_name("copy");
+    let status = Command::new("cp")
+        .args(["-a", original.to_str().unwrap(), copy.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let common = |dir: &Path| {
+        Git::open(dir, Duration::from_secs(60))
+            .unwrap()
+            .common_dir()
+            .to_path_buf()
+    };
+    let file = common(&copy).join("planning-mcp-server/replica");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let from = common(&original).display().to_string();
+    let to = common(&copy).display().to_string();
+    std::fs::write(&file, text.replacen(&from, &to, 1)).unwrap();
+    let shared = Place::new(&common(&original)).replica().unwrap();
+    assert_eq!(Place::new(&common(&copy)).replica().unwrap(), shared);
+    // Both write their next operation under the one name.
+    add(&a, &["from the original"]).unwrap();
+    sync(&original);
+    let b = board(&copy, false);
+    add(&b, &["from the copy"]).unwrap();
+    let report = sync(&copy);
+    assert_eq!((report.renewed, report.reissued), (Some(shared), 1));
+    assert_ne!(Place::new(&common(&copy)).replica().unwrap(), shared);
+    sync(&original);
+    let all = ["before the copy", "from the original", "from the copy"];
+    assert_eq!(titles(&a), all);
+    assert_eq!(titles(&b), all);
+    // From then on the copy writes under its own name.
+    add(&b, &["later"]).unwrap();
+    let report = sync(&copy);
+    assert_eq!(report.renewed, None);
+    sync(&original);
+    assert_eq!(titles(&a).len(), 4);
+}
