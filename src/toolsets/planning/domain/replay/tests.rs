@@ -935,3 +935,50 @@ fn an_operation_stamped_past_the_clock_and_its_skew_is_set_aside_until_then() {
     let later = empty().with_clock(Clock::fixed(time(10)));
     assert_eq!(log.replay(later).board.len(), 0);
 }
+
+#[test]
+fn a_clone_30_minutes_ahead_cannot_take_over_a_lease_before_it_ended_elsewhere() {
+    let minute = 60 * 1_000_000;
+    let mut a = Clone::new(0);
+    a.add(&["t"]);
+    assert!(a.claim("ann", "t", 15, ClaimMode::Confirmed).is_some());
+    // b's clock runs 30 minutes ahead: by it, ann's lease has ended.
+    let mut b = Clone::new(1);
+    let mut remote = a.log.clone();
+    b.sync(&mut remote);
+    b.now = a.now + 30 * minute;
+    assert!(
+        b.release("", "t", Status::Pending, ClaimEnd::Expired)
+            .is_some()
+    );
+    assert!(b.claim("bob", "t", 15, ClaimMode::Confirmed).is_some());
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let holder = |log: &Log, at: u64| {
+        let reader = empty().with_clock(Clock::fixed(time(at)));
+        let state = log.replay(reader);
+        let holder = state
+            .board
+            .coordination()
+            .claim(id("t"))
+            .map(|c| c.holder.clone());
+        (holder, state.set_aside)
+    };
+    // Every clone whose clock is within 10 minutes of a's: ann holds it,
+    // bob's claim is set aside, not trusted.
+    for at in [a.now + 1_000_000, a.now + 15 * minute] {
+        let (who, aside) = holder(&a.log, at);
+        assert_eq!(who.as_deref(), Some("ann"));
+        assert_eq!(aside.len(), 2, "the expiry and the claim: {aside:?}");
+        assert!(
+            aside
+                .iter()
+                .all(|s| matches!(s.reason, Reason::Untrusted(_))),
+            "{aside:?}"
+        );
+    }
+    // Once their clocks reach bob's stamp less the skew, ann's 15 minutes
+    // have ended by their clocks too: bob's claim stands everywhere.
+    let (who, _) = holder(&a.log, a.now + 21 * minute);
+    assert_eq!(who.as_deref(), Some("bob"));
+}
