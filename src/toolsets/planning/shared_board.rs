@@ -82,6 +82,10 @@ struct Inner {
     clock: Clock,
     /// Whether a task polls the store for changes made by other processes.
     polling: AtomicBool,
+    /// The board as it was when the writer of a store that may block (a
+    /// push to a git remote, a database) took it: what reads see while the
+    /// writer holds `board`, so that they never wait behind the network.
+    before_write: Mutex<Option<Arc<Board>>>,
 }
 
 impl SharedBoard {
@@ -108,6 +112,7 @@ impl SharedBoard {
                 lock_timeout,
                 changes: watch::Sender::new(0),
                 polling: AtomicBool::new(false),
+                before_write: Mutex::new(None),
             }),
         })
     }
@@ -148,20 +153,37 @@ impl SharedBoard {
     pub(crate) fn read<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
         let inner = &*self.inner;
         if !inner.store.may_have_changed() {
-            let board = inner
-                .board
-                .try_read_for(inner.lock_timeout)
-                .ok_or_else(|| self.busy())?;
+            let board = match inner.board.try_read() {
+                Some(board) => board,
+                None => match self.before_write() {
+                    Some(board) => return Ok(read(&board)),
+                    None => inner
+                        .board
+                        .try_read_for(inner.lock_timeout)
+                        .ok_or_else(|| self.busy())?,
+                },
+            };
             return Ok(read(&board));
         }
-        let mut board = inner
-            .board
-            .try_write_for(inner.lock_timeout)
-            .ok_or_else(|| self.busy())?;
+        let mut board = match inner.board.try_write() {
+            Some(board) => board,
+            None => match self.before_write() {
+                Some(board) => return Ok(read(&board)),
+                None => inner
+                    .board
+                    .try_write_for(inner.lock_timeout)
+                    .ok_or_else(|| self.busy())?,
+            },
+        };
         inner
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
         Ok(read(&board))
+    }
+
+    /// The board as the current writer took it, while one writes.
+    fn before_write(&self) -> Option<Arc<Board>> {
+        self.inner.before_write.lock().clone()
     }
 
     /// Runs `change` on the current board under the exclusive lock (across
@@ -202,10 +224,14 @@ impl SharedBoard {
             .try_write_until(until)
             .ok_or_else(|| self.busy())?;
         let mut races = 0;
+        let _published = Published(&inner.before_write);
         loop {
             inner
                 .reload_if_changed(&mut board)
                 .map_err(CallError::NotLoaded)?;
+            if inner.store.may_block() {
+                *inner.before_write.lock() = Some(Arc::new(board.clone()));
+            }
             let (outcome, undo) = match change(&mut board) {
                 Ok(changed) => changed,
                 Err(refused) => return Ok(Err(refused)),
@@ -258,6 +284,15 @@ impl SharedBoard {
 }
 
 /// Whether a board holds nothing at all: no goal, no task, no history.
+/// Clears the board published for reads when the writer is done.
+struct Published<'a>(&'a Mutex<Option<Arc<Board>>>);
+
+impl Drop for Published<'_> {
+    fn drop(&mut self) {
+        *self.0.lock() = None;
+    }
+}
+
 fn is_blank(board: &Board) -> bool {
     board.goal().is_none()
         && board.is_empty()

@@ -71,6 +71,18 @@ fn board_lines(text: &mut String, remote: &str, report: &Report) {
              rebuilt from the union of both logs"
         );
     }
+    if let Some(replica) = report.renewed {
+        let _ = writeln!(
+            text,
+            "  another clone writes under this clone's replica {replica} (a copied repository): \
+             this clone takes a new replica name from now on{}",
+            match report.reissued {
+                0 => String::new(),
+                1 => ", and made its 1 operation that lost its name again under it".to_owned(),
+                n => format!(", and made its {n} operations that lost their names again under it"),
+            }
+        );
+    }
     if report.compacted {
         let _ = writeln!(
             text,

@@ -31,6 +31,32 @@ use super::set_aside::Reason;
 use super::state::State;
 use crate::toolsets::planning::domain::Board;
 
+/// How far past the reading clone's own clock an operation may be stamped
+/// (its order stamp and its time): 10 minutes. An operation beyond it, or
+/// numbered past a gap in its replica's operations, is one no clone could
+/// have written by now: the replay sets it aside (until the clock reaches
+/// it, for a stamp) and nothing else reads its numbers, so that a forged
+/// number never moves another clone's counter or clock (docs/sync.md,
+/// "What a shared log trusts").
+pub(crate) const MAX_SKEW: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// The highest stamp a clone whose clock reads `now_micros` trusts.
+pub(crate) fn trusted_until(now_micros: u64) -> u64 {
+    let skew = u64::try_from(MAX_SKEW.as_micros()).unwrap_or(u64::MAX);
+    now_micros.saturating_add(skew)
+}
+
+/// Microseconds since the Unix epoch of `at` (0 before it, saturated).
+pub(crate) fn micros(at: std::time::SystemTime) -> u64 {
+    at.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+}
+
+/// Whether `op`'s stamp and time are at most `bound`.
+fn in_time(op: &Op, bound: u64) -> bool {
+    op.id.stamp <= bound && micros(op.at) <= bound
+}
+
 /// A checkpoint's name: when and by whom it was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct CheckpointId {
@@ -187,41 +213,77 @@ impl Log {
         self.corrupt.insert(corrupt.label.clone(), corrupt);
     }
 
-    /// How far the log reaches for each replica.
+    /// How far the log reaches for each replica: the operations its
+    /// checkpoint covers, then those numbered on from there without a gap
+    /// (an unreadable entry's name counts). An operation past a gap is not
+    /// counted: a replica's operations travel as a prefix, so only a
+    /// forged one lies beyond a gap.
     pub(crate) fn vector(&self) -> Vector {
+        self.reach(u64::MAX)
+    }
+
+    /// [`Self::vector`] that also stops at a replica's first operation
+    /// stamped past `bound` (its later ones wait with it).
+    pub(crate) fn reach(&self, bound: u64) -> Vector {
         let mut vector = self
             .checkpoint()
             .map(|checkpoint| checkpoint.covers.clone())
             .unwrap_or_default();
-        let names = self
-            .names
-            .keys()
-            .copied()
-            .chain(self.corrupt.values().filter_map(|c| c.name));
-        for (replica, counter) in names {
-            let reach = vector.entry(replica).or_insert(0);
-            *reach = (*reach).max(counter);
+        let mut counters: BTreeMap<Replica, BTreeMap<u64, bool>> = BTreeMap::new();
+        for (&(replica, counter), id) in &self.names {
+            let fits = self.ops.get(id).is_some_and(|op| in_time(op, bound));
+            let entry = counters.entry(replica).or_default().entry(counter);
+            *entry.or_insert(false) |= fits;
+        }
+        for (replica, counter) in self.corrupt.values().filter_map(|c| c.name) {
+            counters.entry(replica).or_default().insert(counter, true);
+        }
+        for (replica, counters) in counters {
+            let from = vector.get(&replica).copied().unwrap_or(0);
+            let mut reach = from;
+            for (&counter, &fits) in counters.range(from.saturating_add(1)..) {
+                if Some(counter) != reach.checked_add(1) || !fits {
+                    break;
+                }
+                reach = counter;
+            }
+            if reach > 0 {
+                vector.insert(replica, reach);
+            }
         }
         vector
     }
 
-    /// The highest stamp of the log.
-    pub(crate) fn max_stamp(&self) -> u64 {
-        let ops = self.ops.keys().next_back().map_or(0, |id| id.stamp);
-        let checkpoint = self
-            .checkpoint()
-            .map_or(0, |c| c.state.max_stamp.max(c.id.stamp));
+    /// The highest stamp of the log that is at most `bound`: the stamps
+    /// beyond are not trusted.
+    fn max_stamp_until(&self, bound: u64) -> u64 {
+        let ops = self
+            .ops
+            .keys()
+            .rev()
+            .map(|id| id.stamp)
+            .find(|&stamp| stamp <= bound)
+            .unwrap_or(0);
+        let checkpoint = self.checkpoint().map_or(0, |c| {
+            [c.state.max_stamp, c.id.stamp]
+                .into_iter()
+                .filter(|&stamp| stamp <= bound)
+                .max()
+                .unwrap_or(0)
+        });
         ops.max(checkpoint)
     }
 
     /// The name of `replica`'s next operation, stamped at `now_micros` or
-    /// just above the log's highest stamp: after everything it knows.
+    /// just above the log's highest trusted stamp: after everything it
+    /// knows, and never past what its own clock trusts.
     pub(crate) fn next_id(&self, replica: Replica, now_micros: u64) -> OpId {
-        let counter = self.vector().get(&replica).copied().unwrap_or(0) + 1;
+        let reach = self.vector().get(&replica).copied().unwrap_or(0);
+        let bound = trusted_until(now_micros);
         OpId {
-            stamp: now_micros.max(self.max_stamp() + 1),
+            stamp: now_micros.max(self.max_stamp_until(bound).saturating_add(1)),
             replica,
-            counter,
+            counter: reach.saturating_add(1),
         }
     }
 
@@ -229,6 +291,7 @@ impl Log {
     /// is the board before any operation (its limits and history setting
     /// are the replay's).
     pub fn replay(&self, empty: Board) -> State {
+        let bound = trusted_until(micros(empty.clock().now()));
         let mut state = match self.checkpoint() {
             Some(checkpoint) => {
                 let mut state = checkpoint.state.clone();
@@ -238,8 +301,16 @@ impl Log {
             None => State::new(empty),
         };
         let clock = state.board.clock();
+        let reach = self.reach(bound);
+        let counted = self.vector();
         for op in self.ops.values() {
-            state.apply(op);
+            let within = reach
+                .get(&op.id.replica)
+                .is_some_and(|&n| op.id.counter <= n);
+            match within {
+                true => state.apply(op),
+                false => state.set_aside(op, untrusted(op, bound, &counted)),
+            }
         }
         for corrupt in self.corrupt.values() {
             let id = OpId {
@@ -302,22 +373,39 @@ impl Log {
 
     /// The log compacted: one checkpoint, named `id`, that covers every
     /// operation of this log and holds its replay over `empty`.
+    /// Operations it does not trust yet (stamped past the clock, or past a
+    /// gap) stay in the compacted log, beyond the checkpoint.
     pub(crate) fn compact(&self, id: CheckpointId, empty: Board) -> Log {
         let chain = self
             .checkpoint()
             .map(Checkpoint::lineage)
             .unwrap_or_default();
-        let covers = self.vector();
+        let bound = trusted_until(micros(empty.clock().now()));
+        let covers = self.reach(bound);
         let mut state = self.replay(empty);
         // The unreadable entries stay in git's history; the checkpoint
-        // keeps their mention among the set-aside operations.
-        state.max_stamp = state.max_stamp.max(self.max_stamp());
-        Log::from_checkpoint(Checkpoint {
+        // keeps their mention among the set-aside operations. Those it
+        // does not cover are replayed after it: their mention goes with
+        // them.
+        let kept = |id: &OpId| covers.get(&id.replica).is_none_or(|&n| id.counter > n);
+        let before = state.set_aside.len();
+        state
+            .set_aside
+            .retain(|aside| !(self.ops.contains_key(&aside.op) && kept(&aside.op)));
+        let dropped = u64::try_from(before - state.set_aside.len()).unwrap_or(0);
+        state.set_aside_count = state.set_aside_count.saturating_sub(dropped);
+        state.board.note_set_aside(&state.set_aside);
+        state.max_stamp = state.max_stamp.max(self.max_stamp_until(bound));
+        let mut log = Log::from_checkpoint(Checkpoint {
             id,
             chain,
             covers,
             state,
-        })
+        });
+        for op in self.ops.values() {
+            log.insert(op.clone());
+        }
+        log
     }
 
     /// How many operations and unreadable entries the log holds beyond its
@@ -329,5 +417,28 @@ impl Log {
     /// Whether the log holds nothing beyond its checkpoint.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Why the replay does not trust `op`, which lies past the log's reach by
+/// `bound`; `counted` is its reach by counters alone.
+fn untrusted(op: &Op, bound: u64, counted: &Vector) -> Reason {
+    let gap = counted
+        .get(&op.id.replica)
+        .is_none_or(|&n| op.id.counter > n);
+    let skew = MAX_SKEW.as_secs() / 60;
+    match (gap, op.id.stamp > bound || micros(op.at) > bound) {
+        (true, _) => Reason::Untrusted(format!(
+            "numbered {} after a gap in {}'s operations, which no clone writes",
+            op.id.counter, op.id.replica
+        )),
+        (false, true) => Reason::Untrusted(format!(
+            "stamped more than {skew} minutes past this clone's clock; it waits until then"
+        )),
+        (false, false) => Reason::Untrusted(format!(
+            "an earlier operation of {} is stamped more than {skew} minutes past this clone's \
+             clock; it waits with it",
+            op.id.replica
+        )),
     }
 }

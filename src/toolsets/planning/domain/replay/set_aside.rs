@@ -97,6 +97,10 @@ pub(crate) enum Reason {
     Refused(String),
     /// Its record in the log cannot be read; the other operations go on.
     Corrupt(String),
+    /// Its numbers are beyond what a clone could have written: a counter
+    /// past a gap, a stamp past this clone's clock plus
+    /// [`super::log::MAX_SKEW`].
+    Untrusted(String),
     /// As a checkpoint noted it (the words of one of the reasons above).
     Noted(String),
 }
@@ -137,6 +141,7 @@ impl fmt::Display for Reason {
             }
             Reason::Refused(why) => write!(f, "refused: {why}"),
             Reason::Corrupt(why) => write!(f, "unreadable: {why}"),
+            Reason::Untrusted(why) => write!(f, "not trusted: {why}"),
             Reason::Noted(text) => f.write_str(text),
         }
     }

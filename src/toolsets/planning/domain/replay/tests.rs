@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
 
-use super::log::Diverged;
+use super::log::{Diverged, MAX_SKEW};
 use super::op::Vector;
 use super::*;
 use crate::runtime::clock::Clock;
@@ -21,12 +21,19 @@ use crate::toolsets::planning::domain::{
 
 const MAX_TASKS: usize = 6;
 
+/// The readers' clock: a year past the clones' simulated clocks, so that
+/// every stamp they write is one a clone could have written. (The tests of
+/// that rule read at other times.)
+fn reader() -> SystemTime {
+    UNIX_EPOCH + Duration::from_secs(365 * 24 * 3600)
+}
+
 fn empty() -> Board {
     let limits = Limits {
         max_tasks: MAX_TASKS,
         ..Limits::default()
     };
-    Board::new(limits, true).with_clock(Clock::fixed(UNIX_EPOCH))
+    Board::new(limits, true).with_clock(Clock::fixed(reader()))
 }
 
 fn time(micros: u64) -> SystemTime {
@@ -87,7 +94,7 @@ impl Clone {
         assert!(self.log.insert(op));
         let replayed = self.log.replay(empty());
         let mut local = board;
-        local.set_clock(Clock::fixed(UNIX_EPOCH));
+        local.set_clock(Clock::fixed(reader()));
         assert_eq!(replayed.board, local, "the replay is the local change");
         assert_eq!(
             replayed.set_aside_count, before,
@@ -758,7 +765,12 @@ fn run(clones: usize, steps: &[Step]) {
                 all[c].release(agent, &task, to, ClaimEnd::Released)
             }
             Step::Expire(c, a) => {
-                all[c].now += 6 * 60 * 1_000_000;
+                // Time passes for every clone: their clocks stay within the
+                // skew a replay trusts (the clones' own skews come from
+                // `Sleep`).
+                for clone in &mut all {
+                    clone.now += 6 * 60 * 1_000_000;
+                }
                 let task = pick(&all[c], a);
                 all[c].release("", &task, Status::Pending, ClaimEnd::Expired)
             }
@@ -849,4 +861,122 @@ proptest! {
     ) {
         run(clones, &steps);
     }
+}
+
+/// An operation of `replica` numbered `counter`, stamped `stamp`, that
+/// deletes task `title` (what a hostile clone would forge).
+fn forged(replica: u64, counter: u64, stamp: u64, title: &str) -> Op {
+    Op {
+        id: OpId {
+            stamp,
+            replica: Replica(replica),
+            counter,
+        },
+        at: time(stamp.min(1_000_000)),
+        claim: None,
+        action: Action::Delete(vec![id(title)]),
+    }
+}
+
+#[test]
+fn an_operation_numbered_past_a_gap_is_set_aside_and_moves_no_counter() {
+    let mut a = Clone::new(0);
+    a.add(&["kept"]);
+    // Forged under a's own replica, numbered u64::MAX.
+    assert!(a.log.insert(forged(1, u64::MAX, 2_000_000, "kept")));
+    assert_eq!(a.board().len(), 1, "the forged delete is not applied");
+    assert!(
+        matches!(&set_aside(&a.log)[..], [Reason::Untrusted(why)] if why.contains("after a gap")),
+        "{:?}",
+        set_aside(&a.log)
+    );
+    assert_eq!(a.log.vector().get(&a.replica), Some(&1));
+    // a's next changes number on, are read back, and survive compaction.
+    let next = a.add(&["next"]).unwrap();
+    assert_eq!(next.counter, 2);
+    let mut remote = Log::new();
+    a.compact(&mut remote);
+    assert_eq!(a.board().len(), 2);
+    assert_eq!(a.log.checkpoint().unwrap().covers.get(&a.replica), Some(&2));
+    assert_eq!(a.add(&["after"]).unwrap().counter, 3);
+    assert_eq!(a.board().len(), 3);
+}
+
+#[test]
+fn an_operation_stamped_past_the_clock_and_its_skew_is_set_aside_until_then() {
+    let mut a = Clone::new(0);
+    a.add(&["kept"]);
+    let skew = u64::try_from(MAX_SKEW.as_micros()).unwrap();
+    // A reader whose clock is at 0: u64::MAX and 0 + skew + 1 are beyond
+    // what a clone could have written.
+    let at_zero = || empty().with_clock(Clock::fixed(UNIX_EPOCH));
+    for stamp in [u64::MAX, skew + 1] {
+        let mut log = a.log.clone();
+        log.insert(forged(7, 1, stamp, "kept"));
+        let state = log.replay(at_zero());
+        assert_eq!(state.board.len(), 1, "stamp {stamp}: not applied");
+        assert!(
+            matches!(&state.set_aside[..], [SetAside { reason: Reason::Untrusted(why), .. }] if why.contains("10 minutes")),
+            "{:?}",
+            state.set_aside
+        );
+        // The forged stamp does not push the writers' clock.
+        assert!(log.next_id(a.replica, 0).stamp < skew);
+    }
+    // Within the skew it is trusted: a clone up to 10 minutes ahead.
+    let mut log = a.log.clone();
+    log.insert(forged(7, 1, skew, "kept"));
+    assert_eq!(log.replay(at_zero()).board.len(), 0);
+    // And once the reader's clock reaches a stamp, it applies.
+    let mut log = a.log.clone();
+    log.insert(forged(7, 1, skew + 5, "kept"));
+    let later = empty().with_clock(Clock::fixed(time(10)));
+    assert_eq!(log.replay(later).board.len(), 0);
+}
+
+#[test]
+fn a_clone_30_minutes_ahead_cannot_take_over_a_lease_before_it_ended_elsewhere() {
+    let minute = 60 * 1_000_000;
+    let mut a = Clone::new(0);
+    a.add(&["t"]);
+    assert!(a.claim("ann", "t", 15, ClaimMode::Confirmed).is_some());
+    // b's clock runs 30 minutes ahead: by it, ann's lease has ended.
+    let mut b = Clone::new(1);
+    let mut remote = a.log.clone();
+    b.sync(&mut remote);
+    b.now = a.now + 30 * minute;
+    assert!(
+        b.release("", "t", Status::Pending, ClaimEnd::Expired)
+            .is_some()
+    );
+    assert!(b.claim("bob", "t", 15, ClaimMode::Confirmed).is_some());
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let holder = |log: &Log, at: u64| {
+        let reader = empty().with_clock(Clock::fixed(time(at)));
+        let state = log.replay(reader);
+        let holder = state
+            .board
+            .coordination()
+            .claim(id("t"))
+            .map(|c| c.holder.clone());
+        (holder, state.set_aside)
+    };
+    // Every clone whose clock is within 10 minutes of a's: ann holds it,
+    // bob's claim is set aside, not trusted.
+    for at in [a.now + 1_000_000, a.now + 15 * minute] {
+        let (who, aside) = holder(&a.log, at);
+        assert_eq!(who.as_deref(), Some("ann"));
+        assert_eq!(aside.len(), 2, "the expiry and the claim: {aside:?}");
+        assert!(
+            aside
+                .iter()
+                .all(|s| matches!(s.reason, Reason::Untrusted(_))),
+            "{aside:?}"
+        );
+    }
+    // Once their clocks reach bob's stamp less the skew, ann's 15 minutes
+    // have ended by their clocks too: bob's claim stands everywhere.
+    let (who, _) = holder(&a.log, a.now + 21 * minute);
+    assert_eq!(who.as_deref(), Some("bob"));
 }

@@ -51,12 +51,14 @@ pub(crate) enum Pushed {
     /// one expected, or a hook or a rule refused it): git's reason. The
     /// caller fetches to tell a race from a refusal.
     Rejected(String),
-    /// The push did not reach the remote (offline, no such remote, no
-    /// access): what git said.
+    /// The push did not reach the remote, or did not end in time (offline,
+    /// no such remote, no access, a remote that never answered): what git
+    /// (or the timeout) said.
     Failed(String),
 }
 
-/// One entry of a tree: its name, its type (`blob`, `tree`) and object.
+/// One entry of a tree: its name, its type (`blob`, `tree`), object and
+/// size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     /// The name in the tree.
@@ -65,7 +67,13 @@ pub(crate) struct Entry {
     pub(crate) kind: String,
     /// The object ID.
     pub(crate) oid: String,
+    /// The blob's size in bytes (`None` for a tree or a submodule).
+    pub(crate) size: Option<u64>,
 }
+
+/// The most bytes one `cat-file --batch` answers with: the runner's cap,
+/// less room for the answers' header lines.
+pub(crate) const MAX_BATCH_BYTES: u64 = (crate::runtime::process::MAX_OUTPUT as u64) - 64 * 1024;
 
 /// One repository, as git sees it from a directory.
 #[derive(Debug, Clone)]
@@ -152,6 +160,30 @@ impl Git {
         }
     }
 
+    /// The object ref `name` holds, whatever its type (a hostile push may
+    /// leave a blob where a log's commit belongs), or `None` when the ref
+    /// does not exist.
+    pub(crate) fn ref_value(&self, name: &str) -> Result<Option<String>, GitError> {
+        let args = ["rev-parse", "--verify", "--quiet", "--end-of-options", name];
+        let output = self.run_any(&args, None)?;
+        match output.code {
+            Some(0) => Ok(Some(output.stdout.trim().to_owned())),
+            Some(1) if output.stderr.trim().is_empty() => Ok(None),
+            _ => Err(self.error(&args, said(&output))),
+        }
+    }
+
+    /// The size in bytes of object `spec` (`{commit}^{tree}`: its tree).
+    pub(crate) fn object_size(&self, spec: &str) -> Result<u64, GitError> {
+        let args = ["cat-file", "-s", spec];
+        let output = self.run(&args, None)?;
+        output
+            .stdout
+            .trim()
+            .parse()
+            .map_err(|_| self.error(&args, format!("'{}'", output.stdout.trim())))
+    }
+
     /// The tree of commit `commit`.
     pub(crate) fn tree_of(&self, commit: &str) -> Result<String, GitError> {
         let spec = format!("{commit}^{{tree}}");
@@ -232,16 +264,18 @@ impl Git {
 
     /// The entries of the tree of `commit` (or of tree `commit`).
     pub(crate) fn ls_tree(&self, commit: &str) -> Result<Vec<Entry>, GitError> {
-        let output = self.run(&["ls-tree", "-z", commit], None)?;
+        let output = self.run(&["ls-tree", "-z", "-l", commit], None)?;
         let mut entries = Vec::new();
         for record in output.stdout.split('\0').filter(|r| !r.is_empty()) {
             let parsed = record.split_once('\t').and_then(|(head, name)| {
-                let mut parts = head.split(' ');
+                let mut parts = head.split(' ').filter(|p| !p.is_empty());
                 let (_mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
+                let size = parts.next()?;
                 Some(Entry {
                     name: name.to_owned(),
                     kind: kind.to_owned(),
                     oid: oid.to_owned(),
+                    size: size.parse().ok(),
                 })
             });
             match parsed {
@@ -249,21 +283,40 @@ impl Git {
                 None => {
                     let problem =
                         format!("unexpected output '{}'", crate::runtime::text::clip(record));
-                    return Err(self.error(&["ls-tree", "-z", commit], problem));
+                    return Err(self.error(&["ls-tree", "-z", "-l", commit], problem));
                 }
             }
         }
         Ok(entries)
     }
 
-    /// The contents of blobs, by ID (read in one `cat-file --batch`).
-    pub(crate) fn cat_blobs(&self, oids: &[&str]) -> Result<HashMap<String, Vec<u8>>, GitError> {
+    /// The contents of blobs, by ID, with their sizes as listed (each at
+    /// most [`MAX_BATCH_BYTES`]; read in `cat-file --batch` runs).
+    pub(crate) fn cat_blobs(
+        &self,
+        oids: &[(&str, u64)],
+    ) -> Result<HashMap<String, Vec<u8>>, GitError> {
         let mut blobs = HashMap::with_capacity(oids.len());
         if oids.is_empty() {
             return Ok(blobs);
         }
         // Batches keep each answer within the runner's output cap.
-        for chunk in oids.chunks(2_000) {
+        let mut chunks: Vec<Vec<&str>> = vec![Vec::new()];
+        let mut bytes_in_chunk = 0u64;
+        for &(oid, size) in oids {
+            let size = size.saturating_add(100);
+            let last = chunks.last().map_or(0, Vec::len);
+            if last >= 2_000 || (last > 0 && bytes_in_chunk.saturating_add(size) > MAX_BATCH_BYTES)
+            {
+                chunks.push(Vec::new());
+                bytes_in_chunk = 0;
+            }
+            bytes_in_chunk = bytes_in_chunk.saturating_add(size);
+            if let Some(chunk) = chunks.last_mut() {
+                chunk.push(oid);
+            }
+        }
+        for chunk in &chunks {
             let input: String = chunk.iter().map(|oid| format!("{oid}\n")).collect();
             let output = self.run(&["cat-file", "--batch"], Some(&input))?;
             let bytes = output.stdout.as_bytes();
@@ -284,7 +337,7 @@ impl Git {
                     .parse()
                     .map_err(|_| self.error(&["cat-file", "--batch"], format!("'{header}'")))?;
                 let start = end + 1;
-                let stop = start + size;
+                let stop = start.saturating_add(size);
                 if stop > bytes.len() {
                     return Err(self.error(&["cat-file", "--batch"], "a truncated answer".into()));
                 }
@@ -357,7 +410,13 @@ impl Git {
             remote,
             &refspec,
         ];
-        let output = self.run_any(&args, None)?;
+        // A push that did not end (a remote that never answers, killed at
+        // `sync.git_timeout`) or did not start did not reach the remote as
+        // far as this clone can tell: the caller keeps the change here.
+        let output = match self.run_any(&args, None) {
+            Ok(output) => output,
+            Err(error) => return Ok(Pushed::Failed(error.problem)),
+        };
         let line = output
             .stdout
             .lines()
@@ -456,10 +515,11 @@ mod tests {
             [Entry {
                 name: "op-1".into(),
                 kind: "blob".into(),
-                oid: blob.clone()
+                oid: blob.clone(),
+                size: Some(8),
             }]
         );
-        let blobs = git.cat_blobs(&[&blob]).unwrap();
+        let blobs = git.cat_blobs(&[(&blob, 8)]).unwrap();
         assert_eq!(blobs[&blob], b"{\"a\":1}\n");
         assert!(git.is_ancestor(&commit, &commit).unwrap());
         // Nothing shows in the work tree, the index or the branches.
@@ -479,7 +539,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error.command,
-            "git ls-tree -z 0123456789012345678901234567890123456789"
+            "git ls-tree -z -l 0123456789012345678901234567890123456789"
         );
         assert!(
             error.problem.contains("not a tree object"),

@@ -78,7 +78,7 @@ impl Place {
     /// original's names) makes a replica of its own.
     pub(crate) fn replica(&self) -> io::Result<Replica> {
         let path = self.dir.join("replica");
-        let here = self.common_dir.display().to_string();
+        let here = format!("{}\n{}", self.common_dir.display(), machine());
         if let Some(replica) = read_replica(&path, &here)? {
             return Ok(replica);
         }
@@ -105,19 +105,55 @@ impl Place {
         read_replica(&path, &here)?
             .ok_or_else(|| io::Error::other(format!("{} is not a replica file", path.display())))
     }
+
+    /// Drops this clone's replica: the next [`Self::replica`] makes a new
+    /// one. Called when the shared log shows another clone writing under
+    /// it (a repository copied with its git directory, even to the same
+    /// path on another machine with the same machine ID: VM and container
+    /// images), so that from then on the two clones' operations have
+    /// names of their own.
+    pub(crate) fn renew_replica(&self, shared: Replica) -> io::Result<()> {
+        let path = self.dir.join("replica");
+        let here = format!("{}\n{}", self.common_dir.display(), machine());
+        if read_replica(&path, &here)? == Some(shared) {
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
+    }
 }
 
-/// The replica that `path` names for the git directory `here`, if it
-/// exists and was made there.
+/// What tells this machine from another: its machine ID and host name
+/// (either may be missing in a container; the log's own check covers
+/// what they miss).
+fn machine() -> String {
+    let read = |path: &str| {
+        fs::read_to_string(path)
+            .map(|text| text.trim().to_owned())
+            .unwrap_or_default()
+    };
+    let id = match read("/etc/machine-id") {
+        id if id.is_empty() => read("/var/lib/dbus/machine-id"),
+        id => id,
+    };
+    let host = read("/proc/sys/kernel/hostname");
+    format!("machine {id} host {host}")
+}
+
+/// The replica that `path` names for the git directory and machine
+/// `here`, if it exists and was made there.
 fn read_replica(path: &Path, here: &str) -> io::Result<Option<Replica>> {
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(error),
     };
-    let mut lines = text.lines();
-    let replica = lines.next().and_then(Replica::parse);
-    Ok(replica.filter(|_| lines.next() == Some(here)))
+    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let replica = Replica::parse(first);
+    Ok(replica.filter(|_| rest.trim_end_matches('\n') == here))
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use super::git::{Git, Pushed};
 use super::place::{Place, local_ref, tracking_ref};
 use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
-use super::sync::now_micros;
+use super::sync::{now_micros, remote_log, writes_under};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::replay::{
@@ -164,10 +164,9 @@ impl GitLogStore {
         }
     }
 
+    /// This clone's replica, read each time: a sync may have renewed it
+    /// (another clone wrote under it).
     fn replica(&self, inner: &mut Inner) -> Result<Replica, StoreError> {
-        if let Some(replica) = inner.replica {
-            return Ok(replica);
-        }
         let replica = self.place.replica().map_err(|source| StoreError::Write {
             path: self.place.lock_path(&self.board),
             source,
@@ -191,8 +190,32 @@ impl GitLogStore {
 
     /// Pushes `written` (the log with the new operation, whose ref is
     /// moved) when sync on change is on. A push someone beat takes the
-    /// operation back, merges the remote's log and answers `Raced`.
+    /// operation back, merges the remote's log and answers `Raced`; a push
+    /// that failed or did not end in time keeps it here and says so. Any
+    /// other failure takes the operation back before it answers, so that
+    /// the log is as it was before the call whenever the reply says
+    /// nothing changed.
     fn push(
+        &self,
+        inner: &mut Inner,
+        before: &StoredLog,
+        written: &StoredLog,
+        op: &Op,
+    ) -> Result<(), StoreError> {
+        match self.try_push(inner, before, written, op) {
+            Err(error @ StoreError::Raced) => Err(error),
+            Err(error) => {
+                if self.move_ref(before, written)? {
+                    inner.stored = before.clone();
+                }
+                inner.state = None;
+                Err(error)
+            }
+            done => done,
+        }
+    }
+
+    fn try_push(
         &self,
         inner: &mut Inner,
         before: &StoredLog,
@@ -202,12 +225,25 @@ impl GitLogStore {
         let git = self.logs.git();
         let (remote, board) = (self.sync.remote.as_str(), self.board.as_str());
         let tracking = tracking_ref(remote, board);
-        let expected = git
-            .resolve(&tracking)
-            .map_err(|e| self.error(e.to_string()))?;
+        let (fetched, lease) = remote_log(git, &tracking).map_err(|e| self.error(e.to_string()))?;
         let Some(commit) = written.commit.as_deref() else {
             return Ok(());
         };
+        // The lease is the remote's log as this log merged it: a fetch
+        // (`sync`, the interval's task) may have moved the tracking ref to
+        // operations not merged here yet, and a push over them would drop
+        // them from the remote.
+        let merged = match (&fetched, before.commit.as_deref()) {
+            (None, _) => true,
+            (Some(theirs), Some(ours)) => git
+                .is_ancestor(theirs, ours)
+                .map_err(|e| self.error(e.to_string()))?,
+            (Some(_), None) => false,
+        };
+        if !merged {
+            return self.take_back_and_merge(inner, before, written, fetched.as_deref());
+        }
+        let expected = lease;
         let pushed = git
             .push(remote, commit, &local_ref(board), expected.as_deref())
             .map_err(|e| self.error(e.to_string()))?;
@@ -219,37 +255,55 @@ impl GitLogStore {
             }
             Pushed::Rejected(problem) => {
                 // A race if the remote's log moved since our last fetch.
-                git.fetch(remote).map_err(|e| self.error(e.to_string()))?;
-                let theirs = git
-                    .resolve(&tracking)
-                    .map_err(|e| self.error(e.to_string()))?;
-                if theirs == expected {
+                if let Err(error) = git.fetch(remote) {
+                    return self.kept_here(inner, before, written, op, error.problem);
+                }
+                let (theirs, now) =
+                    remote_log(git, &tracking).map_err(|e| self.error(e.to_string()))?;
+                if now == expected {
                     return self.kept_here(inner, before, written, op, problem);
                 }
-                // Take the operation back (it was never acknowledged),
-                // merge what the remote has, and let the caller decide
-                // again on the merged board.
-                if !self.move_ref(before, written)? {
-                    inner.state = None;
-                    return Err(StoreError::Raced);
-                }
-                inner.stored = before.clone();
-                inner.state = None;
-                let theirs = self
-                    .logs
-                    .read(theirs.as_deref())
-                    .map_err(|e| self.log_error(e))?;
-                let merged = self
-                    .logs
-                    .merge(before, &theirs)
-                    .map_err(|e| self.log_error(e))?;
-                if self.move_ref(&merged, before)? {
-                    inner.stored = merged;
-                }
-                Err(StoreError::Raced)
+                self.take_back_and_merge(inner, before, written, theirs.as_deref())
             }
             Pushed::Failed(problem) => self.kept_here(inner, before, written, op, problem),
         }
+    }
+
+    /// Takes the operation back (it was never acknowledged), merges the
+    /// remote's log at `theirs` into the log before it, and answers
+    /// `Raced`: the caller decides again on the merged board.
+    fn take_back_and_merge(
+        &self,
+        inner: &mut Inner,
+        before: &StoredLog,
+        written: &StoredLog,
+        theirs: Option<&str>,
+    ) -> Result<(), StoreError> {
+        if !self.move_ref(before, written)? {
+            inner.state = None;
+            return Err(StoreError::Raced);
+        }
+        inner.stored = before.clone();
+        inner.state = None;
+        let theirs = self.logs.read(theirs).map_err(|e| self.log_error(e))?;
+        if let Some(replica) = inner.replica
+            && writes_under(replica, before, &theirs)
+        {
+            self.place
+                .renew_replica(replica)
+                .map_err(|source| StoreError::Write {
+                    path: self.place.lock_path(&self.board),
+                    source,
+                })?;
+        }
+        let merged = self
+            .logs
+            .merge(before, &theirs)
+            .map_err(|e| self.log_error(e))?;
+        if self.move_ref(&merged, before)? {
+            inner.stored = merged;
+        }
+        Err(StoreError::Raced)
     }
 
     /// The push failed: the operation stays here, synced later. A claim
@@ -308,7 +362,11 @@ impl GitLogStore {
     /// aside (for `agent`'s, or this clone's planning changes), a change
     /// kept here because the push failed, claims still provisional.
     pub(crate) fn notices(&self, agent: Option<&str>) -> Vec<String> {
-        let mut inner = self.inner.lock();
+        // While a save pushes, its own reply tells what it did; what is
+        // left is told by the next call.
+        let Some(mut inner) = self.inner.try_lock() else {
+            return Vec::new();
+        };
         let inner = &mut *inner;
         let mut notices = Vec::new();
         if let Some(problem) = &inner.offline {
@@ -387,7 +445,12 @@ impl SnapshotStore for GitLogStore {
     }
 
     fn may_have_changed(&self) -> bool {
-        let inner = self.inner.lock();
+        // A save of this process holds the state while it pushes (up to
+        // `sync.git_timeout`): under the board's lock nobody else changes
+        // the log meanwhile, so a read goes on with the board it has.
+        let Some(inner) = self.inner.try_lock() else {
+            return false;
+        };
         inner.state.is_none() || inner.seen.as_ref() != Some(&self.ref_identity())
     }
 

@@ -15,9 +15,39 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use super::codec::{self, StoredCheckpoint};
-use super::git::{Git, GitError};
+use super::git::{Git, GitError, MAX_BATCH_BYTES};
 use crate::toolsets::planning::domain::replay::{CheckpointId, Corrupt, Log, Op};
 use crate::toolsets::planning::domain::{Board, Limits};
+
+/// The most entries a log's tree may hold: a log compacts long before
+/// (`sync.checkpoint_every` is at most a few thousand in practice).
+pub(crate) const MAX_ENTRIES: usize = 100_000;
+
+/// The most bytes a log's tree object may take (about 100,000 entries).
+pub(crate) const MAX_TREE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The most bytes a log's entries may hold together.
+pub(crate) const MAX_LOG_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The log of `tree` set aside whole, for `why`.
+fn set_aside_whole(tree: &str, why: String) -> StoredLog {
+    let mut stored = StoredLog::default();
+    stored.log.insert_corrupt(Corrupt {
+        name: None,
+        label: format!("the log {tree}"),
+        problem: format!("set aside whole: {why}"),
+    });
+    stored
+}
+
+/// Whether log `a` holds every operation `b` reaches (by their vectors).
+fn holds(a: &StoredLog, b: &StoredLog) -> bool {
+    let reach = a.log.vector();
+    b.log
+        .vector()
+        .iter()
+        .all(|(replica, n)| reach.get(replica).is_some_and(|m| m >= n))
+}
 
 /// Why a log could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -95,21 +125,63 @@ impl Logs {
         Ok(stored)
     }
 
-    /// The log of tree (or commit) `tree`, without a commit.
+    /// The log of tree (or commit) `tree`, without a commit. A tree past
+    /// the limits (more than [`MAX_ENTRIES`] entries or [`MAX_LOG_BYTES`]
+    /// bytes: no clone writes one) is set aside whole: it reads as an
+    /// empty log with one unreadable entry that says why, so that one
+    /// hostile push stops no clone; an entry past its own limit is
+    /// unreadable without being read.
     fn read_tree(&self, tree: &str) -> Result<StoredLog, LogError> {
+        let tree_bytes = self.git.object_size(&format!("{tree}^{{tree}}"))?;
+        if tree_bytes > MAX_TREE_BYTES {
+            return Ok(set_aside_whole(
+                tree,
+                format!("its tree is {tree_bytes} bytes, more than {MAX_TREE_BYTES}"),
+            ));
+        }
         let listed = self.git.ls_tree(tree)?;
-        let missing: Vec<&str> = {
+        if listed.len() > MAX_ENTRIES {
+            return Ok(set_aside_whole(
+                tree,
+                format!("it holds {} entries, more than {MAX_ENTRIES}", listed.len()),
+            ));
+        }
+        let total: u64 = listed
+            .iter()
+            .filter_map(|e| e.size)
+            .fold(0, u64::saturating_add);
+        if total > MAX_LOG_BYTES {
+            return Ok(set_aside_whole(
+                tree,
+                format!("its entries hold {total} bytes, more than {MAX_LOG_BYTES}"),
+            ));
+        }
+        let too_big = |e: &super::git::Entry| {
+            let limit = match codec::is_checkpoint_name(&e.name) {
+                true => MAX_BATCH_BYTES,
+                false => codec::MAX_OP_BYTES as u64,
+            };
+            e.size.is_some_and(|size| size > limit).then_some(limit)
+        };
+        let missing: Vec<(&str, u64)> = {
             let decoded = self.decoded.lock();
             listed
                 .iter()
                 .filter(|e| e.kind == "blob" && !decoded.contains_key(&e.oid))
-                .map(|e| e.oid.as_str())
+                .filter(|e| too_big(e).is_none())
+                .map(|e| (e.oid.as_str(), e.size.unwrap_or(0)))
                 .collect()
         };
         let blobs = self.git.cat_blobs(&missing)?;
         let mut decoded = self.decoded.lock();
         for entry in listed.iter().filter(|e| e.kind == "blob") {
             if decoded.contains_key(&entry.oid) {
+                continue;
+            }
+            if let Some(limit) = too_big(entry) {
+                let size = entry.size.unwrap_or(0);
+                let problem = format!("it holds {size} bytes, more than an entry's {limit}");
+                decoded.insert(entry.oid.clone(), Decoded::Corrupt(problem));
                 continue;
             }
             let bytes = blobs.get(&entry.oid).map(Vec::as_slice).unwrap_or_default();
@@ -223,10 +295,13 @@ impl Logs {
                 None => theirs.clone(),
             });
         };
-        if a == b || self.git.is_ancestor(b, a)? {
+        // A descendant holds its ancestor's operations, unless a commit in
+        // between was set aside (a hostile push): then only a union loses
+        // nothing.
+        if a == b || (self.git.is_ancestor(b, a)? && holds(ours, theirs)) {
             return Ok(ours.clone());
         }
-        if self.git.is_ancestor(a, b)? {
+        if self.git.is_ancestor(a, b)? && holds(theirs, ours) {
             return Ok(theirs.clone());
         }
         let (mut left, mut right) = (ours.clone(), theirs.clone());
@@ -360,10 +435,18 @@ impl Logs {
             .lock()
             .insert(oid.clone(), Decoded::Checkpoint(Arc::new(record)));
         let name = codec::checkpoint_name(id);
+        let mut entries = BTreeMap::from([(name.clone(), oid)]);
+        // The operations the checkpoint does not trust yet stay beside it.
+        for op in log.ops() {
+            let entry = codec::op_name(op.id.replica, op.id.counter);
+            if let Some(oid) = stored.entries.get(&entry) {
+                entries.insert(entry, oid.clone());
+            }
+        }
         let mut compacted = StoredLog {
             commit: None,
             log,
-            entries: BTreeMap::from([(name.clone(), oid)]),
+            entries,
             checkpoint: Some((name, tree)),
         };
         compacted.commit = Some(self.commit(&compacted, &[commit], "checkpoint")?);

@@ -17,11 +17,11 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use super::git::{GitError, Pushed};
+use super::git::{Git, GitError, Pushed};
 use super::place::{Place, local_ref, tracking_ref};
 use super::stored::{LogError, Logs, StoredLog};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
-use crate::toolsets::planning::domain::replay::{CheckpointId, OpId, Replica, SetAside};
+use crate::toolsets::planning::domain::replay::{CheckpointId, Op, OpId, Replica, SetAside};
 
 /// Why a sync failed. The local log is always left whole.
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +90,12 @@ pub(crate) struct Report {
     pub(crate) set_aside: Vec<SetAside>,
     /// Unreadable entries of the log (kept, skipped).
     pub(crate) corrupt: Vec<String>,
+    /// This clone's replica, when the remote's log showed another clone
+    /// writing under it: this clone takes a new one from then on.
+    pub(crate) renewed: Option<Replica>,
+    /// This clone's operations made again under its new replica (they had
+    /// lost their name to the other clone's).
+    pub(crate) reissued: usize,
 }
 
 /// How one sync runs.
@@ -146,14 +152,14 @@ pub(crate) fn sync_board(
     let mut fetched = prefetched.is_some();
     let mut known = match prefetched {
         Some(known) => known,
-        None => git.resolve(&remote_name)?,
+        None => remote_log(git, &remote_name)?.0,
     };
     for attempt in 1..=plan.retries {
         if !fetched {
             git.fetch(plan.remote)?;
         }
         fetched = false;
-        let remote_commit = git.resolve(&remote_name)?;
+        let (remote_commit, lease) = remote_log(git, &remote_name)?;
         if let Some(before) = &known
             && remote_commit
                 .as_deref()
@@ -165,7 +171,35 @@ pub(crate) fn sync_board(
         let local_commit = git.resolve(&local_name)?;
         let local = logs.read(local_commit.as_deref())?;
         let remote = logs.read(remote_commit.as_deref())?;
-        let merged = logs.merge(&local, &remote)?;
+        let shared = writes_under(replica, &local, &remote);
+        let lock_error = |error| SyncError::Lock {
+            board: board.to_owned(),
+            error,
+        };
+        if shared {
+            place.renew_replica(replica).map_err(lock_error)?;
+            report.renewed = Some(replica);
+        }
+        let mut merged = logs.merge(&local, &remote)?;
+        if shared {
+            // The operations of this clone that lost their name to the
+            // other clone's are made again under the new name, so that
+            // neither clone's acknowledged operations are lost.
+            let fresh = place.replica().map_err(lock_error)?;
+            let lost: Vec<Op> = local
+                .log
+                .ops()
+                .filter(|op| {
+                    op.id.replica == replica && merged.log.op(replica, op.id.counter) != Some(*op)
+                })
+                .cloned()
+                .collect();
+            for op in lost {
+                let id = merged.log.next_id(fresh, now_micros());
+                merged = logs.append(&merged, Op { id, ..op })?;
+                report.reissued += 1;
+            }
+        }
         report.fetched += new_ops(&local, &merged);
         if merged.commit != local_commit
             && let Some(commit) = &merged.commit
@@ -185,14 +219,20 @@ pub(crate) fn sync_board(
             false => merged.clone(),
         };
         finish(logs, &mut report, &candidate);
-        if candidate.commit == remote_commit {
+        if lease != remote_commit {
+            report.corrupt.push(format!(
+                "the remote's ref of board {board} holds no log (not a commit): set aside, and \
+                 replaced by this clone's log"
+            ));
+        }
+        if candidate.commit == lease {
             return Ok(report);
         }
         let Some(commit) = candidate.commit.clone() else {
             return Ok(report);
         };
         report.attempts = attempt;
-        match git.push(plan.remote, &commit, &local_name, remote_commit.as_deref())? {
+        match git.push(plan.remote, &commit, &local_name, lease.as_deref())? {
             Pushed::Done => {
                 report.push = true;
                 report.pushed = new_ops(&remote, &merged);
@@ -202,7 +242,7 @@ pub(crate) fn sync_board(
                 {
                     git.update_ref(&local_name, &commit, Some(merged_commit))?;
                 }
-                git.update_ref(&remote_name, &commit, remote_commit.as_deref())?;
+                git.update_ref(&remote_name, &commit, lease.as_deref())?;
                 return Ok(report);
             }
             Pushed::Rejected(problem) => {
@@ -210,7 +250,7 @@ pub(crate) fn sync_board(
                 // (a hook, a rule) if it did not.
                 git.fetch(plan.remote)?;
                 fetched = true;
-                if git.resolve(&remote_name)? == remote_commit {
+                if git.ref_value(&remote_name)? == lease {
                     return Err(SyncError::Push {
                         board: board.to_owned(),
                         remote: plan.remote.to_owned(),
@@ -230,6 +270,35 @@ pub(crate) fn sync_board(
     Err(SyncError::Raced {
         board: board.to_owned(),
         tries: plan.retries,
+    })
+}
+
+/// The remote's log as tracking ref `name` holds it: its commit (`None`:
+/// no log), and what the ref holds, which a push's lease names. A ref
+/// that holds no commit (a blob a hostile clone pushed) is no log: it
+/// reads as an empty one, and the next push replaces it.
+pub(crate) fn remote_log(
+    git: &Git,
+    name: &str,
+) -> Result<(Option<String>, Option<String>), GitError> {
+    let Some(value) = git.ref_value(name)? else {
+        return Ok((None, None));
+    };
+    match git.resolve(name) {
+        Ok(commit) => Ok((commit, Some(value))),
+        Err(_) => Ok((None, Some(value))),
+    }
+}
+
+/// Whether `theirs` holds an operation under `replica` (this clone's) that
+/// `ours` neither holds nor covers, or holds otherwise: another clone
+/// writes under this clone's name. A clone's own log always keeps what it
+/// wrote.
+pub(crate) fn writes_under(replica: Replica, ours: &StoredLog, theirs: &StoredLog) -> bool {
+    theirs.log.ops().any(|op| {
+        op.id.replica == replica
+            && !ours.log.covered(replica, op.id.counter)
+            && ours.log.op(replica, op.id.counter) != Some(op)
     })
 }
 

@@ -269,3 +269,353 @@ fn a_worktree_shares_its_clones_board_and_replica() {
     assert_eq!((report.pushed, report.push), (2, true));
     assert_eq!(git(&worktree, &["status", "--porcelain"]), "");
 }
+
+/// A remote that accepts connections and never answers: a listener nobody
+/// accepts from (the kernel completes the connection from its backlog).
+fn silent_remote() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("git://{}/board.git", listener.local_addr().unwrap());
+    (listener, url)
+}
+
+fn board_with(dir: &Path, settings: SyncSettings) -> SharedBoard {
+    let store = GitLogStore::open(dir, "default", settings, limits(), true).unwrap();
+    SharedBoard::open(
+        "default",
+        Box::new(store),
+        Board::new(limits(), true),
+        Duration::from_secs(30),
+    )
+    .unwrap()
+}
+
+fn ops_in(dir: &Path, name: &str) -> usize {
+    git(dir, &["ls-tree", "--name-only", name])
+        .lines()
+        .filter(|l| l.starts_with("op-"))
+        .count()
+}
+
+#[test]
+fn a_push_that_runs_past_the_timeout_keeps_the_change_and_says_so() {
+    let c = clones(2);
+    let dir = &c.clones[0];
+    let (_listener, url) = silent_remote();
+    git(dir, &["remote", "set-url", "--push", "origin", &url]);
+    let a = board_with(
+        dir,
+        SyncSettings {
+            on_change: true,
+            git_timeout: 1,
+            ..settings(true)
+        },
+    );
+    add(&a, &["first"]).unwrap();
+    // The reply is true: the change is on the board and in the log, and
+    // the next reply says it was kept here.
+    assert_eq!(titles(&a), ["first"]);
+    assert_eq!(ops_in(dir, "refs/planning/boards/default"), 1);
+    let notices = a.notices(None);
+    assert!(
+        notices.iter().any(|n| n.contains("kept on this clone")),
+        "{notices:?}"
+    );
+    // Later changes keep working.
+    add(&a, &["second"]).unwrap();
+    assert_eq!(titles(&a), ["first", "second"]);
+    // Once the remote answers again, a sync pushes both.
+    git(
+        dir,
+        &[
+            "remote",
+            "set-url",
+            "--push",
+            "origin",
+            c.remote.to_str().unwrap(),
+        ],
+    );
+    let report = sync(dir);
+    assert_eq!((report.pushed, report.push), (2, true));
+    let b = board(&c.clones[1], false);
+    sync(&c.clones[1]);
+    assert_eq!(titles(&b), ["first", "second"]);
+}
+
+#[test]
+fn reads_do_not_wait_behind_a_push_that_hangs() {
+    let c = clones(1);
+    let dir = c.clones[0].clone();
+    let (listener, url) = silent_remote();
+    let a = board_with(
+        &dir,
+        SyncSettings {
+            on_change: true,
+            git_timeout: 5,
+            ..settings(true)
+        },
+    );
+    add(&a, &["before"]).unwrap();
+    git(&dir, &["remote", "set-url", "--push", "origin", &url]);
+    let writer = {
+        let a = a.clone();
+        std::thread::spawn(move || add(&a, &["during"]).unwrap())
+    };
+    // The push of "during" has reached the remote, which will never answer.
+    let (_connection, _) = listener.accept().unwrap();
+    assert_eq!(titles(&a), ["before"]);
+    assert!(a.notices(None).len() <= 1);
+    assert!(
+        !writer.is_finished(),
+        "the read returned only once the push had given up"
+    );
+    writer.join().unwrap();
+    assert_eq!(titles(&a), ["before", "during"]);
+}
+
+/// `agent` claims task `title` for 15 minutes, as toolset team does.
+fn claim(board: &SharedBoard, agent: &str, title: &str) -> Result<(), String> {
+    use crate::toolsets::team::domain::{TeamError, View, claims, claims::Target};
+    let task = crate::toolsets::planning::domain::TaskId::from_content(title, "").to_string();
+    let done = board.mutate_with(
+        |b| {
+            let now = b.clock().now();
+            let view = View::new(b, now);
+            let (mut edits, _) = claims::expiries(view);
+            let (more, _) = claims::claim(
+                view,
+                agent,
+                Target::Task(&task),
+                Duration::from_secs(15 * 60),
+                false,
+            )?;
+            edits.extend(more);
+            let undo = b.edit(now, edits).map_err(TeamError::from)?;
+            Ok::<_, TeamError>(((), undo))
+        },
+        |_, ()| (),
+    );
+    match done {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(refused)) => Err(refused.to_string()),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+fn holder(board: &SharedBoard, title: &str) -> Option<String> {
+    let id = crate::toolsets::planning::domain::TaskId::from_content(title, "");
+    board
+        .read(|b| b.coordination().claim(id).map(|c| c.holder.clone()))
+        .unwrap()
+}
+
+#[test]
+fn a_push_after_a_fetch_it_did_not_merge_keeps_the_fetched_claim() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], true), board(&c.clones[1], true));
+    add(&a, &["shared", "other"]).unwrap();
+    sync(&c.clones[1]);
+    claim(&b, "bea", "shared").unwrap();
+    // A sync (or the interval's task) of clone a fetched b's claim and
+    // has not merged it yet when a's next change pushes.
+    Git::open(&c.clones[0], Duration::from_secs(60))
+        .unwrap()
+        .fetch("origin")
+        .unwrap();
+    add(&a, &["third"]).unwrap();
+    // b's acknowledged claim stays on the remote and reaches a.
+    let log = git(
+        &c.remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert_eq!(log.lines().count(), 3, "{log}");
+    assert_eq!(holder(&a, "shared").as_deref(), Some("bea"));
+    let refused = claim(&a, "abe", "shared").unwrap_err();
+    assert!(refused.contains("bea"), "{refused}");
+}
+
+/// Runs git in `dir` with `input` on its stdin; returns its stdout.
+fn git_in(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    use std::io::Write as _;
+    let mut child = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || stdin.write_all(&input).unwrap());
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(output.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+/// What a hostile clone pushes: the remote's board ref moved to a commit
+/// of the remote's log with `extra` entries (name, blob) added.
+fn hostile_push(remote: &Path, extra: &[(String, String)]) {
+    let name = "refs/planning/boards/default";
+    let head = git(remote, &["rev-parse", name]).trim().to_owned();
+    let mut listing = git(remote, &["ls-tree", name]);
+    for (entry, oid) in extra {
+        listing.push_str(&format!("100644 blob {oid}\t{entry}\n"));
+    }
+    let tree = git_in(remote, &["mktree"], listing.as_bytes());
+    let commit = git(remote, &["commit-tree", &tree, "-p", &head, "-m", "x"])
+        .trim()
+        .to_owned();
+    git(remote, &["update-ref", name, &commit]);
+}
+
+fn sync_ok(dir: &Path) -> Result<Report, String> {
+    let git = Git::open(dir, Duration::from_secs(60)).unwrap();
+    let place = Place::new(git.common_dir());
+    let logs = Logs::new(git, limits(), true);
+    let plan = Plan {
+        remote: "origin",
+        retries: 10,
+        checkpoint_every: 1000,
+        until: Instant::now() + Duration::from_secs(30),
+    };
+    sync_board(&logs, &place, "default", plan, None).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_blob_as_the_remotes_board_ref_is_set_aside_and_replaced() {
+    let c = clones(2);
+    let blob = git_in(&c.remote, &["hash-object", "-w", "--stdin"], b"not a log\n");
+    git(
+        &c.remote,
+        &["update-ref", "refs/planning/boards/default", &blob],
+    );
+    let a = board(&c.clones[0], true);
+    // Writes go on, and the push replaces the blob with a's log.
+    add(&a, &["from a"]).unwrap();
+    let kind = git(
+        &c.remote,
+        &["cat-file", "-t", "refs/planning/boards/default"],
+    );
+    assert_eq!(kind.trim(), "commit");
+    // Another clone that fetched the blob syncs, and says it set it aside.
+    let b = board(&c.clones[1], false);
+    git(
+        &c.remote,
+        &["update-ref", "refs/planning/boards/default", &blob],
+    );
+    git(
+        &c.clones[1],
+        &[
+            "fetch",
+            "-q",
+            "origin",
+            "+refs/planning/boards/*:refs/planning/remotes/origin/*",
+        ],
+    );
+    add(&b, &["from b"]).unwrap();
+    let report = sync_ok(&c.clones[1]).unwrap();
+    assert!(report.push, "{report:?}");
+    assert!(
+        report.corrupt.iter().any(|c| c.contains("holds no log")),
+        "{report:?}"
+    );
+    assert_eq!(titles(&b), ["from b"]);
+}
+
+#[test]
+fn an_entry_over_16_mib_and_250000_entries_are_set_aside_not_fatal() {
+    let c = clones(2);
+    let a = board(&c.clones[0], false);
+    add(&a, &["honest"]).unwrap();
+    sync(&c.clones[0]);
+    // One entry of 17 MiB, named as an operation.
+    let big = vec![b'x'; 17 * 1024 * 1024];
+    let oid = git_in(&c.remote, &["hash-object", "-w", "--stdin"], &big);
+    hostile_push(&c.remote, &[("op-00000000000000aa-1".into(), oid)]);
+    let b = board(&c.clones[1], false);
+    let report = sync_ok(&c.clones[1]).unwrap();
+    assert!(
+        report
+            .corrupt
+            .iter()
+            .any(|c| c.contains("more than an entry's")),
+        "{report:?}"
+    );
+    assert_eq!(titles(&b), ["honest"]);
+    add(&b, &["after the big one"]).unwrap();
+    sync_ok(&c.clones[1]).unwrap();
+    // 250,000 entries.
+    let small = git_in(&c.remote, &["hash-object", "-w", "--stdin"], b"{}");
+    let many: Vec<(String, String)> = (1..=250_000)
+        .map(|n| (format!("op-00000000000000bb-{n}"), small.clone()))
+        .collect();
+    hostile_push(&c.remote, &many);
+    let report = sync_ok(&c.clones[0]).unwrap();
+    assert!(
+        report.corrupt.iter().any(|c| c.contains("set aside whole")),
+        "{report:?}"
+    );
+    assert!(report.push, "the remote gets a's log back: {report:?}");
+    assert_eq!(titles(&a), ["honest"]);
+    add(&a, &["still writable"]).unwrap();
+    sync_ok(&c.clones[0]).unwrap();
+    // b's operation, lost from the remote with the set-aside log, comes
+    // back with b's next sync.
+    sync_ok(&c.clones[1]).unwrap();
+    sync_ok(&c.clones[0]).unwrap();
+    let all = ["honest", "after the big one", "still writable"];
+    assert_eq!(titles(&b), all);
+    assert_eq!(titles(&a), all);
+}
+
+#[test]
+fn a_repository_copied_to_the_same_path_elsewhere_gets_a_replica_of_its_own_and_loses_nothing() {
+    let c = clones(1);
+    let original = c.clones[0].clone();
+    let a = board(&original, false);
+    add(&a, &["before the copy"]).unwrap();
+    sync(&original);
+    // The copy: the same git directory, as at the same path on another
+    // machine with the same machine ID (a VM or container image).
+    let copy = original.with_file_name("copy");
+    let status = Command::new("cp")
+        .args(["-a", original.to_str().unwrap(), copy.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let common = |dir: &Path| {
+        Git::open(dir, Duration::from_secs(60))
+            .unwrap()
+            .common_dir()
+            .to_path_buf()
+    };
+    let file = common(&copy).join("planning-mcp-server/replica");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let from = common(&original).display().to_string();
+    let to = common(&copy).display().to_string();
+    std::fs::write(&file, text.replacen(&from, &to, 1)).unwrap();
+    let shared = Place::new(&common(&original)).replica().unwrap();
+    assert_eq!(Place::new(&common(&copy)).replica().unwrap(), shared);
+    // Both write their next operation under the one name.
+    add(&a, &["from the original"]).unwrap();
+    sync(&original);
+    let b = board(&copy, false);
+    add(&b, &["from the copy"]).unwrap();
+    let report = sync(&copy);
+    assert_eq!((report.renewed, report.reissued), (Some(shared), 1));
+    assert_ne!(Place::new(&common(&copy)).replica().unwrap(), shared);
+    sync(&original);
+    let all = ["before the copy", "from the original", "from the copy"];
+    assert_eq!(titles(&a), all);
+    assert_eq!(titles(&b), all);
+    // From then on the copy writes under its own name.
+    add(&b, &["later"]).unwrap();
+    let report = sync(&copy);
+    assert_eq!(report.renewed, None);
+    sync(&original);
+    assert_eq!(titles(&a).len(), 4);
+}
