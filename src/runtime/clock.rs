@@ -8,7 +8,7 @@
 //! number of seconds ([`OFFSET_VARIABLE`], read where a toolset asks for
 //! it with [`Clock::from_env`]) to see a lease end without waiting for it.
 
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use chrono::{DateTime, Utc};
 
@@ -29,6 +29,10 @@ enum Source {
     /// Always this time (tests, and the replay of a board's git log, which
     /// applies each operation at the time it was made).
     Fixed(SystemTime),
+    /// Another machine's clock, as read at `read`: that time plus what
+    /// elapsed since on this machine's monotonic clock (a board's store
+    /// that keeps one clock for every replica, e.g. PostgreSQL's `now()`).
+    Anchored { at: SystemTime, read: Instant },
 }
 
 impl Default for Source {
@@ -49,6 +53,18 @@ impl Clock {
     pub(crate) fn fixed(at: impl Into<SystemTime>) -> Self {
         Self {
             source: Source::Fixed(at.into()),
+        }
+    }
+
+    /// A clock that said `at` just now (another machine's clock, read a
+    /// moment ago) and goes on from there at this machine's pace; never
+    /// shifted by [`OFFSET_VARIABLE`], which is this machine's own.
+    pub(crate) fn anchored(at: SystemTime) -> Self {
+        Self {
+            source: Source::Anchored {
+                at,
+                read: Instant::now(),
+            },
         }
     }
 
@@ -74,6 +90,7 @@ impl Clock {
     pub(crate) fn now(&self) -> SystemTime {
         match self.source {
             Source::Fixed(at) => at,
+            Source::Anchored { at, read } => at.checked_add(read.elapsed()).unwrap_or(at),
             Source::System { offset_seconds } => {
                 let now = SystemTime::now();
                 let shift = Duration::from_secs(offset_seconds.unsigned_abs());
@@ -127,5 +144,14 @@ mod tests {
         assert_eq!(fixed.now_utc().to_rfc3339(), "2025-06-15T15:06:40+00:00");
         let utc: DateTime<Utc> = DateTime::from(at);
         assert_eq!(Clock::fixed(utc).now(), at);
+    }
+
+    #[test]
+    fn an_anchored_clock_goes_on_from_the_time_it_was_given() {
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_750_000_000);
+        let anchored = Clock::anchored(at);
+        let first = anchored.now();
+        assert!(first >= at && first < at + Duration::from_secs(60));
+        assert!(anchored.now() >= first, "it never goes back");
     }
 }

@@ -214,4 +214,9 @@ pub enum OpenError {
     /// The message may be shown to clients: no absolute paths (log those).
     #[error("{0}")]
     Failed(String),
+    /// The board's stored state is there but cannot be used (a corrupt or
+    /// oversized database row), while its store answers: this board is
+    /// refused until a person mends it, the other boards serve.
+    #[error("{0}")]
+    Unusable(String),
 }

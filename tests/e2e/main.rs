@@ -39,6 +39,7 @@ mod plans_cli;
 mod plans_mcp;
 mod plans_props;
 mod postgres;
+mod postgres_hardening;
 mod postgres_proxy;
 mod postgres_replicas;
 mod replies;

@@ -70,6 +70,10 @@ impl Boards {
     pub(crate) fn for_tools(&self, name: &BoardName) -> Result<SharedBoard, toolset::OpenError> {
         self.get(name).map_err(|error| match error {
             OpenError::TooMany(_) => toolset::OpenError::Full(error.to_string()),
+            OpenError::Store(StoreError::Unusable { .. }) => {
+                tracing::error!(board = %name, %error, "cannot open a board");
+                toolset::OpenError::Unusable(error.public())
+            }
             OpenError::Store(_) => {
                 tracing::error!(board = %name, %error, "cannot open a board");
                 toolset::OpenError::Failed(error.public())

@@ -254,6 +254,18 @@ impl SharedBoard {
         }
     }
 
+    /// The time now as the board tells it: its store's clock when the store
+    /// keeps one for every process (the database's, read with the call's
+    /// load: inside [`Self::mutate`]'s change, under the lock), else `local`.
+    /// Leases are decided by it, so that replicas whose own clocks differ
+    /// agree on when one ends.
+    pub(crate) fn now(&self, local: Clock) -> SystemTime {
+        self.inner
+            .store
+            .clock()
+            .map_or_else(|| local.now(), |clock| clock.now())
+    }
+
     /// What the board's store has to tell `agent` (or, with `None`, a
     /// caller that names no agent) and has not told yet: e.g. operations
     /// of this clone that a merge of the git log set aside. Told once each.
@@ -307,6 +319,11 @@ impl Inner {
         if let Some(stored) = self.store.load_if_changed()? {
             *board = stored.with_clock(self.clock);
             self.changed();
+        }
+        // A store with one clock for every process times the board's
+        // changes too (as read just now, with the load).
+        if let Some(clock) = self.store.clock() {
+            board.set_clock(clock);
         }
         Ok(())
     }

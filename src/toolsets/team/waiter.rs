@@ -185,7 +185,7 @@ impl Waiters {
             let mut wake_at = deadline;
             if let Some(stall) = next_stall {
                 let wait = stall
-                    .duration_since(self.clock.now())
+                    .duration_since(self.board.now(self.clock))
                     .unwrap_or(Duration::ZERO);
                 wake_at = wake_at.min(tokio::time::Instant::now() + wait);
             }
@@ -271,7 +271,7 @@ impl Waiters {
             .board
             .run(move |shared| {
                 shared.read(|board| {
-                    let now = clock.now();
+                    let now = shared.now(clock);
                     // The change count is raised under the board's write
                     // lock, so under the read lock it is this board's.
                     let revision = *revisions.borrow();
@@ -322,7 +322,7 @@ impl Waiters {
             .run(move |shared| {
                 shared.read(|board| {
                     let revision = *revisions.borrow();
-                    let view = View::new(board, clock.now());
+                    let view = View::new(board, shared.now(clock));
                     wait_reply::timed_out(&name, view, timeout.as_secs(), revision)
                 })
             })

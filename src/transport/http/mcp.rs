@@ -297,7 +297,7 @@ impl Endpoints {
 fn not_opened(name: &BoardName, error: OpenError) -> Response {
     match error {
         OpenError::Full(error) => unavailable(&error),
-        OpenError::Failed(error) => {
+        OpenError::Failed(error) | OpenError::Unusable(error) => {
             let message = format!("board {name} cannot be opened: {error}\n");
             (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
         }

@@ -38,6 +38,7 @@ use crate::config::{Config, ServerSettings};
 use crate::runtime::{blocking, children};
 use crate::server::BoardName;
 use crate::server::routes::Page;
+use crate::server::toolset::OpenError;
 use crate::transport::ServeError;
 
 /// Descriptors kept free for everything but connections: the listener, the
@@ -64,8 +65,19 @@ pub(crate) async fn serve(
     }
     let sessions_closed = CancellationToken::new();
     let endpoints = McpEndpoints::new(settings, config.toolsets.clone(), sessions_closed.clone());
-    // Open the default board now, so that a bad snapshot stops start-up.
-    endpoints.open(&BoardName::default_board()).await?;
+    // Open the default board now, so that a bad snapshot or an unreachable
+    // store stops start-up; but a database row that cannot be used (every
+    // replica shares it) must not stop every replica at the next rolling
+    // restart: that board is refused, with why, until a person mends it,
+    // and the others serve.
+    match endpoints.open(&BoardName::default_board()).await {
+        Err(OpenError::Unusable(problem)) => tracing::error!(
+            board = BoardName::DEFAULT,
+            %problem,
+            "board default cannot be used; its calls are refused until its row is mended, the other boards serve"
+        ),
+        opened => opened?,
+    }
     let (routes, pages) = super::toolset_routes(&config.toolsets, settings, &sessions_closed);
     let in_flight = TaskTracker::new();
     let app = super::router(settings, endpoints, routes, in_flight.clone());

@@ -78,6 +78,15 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
         Vec::new()
     }
 
+    /// The board's one clock, when the store keeps one that every process
+    /// sharing the board reads (PostgreSQL's: the database's time, read with
+    /// the last load, so under the lock during a change); then leases and
+    /// the times of changes go by it rather than by this machine's clock.
+    /// `None` (the default): each process's own clock.
+    fn clock(&self) -> Option<crate::runtime::clock::Clock> {
+        None
+    }
+
     /// A receiver that wakes when the stored board may have been changed
     /// by another process, if the store can tell (then watchers wait for
     /// it instead of polling the store); `None` by default.
@@ -148,6 +157,19 @@ pub enum StoreError {
         /// What went wrong.
         problem: String,
     },
+    /// The database holds the board, but its row cannot be used (corrupt,
+    /// or larger than a board may be): it is left as it is for a person to
+    /// fix, and the board's calls are refused until then; the database
+    /// itself answers, so the other boards serve.
+    #[error("cannot {doing} ({database}): {problem}")]
+    Unusable {
+        /// What was being done, e.g. `load board default in the database`.
+        doing: String,
+        /// The database as logs show it (never a password).
+        database: String,
+        /// What is wrong with the row, and how to mend it.
+        problem: String,
+    },
     /// The lock file was deleted or replaced while this process held it,
     /// so another writer may hold the new one: the save was refused.
     #[error("the lock file {path} was deleted or replaced during the save")]
@@ -180,7 +202,11 @@ impl StoreError {
             | Self::Lock { path, .. }
             | Self::LockLost { path }
             | Self::Busy { lock: path, .. } => Some(path),
-            Self::NoRepository(_) | Self::Raced | Self::Git { .. } | Self::Database { .. } => None,
+            Self::NoRepository(_)
+            | Self::Raced
+            | Self::Git { .. }
+            | Self::Database { .. }
+            | Self::Unusable { .. } => None,
         }
     }
 
@@ -188,7 +214,8 @@ impl StoreError {
     /// database without its address), for answers that leave the server
     /// (HTTP bodies, tool results); the log keeps the whole path.
     pub(crate) fn public(&self) -> String {
-        if let Self::Database { doing, problem, .. } = self {
+        if let Self::Database { doing, problem, .. } | Self::Unusable { doing, problem, .. } = self
+        {
             return format!("cannot {doing}: {problem}");
         }
         let Some(path) = self.path() else {

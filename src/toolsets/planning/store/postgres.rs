@@ -55,7 +55,9 @@ use tokio_postgres::error::SqlState;
 pub(crate) use self::db::Database;
 use self::history_rows::HistoryWrite;
 pub(crate) use self::url::ConnectionString;
+use super::file::MAX_SNAPSHOT_BYTES;
 use super::{SnapshotStore, StoreError, WriteLock, snapshot};
+use crate::runtime::clock::Clock;
 use crate::toolsets::planning::config::StorageSettings;
 use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::history::{Entry, HISTORY_CAP};
@@ -71,18 +73,30 @@ const PLACEHOLDER: &str = "INSERT INTO planning_boards (name, revision, snapshot
 /// generation and last entry; when the revision is not `$2` (the one last
 /// seen), its snapshot and, when `$5` (the history is kept), the entries of
 /// its generation newer than `$4` if the generation is `$3` (the one last
-/// seen), else all of them, at most `$6`.
+/// seen), else all of them, at most `$6`; the snapshot and entries only
+/// when together they are at most `$7` bytes (their sizes are read first,
+/// without reading them: a row too large never travels). Last, the
+/// database's clock at the read (under the lock during a change): the
+/// board's one clock.
 const READ: &str = "SELECT b.revision, b.history_generation, b.history_last, \
-                           CASE WHEN b.revision <> $2 THEN b.snapshot END, h.seqs, h.entries \
+                           CASE WHEN b.revision <> $2 AND s.bytes <= $7 THEN b.snapshot END, \
+                           CASE WHEN s.bytes <= $7 THEN h.seqs END, \
+                           CASE WHEN s.bytes <= $7 THEN h.entries END, \
+                           s.bytes, clock_timestamp() \
                     FROM planning_boards b LEFT JOIN LATERAL ( \
                         SELECT array_agg(seq ORDER BY seq) AS seqs, \
-                               array_agg(entry ORDER BY seq) AS entries \
+                               array_agg(entry ORDER BY seq) AS entries, \
+                               sum(octet_length(entry)) AS bytes \
                         FROM planning_history \
                         WHERE $5::boolean AND b.revision <> $2 AND b.history_generation > 0 \
                           AND board = b.name \
                           AND seq > CASE WHEN b.history_generation = $3::bigint THEN $4::bigint ELSE 0 END \
                           AND seq > b.history_last - $6::bigint AND seq <= b.history_last \
                     ) h ON true \
+                    CROSS JOIN LATERAL ( \
+                        SELECT (CASE WHEN b.revision <> $2 THEN octet_length(b.snapshot) ELSE 0 END \
+                                + coalesce(h.bytes, 0))::bigint AS bytes \
+                    ) s \
                     WHERE b.name = $1";
 /// Writes a snapshot under the lock.
 const WRITE: &str = "UPDATE planning_boards SET revision = $2, snapshot = $3, saved_at = now() \
@@ -102,6 +116,9 @@ pub(crate) struct PostgresStore {
     seen: Mutex<Option<Seen>>,
     /// The transaction of the change under way, from `lock` to `save`.
     held: Mutex<Option<Held>>,
+    /// The database's clock as the last read of the row found it: the
+    /// board's one clock (`None` until a read found the row).
+    clock: Mutex<Option<Clock>>,
 }
 
 /// The board as this process last loaded or saved it.
@@ -139,6 +156,11 @@ struct Row {
     complete: bool,
     /// The number the entries follow, when not `complete`.
     after: i64,
+    /// The bytes of the snapshot and entries asked for (whether or not
+    /// they were sent: above [`MAX_SNAPSHOT_BYTES`] they are not).
+    bytes: i64,
+    /// The database's clock at the read.
+    at: Option<std::time::SystemTime>,
 }
 
 impl Row {
@@ -149,6 +171,8 @@ impl Row {
             entries: Vec::new(),
             complete: true,
             after: 0,
+            bytes: 0,
+            at: None,
         }
     }
 }
@@ -191,6 +215,7 @@ impl PostgresStore {
             history_enabled,
             seen: Mutex::new(None),
             held: Mutex::new(None),
+            clock: Mutex::new(None),
         })
     }
 
@@ -208,12 +233,19 @@ impl PostgresStore {
     }
 
     fn unusable(&self, problem: &str) -> StoreError {
-        self.error(
-            "load",
-            format!(
-                "its snapshot is not usable: {problem}; it is left as it is (export it, fix it, import it)"
-            ),
-        )
+        self.refused_row(format!(
+            "its snapshot is not usable: {problem}; it is left as it is (export it, fix it, import it)"
+        ))
+    }
+
+    /// The error of a row that is there but cannot be used: the board is
+    /// refused, the database (and its other boards) still serve.
+    fn refused_row(&self, problem: String) -> StoreError {
+        StoreError::Unusable {
+            doing: format!("load board {} in the database", self.name),
+            database: self.database.shown().to_owned(),
+            problem,
+        }
     }
 
     /// The longest a statement (with a connection to make) may take.
@@ -282,8 +314,7 @@ impl PostgresStore {
                 snapshot::entry_from_json(&json, usize::try_from(seq).unwrap_or(0))
                     .map(|entry| (seq, entry))
                     .map_err(|problem| {
-                        self.error(
-                            "load",
+                        self.refused_row(
                             format!(
                                 "its history entry {seq} is not usable: {problem}; it is left as it is (fix it, or delete it: DELETE FROM planning_history WHERE board = '{}' AND seq = {seq})",
                                 self.name
@@ -303,6 +334,8 @@ impl PostgresStore {
     /// read: the board if its revision moved (an empty one for a row gone
     /// or without snapshot, when one was seen), else `None`.
     fn changed(&self, mut row: Row) -> Result<Option<Board>, StoreError> {
+        self.note_time(&row);
+        self.check_size(&row)?;
         let mut seen = self.seen.lock();
         let board = match (seen.as_ref().map(|seen| seen.revision), row.head.revision) {
             (Some(seen), now) if seen == now => return Ok(None),
@@ -326,6 +359,7 @@ impl PostgresStore {
                 drop(seen);
                 if kept.is_none() && !row.complete {
                     row = self.read_all()?;
+                    self.check_size(&row)?;
                 }
                 let Some(snapshot) = row.snapshot.take() else {
                     return Err(self.error("load", "the row changed while it was read".into()));
@@ -348,6 +382,28 @@ impl PostgresStore {
             history: None,
         });
         Ok(board)
+    }
+
+    /// Takes the database's clock as the read of `row` found it.
+    fn note_time(&self, row: &Row) {
+        if let Some(at) = row.at {
+            *self.clock.lock() = Some(Clock::anchored(at));
+        }
+    }
+
+    /// Refuses a row whose snapshot and history entries, as asked for, are
+    /// larger than a board may be (the file backend's limit): they were
+    /// not read, and the row is left as it is.
+    fn check_size(&self, row: &Row) -> Result<(), StoreError> {
+        if u64::try_from(row.bytes).unwrap_or(0) <= MAX_SNAPSHOT_BYTES {
+            return Ok(());
+        }
+        Err(self.refused_row(
+            format!(
+                "its snapshot and history rows are {} bytes, more than the {MAX_SNAPSHOT_BYTES} a board may hold; they were not read and are left as they are (shrink them in the database, e.g. delete old rows: DELETE FROM planning_history WHERE board = '{}' AND seq <= N)",
+                row.bytes, self.name
+            ),
+        ))
     }
 
     /// Locks the row (making it if the board has none), as `lock` does,
@@ -484,6 +540,7 @@ impl PostgresStore {
     /// fix and import.
     pub(crate) fn export(&self) -> Result<Option<(i64, String)>, StoreError> {
         let mut row = self.read_all()?;
+        self.check_size(&row)?;
         let Some(snapshot) = row.snapshot.take().filter(|_| row.head.revision > 0) else {
             return Ok(None);
         };
@@ -503,6 +560,7 @@ impl PostgresStore {
     /// The board as stored, read without locking: `None` when it has none.
     fn stored(&self) -> Result<Option<Board>, StoreError> {
         let mut row = self.read_all()?;
+        self.check_size(&row)?;
         match row.snapshot.take() {
             Some(snapshot) if row.head.revision > 0 => self.board(row, &snapshot, None).map(Some),
             _ => Ok(None),
@@ -604,10 +662,11 @@ async fn read_row(
     history: bool,
 ) -> Result<Option<Row>, tokio_postgres::Error> {
     let cap = HISTORY_CAP as i64;
+    let limit = i64::try_from(MAX_SNAPSHOT_BYTES).unwrap_or(i64::MAX);
     let row = client
         .query_opt(
             read,
-            &[&name, &revision, &generation, &last, &history, &cap],
+            &[&name, &revision, &generation, &last, &history, &cap, &limit],
         )
         .await?;
     Ok(row.map(|row| {
@@ -628,6 +687,8 @@ async fn read_row(
                 .collect(),
             complete: head.generation != generation,
             after: last,
+            bytes: row.get(6),
+            at: row.get(7),
         }
     }))
 }
@@ -673,6 +734,12 @@ impl SnapshotStore for PostgresStore {
 
     fn save(&self, board: &Board, _change: &Done) -> Result<(), StoreError> {
         self.write_board(board)
+    }
+
+    /// The database's clock, as the last read found it: every replica's
+    /// leases end by it, whatever its own clock says.
+    fn clock(&self) -> Option<Clock> {
+        *self.clock.lock()
     }
 
     fn changed_elsewhere(&self) -> Option<watch::Receiver<u64>> {

@@ -101,10 +101,10 @@ impl Tools for TeamTools {
         if uri != self.digest_uri() {
             return None;
         }
-        let now = self.clock.now();
-        let text = self
-            .board
-            .read(|board| digest(self.name.as_str(), View::new(board, now)));
+        let text = self.board.read(|board| {
+            let now = self.board.now(self.clock);
+            digest(self.name.as_str(), View::new(board, now))
+        });
         Some(
             text.map(|text| {
                 ReadResourceResult::new(vec![

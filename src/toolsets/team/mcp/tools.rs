@@ -194,17 +194,21 @@ impl TeamTools {
         let result = self
             .board
             .run(move |shared| {
-                let now = clock.now();
                 shared.mutate_with(
                     |board| {
+                        // The board's time, read with this attempt's load
+                        // (the database's, under its lock, on PostgreSQL).
+                        let now = shared.now(clock);
                         let view = View::new(board, now);
                         let (mut edits, expired) = claims::expiries(view);
                         let (more, outcome) = decide(view)?;
                         edits.extend(more);
                         let undo = board.edit(now, edits)?;
-                        Ok::<_, TeamError>(((expired, outcome), undo))
+                        Ok::<_, TeamError>(((expired, outcome, now), undo))
                     },
-                    |board, (expired, outcome)| reply(View::new(board, now), &expired, outcome),
+                    |board, (expired, outcome, now)| {
+                        reply(View::new(board, now), &expired, outcome)
+                    },
                 )
             })
             .await;
@@ -222,28 +226,28 @@ impl TeamTools {
         reply: impl FnOnce(View<'_>, &[Expiry]) -> String + Send + 'static,
     ) -> CallToolResult {
         let clock = self.clock;
-        let now = clock.now();
-        let expiries = self
+        // Read once: the reply when no lease ended, else `None` and the
+        // reply comes from the change that records the ends.
+        let read = self
             .board
-            .run(move |shared| shared.read(|board| claims::has_expiries(View::new(board, now))))
+            .run(move |shared| {
+                shared.read(|board| {
+                    let view = View::new(board, shared.now(clock));
+                    match claims::has_expiries(view) {
+                        true => Err(reply),
+                        false => Ok(reply(view, &[])),
+                    }
+                })
+            })
             .await;
-        match expiries {
-            Ok(true) => {
+        match read {
+            Ok(Ok(text)) => success(text),
+            Ok(Err(reply)) => {
                 self.change(
                     |_| Ok((Vec::new(), ())),
                     |view, expired, ()| reply(view, expired),
                 )
                 .await
-            }
-            Ok(false) => {
-                let read = self
-                    .board
-                    .run(move |shared| shared.read(|board| reply(View::new(board, now), &[])))
-                    .await;
-                match read {
-                    Ok(text) => success(text),
-                    Err(error) => failure(&error),
-                }
             }
             Err(error) => failure(&error),
         }
@@ -299,7 +303,7 @@ impl TeamTools {
         Parameters(p): Parameters<ReleaseParams>,
     ) -> CallToolResult {
         let outcome = p.status.parse::<Status>().unwrap_or(Status::Pending);
-        let (rule, clock) = (self.evidence, self.clock);
+        let rule = self.evidence;
         self.change(
             move |view| {
                 let input = EvidenceInput {
@@ -309,7 +313,7 @@ impl TeamTools {
                     url: p.url.as_deref(),
                     note: p.note.as_deref(),
                 };
-                let evidence = input.check(&p.agent, clock.now(), outcome)?;
+                let evidence = input.check(&p.agent, view.now, outcome)?;
                 claims::release(view, &p.agent, &p.task_id, &p.status, evidence, rule)
             },
             |view, expired, released| render::released(view, expired, &released),

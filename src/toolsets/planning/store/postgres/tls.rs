@@ -23,6 +23,12 @@ use rustls::{
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::url::TlsMode;
+use crate::runtime::regular_file;
+
+/// The most bytes a TLS file (`sslrootcert`) may hold: a bundle of every
+/// public CA is under 300 KB. Only a regular file is read (a FIFO would
+/// block start-up, a device such as `/dev/zero` never ends).
+const MAX_TLS_FILE_BYTES: u64 = 4 << 20;
 
 /// The TLS connector for `mode`, trusting the PEM certificates in
 /// `root_cert` when given. The error says what is wrong with the file.
@@ -60,9 +66,9 @@ fn verifier_for(
 ) -> Result<Arc<WebPkiServerVerifier>, String> {
     let shown = path.display();
     let mut roots = RootCertStore::empty();
-    let certificates = CertificateDer::pem_file_iter(path)
-        .map_err(|error| format!("cannot read sslrootcert {shown}: {error}"))?;
-    for certificate in certificates {
+    let bytes = regular_file::read(path, MAX_TLS_FILE_BYTES)
+        .map_err(|refused| format!("cannot read sslrootcert {shown}: {refused}"))?;
+    for certificate in CertificateDer::pem_slice_iter(&bytes) {
         let certificate =
             certificate.map_err(|error| format!("sslrootcert {shown} is not PEM: {error}"))?;
         roots
@@ -154,5 +160,39 @@ mod tests {
         let error = connector(TlsMode::VerifyCa, Some(&missing)).err().unwrap();
         assert!(error.starts_with("cannot read sslrootcert"), "{error}");
         assert!(connector(TlsMode::Prefer, None).is_ok());
+    }
+
+    #[test]
+    fn a_root_file_is_read_only_as_a_regular_file_of_bounded_size() {
+        let error = connector(TlsMode::VerifyFull, Some(Path::new("/dev/zero")))
+            .err()
+            .unwrap();
+        assert_eq!(
+            error,
+            "cannot read sslrootcert /dev/zero: it is not a regular file but a device"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Returns at once: no writer is waited for.
+        let error = connector(TlsMode::VerifyCa, Some(&fifo)).err().unwrap();
+        assert!(
+            error.ends_with("it is not a regular file but a FIFO"),
+            "{error}"
+        );
+        let large = dir.path().join("large.pem");
+        std::fs::File::create(&large)
+            .unwrap()
+            .set_len(MAX_TLS_FILE_BYTES + 1)
+            .unwrap();
+        let error = connector(TlsMode::VerifyCa, Some(&large)).err().unwrap();
+        assert!(
+            error.ends_with("it is larger than 4194304 bytes"),
+            "{error}"
+        );
     }
 }
