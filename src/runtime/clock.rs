@@ -32,6 +32,8 @@ enum Source {
     /// Another machine's clock, as read at `read`: that time plus what
     /// elapsed since on this machine's monotonic clock (a board's store
     /// that keeps one clock for every replica, e.g. PostgreSQL's `now()`).
+    // Only the postgres backend reads another machine's clock.
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     Anchored { at: SystemTime, read: Instant },
 }
 
@@ -59,6 +61,7 @@ impl Clock {
     /// A clock that said `at` just now (another machine's clock, read a
     /// moment ago) and goes on from there at this machine's pace; never
     /// shifted by [`OFFSET_VARIABLE`], which is this machine's own.
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     pub(crate) fn anchored(at: SystemTime) -> Self {
         Self {
             source: Source::Anchored {
