@@ -242,9 +242,17 @@ async fn check_touches_asks_a_running_server() {
             .unwrap();
     assert_eq!(json["reservations"][0]["holder"], "worker-1");
     assert_eq!(json["reservations"][1]["dispatched"], true);
-    // Outside a git repository it says so, and fails.
+    // Outside a git repository it says so: a warning (exit 0), or with
+    // --strict a failure.
     let elsewhere = tempfile::tempdir().unwrap();
     let output = check(&elsewhere, &["--url", server.base()]).await;
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        text(&output.stderr)
+            .contains("warning: the staged files were not checked: git rev-parse failed in"),
+        "{output:?}"
+    );
+    let output = check(&elsewhere, &["--url", server.base(), "--strict"]).await;
     assert_eq!(output.status.code(), Some(1));
     assert!(
         text(&output.stderr).contains("git rev-parse failed in"),

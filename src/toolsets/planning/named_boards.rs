@@ -90,7 +90,9 @@ impl Boards {
         let storage = &self.settings.storage;
         let stored = match storage.backend {
             Backend::Memory => false,
-            Backend::File => FileStore::exists(&storage.dir, name.as_str()),
+            Backend::File => {
+                store::dir(storage).is_ok_and(|dir| FileStore::exists(&dir, name.as_str()))
+            }
             Backend::Git => store::repository_dir(storage)
                 .is_ok_and(|dir| GitLogStore::exists(&dir, name.as_str())),
             Backend::Postgres => store::stored_names(storage)?.contains(&name.to_string()),
@@ -156,27 +158,10 @@ impl Boards {
 }
 
 impl Boards {
-    /// Board `name` as stored, read without opening it (no lock, nothing
-    /// created): `None` when nothing is stored, or when boards live in memory.
-    pub(crate) fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
-        let planning = &self.settings.planning;
-        store::read(
-            &self.settings.storage,
-            name.as_str(),
-            planning.limits(),
-            planning.history_enabled,
-        )
-    }
-
     /// The settings the boards are opened with (for `sync`, `import` and
     /// `export`).
     pub(crate) fn settings(&self) -> &BoardSettings {
         &self.settings
-    }
-
-    /// Where boards are kept.
-    pub(crate) fn backend(&self) -> Backend {
-        self.settings.storage.backend
     }
 }
 
