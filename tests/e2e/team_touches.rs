@@ -176,7 +176,7 @@ async fn check_touches_reports_staged_files_inside_other_agents_reservations() {
     std::fs::write(
         &hook,
         format!(
-            "#!/bin/sh\nexec '{}' check-touches --storage file --agent worker-3 --strict\n",
+            "#!/bin/sh\nexec '{}' check-touches --storage file --strict\n",
             common::BIN
         ),
     )
@@ -196,6 +196,9 @@ async fn check_touches_reports_staged_files_inside_other_agents_reservations() {
         .current_dir(dir.path())
         .env("HOME", dir.path())
         .env_remove("PLANNING_STORAGE_BACKEND")
+        // As docs/team.md says: the one hook names no agent; each
+        // worktree's environment does.
+        .env("PLANNING_AGENT", "worker-3")
         .output()
         .unwrap();
     assert!(
