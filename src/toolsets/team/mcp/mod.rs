@@ -15,7 +15,7 @@ use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceC
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
-use super::domain::{EvidenceRule, LeasePolicy, View, digest};
+use super::domain::{EvidenceRule, LeasePolicy, View, digest_at};
 use super::waiter::Waiters;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
@@ -102,9 +102,10 @@ impl Tools for TeamTools {
             return None;
         }
         let now = self.clock.now();
+        let revision = self.board.revision();
         let text = self
             .board
-            .read(|board| digest(self.name.as_str(), View::new(board, now)));
+            .read(|board| digest_at(self.name.as_str(), View::new(board, now), revision));
         Some(
             text.map(|text| {
                 ReadResourceResult::new(vec![
