@@ -141,6 +141,7 @@ pub(crate) fn load_with(
         }
         let settings = Settings::new(&figment, &all_flags, offered.max_boards)
             .with_lock_timeout(offered.lock_timeout.duration())
+            .with_offered(&offered.toolsets)
             .with_configured(&configured);
         if let Some(toolset) = keep(&mut problems, kind.configure(&settings)) {
             if offers(kind.name()) {

@@ -39,6 +39,16 @@ impl Enabled {
         names.join(",")
     }
 
+    /// Where the toolsets keep boards, for the start-up log: each one's
+    /// [`Toolset::storage`], `;`-separated (`none` when none keeps any).
+    pub(crate) fn storage(&self) -> String {
+        let places: Vec<String> = self.0.iter().filter_map(|t| t.storage()).collect();
+        match places.is_empty() {
+            true => "none".into(),
+            false => places.join(";"),
+        }
+    }
+
     /// What a model reads first: the instructions of each, in order.
     pub(crate) fn instructions(&self) -> String {
         let parts: Vec<&str> = self.0.iter().map(|t| t.instructions()).collect();

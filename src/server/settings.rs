@@ -56,6 +56,7 @@ pub(crate) struct Settings<'a> {
     max_boards: usize,
     configured: &'a [Arc<dyn Toolset>],
     lock_timeout: Duration,
+    offered: &'a [String],
 }
 
 impl<'a> Settings<'a> {
@@ -68,7 +69,19 @@ impl<'a> Settings<'a> {
             max_boards,
             configured: &[],
             lock_timeout: Duration::from_secs(10),
+            offered: &[],
         }
+    }
+
+    /// The same, with the toolsets `[server] toolsets` offers (whether or
+    /// not they are configured yet), for defaults that depend on them.
+    pub(crate) fn with_offered(self, offered: &'a [String]) -> Self {
+        Self { offered, ..self }
+    }
+
+    /// Whether `[server] toolsets` offers toolset `name`.
+    pub(crate) fn offers(&self, name: &str) -> bool {
+        self.offered.iter().any(|offered| offered == name)
     }
 
     /// These settings, with the toolsets configured so far (earlier in

@@ -144,6 +144,12 @@ pub(crate) trait Toolset: AsAny + Send + Sync + Debug + 'static {
         None
     }
 
+    /// Where it keeps boards, for the start-up log (e.g.
+    /// `file:/home/you/project/.planning-mcp-server`); none by default.
+    fn storage(&self) -> Option<String> {
+        None
+    }
+
     /// Its tools and resources on board `board`; an HTTP endpoint opens
     /// them on first use (on a blocking thread), the stdio server at start-up.
     fn open(&self, board: &BoardName) -> Result<Arc<dyn Tools>, OpenError>;

@@ -25,6 +25,7 @@ pub(crate) async fn serve(
         mode = "stdio",
         board = %name,
         toolsets = %config.toolsets.names(),
+        storage = %config.toolsets.storage(),
         config = %config_file,
         "planning-mcp-server {} serving MCP on stdin/stdout",
         env!("CARGO_PKG_VERSION")

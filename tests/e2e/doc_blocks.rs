@@ -107,8 +107,8 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/team.md",
-        "exec planning-mcp-server check-touches --storage file --agent worker-2 --strict",
-        "a git hook: team_touches::check_touches_reports_staged_files_inside_other_agents_reservations installs it in a real git repository and commits through it",
+        "exec planning-mcp-server check-touches --storage file --strict",
+        "a git hook: team_touches::check_touches_reports_staged_files_inside_other_agents_reservations installs it in a real git repository and commits through it, the agent in PLANNING_AGENT",
     ),
     (
         "docs/web.md",

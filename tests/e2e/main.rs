@@ -56,6 +56,7 @@ mod team_races;
 mod team_summary;
 mod team_touches;
 mod team_wait;
+mod team_worktrees;
 mod toolsets;
 mod web;
 mod workflow;

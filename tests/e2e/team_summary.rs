@@ -46,10 +46,17 @@ async fn the_digest_of_a_stored_board() {
     // Nothing stored yet: the digest of an empty board, and nothing created.
     let (code, stdout, _) = text(&summary(&dir, &storage, &[]).await);
     assert_eq!(code, Some(0));
+    // The last line names where it looked.
     assert_eq!(
         stdout,
-        "# Board default\n\n**Goal:** not set\nGoal met: no\nTasks: 0 (0 pending, 0 in progress, \
-         0 completed, 0 failed, 0 cancelled); 0 of 0 completed with evidence\n"
+        format!(
+            "# Board default\n\n**Goal:** not set\nGoal met: no\nTasks: 0 (0 pending, 0 in \
+             progress, 0 completed, 0 failed, 0 cancelled); 0 of 0 completed with evidence\n\
+             Board default: none is stored at {}.\n",
+            std::path::absolute(store.join("default.json"))
+                .unwrap()
+                .display()
+        )
     );
     assert!(!store.exists(), "a summary creates nothing");
 

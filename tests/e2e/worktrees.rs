@@ -4,8 +4,8 @@
 
 //! `storage.share_worktrees`: servers started in two git worktrees of one
 //! repository share one board file (in the main worktree), the `summary`
-//! command in a worktree reads it too; off (the default) each working
-//! directory keeps its own; two workspaces of a real jj repository share
+//! command in a worktree reads it too; unset, toolset team shares too;
+//! off, each working directory keeps its own; two workspaces of a real jj repository share
 //! one board too; outside a repository start-up stops.
 
 use crate::common;
@@ -97,9 +97,14 @@ async fn the_worktrees_of_one_repository_share_one_board() {
     let digest = String::from_utf8(output.stdout).unwrap();
     assert!(digest.contains("Claimed (1):"), "{digest}");
 
-    // Off (the default), the working directory keeps its own board: an
-    // empty one (a board only read is never written, so no file appears).
+    // Unset, with toolset team on, the worktrees share by default.
     let tasks = tasks_seen_from(&root, &other, &[]).await;
+    assert!(tasks.contains("] written in the other worktree"), "{tasks}");
+
+    // Off, the working directory keeps its own board: an empty one (a
+    // board only read is never written, so no file appears).
+    let off = [(SHARE.0, "false")];
+    let tasks = tasks_seen_from(&root, &other, &off).await;
     assert!(tasks.contains("Tasks: 0 "), "{tasks}");
     assert!(!other.join(".planning-mcp-server").exists());
 }
@@ -138,7 +143,8 @@ async fn the_workspaces_of_one_jj_repository_share_one_board() {
 
     let mut command = common::command(&repo.dir);
     command.current_dir(&other);
-    let (writer, _) = stdio_client_with_pid(command, &FLAGS, &[SHARE]).await;
+    // Unset: with toolset team on, the workspaces share by default.
+    let (writer, _) = stdio_client_with_pid(command, &FLAGS, &[]).await;
     ok(
         &writer,
         "add_tasks",
@@ -153,7 +159,7 @@ async fn the_workspaces_of_one_jj_repository_share_one_board() {
             .is_file()
     );
     assert!(!other.join(".planning-mcp-server").exists());
-    let tasks = tasks_seen_from(&repo.dir, &repo.path, &[SHARE]).await;
+    let tasks = tasks_seen_from(&repo.dir, &repo.path, &[]).await;
     assert!(
         tasks.contains("] written in the other workspace"),
         "{tasks}"

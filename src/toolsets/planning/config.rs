@@ -51,8 +51,11 @@ dir = '.planning-mcp-server'
 fsync = true
 # Resolve a relative dir against the repository (the main git worktree or
 # jj workspace) instead of the working directory, so that every worktree and
-# workspace of one repository shares its boards.
-share_worktrees = false
+# workspace of one repository shares its boards. Unset: on with toolset team
+# (inside a repository; outside one, the working directory), off without.
+# true: on, and outside a repository start-up stops. false: one board per
+# worktree.
+# share_worktrees = true
 # When the server makes dir, put a .gitignore ('*') in it, so that git and
 # jj keep the boards out of your commits. false: to commit them on purpose.
 gitignore = true
@@ -199,8 +202,16 @@ pub(crate) struct StorageSettings {
     /// Whether each save waits for the disk (fsync of the file and the directory).
     pub(crate) fsync: bool,
     /// Whether a relative `dir` is resolved against the repository's main
-    /// working copy rather than the working directory (see `store::repository`).
-    pub(crate) share_worktrees: bool,
+    /// working copy rather than the working directory (see
+    /// `store::repository`); unset, [`Self::share_by_default`] decides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) share_worktrees: Option<bool>,
+    /// Whether an unset `share_worktrees` shares the repository's boards
+    /// (when the working directory is inside one): on with toolset team,
+    /// whose agents work in worktrees of one repository. Not a key: the
+    /// toolsets offered set it.
+    #[serde(skip)]
+    pub(crate) share_by_default: bool,
     /// Whether a `dir` the server makes is born with a `.gitignore` that
     /// keeps the board files out of the user's commits.
     pub(crate) gitignore: bool,
@@ -225,7 +236,8 @@ impl Default for StorageSettings {
             backend: Backend::Memory,
             dir: PathBuf::from(".planning-mcp-server"),
             fsync: true,
-            share_worktrees: false,
+            share_worktrees: None,
+            share_by_default: false,
             gitignore: true,
             url: None,
             connect_timeout: Seconds::new(5),
@@ -313,7 +325,7 @@ impl BoardSettings {
         let planning = settings.table::<PlanningSettings>("planning");
         let storage = settings.table::<StorageSettings>("storage");
         let sync = settings.table::<SyncSettings>("sync");
-        let (planning, storage, sync) = match (planning, storage, sync) {
+        let (planning, mut storage, sync) = match (planning, storage, sync) {
             (Ok(planning), Ok(storage), Ok(sync)) => (planning, storage, sync),
             (planning, storage, sync) => {
                 let errors = planning
@@ -339,6 +351,8 @@ impl BoardSettings {
             "must name a directory, e.g. .planning-mcp-server",
         );
         check_database(settings, &mut problems, &storage);
+        // Team's agents work in worktrees of one repository: one board.
+        storage.share_by_default = settings.offers("team");
         for (key, problem) in sync.problems() {
             settings.require(&mut problems, false, key, &problem);
         }

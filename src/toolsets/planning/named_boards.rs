@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use parking_lot::Mutex;
 
-use super::config::{Backend, BoardSettings};
+use super::config::BoardSettings;
 use crate::server::BoardName;
 use crate::server::toolset;
 use crate::toolsets::planning::domain::Board;
@@ -155,23 +155,10 @@ impl Boards {
 }
 
 impl Boards {
-    /// Board `name` as stored, read without opening it (no lock, nothing
-    /// created): `None` when nothing is stored, or when boards live in memory.
-    pub(crate) fn stored(&self, name: &BoardName) -> Result<Option<Board>, StoreError> {
-        let planning = &self.settings.planning;
-        self.storage
-            .read(name.as_str(), planning.limits(), planning.history_enabled)
-    }
-
     /// The settings the boards are opened with (for `sync`, `import` and
     /// `export`).
     pub(crate) fn settings(&self) -> &BoardSettings {
         &self.settings
-    }
-
-    /// Where boards are kept.
-    pub(crate) fn backend(&self) -> Backend {
-        self.settings.storage.backend
     }
 }
 
@@ -196,6 +183,7 @@ fn open_board(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::toolsets::planning::config::Backend;
     use crate::toolsets::planning::domain::NewTask;
 
     fn name(text: &str) -> BoardName {

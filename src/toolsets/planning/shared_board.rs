@@ -280,6 +280,12 @@ impl SharedBoard {
         *self.inner.changed_at.lock()
     }
 
+    /// The board's revision: how many changes this process has seen (the
+    /// number [`Self::watch`] sends, and `wait_for` takes).
+    pub(crate) fn revision(&self) -> u64 {
+        *self.inner.changes.borrow()
+    }
+
     /// A receiver that wakes whenever the board changes: through this
     /// process, or through the store, by another process (checked every
     /// 200 ms while anyone watches, or as soon as a store that announces

@@ -130,6 +130,13 @@ impl Toolset for Planning {
         background_syncs(self.boards.settings())
     }
 
+    /// The directory, repository or database of its boards.
+    fn storage(&self) -> Option<String> {
+        Some(super::store::where_boards_live(
+            &self.boards.settings().storage,
+        ))
+    }
+
     /// The web board, announced as `board: <url>/` at start-up.
     fn routes(&self, http: &HttpContext) -> Option<Routes> {
         let web = Web::new(self.boards.clone(), http.max_streams, http.closed.clone());

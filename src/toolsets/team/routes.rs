@@ -41,10 +41,10 @@ pub(crate) fn routes(team: Team) -> Router {
 
 /// `GET /boards/{name}/digest`.
 async fn digest(State(team): State<Team>, Path(name): Path<String>) -> Response {
-    on_stored_board(team, name, |team, name, board| {
+    on_stored_board(team, name, |team, name, board, revision| {
         (
             [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            team.digest(name, board),
+            team.digest(name, board, revision),
         )
             .into_response()
     })
@@ -53,7 +53,7 @@ async fn digest(State(team): State<Team>, Path(name): Path<String>) -> Response 
 
 /// `GET /boards/{name}/reservations`.
 async fn reservations(State(team): State<Team>, Path(name): Path<String>) -> Response {
-    on_stored_board(team, name, |team, _, board| {
+    on_stored_board(team, name, |team, _, board, _| {
         let reserved = team.reservations(board);
         (
             [(header::CONTENT_TYPE, "application/json")],
@@ -69,7 +69,7 @@ async fn reservations(State(team): State<Team>, Path(name): Path<String>) -> Res
 async fn on_stored_board(
     team: Team,
     name: String,
-    show: impl FnOnce(&Team, &BoardName, &Board) -> Response + Send + 'static,
+    show: impl FnOnce(&Team, &BoardName, &Board, u64) -> Response + Send + 'static,
 ) -> Response {
     let Some(name) = BoardName::parse(&name) else {
         return no_such_board();
@@ -81,8 +81,9 @@ async fn on_stored_board(
             Ok(None) => return no_board(&name),
             Err(error) => return not_opened(&name, &error),
         };
+        let revision = board.revision();
         board
-            .read(|b| show(&team, &name, b))
+            .read(|b| show(&team, &name, b, revision))
             .unwrap_or_else(|error| unreadable(&name, &error))
     })
     .await

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::cli::{CHECK_TOUCHES, SUMMARY};
 use super::config::{EXAMPLE, TeamSettings};
-use super::domain::{View, digest};
+use super::domain::{View, digest_at};
 use super::mcp::{Rules, TeamTools};
 use super::reserved::{self, Reservations};
 use super::routes;
@@ -116,9 +116,10 @@ impl Team {
         &self.boards
     }
 
-    /// The digest of board `name` as it is now (see `domain::digest`).
-    pub(crate) fn digest(&self, name: &BoardName, board: &Board) -> String {
-        digest(name.as_str(), View::new(board, self.clock.now()))
+    /// The digest of board `name` as it is now, at `revision` (see
+    /// `domain::digest_at`).
+    pub(crate) fn digest(&self, name: &BoardName, board: &Board, revision: u64) -> String {
+        digest_at(name.as_str(), View::new(board, self.clock.now()), revision)
     }
 
     /// The live reservations of `board` as they are now.

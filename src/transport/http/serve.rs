@@ -93,6 +93,7 @@ pub(crate) async fn serve(
         address = %address,
         auth = if settings.auth_token.is_some() { "token" } else { "none" },
         toolsets = %config.toolsets.names(),
+        storage = %config.toolsets.storage(),
         config = %config_file,
         max_connections = cap,
         open_files = limit.map_or_else(|| "unlimited".to_owned(), |l| l.to_string()),

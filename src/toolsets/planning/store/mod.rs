@@ -230,14 +230,72 @@ impl StoreError {
 
 /// The directory of the board files: `storage.dir`, resolved against the
 /// repository's main working copy when `storage.share_worktrees` is on
-/// (and `dir` is relative).
+/// (and `dir` is relative). Unset and shared by default (toolset team), a
+/// working directory outside any repository keeps `dir` as it is; set to
+/// true, it is an error.
 pub(crate) fn dir(settings: &StorageSettings) -> Result<PathBuf, StoreError> {
-    if !settings.share_worktrees || settings.dir.is_absolute() {
+    let share = settings
+        .share_worktrees
+        .unwrap_or(settings.share_by_default);
+    if !share || settings.dir.is_absolute() {
         return Ok(settings.dir.clone());
     }
     let here = std::env::current_dir().map_err(|e| StoreError::NoRepository(e.to_string()))?;
-    let root = repository::shared_root(&here).map_err(StoreError::NoRepository)?;
-    Ok(root.join(&settings.dir))
+    match repository::shared_root(&here) {
+        Ok(root) => Ok(root.join(&settings.dir)),
+        Err(problem) if settings.share_worktrees == Some(true) => {
+            Err(StoreError::NoRepository(problem))
+        }
+        Err(_) => Ok(settings.dir.clone()),
+    }
+}
+
+/// Where board `name` is kept, as messages name it: its file (absolute),
+/// its git ref and repository, or its database.
+pub(crate) fn location(settings: &StorageSettings, name: &str) -> String {
+    match settings.backend {
+        Backend::Memory => {
+            "the memory of the server that holds it (storage.backend = memory)".into()
+        }
+        Backend::File => match dir(settings) {
+            Ok(dir) => absolute(dir.join(format!("{name}.json"))),
+            Err(error) => error.to_string(),
+        },
+        Backend::Git => match repository_dir(settings) {
+            Ok(dir) => format!(
+                "refs/planning/boards/{name} of the git repository at {}",
+                absolute(dir)
+            ),
+            Err(error) => error.to_string(),
+        },
+        Backend::Postgres => format!("board {name} of the database storage.url names"),
+    }
+}
+
+/// `path` made absolute (against the working directory), for messages.
+fn absolute(path: PathBuf) -> String {
+    std::path::absolute(&path)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// Where the boards live, for the start-up log: the directory of the
+/// board files (absolute), the repository of the git logs, the database,
+/// or memory.
+pub(crate) fn where_boards_live(settings: &StorageSettings) -> String {
+    match settings.backend {
+        Backend::Memory => "memory".into(),
+        Backend::File => match dir(settings) {
+            Ok(dir) => format!("file:{}", absolute(dir)),
+            Err(error) => format!("file: {error}"),
+        },
+        Backend::Git => match repository_dir(settings) {
+            Ok(dir) => format!("git:{}", absolute(dir)),
+            Err(error) => format!("git: {error}"),
+        },
+        Backend::Postgres => "postgres (storage.url)".into(),
+    }
 }
 
 /// Where the `git` backend looks for the repository: `storage.dir` when

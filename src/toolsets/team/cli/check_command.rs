@@ -6,8 +6,11 @@
 //! git pre-commit hook: its arguments (`--config`, the flags of the keys it
 //! reads, `--url`, `--agent`, `--strict`) and its run: read the board's
 //! live reservations (stored, or from a running server), list the staged
-//! files, report those inside another agent's reservation. It exits with 0
-//! whatever it finds, unless `--strict` is given and it finds some.
+//! files, report those inside another agent's reservation. Without
+//! `--strict` it exits with 0 whatever happens (a board or server it cannot
+//! read is a warning on standard error), so that a warn-only hook never
+//! blocks a commit; with `--strict` a conflict, or anything it cannot check,
+//! exits with 1.
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
@@ -30,7 +33,13 @@ pub(crate) const CHECK_TOUCHES: CliCommand = CliCommand {
 /// What `planning-mcp-server --help` says of it.
 const ABOUT: &str = "Report the staged files (git diff --cached) that fall inside another \
 agent's live reservation: the touches of a task it holds or is dispatched, e.g. for a git \
-pre-commit hook; exits non-zero only with --strict";
+pre-commit hook. Without --strict it exits 0 whatever happens (what it cannot read is a \
+warning on stderr); with --strict a conflict, or a board or server it cannot read, exits 1";
+
+/// The environment variable that names the agent when `--agent` is not
+/// given: one hooks folder serves every worktree of a repository, so the
+/// name comes from each worktree's environment rather than the hook.
+pub(crate) const AGENT_VARIABLE: &str = "PLANNING_AGENT";
 
 // Its arguments. (Not a doc comment: clap would make it the subcommand's
 // about.)
@@ -38,11 +47,14 @@ pre-commit hook; exits non-zero only with --strict";
 struct CheckArgs {
     #[command(flatten)]
     config: CommandFlags<BoardKeys>,
-    /// Your agent name: your own reservations are no conflict
-    #[arg(long, value_name = "NAME")]
+    /// Your agent name: your own reservations are no conflict. Without
+    /// --agent, the environment variable PLANNING_AGENT (e.g. set per
+    /// worktree, for the one hooks folder all worktrees share)
+    #[arg(long, value_name = "NAME", env = AGENT_VARIABLE)]
     agent: Option<String>,
     /// Exit with status 1 when a staged file falls inside another agent's
-    /// reservation (without it: report, exit 0)
+    /// reservation, or when the board or server cannot be read (without
+    /// it: report or warn, exit 0)
     #[arg(long)]
     strict: bool,
     /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead
@@ -58,14 +70,38 @@ fn define(command: Command) -> Command {
 }
 
 /// Checks the staged files against the configured board (`--board`).
+/// Without `--strict`, what cannot be checked is a warning and exit 0.
 fn run(matches: &ArgMatches) -> Result<String, String> {
     let args = CheckArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
+    match (checked(&args), args.strict) {
+        (Ok((text, true)), true) => Err(format!("{text}\n(--strict: the commit is refused)")),
+        (Ok((text, _)), _) => Ok(format!("{text}\n")),
+        (Err(error), true) => Err(format!("{error}\n(--strict: the commit is refused)")),
+        (Err(error), false) => {
+            crate::runtime::output::eprint(&warning(&error));
+            Ok(String::new())
+        }
+    }
+}
+
+/// The warning of a check that could not be made without `--strict`.
+fn warning(error: &str) -> String {
+    format!(
+        "planning-mcp-server check-touches: warning: the staged files were not checked: \
+         {error}\n(the commit goes through; with --strict it would be refused)\n"
+    )
+}
+
+/// The report, and whether it found a staged file in another agent's
+/// reservation; or why the check could not be made.
+fn checked(args: &CheckArgs) -> Result<(String, bool), String> {
     if let Some(agent) = &args.agent {
         text::agent(agent).map_err(|error| error.to_string())?;
     }
     let loaded = config::load(args.config.config()).map_err(|error| error.to_string())?;
     let config = &loaded.config;
     let name = &config.server.board;
+    let mut note = None;
     let reservations = match &args.url {
         Some(url) => {
             let token = config.server.auth_token.as_ref().map(|t| t.expose());
@@ -75,19 +111,20 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
             })?
         }
         None => {
-            let board = stored_board(&config.toolsets, name, "check-touches")?;
+            let stored = stored_board(&config.toolsets, name, "check-touches")?;
             let clock = Clock::from_env()?;
-            reserved::of(View::new(&board, clock.now()))
+            note = stored.note();
+            reserved::of(View::new(&stored.board, clock.now()))
         }
     };
     let dir = std::env::current_dir().map_err(|error| format!("no working directory: {error}"))?;
     let files = staged(&dir)?;
     let hits = check(&files, &reservations.reservations, args.agent.as_deref());
-    let text = report(&hits, files.len(), reservations.reservations.len());
-    match args.strict && !hits.is_empty() {
-        true => Err(format!("{text}\n(--strict: the commit is refused)")),
-        false => Ok(format!("{text}\n")),
+    let mut text = report(&hits, files.len(), reservations.reservations.len());
+    if let Some(note) = note {
+        text = format!("{text}\n{note}");
     }
+    Ok((text, !hits.is_empty()))
 }
 
 #[cfg(test)]
@@ -113,10 +150,28 @@ mod tests {
 
     #[test]
     fn a_bad_agent_name_is_refused_before_anything_is_read() {
-        let matches = parse(&["--agent", "w\u{202e}1"]).unwrap();
+        let matches = parse(&["--agent", "w\u{202e}1", "--strict"]).unwrap();
         assert_eq!(
             run(&matches).unwrap_err(),
-            "The agent name must not hold invisible or direction-changing characters (it holds U+202E)."
+            "The agent name must not hold invisible or direction-changing characters (it holds \
+             U+202E).\n(--strict: the commit is refused)"
         );
+        // Without --strict, the same is a warning: the hook never blocks.
+        let matches = parse(&["--agent", "w\u{202e}1"]).unwrap();
+        assert_eq!(run(&matches).unwrap(), "");
+        let args = CheckArgs::from_arg_matches(&matches).unwrap();
+        insta::assert_snapshot!(warning(&checked(&args).unwrap_err()), @r"
+        planning-mcp-server check-touches: warning: the staged files were not checked: The agent name must not hold invisible or direction-changing characters (it holds U+202E).
+        (the commit goes through; with --strict it would be refused)
+        ");
+    }
+
+    #[test]
+    fn its_help_names_the_agent_variable() {
+        let help = define(Command::new(CHECK_TOUCHES.name))
+            .render_long_help()
+            .to_string();
+        assert!(help.contains("[env: PLANNING_AGENT"), "{help}");
+        assert!(help.contains("exits 0 whatever happens"), "{help}");
     }
 }

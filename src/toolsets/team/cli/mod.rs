@@ -21,11 +21,13 @@ pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
 
 use crate::config::KeysRead;
+use crate::runtime::text::escaped;
 use crate::server::settings::Flag;
 use crate::server::{BoardName, Enabled};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::config::Backend;
 use crate::toolsets::planning::domain::Board;
+use crate::toolsets::planning::store;
 
 use super::domain::{View, digest};
 use crate::runtime::clock::Clock;
@@ -78,7 +80,8 @@ pub(crate) enum Source<'a> {
     },
 }
 
-/// The digest of board `name`, from `source`, or why it cannot be had.
+/// The digest of board `name`, from `source`, or why it cannot be had. A
+/// stored board that is missing or empty is named by where it would be.
 pub(crate) fn summary(
     toolsets: &Enabled,
     name: &BoardName,
@@ -87,36 +90,83 @@ pub(crate) fn summary(
     match source {
         Source::Server { url, token } => fetch::digest(url, name, token),
         Source::Stored => {
-            let board = stored_board(toolsets, name, "summary")?;
+            let stored = stored_board(toolsets, name, "summary")?;
             let clock = Clock::from_env()?;
-            Ok(digest(name.as_str(), View::new(&board, clock.now())))
+            let digest = digest(name.as_str(), View::new(&stored.board, clock.now()));
+            Ok(match stored.note() {
+                Some(note) => format!("{digest}\n{note}"),
+                None => digest,
+            })
         }
     }
 }
 
-/// Board `name` as the configured file backend stores it (an empty board
-/// if none is stored yet), or why `command` cannot read it.
+/// A board as its store holds it, and where that is.
+#[derive(Debug)]
+pub(crate) struct Stored {
+    /// The board (an empty one when none is stored).
+    pub(crate) board: Board,
+    /// Its name.
+    pub(crate) name: BoardName,
+    /// Where it is kept: its file, git ref or database.
+    pub(crate) location: String,
+    /// Whether the store holds it at all.
+    pub(crate) exists: bool,
+}
+
+impl Stored {
+    /// The line that names the board when it is missing or empty, so that
+    /// a reader of a wrong place (another worktree's board, a mistyped
+    /// directory) sees which one it read.
+    pub(crate) fn note(&self) -> Option<String> {
+        let (name, location) = (&self.name, escaped(&self.location));
+        match (self.exists, self.board.tasks().len()) {
+            (false, _) => Some(format!("Board {name}: none is stored at {location}.")),
+            (true, 0) => Some(format!("Board {name} at {location} holds no task.")),
+            _ => None,
+        }
+    }
+}
+
+/// Board `name` as the configured store keeps it, or why `command` cannot
+/// read it. The team's commands read the board its server uses: an unset
+/// `storage.share_worktrees` shares the repository's board, as a server
+/// with toolset team does (the hooks run them without `--toolsets`).
 pub(crate) fn stored_board(
     toolsets: &Enabled,
     name: &BoardName,
     command: &str,
-) -> Result<Board, String> {
+) -> Result<Stored, String> {
     let Some(planning) = toolsets.state::<Planning>() else {
         return Err(format!(
             "{command} reads toolset planning's boards: enable it (server.toolsets), or pass \
              --url of a server"
         ));
     };
-    let boards = planning.boards();
-    if boards.backend() == Backend::Memory {
+    let settings = planning.boards().settings();
+    let mut storage = settings.storage.clone();
+    storage.share_by_default = true;
+    if storage.backend == Backend::Memory {
         return Err(format!(
             "board {name} lives in the memory of the server that holds it \
              (storage.backend = memory): pass --url of that server, or use the file \
              backend (--storage file)"
         ));
     }
-    let stored = boards.stored(name).map_err(|e| e.to_string())?;
-    Ok(stored.unwrap_or_else(|| Board::new(Default::default(), false)))
+    let location = store::location(&storage, name.as_str());
+    let stored = store::Storage::new(&storage, &settings.sync)
+        .read(
+            name.as_str(),
+            settings.planning.limits(),
+            settings.planning.history_enabled,
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(Stored {
+        exists: stored.is_some(),
+        board: stored.unwrap_or_else(|| Board::new(Default::default(), false)),
+        name: name.clone(),
+        location,
+    })
 }
 
 #[cfg(test)]

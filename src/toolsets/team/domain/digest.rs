@@ -63,6 +63,20 @@ struct Section {
 
 /// The digest of board `name` as `view` sees it.
 pub fn digest(name: &str, view: View<'_>) -> String {
+    bounded(name, view, DIGEST_MAX_CHARS)
+}
+
+/// The digest of board `name` at `revision`, ending with the line that
+/// gives the revision to pass to `wait_for` (a lead that has only the
+/// digest after a compaction waits from there); within the same bound.
+pub(crate) fn digest_at(name: &str, view: View<'_>, revision: u64) -> String {
+    let last = super::wait_reply::revision_line(revision);
+    let room = DIGEST_MAX_CHARS.saturating_sub(last.chars().count() + 2);
+    format!("{}\n\n{last}", bounded(name, view, room))
+}
+
+/// The digest in at most `max` characters.
+fn bounded(name: &str, view: View<'_>, max: usize) -> String {
     let board = view.board;
     let mut out = format!("# Board {}\n\n", cut(&flat(name), 64));
     match board.goal() {
@@ -97,7 +111,7 @@ pub fn digest(name: &str, view: View<'_>) -> String {
             .map(|s| 2 + s.heading.len() + 3 + digits(s.count) + more_chars(s.count))
             .sum::<usize>()
         + 1;
-    let mut room = DIGEST_MAX_CHARS.saturating_sub(fixed);
+    let mut room = max.saturating_sub(fixed);
     let mut first = true;
     for section in sections.into_iter().filter(|s| s.count > 0) {
         out.push_str(if first { "\n\n" } else { "\n" });
@@ -119,7 +133,7 @@ pub fn digest(name: &str, view: View<'_>) -> String {
         }
     }
     out.push_str(&aside);
-    cut(&out, DIGEST_MAX_CHARS)
+    cut(&out, max)
 }
 
 /// The digest's sections, in the order they get room: dispatched work in
@@ -409,6 +423,16 @@ mod tests {
             }
         }
         let _ = board.edit(at(0), edits).unwrap();
+        // Served, it ends with the revision, within the same bound.
+        let served = digest_at(&"n".repeat(64), View::new(&board, at(1)), u64::MAX);
+        assert!(served.chars().count() <= DIGEST_MAX_CHARS, "{served}");
+        assert!(
+            served.ends_with(&format!(
+                "more\n\nRevision {}: pass it as revision to wait_for what comes next.",
+                u64::MAX
+            )),
+            "{served}"
+        );
         let text = digest(&"n".repeat(64), View::new(&board, at(1)));
         let chars = text.chars().count();
         assert!(chars <= DIGEST_MAX_CHARS, "{chars}: {text}");

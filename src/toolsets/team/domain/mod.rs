@@ -25,7 +25,7 @@ pub(crate) mod waiting;
 pub(crate) mod wave;
 
 pub(crate) use claims::{LeasePolicy, Target};
-pub(crate) use digest::digest;
+pub(crate) use digest::{digest, digest_at};
 pub(crate) use error::TeamError;
 pub(crate) use evidence::{EvidenceInput, EvidenceRule};
 pub(crate) use view::View;

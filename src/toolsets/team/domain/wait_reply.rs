@@ -17,8 +17,8 @@ use crate::toolsets::planning::domain::TaskId;
 /// How many tasks a reply lists per event (the rest are counted).
 pub(crate) const TASKS_SHOWN: usize = 10;
 
-/// The line that ends every reply.
-fn revision_line(revision: u64) -> String {
+/// The line that ends every reply (and every digest a server serves).
+pub(crate) fn revision_line(revision: u64) -> String {
     format!("Revision {revision}: pass it as revision to wait_for what comes next.")
 }
 

@@ -15,7 +15,7 @@ use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceC
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
-use super::domain::{EvidenceRule, LeasePolicy, View, digest};
+use super::domain::{EvidenceRule, LeasePolicy, View, digest_at};
 use super::waiter::Waiters;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
@@ -101,9 +101,10 @@ impl Tools for TeamTools {
         if uri != self.digest_uri() {
             return None;
         }
+        let revision = self.board.revision();
         let text = self.board.read(|board| {
             let now = self.board.now(self.clock);
-            digest(self.name.as_str(), View::new(board, now))
+            digest_at(self.name.as_str(), View::new(board, now), revision)
         });
         Some(
             text.map(|text| {
