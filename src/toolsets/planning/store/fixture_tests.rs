@@ -11,6 +11,7 @@ use std::path::Path;
 
 use super::git_log::codec;
 use super::snapshot;
+use crate::runtime::clock::Clock;
 use crate::toolsets::planning::domain::replay::Log;
 use crate::toolsets::planning::domain::{Board, Entry, History, Limits, Status, TaskId};
 
@@ -172,7 +173,12 @@ fn a_git_log_with_a_checkpoint_replays_into_its_board() {
     for op in ops {
         assert!(log.insert(op));
     }
-    let state = log.replay(Board::new(Limits::default(), true));
+    // One operation was made under a test's fixed clock, in January 2027:
+    // a reader whose clock is past it trusts every operation (one whose
+    // clock is not sets that one aside until then, as any stamped ahead).
+    let reader =
+        Clock::fixed(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_800_003_600));
+    let state = log.replay(Board::new(Limits::default(), true).with_clock(reader));
     assert!(state.set_aside.is_empty(), "{:?}", state.set_aside);
     assert_eq!(
         without_saved_at(&written(&state.board)),
