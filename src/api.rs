@@ -20,7 +20,7 @@
 
 /// What `planning-mcp-server` (`src/main.rs`) loads and serves with.
 pub mod config {
-    pub use crate::config::{ConfigFlags, Loaded, Mode, generate, load};
+    pub use crate::config::{ConfigFlags, Loaded, Mode, generate, load, subcommand};
 }
 
 /// How the binaries serve: `planning-mcp-server` runs the configured

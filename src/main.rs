@@ -4,8 +4,8 @@
 
 //! `planning-mcp-server`: CLI -> Config -> logging -> serve; or one of its
 //! subcommands (`planning_mcp_server::api::subcommands`: the server's own `setup`
-//! and `doctor`, and those the toolsets bring), each of which loads the
-//! configuration it needs itself.
+//! and `doctor`, and those the toolsets bring), each handed the
+//! configuration of the keys it reads.
 
 // Output goes through `runtime::output`: `println!` panics when stdout
 // is a closed pipe.
@@ -134,7 +134,7 @@ fn serve_with(loaded: config::Loaded, deep_work: bool) -> ExitCode {
 /// The parser: the server's flags, and the toolsets' subcommands.
 fn cli() -> clap::Command {
     commands().fold(Cli::command(), |cli, command| {
-        cli.subcommand((command.define)(clap::Command::new(command.name)))
+        cli.subcommand(config::subcommand::define(command))
     })
 }
 
@@ -160,7 +160,7 @@ where
 
 /// Runs a toolset's subcommand and prints what it answers.
 fn run(command: &CliCommand, matches: &ArgMatches) -> ExitCode {
-    match (command.run)(matches) {
+    match config::subcommand::run(command, matches) {
         Ok(text) => output::print_or_fail(PROGRAM, &text),
         Err(error) => fail(&error),
     }

@@ -7,7 +7,6 @@
 //! that holds only the flags given. A subcommand that reads only some keys
 //! (`summary`) takes only their flags: [`CommandFlags`].
 
-use std::marker::PhantomData;
 use std::path::PathBuf;
 
 use clap::builder::PossibleValuesParser;
@@ -75,7 +74,11 @@ impl ConfigFlags {
     }
 
     /// `command` with `--config` and the arguments of `flags`.
-    fn augment(command: Command, flags: &[&'static Flag], help: fn(&Flag) -> &str) -> Command {
+    pub(super) fn augment(
+        command: Command,
+        flags: &[&'static Flag],
+        help: fn(&Flag) -> &str,
+    ) -> Command {
         let config = Arg::new("config")
             .long("config")
             .value_name("PATH")
@@ -87,7 +90,7 @@ impl ConfigFlags {
     }
 
     /// The values of `flags` (those `command` was augmented with) in `matches`.
-    fn read(matches: &ArgMatches, flags: &[&'static Flag]) -> Self {
+    pub(super) fn read(matches: &ArgMatches, flags: &[&'static Flag]) -> Self {
         let mut given = Vec::new();
         for &flag in flags {
             let value = match flag.kind {
@@ -147,83 +150,21 @@ impl FromArgMatches for ConfigFlags {
     }
 }
 
-/// The keys a subcommand reads, and so the flags it takes.
-pub(crate) trait KeysRead {
-    /// The keys, `table.key`; `table.` stands for every key of the table.
-    const KEYS: &'static [&'static str];
-
-    /// The help of `flag` for this subcommand: the flag's own by default.
-    fn help(flag: &Flag) -> &str {
-        flag.help
-    }
-}
-
-/// The flags of a subcommand that reads only the keys `K` names: `--config`
-/// and the flags that set those keys, no others (`summary --help` lists
-/// neither `--port` nor `--plans-root`, and refuses them).
-pub(crate) struct CommandFlags<K> {
-    flags: ConfigFlags,
-    keys: PhantomData<K>,
-}
-
-impl<K: KeysRead> CommandFlags<K> {
-    /// The flags of [`ConfigFlags::all`] that set a key `K` reads.
-    pub(crate) fn taken() -> Vec<&'static Flag> {
-        let reads = |key: &str| {
-            K::KEYS.iter().any(|read| match read.strip_suffix('.') {
-                Some(table) => key.split_once('.').is_some_and(|(t, _)| t == table),
-                None => key == *read,
-            })
-        };
-        ConfigFlags::all()
-            .into_iter()
-            .filter(|flag| reads(flag.key))
-            .collect()
-    }
-
-    /// The flags given, as the configuration's top tier.
-    pub(crate) fn config(&self) -> &ConfigFlags {
-        &self.flags
-    }
-}
-
-impl<K> std::fmt::Debug for CommandFlags<K> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.flags.fmt(f)
-    }
-}
-
-impl<K> Clone for CommandFlags<K> {
-    fn clone(&self) -> Self {
-        Self {
-            flags: self.flags.clone(),
-            keys: PhantomData,
-        }
-    }
-}
-
-impl<K: KeysRead> Args for CommandFlags<K> {
-    fn augment_args(command: Command) -> Command {
-        ConfigFlags::augment(command, &Self::taken(), K::help)
-    }
-
-    fn augment_args_for_update(command: Command) -> Command {
-        Self::augment_args(command)
-    }
-}
-
-impl<K: KeysRead> FromArgMatches for CommandFlags<K> {
-    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
-        Ok(Self {
-            flags: ConfigFlags::read(matches, &Self::taken()),
-            keys: PhantomData,
+/// The flags of a subcommand that reads only the keys `reads` names
+/// (`table.key`; `table.` stands for every key of the table): those of
+/// [`ConfigFlags::all`] that set one (`summary --help` lists neither
+/// `--port` nor `--plans-root`, and refuses them).
+pub(super) fn taken(reads: &[&str]) -> Vec<&'static Flag> {
+    let read = |key: &str| {
+        reads.iter().any(|read| match read.strip_suffix('.') {
+            Some(table) => key.split_once('.').is_some_and(|(t, _)| t == table),
+            None => key == *read,
         })
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(matches)?;
-        Ok(())
-    }
+    };
+    ConfigFlags::all()
+        .into_iter()
+        .filter(|flag| read(flag.key))
+        .collect()
 }
 
 /// The flags given, as the top tier.
@@ -243,33 +184,36 @@ impl Provider for FlagValues {
 mod tests {
     use super::*;
 
-    struct BoardAndStorage;
+    const BOARD_AND_STORAGE: &[&str] = &["server.board", "storage."];
 
-    impl KeysRead for BoardAndStorage {
-        const KEYS: &'static [&'static str] = &["server.board", "storage."];
-    }
-
-    fn parse<K: KeysRead>(args: &[&str]) -> Result<CommandFlags<K>, clap::Error> {
-        let command = CommandFlags::<K>::augment_args(Command::new("t").no_binary_name(true));
-        CommandFlags::from_arg_matches(&command.try_get_matches_from(args)?)
+    fn parse(args: &[&str]) -> Result<ConfigFlags, clap::Error> {
+        let taken = taken(BOARD_AND_STORAGE);
+        let command =
+            ConfigFlags::augment(Command::new("t").no_binary_name(true), &taken, |flag| {
+                flag.help
+            });
+        Ok(ConfigFlags::read(
+            &command.try_get_matches_from(args)?,
+            &taken,
+        ))
     }
 
     #[test]
     fn a_command_takes_the_flags_of_the_keys_it_reads_and_no_others() {
-        let longs: Vec<&str> = CommandFlags::<BoardAndStorage>::taken()
+        let longs: Vec<&str> = taken(BOARD_AND_STORAGE)
             .iter()
             .map(|flag| flag.long)
             .collect();
         assert_eq!(longs, ["board", "storage", "storage-dir", "storage-url"]);
-        let flags = parse::<BoardAndStorage>(&["--board", "b", "--storage", "file"]).unwrap();
-        let given: Vec<&str> = flags.config().given.iter().map(|(f, _)| f.key).collect();
+        let flags = parse(&["--board", "b", "--storage", "file"]).unwrap();
+        let given: Vec<&str> = flags.given.iter().map(|(f, _)| f.key).collect();
         assert_eq!(given, ["server.board", "storage.backend"]);
         for other in [
             ["--port", "1"],
             ["--plans-root", "x"],
             ["--toolsets", "team"],
         ] {
-            let error = parse::<BoardAndStorage>(&other).unwrap_err();
+            let error = parse(&other).unwrap_err();
             assert_eq!(error.kind(), clap::error::ErrorKind::UnknownArgument);
         }
     }

@@ -11,6 +11,7 @@
 mod example;
 mod flags;
 mod server;
+pub mod subcommand;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,7 +24,6 @@ use figment::value::Dict;
 pub(crate) use example::example_of;
 pub use example::generate;
 pub use flags::ConfigFlags;
-pub(crate) use flags::{CommandFlags, KeysRead};
 #[cfg(test)]
 pub(crate) use server::FLAGS as SERVER_FLAGS;
 pub use server::Mode;

@@ -17,14 +17,14 @@ use super::agent::{Agent, ConfigFile, PROGRAM, Places, Scope};
 use super::apply::{self, Edit};
 use super::plan::{DEFAULT_NAME, Request, Storage, plan};
 use super::{diff, files, lock, program};
-use crate::server::command::CliCommand;
+use crate::server::command::{CliCommand, Run};
 use crate::toolsets::REGISTRY;
 
 /// The subcommand.
 pub(crate) const SETUP: CliCommand = CliCommand {
     name: "setup",
     define,
-    run,
+    run: Run::Alone(run),
 };
 
 /// What `planning-mcp-server --help` says of it.

@@ -31,13 +31,13 @@ use super::program::{NotRunnable, Runnable};
 use super::toml_file::TomlDocument;
 use super::{files, probe, program};
 use crate::runtime::text::escaped;
-use crate::server::command::CliCommand;
+use crate::server::command::{CliCommand, Run};
 
 /// The subcommand.
 pub(crate) const DOCTOR: CliCommand = CliCommand {
     name: "doctor",
     define,
-    run,
+    run: Run::Alone(run),
 };
 
 const ABOUT: &str = "Check what setup wrote into the agents' config files: the server starts \

@@ -11,16 +11,19 @@ use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use super::{MoveKeys, database_board};
-use crate::config::CommandFlags;
+use super::{MOVE_KEYS, database_board, flag_help};
 use crate::runtime::whole_file::{Step, Write};
-use crate::server::command::CliCommand;
+use crate::server::command::{CliCommand, Configuration, Run};
 
 /// The subcommand, for the registry entry's `commands`.
 pub(crate) const EXPORT: CliCommand = CliCommand {
     name: "export",
     define,
-    run,
+    run: Run::Configured {
+        reads: MOVE_KEYS,
+        flag_help,
+        run,
+    },
 };
 
 const ABOUT: &str = "Print board --board of the postgres backend's database as a snapshot, \
@@ -30,8 +33,6 @@ byte for byte (the file backend's format), or write it to --output (e.g. \
 // Its arguments. (Not a doc comment: clap would make it the subcommand's about.)
 #[derive(Debug, Args)]
 struct ExportArgs {
-    #[command(flatten)]
-    config: CommandFlags<MoveKeys>,
     /// Write the snapshot to this file instead of standard output (never
     /// over an existing file, unless --force)
     #[arg(long, value_name = "FILE")]
@@ -45,9 +46,9 @@ fn define(command: Command) -> Command {
     ExportArgs::augment_args(command.about(ABOUT))
 }
 
-fn run(matches: &ArgMatches) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = ExportArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
-    let (name, store) = database_board(&args.config)?;
+    let (name, store) = database_board(configuration)?;
     let Some((revision, snapshot)) = store.export().map_err(|error| error.to_string())? else {
         return Err(format!("board {name} is not in {}", store.database()));
     };

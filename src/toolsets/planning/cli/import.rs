@@ -9,17 +9,20 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use super::{MoveKeys, database_board};
-use crate::config::CommandFlags;
+use super::{MOVE_KEYS, database_board, flag_help};
 use crate::runtime::regular_file;
-use crate::server::command::CliCommand;
+use crate::server::command::{CliCommand, Configuration, Run};
 use crate::toolsets::planning::store::file::MAX_SNAPSHOT_BYTES;
 
 /// The subcommand, for the registry entry's `commands`.
 pub(crate) const IMPORT: CliCommand = CliCommand {
     name: "import",
     define,
-    run,
+    run: Run::Configured {
+        reads: MOVE_KEYS,
+        flag_help,
+        run,
+    },
 };
 
 const ABOUT: &str = "Load a board snapshot (a file backend's {name}.json) into the database of \
@@ -29,8 +32,6 @@ board already, unless --replace. Running servers see it at once";
 // Its arguments. (Not a doc comment: clap would make it the subcommand's about.)
 #[derive(Debug, Args)]
 struct ImportArgs {
-    #[command(flatten)]
-    config: CommandFlags<MoveKeys>,
     /// Overwrite the board if the database holds it already
     #[arg(long)]
     replace: bool,
@@ -43,14 +44,14 @@ fn define(command: Command) -> Command {
     ImportArgs::augment_args(command.about(ABOUT))
 }
 
-fn run(matches: &ArgMatches) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = ImportArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let shown = args.file.display();
     let bytes = regular_file::read(&args.file, MAX_SNAPSHOT_BYTES)
         .map_err(|refused| format!("cannot read {shown}: {refused}"))?;
     let snapshot = String::from_utf8(bytes)
         .map_err(|_| format!("{shown} is not a board snapshot: it is not UTF-8"))?;
-    let (name, store) = database_board(&args.config)?;
+    let (name, store) = database_board(configuration)?;
     let revision = store
         .import(snapshot, args.replace)
         .map_err(|error| error.to_string())?;

@@ -12,7 +12,7 @@ mod import;
 pub(crate) use export::EXPORT;
 pub(crate) use import::IMPORT;
 
-use crate::config::{self, CommandFlags, KeysRead};
+use crate::server::command::Configuration;
 use crate::server::settings::Flag;
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::config::Backend;
@@ -20,24 +20,19 @@ use crate::toolsets::planning::store::postgres::PostgresStore;
 
 /// What `import` and `export` read of the configuration, and so their only
 /// flags (besides `--config`): the board's name and where boards are kept.
-#[derive(Debug)]
-pub(crate) struct MoveKeys;
+pub(crate) const MOVE_KEYS: &[&str] = &["server.board", "storage."];
 
-impl KeysRead for MoveKeys {
-    const KEYS: &'static [&'static str] = &["server.board", "storage."];
-
-    fn help(flag: &Flag) -> &str {
-        match flag.key {
-            "server.board" => "The board to move (default: default)",
-            _ => flag.help,
-        }
+/// What their `--help` says of the flags of the keys they read.
+fn flag_help(flag: &Flag) -> &str {
+    match flag.key {
+        "server.board" => "The board to move (default: default)",
+        _ => flag.help,
     }
 }
 
 /// The configured board's store in the database, from the flags given.
-fn database_board(flags: &CommandFlags<MoveKeys>) -> Result<(String, PostgresStore), String> {
-    let loaded = config::load(flags.config()).map_err(|error| error.to_string())?;
-    let config = &loaded.config;
+fn database_board(configuration: &Configuration<'_>) -> Result<(String, PostgresStore), String> {
+    let config = configuration.load()?;
     let Some(planning) = config.toolsets.state::<Planning>() else {
         return Err(
             "import and export move toolset planning's boards: enable it (server.toolsets)".into(),
@@ -49,7 +44,7 @@ fn database_board(flags: &CommandFlags<MoveKeys>) -> Result<(String, PostgresSto
             "import and export move a board between a file and the database of the postgres backend: pass --storage postgres and --storage-url URL (or set storage.backend and storage.url); a board of the file backend is a file already, {storage.dir}/{name}.json".into(),
         );
     }
-    let name = config.server.board.to_string();
+    let name = config.board.to_string();
     let planning_settings = &settings.planning;
     let store = PostgresStore::open(
         &settings.storage,

@@ -8,17 +8,20 @@
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use super::{SyncKeys, report, sync};
-use crate::config::{self, CommandFlags};
+use super::{SYNC_KEYS, report, sync};
 use crate::server::BoardName;
-use crate::server::command::CliCommand;
+use crate::server::command::{CliCommand, Configuration, Run, own_help};
 use crate::toolsets::planning::Planning;
 
 /// The subcommand, for the registry entry's `commands`.
 pub(crate) const SYNC: CliCommand = CliCommand {
     name: "sync",
     define,
-    run,
+    run: Run::Configured {
+        reads: SYNC_KEYS,
+        flag_help: own_help,
+        run,
+    },
 };
 
 /// What `planning-mcp-server --help` says of it.
@@ -30,8 +33,6 @@ another clone beat is fetched, merged and retried";
 // about.)
 #[derive(Debug, Args)]
 struct SyncArgs {
-    #[command(flatten)]
-    config: CommandFlags<SyncKeys>,
     /// The remote to sync with (default: sync.remote, 'origin')
     #[arg(long, value_name = "NAME")]
     remote: Option<String>,
@@ -46,7 +47,7 @@ fn define(command: Command) -> Command {
 }
 
 /// Syncs and prints the report; an error when any board did not sync.
-fn run(matches: &ArgMatches) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = SyncArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let board = match args.board.as_deref() {
         Some(name) => Some(BoardName::parse(name).ok_or_else(|| {
@@ -58,8 +59,8 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
         })?),
         None => None,
     };
-    let loaded = config::load(args.config.config()).map_err(|error| error.to_string())?;
-    let Some(planning) = loaded.config.toolsets.state::<Planning>() else {
+    let config = configuration.load()?;
+    let Some(planning) = config.toolsets.state::<Planning>() else {
         return Err("sync works on toolset planning's boards: enable it (server.toolsets)".into());
     };
     let settings = planning.boards().settings();
@@ -80,7 +81,7 @@ mod tests {
     use super::*;
 
     fn parse(args: &[&str]) -> Result<ArgMatches, clap::Error> {
-        define(Command::new(SYNC.name))
+        crate::config::subcommand::define(&SYNC)
             .no_binary_name(true)
             .try_get_matches_from(args)
     }
@@ -100,7 +101,7 @@ mod tests {
     #[test]
     fn a_bad_board_name_is_refused_before_anything_runs() {
         let matches = parse(&["--board", "Not A Name", "--config", "/nonexistent"]).unwrap();
-        let error = run(&matches).unwrap_err();
+        let error = crate::config::subcommand::run(&SYNC, &matches).unwrap_err();
         assert!(
             error.starts_with("--board: 'Not A Name' is not a board name"),
             "{error}"

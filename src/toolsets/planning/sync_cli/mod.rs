@@ -20,9 +20,7 @@ pub(crate) use every::background_syncs;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::config::KeysRead;
 use crate::server::BoardName;
-use crate::server::settings::Flag;
 use crate::toolsets::planning::config::{Backend, BoardSettings};
 use crate::toolsets::planning::store::git_log::git::Git;
 use crate::toolsets::planning::store::git_log::place::{BOARDS, Place};
@@ -33,16 +31,7 @@ use crate::toolsets::planning::store::repository_dir;
 
 /// What `sync` reads of the configuration, and so its only flags (besides
 /// `--config`): where boards are stored and how they sync.
-#[derive(Debug)]
-pub(crate) struct SyncKeys;
-
-impl KeysRead for SyncKeys {
-    const KEYS: &'static [&'static str] = &["storage.", "sync."];
-
-    fn help(flag: &Flag) -> &str {
-        flag.help
-    }
-}
+pub(crate) const SYNC_KEYS: &[&str] = &["storage.", "sync."];
 
 /// What one `sync` run did: a report per board, or its error.
 pub(crate) type Outcome = Vec<(String, Result<Report, SyncError>)>;

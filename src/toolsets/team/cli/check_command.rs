@@ -3,8 +3,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! `planning-mcp-server check-touches`, toolset `team`'s subcommand for a
-//! git pre-commit hook: its arguments (`--config`, the flags of the keys it
-//! reads, `--url`, `--agent`, `--strict`) and its run: read the board's
+//! git pre-commit hook: its arguments (`--url`, `--agent`, `--strict`; the
+//! binary adds `--config` and the flags of the keys it reads) and its run: read the board's
 //! live reservations (stored, or from a running server), list the staged
 //! files, report those inside another agent's reservation. Without
 //! `--strict` it exits with 0 whatever happens (a board or server it cannot
@@ -15,10 +15,10 @@
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::check_touches::{check, report, staged};
-use super::{BoardKeys, fetch, stored_board};
-use crate::config::{self, CommandFlags};
+use super::{BOARD_KEYS, fetch, stored_board};
 use crate::runtime::clock::Clock;
-use crate::server::command::CliCommand;
+use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::settings::Flag;
 use crate::toolsets::team::domain::View;
 use crate::toolsets::team::domain::text;
 use crate::toolsets::team::reserved::{self, Reservations};
@@ -27,8 +27,20 @@ use crate::toolsets::team::reserved::{self, Reservations};
 pub(crate) const CHECK_TOUCHES: CliCommand = CliCommand {
     name: "check-touches",
     define,
-    run,
+    run: Run::Configured {
+        reads: BOARD_KEYS,
+        flag_help,
+        run,
+    },
 };
+
+/// What its `--help` says of the flags of the keys it reads.
+fn flag_help(flag: &Flag) -> &str {
+    match flag.key {
+        "server.board" => "Board whose reservations to check",
+        _ => flag.help,
+    }
+}
 
 /// What `planning-mcp-server --help` says of it.
 const ABOUT: &str = "Report the staged files (git diff --cached) that fall inside another \
@@ -45,8 +57,6 @@ pub(crate) const AGENT_VARIABLE: &str = "PLANNING_AGENT";
 // about.)
 #[derive(Debug, Args)]
 struct CheckArgs {
-    #[command(flatten)]
-    config: CommandFlags<BoardKeys>,
     /// Your agent name: your own reservations are no conflict. Without
     /// --agent, the environment variable PLANNING_AGENT (e.g. set per
     /// worktree, for the one hooks folder all worktrees share)
@@ -71,9 +81,9 @@ fn define(command: Command) -> Command {
 
 /// Checks the staged files against the configured board (`--board`).
 /// Without `--strict`, what cannot be checked is a warning and exit 0.
-fn run(matches: &ArgMatches) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = CheckArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
-    match (checked(&args), args.strict) {
+    match (checked(&args, configuration), args.strict) {
         (Ok((text, true)), true) => Err(format!("{text}\n(--strict: the commit is refused)")),
         (Ok((text, _)), _) => Ok(format!("{text}\n")),
         (Err(error), true) => Err(format!("{error}\n(--strict: the commit is refused)")),
@@ -94,17 +104,16 @@ fn warning(error: &str) -> String {
 
 /// The report, and whether it found a staged file in another agent's
 /// reservation; or why the check could not be made.
-fn checked(args: &CheckArgs) -> Result<(String, bool), String> {
+fn checked(args: &CheckArgs, configuration: &Configuration<'_>) -> Result<(String, bool), String> {
     if let Some(agent) = &args.agent {
         text::agent(agent).map_err(|error| error.to_string())?;
     }
-    let loaded = config::load(args.config.config()).map_err(|error| error.to_string())?;
-    let config = &loaded.config;
-    let name = &config.server.board;
+    let config = configuration.load()?;
+    let name = &config.board;
     let mut note = None;
     let reservations = match &args.url {
         Some(url) => {
-            let token = config.server.auth_token.as_ref().map(|t| t.expose());
+            let token = config.auth_token.as_ref().map(|t| t.expose());
             let json = fetch::reservations(url, name, token)?;
             serde_json::from_str::<Reservations>(&json).map_err(|error| {
                 format!("{url} answered reservations that do not parse: {error}")
@@ -130,9 +139,10 @@ fn checked(args: &CheckArgs) -> Result<(String, bool), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::subcommand;
 
     fn parse(args: &[&str]) -> Result<ArgMatches, clap::Error> {
-        define(Command::new(CHECK_TOUCHES.name))
+        subcommand::define(&CHECK_TOUCHES)
             .no_binary_name(true)
             .try_get_matches_from(args)
     }
@@ -152,15 +162,17 @@ mod tests {
     fn a_bad_agent_name_is_refused_before_anything_is_read() {
         let matches = parse(&["--agent", "w\u{202e}1", "--strict"]).unwrap();
         assert_eq!(
-            run(&matches).unwrap_err(),
+            subcommand::run(&CHECK_TOUCHES, &matches).unwrap_err(),
             "The agent name must not hold invisible or direction-changing characters (it holds \
              U+202E).\n(--strict: the commit is refused)"
         );
         // Without --strict, the same is a warning: the hook never blocks.
         let matches = parse(&["--agent", "w\u{202e}1"]).unwrap();
-        assert_eq!(run(&matches).unwrap(), "");
+        assert_eq!(subcommand::run(&CHECK_TOUCHES, &matches).unwrap(), "");
         let args = CheckArgs::from_arg_matches(&matches).unwrap();
-        insta::assert_snapshot!(warning(&checked(&args).unwrap_err()), @r"
+        let unread = || Err("the configuration is not read before the name is checked".to_owned());
+        let error = checked(&args, &Configuration::new(&unread)).unwrap_err();
+        insta::assert_snapshot!(warning(&error), @r"
         planning-mcp-server check-touches: warning: the staged files were not checked: The agent name must not hold invisible or direction-changing characters (it holds U+202E).
         (the commit goes through; with --strict it would be refused)
         ");
@@ -168,7 +180,7 @@ mod tests {
 
     #[test]
     fn its_help_names_the_agent_variable() {
-        let help = define(Command::new(CHECK_TOUCHES.name))
+        let help = subcommand::define(&CHECK_TOUCHES)
             .render_long_help()
             .to_string();
         assert!(help.contains("[env: PLANNING_AGENT"), "{help}");

@@ -3,21 +3,33 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! `planning-mcp-server summary`, toolset `team`'s subcommand: its
-//! arguments (`--config`, the flags of the keys it reads, `--url`) and its
-//! run: load the configuration those flags give, then print the digest.
+//! arguments (`--url`; the binary adds `--config` and the flags of the
+//! keys it reads) and its run: print the digest.
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use super::{Source, SummaryKeys, summary};
-use crate::config::{self, CommandFlags};
-use crate::server::command::CliCommand;
+use super::{BOARD_KEYS, Source, summary};
+use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::settings::Flag;
 
 /// The subcommand, for the registry entry's `commands`.
 pub(crate) const SUMMARY: CliCommand = CliCommand {
     name: "summary",
     define,
-    run,
+    run: Run::Configured {
+        reads: BOARD_KEYS,
+        flag_help,
+        run,
+    },
 };
+
+/// What its `--help` says of the flags of the keys it reads.
+fn flag_help(flag: &Flag) -> &str {
+    match flag.key {
+        "server.board" => "Board to summarize",
+        _ => flag.help,
+    }
+}
 
 /// What `planning-mcp-server --help` says of it.
 const ABOUT: &str = "Print the digest of a board (at most 1,500 characters: goal, counts, \
@@ -28,8 +40,6 @@ server, e.g. for a SessionStart hook";
 // about.)
 #[derive(Debug, Args)]
 struct SummaryArgs {
-    #[command(flatten)]
-    config: CommandFlags<SummaryKeys>,
     /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead
     /// of reading the stored board, waiting 5 s at most; its token comes from
     /// server.auth_token (PLANNING_SERVER_AUTH_TOKEN)
@@ -43,15 +53,14 @@ fn define(command: Command) -> Command {
 }
 
 /// Prints the digest of the configured board (`--board`).
-fn run(matches: &ArgMatches) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = SummaryArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
-    let loaded = config::load(args.config.config()).map_err(|error| error.to_string())?;
-    let config = &loaded.config;
-    let name = &config.server.board;
+    let config = configuration.load()?;
+    let name = &config.board;
     let source = match &args.url {
         Some(url) => Source::Server {
             url,
-            token: config.server.auth_token.as_ref().map(|t| t.expose()),
+            token: config.auth_token.as_ref().map(|t| t.expose()),
         },
         None => Source::Stored,
     };
@@ -61,9 +70,10 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::subcommand;
 
     fn parse(args: &[&str]) -> Result<ArgMatches, clap::Error> {
-        define(Command::new(SUMMARY.name))
+        subcommand::define(&SUMMARY)
             .no_binary_name(true)
             .try_get_matches_from(args)
     }
@@ -86,7 +96,7 @@ mod tests {
     #[test]
     fn a_missing_config_file_is_an_error_before_any_board_is_read() {
         let matches = parse(&["--config", "/nonexistent/planning-mcp-server.toml"]).unwrap();
-        let error = run(&matches).unwrap_err();
+        let error = subcommand::run(&SUMMARY, &matches).unwrap_err();
         assert_eq!(
             error,
             "the config file /nonexistent/planning-mcp-server.toml (given by --config) does not exist"

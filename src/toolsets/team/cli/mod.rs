@@ -20,9 +20,7 @@ mod fetch;
 pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
 
-use crate::config::KeysRead;
 use crate::runtime::text::escaped;
-use crate::server::settings::Flag;
 use crate::server::{BoardName, Enabled};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::config::Backend;
@@ -32,39 +30,11 @@ use crate::toolsets::planning::store;
 use super::domain::{View, digest};
 use crate::runtime::clock::Clock;
 
-/// What `summary` reads of the configuration, and so its only flags
-/// (besides `--config`): the board's name and where boards are stored.
-/// The transport, the port, the toolsets offered and the other toolsets'
-/// tables mean nothing to it.
-#[derive(Debug)]
-pub(crate) struct SummaryKeys;
-
-impl KeysRead for SummaryKeys {
-    const KEYS: &'static [&'static str] = &["server.board", "storage."];
-
-    fn help(flag: &Flag) -> &str {
-        match flag.key {
-            "server.board" => "Board to summarize",
-            _ => flag.help,
-        }
-    }
-}
-
-/// What `check-touches` reads of the configuration: as `summary`, the
-/// board's name and where boards are stored.
-#[derive(Debug)]
-pub(crate) struct BoardKeys;
-
-impl KeysRead for BoardKeys {
-    const KEYS: &'static [&'static str] = &["server.board", "storage."];
-
-    fn help(flag: &Flag) -> &str {
-        match flag.key {
-            "server.board" => "Board whose reservations to check",
-            _ => flag.help,
-        }
-    }
-}
+/// What `summary` and `check-touches` read of the configuration, and so
+/// their only flags (besides `--config`): the board's name and where boards
+/// are stored. The transport, the port, the toolsets offered and the other
+/// toolsets' tables mean nothing to them.
+pub(crate) const BOARD_KEYS: &[&str] = &["server.board", "storage."];
 
 /// Where the digest comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,25 +137,4 @@ pub(crate) fn stored_board(
         name: name.clone(),
         location,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::CommandFlags;
-
-    #[test]
-    fn summary_takes_a_flag_for_every_key_it_reads() {
-        let taken = CommandFlags::<SummaryKeys>::taken();
-        for key in SummaryKeys::KEYS {
-            let table = key.strip_suffix('.');
-            let covered = taken.iter().any(|flag| match table {
-                Some(table) => flag.key.starts_with(&format!("{table}.")),
-                None => flag.key == *key,
-            });
-            assert!(covered, "no flag sets {key}");
-        }
-        let longs: Vec<&str> = taken.iter().map(|flag| flag.long).collect();
-        assert_eq!(longs, ["board", "storage", "storage-dir", "storage-url"]);
-    }
 }

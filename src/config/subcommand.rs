@@ -1,0 +1,76 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! The subcommands' configuration: a subcommand that reads keys
+//! ([`Run::Configured`]) takes `--config` and the flags of those keys, and
+//! is handed the configuration they, the file and the environment give.
+//! Here, rather than in the toolsets, because loading is the
+//! configuration's: the arrow runs from `config` to the toolsets.
+
+use clap::{ArgMatches, Command};
+
+use super::flags::{ConfigFlags, taken};
+use crate::server::command::{CliCommand, Configuration, Configured, Run};
+
+/// `command`'s parser: its own arguments, and for one that reads keys,
+/// `--config` and the flags that set them.
+pub fn define(command: &CliCommand) -> Command {
+    let defined = (command.define)(Command::new(command.name));
+    match command.run {
+        Run::Alone(_) => defined,
+        Run::Configured {
+            reads, flag_help, ..
+        } => ConfigFlags::augment(defined, &taken(reads), flag_help),
+    }
+}
+
+/// Runs `command` on the arguments `matches` ([`define`]'s): the text to
+/// print, or what went wrong.
+pub fn run(command: &CliCommand, matches: &ArgMatches) -> Result<String, String> {
+    match command.run {
+        Run::Alone(run) => run(matches),
+        Run::Configured { reads, run, .. } => {
+            let flags = ConfigFlags::read(matches, &taken(reads));
+            let load = || {
+                let loaded = super::load(&flags).map_err(|error| error.to_string())?;
+                let config = loaded.config;
+                Ok(Configured {
+                    board: config.server.board,
+                    auth_token: config.server.auth_token,
+                    toolsets: config.toolsets,
+                })
+            };
+            run(matches, &Configuration::new(&load))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subcommand that reads keys takes a flag for each (a key no
+    /// flag sets is read from the file and the environment only), and
+    /// `summary` takes exactly the board's and the storage's.
+    #[test]
+    fn each_subcommand_takes_a_flag_for_every_key_it_reads() {
+        for command in crate::api::subcommands::commands() {
+            let Run::Configured { reads, .. } = command.run else {
+                continue;
+            };
+            let taken = taken(reads);
+            for key in reads {
+                let covered = taken.iter().any(|flag| match key.strip_suffix('.') {
+                    Some(table) => flag.key.starts_with(&format!("{table}.")),
+                    None => flag.key == *key,
+                });
+                assert!(covered, "{}: no flag sets {key}", command.name);
+            }
+            if command.name == "summary" {
+                let longs: Vec<&str> = taken.iter().map(|flag| flag.long).collect();
+                assert_eq!(longs, ["board", "storage", "storage-dir", "storage-url"]);
+            }
+        }
+    }
+}
