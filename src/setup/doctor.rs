@@ -29,7 +29,7 @@ use super::json::Document;
 use super::plan::DEFAULT_NAME;
 use super::program::{NotRunnable, Runnable};
 use super::toml_file::TomlDocument;
-use super::{files, probe, program};
+use super::{files, fix, probe, program};
 use crate::runtime::text::escaped;
 use crate::server::command::{CliCommand, Run};
 
@@ -164,18 +164,30 @@ fn check(
         return;
     };
     report.ok(&format!("server '{name}' {}", escaped(&launch.describe())));
+    let hooks_file = agent.hooks_file(scope, places);
+    // Toolset team is on when the entry's arguments say so, or (for an
+    // HTTP entry, whose server's flags are not in the file) when the
+    // agent's hooks read the digest: the fixes start and set up the same.
+    let team = match &launch {
+        Launch::Stdio { args, .. } => args
+            .windows(2)
+            .any(|w| w[0] == "--toolsets" && w[1].split(',').any(|t| t == "team")),
+        Launch::Http { .. } => hooks_file.as_ref().is_some_and(has_digest_hook),
+    };
+    // `setup` again as it would write this very entry.
+    let setup = fix::setup_again(agent, scope, &launch, team);
     // The directory the agent starts the server in: the project for a
     // project's file; for a user's file, whichever project is open (this
     // one is as good as any).
     let dir = places.project.clone();
-    let mut team = false;
     match &launch {
         Launch::Stdio { command, args } => {
-            team = args.windows(2).any(|w| w[0] == "--toolsets" && w[1].split(',').any(|t| t == "team"));
             let shown = escaped(&launch.command_line()).into_owned();
             if let Some(program) = check_program(command, &shown, scope, &setup, places, report) {
                 match probe::stdio_server(&program, args, &dir) {
-                    Ok(tools) => report.ok(&format!("it answers initialize and lists {tools} tools")),
+                    Ok(tools) => {
+                        report.ok(&format!("it answers initialize and lists {tools} tools"))
+                    }
                     Err(why) => report.fail(
                         &format!("it does not speak MCP: {why}"),
                         "run the command yourself in the project to see why",
@@ -194,13 +206,20 @@ fn check(
         }
         Launch::Http { url } => match probe::http_server(url) {
             Ok(server) => report.ok(&format!("{url} answers initialize ({server})")),
-            Err(why) => report.fail(
-                &format!("{url} does not answer initialize: {why}"),
-                &format!("start the server ({PROGRAM} --mode http --storage file), or run setup with its URL"),
-            ),
+            Err(why) => {
+                let elsewhere = format!(
+                    "if it runs at another URL, run `{}`",
+                    fix::setup_again(agent, scope, &Launch::Http { url: "URL".into() }, team)
+                );
+                let fix = match fix::start_http(url, team) {
+                    Some(start) => format!("start the server: `{start}`; or, {elsewhere}"),
+                    None => format!("start the server at {url}; or, {elsewhere}"),
+                };
+                report.fail(&format!("{url} does not answer initialize: {why}"), &fix);
+            }
         },
     }
-    if let Some(hooks_file) = agent.hooks_file(scope, places) {
+    if let Some(hooks_file) = hooks_file {
         check_hooks(&hooks_file, &dir, team, &setup, report);
     }
 }
@@ -264,7 +283,7 @@ fn check_program(
         Err(NotRunnable::Missing) => {
             let fix = match scope {
                 Scope::Project => format!("put {PROGRAM} on PATH (cargo install --path .)"),
-                Scope::User => format!("run {setup} --scope user again from the binary you use"),
+                Scope::User => format!("run {setup} again from the binary you use"),
             };
             report.fail(&format!("{command} is not found"), &fix);
             None
@@ -353,7 +372,7 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
                 Err(NotRunnable::Missing) => {
                     report.fail(
                         &format!("{event} hook `{shown}` is not run: {} is not found", escaped(&argv[0])),
-                        &format!("put {PROGRAM} on PATH (cargo install --path .), or run {setup} --scope user"),
+                        &format!("put {PROGRAM} on PATH (cargo install --path .), or run {PROGRAM} setup claude-code --scope user"),
                     );
                     continue;
                 }
@@ -373,7 +392,7 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
                 )),
                 Err(why) => report.fail(
                     &format!("{event} hook `{shown}` fails: {why}"),
-                    &format!("run {setup} again with your toolsets (it writes flags that fit the storage)"),
+                    &format!("run {setup} again (it writes hooks that fit the storage)"),
                 ),
             }
         }
@@ -384,6 +403,25 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
             file.shown
         ));
     }
+}
+
+/// Whether the hooks `file` holds one that prints this server's digest
+/// (`summary`): toolset team is on.
+fn has_digest_hook(file: &ConfigFile) -> bool {
+    let Ok(Some(text)) = files::read(&file.path, &file.shown) else {
+        return false;
+    };
+    let Ok(doc) = Document::parse(&text, false) else {
+        return false;
+    };
+    HOOK_EVENTS.iter().any(|(event, _)| {
+        doc.get(&["hooks", event])
+            .and_then(|groups| doc.data(groups))
+            .is_some_and(|groups| {
+                let text = groups.to_string();
+                text.contains(PROGRAM) && text.contains(" summary ")
+            })
+    })
 }
 
 /// The words of `command` if it is a hook `setup` writes, which doctor

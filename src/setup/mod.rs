@@ -14,7 +14,7 @@
 //! - [`lock`]: one `setup` at a time per directory;
 //! - [`program`]: the command written, checked against `PATH`;
 //! - `command`: `setup`'s arguments and run; `doctor` and what it runs
-//!   ([`probe`]).
+//!   ([`probe`]), its fixes fitted to the entry checked ([`fix`]).
 
 mod agent;
 mod apply;
@@ -22,6 +22,7 @@ mod command;
 mod diff;
 mod doctor;
 mod files;
+mod fix;
 mod json;
 mod lock;
 mod plan;

@@ -586,7 +586,7 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
     let output = project.run(&["doctor", "claude-code"]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr.contains("  FAIL  not run: SessionStart hook `planning-mcp-server summary`: setup writes only `planning-mcp-server summary --storage file` or `planning-mcp-server summary --url URL`, and doctor runs no other command\n        fix: if you did not put it there, remove it from .claude/settings.json; then run planning-mcp-server setup claude-code\n"), "{stderr}");
+    assert!(stderr.contains("  FAIL  not run: SessionStart hook `planning-mcp-server summary`: setup writes only `planning-mcp-server summary --storage file` or `planning-mcp-server summary --url URL`, and doctor runs no other command\n        fix: if you did not put it there, remove it from .claude/settings.json; then run planning-mcp-server setup claude-code --toolsets planning,team --storage file\n"), "{stderr}");
     assert!(
         stderr.trim_end().ends_with("6 checks, 2 failed"),
         "{stderr}"
@@ -668,7 +668,7 @@ async fn doctor_runs_no_code_of_a_checked_out_project() {
         );
         assert!(stderr.contains(&line), "{line}\n{stderr}");
     }
-    assert!(stderr.contains("        fix: if you did not put it there, remove the entry; then run planning-mcp-server setup claude-code\n"), "{stderr}");
+    assert!(stderr.contains("        fix: if you did not put it there, remove the entry; then run planning-mcp-server setup claude-code --toolsets planning,team --storage file\n"), "{stderr}");
 
     // Its absolute path, and a PATH that finds it first, are refused too.
     let real = std::fs::canonicalize(&script).unwrap();
@@ -778,6 +778,80 @@ async fn http_setup_points_the_agent_and_the_hooks_at_the_server() {
         )),
         "{report}"
     );
+}
+
+#[tokio::test]
+async fn doctor_s_fix_starts_the_http_server_the_entry_points_at() {
+    use tokio::io::AsyncBufReadExt as _;
+
+    let project = Project::new();
+    let port = common::free_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    project
+        .setup(&["claude-code", "--toolsets", "planning,team", "--http", &url])
+        .await;
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let start = format!(
+        "planning-mcp-server --mode http --host 127.0.0.1 --port {port} --toolsets planning,team --storage file"
+    );
+    let fix = format!(
+        "        fix: start the server: `{start}`; or, if it runs at another URL, run `planning-mcp-server setup claude-code --toolsets planning,team --http URL`\n"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "  FAIL  {url} does not answer initialize: cannot reach it: "
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&fix), "{fix}\n{stderr}");
+    // The printed command, run as printed (in the background, in the
+    // project), is the server the entry and its hooks want.
+    let printed = stderr
+        .split_once("fix: start the server: `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(command, _)| command)
+        .unwrap();
+    assert_eq!(printed, start);
+    let words: Vec<&str> = printed.split_whitespace().collect();
+    let mut server = project.command(words[0]);
+    server
+        .args(&words[1..])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let mut child = server.spawn().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let listening = common::within_hang("the server's listening line", async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(url) = common::listening_url(&line) {
+                return url;
+            }
+        }
+        panic!("the server exited before listening");
+    })
+    .await;
+    assert_eq!(listening, url);
+    // Drained, so that a full pipe never stops the server.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains(&format!(
+            "  ok    {url} answers initialize (planning-mcp-server "
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains("  ok    SessionStart hook `planning-mcp-server summary --url "),
+        "{report}"
+    );
+    child.kill().await.unwrap();
 }
 
 /// The agent CLI `name` from `PLANNING_AGENT_CLIS` (the directory that
