@@ -281,6 +281,79 @@ async fn commit_jj_squash_of_a_plan_into_a_finished_one() {
     client.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn commit_jj_squash_of_two_plans_merges_again_after_an_undo() {
+    let Some(repo) = jj_repo("commit_jj_squash_of_two_plans_merges_again_after_an_undo") else {
+        return;
+    };
+    // Every commit stamped alike, as within one second: writing the same
+    // migration again after `jj undo` makes the very commit the undo hid,
+    // which jj refuses to write twice (exit status 255).
+    std::fs::write(
+        repo.dir.path().join("jjconfig.toml"),
+        "[debug]\ncommit-timestamp = \"2026-01-01T00:00:00+00:00\"\n",
+    )
+    .unwrap();
+    let client = start(&repo, None).await;
+    ok(
+        &client,
+        "set_overarching_goal",
+        json!({"goal": {"type": "feat", "title": "one"}}),
+    )
+    .await;
+    ok(
+        &client,
+        "set_plan",
+        json!({"plan": [{"text": "a", "done": true}]}),
+    )
+    .await;
+    ok(&client, "finish_job", json!({})).await;
+    ok(
+        &client,
+        "set_overarching_goal",
+        json!({"goal": {"type": "fix", "title": "two"}, "start_new": true}),
+    )
+    .await;
+    ok(&client, "set_plan", json!({"plan": [{"text": "b"}]})).await;
+    std::fs::write(repo.path.join("b.txt"), "b\n").unwrap();
+    carry_out(&repo, "jj squash");
+    let joined =
+        "feat: one\n\n- [x]: a\n\n~~~ COMPLETE ~~~\n\nfix: two\n\n- [ ]: b\n\n~~~ EXECUTE ~~~\n";
+    let merged = "feat: one\n\nfix: two\n\n- [x]: a\n- [ ]: b\n\n~~~ EXECUTE ~~~\n";
+    assert_eq!(repo.jj_description("@-"), joined);
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    assert!(
+        read.contains("  A) Merge them into one plan: call verify_plan with migrate: true;"),
+        "{read}"
+    );
+    // A: merge them, as offered.
+    let first = ok(&client, "verify_plan", json!({"migrate": true})).await;
+    assert!(
+        first.starts_with("Description migrated to the plan format.\n"),
+        "{first}"
+    );
+    assert_eq!(repo.jj_description("@-"), merged);
+    // D, for the merge: undo it (the last jj operation), then A again.
+    carry_out(&repo, &named(&read, "jj undo"));
+    assert_eq!(repo.jj_description("@-"), joined);
+    let again = ok(&client, "verify_plan", json!({"migrate": true})).await;
+    assert!(
+        again.starts_with("Description migrated to the plan format.\n"),
+        "{again}"
+    );
+    assert_eq!(repo.jj_description("@-"), merged);
+    assert_eq!(
+        repo.jj(&["log", "-r", "divergent()", "--no-graph", "-T", "change_id"]),
+        ""
+    );
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    assert!(
+        read.contains("\nNext: work on task 2 (b), then mark it with mark_task.\n"),
+        "{read}"
+    );
+    client.cancel().await.unwrap();
+}
+
 /// A jj wrapper that runs `before` (a shell line, with `$JJ` the real jj)
 /// before the server's describe of a commit it read, and `after` after it.
 fn racing_jj(repo: &Repo, before: &str, after: &str) -> PathBuf {

@@ -32,6 +32,22 @@ const CHANGE: &str = r#"self.change_id() ++ " " ++ self.commit_id() ++ " " ++ se
 /// One line per changed file: its status letter and its path as a JSON string.
 const DIFF: &str = r#"self.status_char() ++ " " ++ self.path().display().escape_json() ++ "\n""#;
 
+/// A commit's committer timestamp in seconds since the epoch.
+const COMMITTER_SECONDS: &str = r#"self.committer().timestamp().format("%s") ++ "\n""#;
+
+/// How many times a describe is retried past a commit jj already holds:
+/// each retry moves the timestamp one second past the commit it met.
+const DESCRIBE_RETRIES: usize = 3;
+
+/// The commit id in jj's refusal to write a commit it already holds
+/// ("Newly-created commit {id} already exists"), if `stderr` is that.
+fn existing_commit(stderr: &str) -> Option<&str> {
+    let (_, rest) = stderr.split_once("Newly-created commit ")?;
+    let (id, rest) = rest.split_once(' ')?;
+    let hex = !id.is_empty() && id.chars().all(|c| c.is_ascii_hexdigit());
+    (hex && rest.starts_with("already exists")).then_some(id)
+}
+
 /// How many ancestors of `@` are searched for a plan.
 const ANCESTOR_SEARCH: usize = 20;
 
@@ -94,16 +110,24 @@ impl Jj {
     /// Runs jj; a failure is CRITICAL with the fix its error suggests.
     async fn run(&self, args: &[&str], stdin: Option<&str>) -> Result<Output, Failure> {
         let invocation = self.invocation(args, stdin);
-        let output = match self.runner.run(&invocation).await {
-            Ok(output) => output,
-            Err(error) => {
-                let critical = Critical::not_run(Subject::Jj, &invocation, &error);
-                return Err(Failure::Critical(critical));
-            }
-        };
-        if output.success() {
-            return Ok(output);
+        let output = self.attempt(&invocation).await?;
+        match output.success() {
+            true => Ok(output),
+            false => Err(Self::failed(&invocation, &output)),
         }
+    }
+
+    /// Runs `invocation` to its end, whatever its exit status; CRITICAL
+    /// only when it could not run.
+    async fn attempt(&self, invocation: &Invocation<'_>) -> Result<Output, Failure> {
+        self.runner
+            .run(invocation)
+            .await
+            .map_err(|error| Failure::Critical(Critical::not_run(Subject::Jj, invocation, &error)))
+    }
+
+    /// CRITICAL for a jj command that failed, with the fix its error suggests.
+    fn failed(invocation: &Invocation<'_>, output: &Output) -> Failure {
         let fix = if output.stderr.contains("working copy is stale") {
             "run `jj workspace update-stale` in the repository."
         } else if output.stderr.contains("no jj repo") {
@@ -111,12 +135,63 @@ impl Jj {
         } else {
             "read the error above; repair the repository or jj's configuration, then retry."
         };
-        Err(Failure::Critical(Critical::failed(
-            Subject::Jj,
-            &invocation,
-            &output,
-            fix,
-        )))
+        Failure::Critical(Critical::failed(Subject::Jj, invocation, output, fix))
+    }
+
+    /// `jj describe args` with `text` on stdin. jj refuses to write a
+    /// commit it already holds (exit status 255, "Newly-created commit ...
+    /// already exists"): a description written again within the same
+    /// second as one since undone (`jj undo` after `verify_plan` with
+    /// `migrate: true`, then the migration again) makes the very commit
+    /// the undo hid. Then the describe is retried with the committer
+    /// timestamp one second after that commit's, so the new commit differs
+    /// from it in that alone.
+    async fn describe(&self, args: &[&str], text: &str) -> Result<(), Failure> {
+        let mut setting: Option<String> = None;
+        let mut attempt = 0;
+        loop {
+            let mut all = args.to_vec();
+            if let Some(setting) = &setting {
+                all.extend(["--config", setting.as_str()]);
+            }
+            let invocation = self.invocation(&all, Some(text));
+            let output = self.attempt(&invocation).await?;
+            if output.success() {
+                return Ok(());
+            }
+            match existing_commit(&output.stderr) {
+                Some(commit) if attempt < DESCRIBE_RETRIES => {
+                    let stamp = self.second_after(commit).await?;
+                    setting = Some(format!("debug.commit-timestamp={stamp}"));
+                    attempt += 1;
+                }
+                _ => return Err(Self::failed(&invocation, &output)),
+            }
+        }
+    }
+
+    /// One second after the committer timestamp of `commit` (hidden or
+    /// not), as RFC 3339, the form `debug.commit-timestamp` takes.
+    async fn second_after(&self, commit: &str) -> Result<String, Failure> {
+        let args = [
+            "log",
+            "--ignore-working-copy",
+            "-r",
+            commit,
+            "--no-graph",
+            "-T",
+            COMMITTER_SECONDS,
+        ];
+        let output = self.run(&args, None).await?;
+        output
+            .stdout
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(|seconds| seconds.checked_add(1))
+            .and_then(|seconds| chrono::DateTime::<chrono::Utc>::from_timestamp(seconds, 0))
+            .map(|stamp| stamp.to_rfc3339())
+            .ok_or_else(|| self.unreadable(&args))
     }
 
     /// CRITICAL: jj printed what its template cannot print.
@@ -419,7 +494,7 @@ impl Vcs for Jj {
             "--stdin",
             "--quiet",
         ];
-        self.run(&args, Some(text)).await?;
+        self.describe(&args, text).await?;
         self.check_written(&base.place, text, tool).await
     }
 
@@ -431,7 +506,7 @@ impl Vcs for Jj {
         {
             // `@` has no description and is what the new work goes on: it
             // becomes the new plan's change; the plan below stays as it is.
-            self.run(&["describe", "--stdin", "--quiet"], Some(text))
+            self.describe(&["describe", "--stdin", "--quiet"], text)
                 .await?;
             let place = Place::Jj {
                 change_id: below.working_copy.clone(),
@@ -453,6 +528,25 @@ impl Vcs for Jj {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_jjs_refusal_of_an_existing_commit_names_one() {
+        let stderr = "Internal error: Unexpected error from backend\nCaused by: Newly-created commit 8a7b5c135480ebb7f23ea22f780a271396931866 already exists\n";
+        assert_eq!(
+            existing_commit(stderr),
+            Some("8a7b5c135480ebb7f23ea22f780a271396931866")
+        );
+        assert_eq!(existing_commit("Error: Commit abc is hidden\n"), None);
+        assert_eq!(
+            existing_commit("Newly-created commit  already exists"),
+            None
+        );
+        assert_eq!(
+            existing_commit("Newly-created commit 12zz already exists"),
+            None
+        );
+        assert_eq!(existing_commit("Newly-created commit abc was kept"), None);
+    }
 
     #[test]
     fn paths_that_would_break_a_line_are_quoted() {
