@@ -16,13 +16,16 @@ use crate::server::command::{CliCommand, Configuration, Configured, Run};
 /// `command`'s parser: its own arguments, and for one that reads keys,
 /// `--config` and the flags that set them.
 pub fn define(command: &CliCommand) -> Command {
-    let defined = (command.define)(Command::new(command.name));
-    match command.run {
-        Run::Alone(_) => defined,
+    let named = Command::new(command.name);
+    // The configuration's flags first: `--help` lists them before the
+    // subcommand's own, as it always has.
+    let configured = match command.run {
+        Run::Alone(_) => named,
         Run::Configured {
             reads, flag_help, ..
-        } => ConfigFlags::augment(defined, &taken(reads), flag_help),
-    }
+        } => ConfigFlags::augment(named, &taken(reads), flag_help),
+    };
+    (command.define)(configured)
 }
 
 /// Runs `command` on the arguments `matches` ([`define`]'s): the text to
