@@ -5,7 +5,8 @@
 //! The command-line tier: `--config` and one flag per [`Flag`] of the
 //! server's tables and of every registered toolset, as a figment provider
 //! that holds only the flags given. A subcommand that reads only some keys
-//! (`summary`) takes only their flags: [`CommandFlags`].
+//! (`summary`) takes only their flags: [`taken`], used by
+//! [`super::subcommand`].
 
 use std::path::PathBuf;
 
