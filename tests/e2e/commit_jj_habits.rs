@@ -212,34 +212,40 @@ async fn commit_jj_commit_and_abandon_mid_plan_keep_the_plan_found() {
     client.cancel().await.unwrap();
 }
 
+/// Plan "feat: one" finished, plan "fix: two" begun on a new change with
+/// work in it, then `jj squash` of the second into the first.
+async fn squash_a_plan_into_a_finished_one(client: &Client, repo: &Repo) {
+    ok(
+        client,
+        "set_overarching_goal",
+        json!({"goal": {"type": "feat", "title": "one"}}),
+    )
+    .await;
+    ok(
+        client,
+        "set_plan",
+        json!({"plan": [{"text": "a", "done": true}]}),
+    )
+    .await;
+    ok(client, "finish_job", json!({})).await;
+    ok(
+        client,
+        "set_overarching_goal",
+        json!({"goal": {"type": "fix", "title": "two"}, "start_new": true}),
+    )
+    .await;
+    ok(client, "set_plan", json!({"plan": [{"text": "b"}]})).await;
+    std::fs::write(repo.path.join("b.txt"), "b\n").unwrap();
+    carry_out(repo, "jj squash");
+}
+
 #[tokio::test]
 async fn commit_jj_squash_of_a_plan_into_a_finished_one() {
     let Some(repo) = jj_repo("commit_jj_squash_of_a_plan_into_a_finished_one") else {
         return;
     };
     let client = start(&repo, None).await;
-    ok(
-        &client,
-        "set_overarching_goal",
-        json!({"goal": {"type": "feat", "title": "one"}}),
-    )
-    .await;
-    ok(
-        &client,
-        "set_plan",
-        json!({"plan": [{"text": "a", "done": true}]}),
-    )
-    .await;
-    ok(&client, "finish_job", json!({})).await;
-    ok(
-        &client,
-        "set_overarching_goal",
-        json!({"goal": {"type": "fix", "title": "two"}, "start_new": true}),
-    )
-    .await;
-    ok(&client, "set_plan", json!({"plan": [{"text": "b"}]})).await;
-    std::fs::write(repo.path.join("b.txt"), "b\n").unwrap();
-    carry_out(&repo, "jj squash");
+    squash_a_plan_into_a_finished_one(&client, &repo).await;
     let read = ok(&client, "gather_requirements", json!({})).await;
     assert!(
         read.starts_with("The description is not a valid plan (halted).\n"),
@@ -295,28 +301,7 @@ async fn commit_jj_squash_of_two_plans_merges_again_after_an_undo() {
     )
     .unwrap();
     let client = start(&repo, None).await;
-    ok(
-        &client,
-        "set_overarching_goal",
-        json!({"goal": {"type": "feat", "title": "one"}}),
-    )
-    .await;
-    ok(
-        &client,
-        "set_plan",
-        json!({"plan": [{"text": "a", "done": true}]}),
-    )
-    .await;
-    ok(&client, "finish_job", json!({})).await;
-    ok(
-        &client,
-        "set_overarching_goal",
-        json!({"goal": {"type": "fix", "title": "two"}, "start_new": true}),
-    )
-    .await;
-    ok(&client, "set_plan", json!({"plan": [{"text": "b"}]})).await;
-    std::fs::write(repo.path.join("b.txt"), "b\n").unwrap();
-    carry_out(&repo, "jj squash");
+    squash_a_plan_into_a_finished_one(&client, &repo).await;
     let joined =
         "feat: one\n\n- [x]: a\n\n~~~ COMPLETE ~~~\n\nfix: two\n\n- [ ]: b\n\n~~~ EXECUTE ~~~\n";
     let merged = "feat: one\n\nfix: two\n\n- [x]: a\n- [ ]: b\n\n~~~ EXECUTE ~~~\n";

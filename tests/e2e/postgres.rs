@@ -11,11 +11,8 @@
 use crate::common;
 use crate::common::postgres::{Cluster, PASSWORD, USER};
 
-use std::process::Stdio;
-
 use common::{HttpServer, id, ok, stdio_client};
 use serde_json::json;
-use tokio::io::AsyncReadExt;
 
 /// The environment that puts a server on `url` (the URL, and with it the
 /// password, stays off the command line, where `ps` would show it).
@@ -29,37 +26,6 @@ pub(crate) fn on(url: &str) -> Vec<(&'static str, String)> {
 /// `on(url)` as the `&[(&str, &str)]` the helpers take.
 pub(crate) fn env<'a>(pairs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
     pairs.iter().map(|(k, v)| (*k, v.as_str())).collect()
-}
-
-/// Runs the binary with `args` and `envs` and stdin closed; returns its
-/// exit code, stdout and stderr.
-async fn run(
-    dir: &tempfile::TempDir,
-    args: &[&str],
-    envs: &[(&str, &str)],
-) -> (i32, String, String) {
-    let mut child = common::command(dir)
-        .args(args)
-        .envs(envs.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (mut out, mut err) = (String::new(), String::new());
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let status = common::within_hang("the binary's exit", async {
-        let (a, b) = tokio::join!(
-            stdout.read_to_string(&mut out),
-            stderr.read_to_string(&mut err)
-        );
-        a.unwrap();
-        b.unwrap();
-        child.wait().await.unwrap()
-    })
-    .await;
-    (status.code().unwrap_or(-1), out, err)
 }
 
 #[tokio::test]
@@ -202,7 +168,7 @@ async fn start_up_faults_are_clear_and_never_show_the_password() {
     ];
     for (url, expected) in cases {
         let pairs = on(&url);
-        let (code, out, err) = run(&dir, &[], &env(&pairs)).await;
+        let (code, out, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
         assert_eq!(code, 1, "{err}");
         assert!(out.is_empty(), "{out}");
         assert!(err.contains(&expected), "expected {expected:?} in {err}");
@@ -210,7 +176,7 @@ async fn start_up_faults_are_clear_and_never_show_the_password() {
         assert!(!err.contains("not-the-pw"), "the password leaked: {err}");
     }
     let pairs = on(&cluster.url("locked"));
-    let (_, _, err) = run(&dir, &[], &env(&pairs)).await;
+    let (_, _, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
     assert!(
         err.contains("permission denied for schema public; grant the user CREATE on the schema"),
         "{err}"
@@ -221,7 +187,7 @@ async fn start_up_faults_are_clear_and_never_show_the_password() {
     ok(&client, "add_tasks", json!({"tasks": [{"title": "kept"}]})).await;
     client.cancel().await.unwrap();
     cluster.psql("faults", "UPDATE planning_schema SET version = 7");
-    let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+    let (code, _, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("they are schema version 7, made by a newer planning-mcp-server; this one knows version 2 and changes nothing"),
@@ -237,7 +203,8 @@ async fn start_up_faults_are_clear_and_never_show_the_password() {
     );
     // A URL that does not parse is a configuration error that quotes none of it.
     let bad = format!("postgres://{USER}:{PASSWORD}@127.0.0.1:notaport/faults");
-    let (code, _, err) = run(&dir, &["--storage", "postgres", "--storage-url", &bad], &[]).await;
+    let (code, _, err) =
+        common::run_binary(&dir, &["--storage", "postgres", "--storage-url", &bad], &[]).await;
     assert_eq!(code, 1);
     assert!(
         err.contains(
@@ -247,7 +214,7 @@ async fn start_up_faults_are_clear_and_never_show_the_password() {
     );
     assert!(!err.contains(PASSWORD), "{err}");
     // Nor does the example config, whatever the environment holds.
-    let (code, _, err) = run(&dir, &["--generate-config"], &env(&on(&good))).await;
+    let (code, _, err) = common::run_binary(&dir, &["--generate-config"], &env(&on(&good))).await;
     assert_eq!(code, 0, "{err}");
     let example = std::fs::read_to_string(dir.path().join("planning-mcp-server.toml")).unwrap();
     assert!(!example.contains(PASSWORD));
@@ -293,7 +260,8 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
     let original = std::fs::read(&file).unwrap();
 
     let file_arg = file.display().to_string();
-    let (code, out, err) = run(&dir, &["import", "--board", "moved", &file_arg], &envs).await;
+    let (code, out, err) =
+        common::run_binary(&dir, &["import", "--board", "moved", &file_arg], &envs).await;
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
@@ -302,7 +270,7 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
             cluster.port
         )
     );
-    let (code, out, _) = run(&dir, &["export", "--board", "moved"], &envs).await;
+    let (code, out, _) = common::run_binary(&dir, &["export", "--board", "moved"], &envs).await;
     assert_eq!(code, 0);
     assert_eq!(
         out.as_bytes(),
@@ -310,13 +278,14 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
         "the export is the file, byte for byte"
     );
     // A second import is refused unless --replace, and changes nothing.
-    let (code, _, err) = run(&dir, &["import", "--board", "moved", &file_arg], &envs).await;
+    let (code, _, err) =
+        common::run_binary(&dir, &["import", "--board", "moved", &file_arg], &envs).await;
     assert_eq!(code, 1);
     assert!(
         err.contains("the database holds it already (revision 1); pass --replace"),
         "{err}"
     );
-    let (code, _, err) = run(
+    let (code, _, err) = common::run_binary(
         &dir,
         &["import", "--board", "moved", "--replace", &file_arg],
         &envs,
@@ -338,7 +307,7 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
     let back = dir.path().join("back");
     std::fs::create_dir(&back).unwrap();
     let output = back.join("default.json").display().to_string();
-    let (code, out, err) = run(
+    let (code, out, err) = common::run_binary(
         &dir,
         &["export", "--board", "moved", "--output", &output],
         &envs,
@@ -361,14 +330,14 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
         snapshot["history"].as_array().unwrap().len().to_string(),
         entries
     );
-    let (code, again, _) = run(&dir, &["export", "--board", "moved"], &envs).await;
+    let (code, again, _) = common::run_binary(&dir, &["export", "--board", "moved"], &envs).await;
     assert_eq!(code, 0);
     assert_eq!(
         again.as_bytes(),
         exported,
         "an export is the same bytes each time"
     );
-    let (code, _, err) = run(
+    let (code, _, err) = common::run_binary(
         &dir,
         &["export", "--board", "moved", "--output", &output],
         &envs,
@@ -388,13 +357,14 @@ async fn boards_move_between_a_file_and_the_database_byte_for_byte() {
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "{\"format\": \"something else\"}").unwrap();
     let junk_arg = junk.display().to_string();
-    let (code, _, err) = run(&dir, &["import", "--board", "junk", &junk_arg], &envs).await;
+    let (code, _, err) =
+        common::run_binary(&dir, &["import", "--board", "junk", &junk_arg], &envs).await;
     assert_eq!(code, 1);
     assert!(err.contains("its snapshot is not usable"), "{err}");
-    let (code, _, err) = run(&dir, &["export", "--board", "nothing"], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &["export", "--board", "nothing"], &envs).await;
     assert_eq!(code, 1);
     assert!(err.contains("board nothing is not in postgres://"), "{err}");
-    let (code, _, err) = run(&dir, &["export", "--storage", "file"], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &["export", "--storage", "file"], &envs).await;
     assert_eq!(code, 1);
     assert!(err.contains("pass --storage postgres"), "{err}");
     let rows = cluster.psql("moves", "SELECT string_agg(name, ',') FROM planning_boards");
@@ -434,7 +404,7 @@ async fn the_history_rows_keep_the_newest_thousand_entries() {
         "SELECT count(*) || ' ' || min(seq) || ' ' || max(seq) FROM planning_history",
     );
     assert_eq!(rows, "1000 101 1100");
-    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    let (code, exported, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
     let snapshot: serde_json::Value = serde_json::from_str(&exported).unwrap();
     let history = snapshot["history"].as_array().unwrap();
@@ -449,11 +419,11 @@ async fn the_history_rows_keep_the_newest_thousand_entries() {
         "capped",
         "UPDATE planning_history SET entry = 'junk' WHERE seq = 1100",
     );
-    let (code, _, err) = run(&dir, &["export"], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 1);
     let told = "its history entry 1100 is not usable: it is not valid JSON";
     assert!(err.contains(told), "{err}");
-    let (code, _, err) = run(&dir, &[], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &[], &envs).await;
     assert_eq!(code, 1, "{err}");
     assert!(err.contains(told), "{err}");
     let kept = cluster.psql(
@@ -465,7 +435,7 @@ async fn the_history_rows_keep_the_newest_thousand_entries() {
     let delete = "DELETE FROM planning_history WHERE board = 'default' AND seq = 1100";
     assert!(err.contains(delete), "{err}");
     cluster.psql("capped", delete);
-    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    let (code, exported, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
     let snapshot: serde_json::Value = serde_json::from_str(&exported).unwrap();
     assert_eq!(snapshot["history"].as_array().unwrap().len(), 999);
@@ -475,18 +445,18 @@ async fn the_history_rows_keep_the_newest_thousand_entries() {
         "capped",
         "UPDATE planning_boards SET snapshot = replace(snapshot, '\"tasks\"', '\"taskz\"')",
     );
-    let (code, _, err) = run(&dir, &[], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &[], &envs).await;
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("(export it, fix it, import it)"), "{err}");
-    let (code, broken, err) = run(&dir, &["export"], &envs).await;
+    let (code, broken, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
     let fixed = broken.replace("\"taskz\"", "\"tasks\"");
     let file = dir.path().join("fixed.json");
     std::fs::write(&file, &fixed).unwrap();
     let file_arg = file.display().to_string();
-    let (code, _, err) = run(&dir, &["import", "--replace", &file_arg], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &["import", "--replace", &file_arg], &envs).await;
     assert_eq!(code, 0, "{err}");
-    let (code, again, err) = run(&dir, &["export"], &envs).await;
+    let (code, again, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
     let snapshot: serde_json::Value = serde_json::from_str(&again).unwrap();
     assert_eq!(snapshot["tasks"].as_array().unwrap().len(), 100);
@@ -593,7 +563,7 @@ async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
     );
     // A user who may use the tables but not alter them cannot migrate them,
     // and says so, changing nothing.
-    let (code, _, err) = run(&dir, &[], &envs).await;
+    let (code, _, err) = common::run_binary(&dir, &[], &envs).await;
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("they are schema version 1 and cannot be migrated to version 2: must be owner of table planning_boards; have the tables' owner start planning-mcp-server once"),
@@ -614,7 +584,7 @@ async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
         "2"
     );
     assert_eq!(ok(&server, "get_tasks", json!({})).await, on_file);
-    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    let (code, exported, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         exported, original,
@@ -629,7 +599,7 @@ async fn a_schema_1_database_is_migrated_and_its_boards_keep_their_history() {
         "SELECT string_agg(seq || ':' || (entry::json->>'event'), ',' ORDER BY seq) FROM planning_history",
     );
     assert_eq!(rows, "1:goal_set,2:status_changed,3:status_changed");
-    let (code, exported, err) = run(&dir, &["export"], &envs).await;
+    let (code, exported, err) = common::run_binary(&dir, &["export"], &envs).await;
     assert_eq!(code, 0, "{err}");
     let old: serde_json::Value = serde_json::from_str(&original).unwrap();
     let new: serde_json::Value = serde_json::from_str(&exported).unwrap();
@@ -686,7 +656,7 @@ async fn tls_works_against_a_server_that_requires_it() {
         ),
     ] {
         let pairs = on(&cluster.url_with("secure", "127.0.0.1", &query));
-        let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+        let (code, _, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
         assert_eq!(code, 1, "{query}: {err}");
         assert!(
             err.contains("cannot connect to the board database"),

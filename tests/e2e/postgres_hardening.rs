@@ -14,11 +14,8 @@ use crate::common::postgres::Cluster;
 use crate::postgres::{env, on};
 use crate::team::TEAM;
 
-use std::process::Stdio;
-
 use common::{HttpServer, call, id, ok, stdio_client};
 use serde_json::json;
-use tokio::io::AsyncReadExt;
 
 #[tokio::test]
 async fn a_replica_whose_clock_runs_ahead_does_not_end_a_lease_early() {
@@ -123,7 +120,7 @@ async fn rows_larger_than_a_board_may_be_are_refused_unread() {
         "UPDATE planning_history SET entry = entry || repeat(' ', 67108864) WHERE seq = 1",
     );
     // A server starting on it (stdio: its one board) stops, saying why.
-    let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+    let (code, _, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
     assert_eq!(code, 1, "{err}");
     assert!(err.contains(expected), "{err}");
     cluster.psql("large", "UPDATE planning_history SET entry = rtrim(entry)");
@@ -138,7 +135,8 @@ async fn rows_larger_than_a_board_may_be_are_refused_unread() {
     let (refused, text) = call(&served, "add_tasks", json!({"tasks": [{"title": "no"}]})).await;
     assert!(refused && text.contains(expected), "{text}");
     served.cancel().await.unwrap();
-    let (code, _, err) = run(&dir, &["export", "--board", "default"], &env(&pairs)).await;
+    let (code, _, err) =
+        common::run_binary(&dir, &["export", "--board", "default"], &env(&pairs)).await;
     assert_eq!(code, 1, "{err}");
     assert!(err.contains(expected), "{err}");
     assert_eq!(
@@ -250,39 +248,8 @@ async fn tls_files_that_are_a_device_or_a_fifo_are_refused_at_once() {
         );
         let pairs = on(&url);
         // `run` waits at most the hang limit: start-up did not block.
-        let (code, _, err) = run(&dir, &[], &env(&pairs)).await;
+        let (code, _, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
         assert_eq!(code, 1, "{err}");
         assert!(err.contains(expected), "expected {expected:?} in {err}");
     }
-}
-
-/// Runs the binary with `args` and `envs` and stdin closed; returns its
-/// exit code, stdout and stderr.
-async fn run(
-    dir: &tempfile::TempDir,
-    args: &[&str],
-    envs: &[(&str, &str)],
-) -> (i32, String, String) {
-    let mut child = common::command(dir)
-        .args(args)
-        .envs(envs.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (mut out, mut err) = (String::new(), String::new());
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let status = common::within_hang("the binary's exit", async {
-        let (a, b) = tokio::join!(
-            stdout.read_to_string(&mut out),
-            stderr.read_to_string(&mut err)
-        );
-        a.unwrap();
-        b.unwrap();
-        child.wait().await.unwrap()
-    })
-    .await;
-    (status.code().unwrap_or(-1), out, err)
 }

@@ -764,8 +764,14 @@ async fn http_setup_points_the_agent_and_the_hooks_at_the_server() {
         "{settings}"
     );
     assert_eq!(hooks_print_the_digest(&project, &settings).await, 2);
+    doctor_finds_the_server_up(&project, &server.url).await;
+}
+
+/// `doctor claude-code` in `project` passes and finds the server at `url`
+/// answering; its report.
+async fn doctor_finds_the_server_up(project: &Project, url: &str) -> String {
     let output = project.run(&["doctor", "claude-code"]).await;
-    let report = String::from_utf8(output.stdout).unwrap();
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
         "{report}{}",
@@ -773,11 +779,11 @@ async fn http_setup_points_the_agent_and_the_hooks_at_the_server() {
     );
     assert!(
         report.contains(&format!(
-            "  ok    {} answers initialize (planning-mcp-server ",
-            server.url
+            "  ok    {url} answers initialize (planning-mcp-server "
         )),
         "{report}"
     );
+    report
 }
 
 #[tokio::test]
@@ -834,19 +840,7 @@ async fn doctor_s_fix_starts_the_http_server_the_entry_points_at() {
     assert_eq!(listening, url);
     // Drained, so that a full pipe never stops the server.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    let output = project.run(&["doctor", "claude-code"]).await;
-    let report = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{report}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        report.contains(&format!(
-            "  ok    {url} answers initialize (planning-mcp-server "
-        )),
-        "{report}"
-    );
+    let report = doctor_finds_the_server_up(&project, &url).await;
     assert!(
         report.contains("  ok    SessionStart hook `planning-mcp-server summary --url "),
         "{report}"

@@ -17,27 +17,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 use std::time::{Duration, Instant};
 
-use common::{Client, id};
+use common::{Client, git, id};
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 use tempfile::TempDir;
-
-/// Runs git in `dir`; it must succeed. Returns its standard output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = StdCommand::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// A bare remote `remote.git` and `names.len()` clones of it, side by side
 /// in one temporary directory, each with a `planning-mcp-server.toml` that
@@ -247,6 +230,60 @@ fn transcript(doc: &str) -> (&str, &str, &str) {
     let (before, rest) = doc.split_once(BEGIN).unwrap();
     let (section, after) = rest.split_once(END).unwrap();
     (before, section, after)
+}
+
+#[tokio::test]
+async fn the_digest_names_what_a_sync_set_aside() {
+    let clones = Clones::new(&["alice", "bob"], "on_change = false\n");
+    let (alice, bob) = (clones.server("alice").await, clones.server("bob").await);
+    let (error, text) = call(
+        &alice,
+        "add_tasks",
+        json!({"tasks": [{"title": "Ship it"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    for name in ["alice", "bob"] {
+        let (ok, out) = clones.sync(name).await;
+        assert!(ok, "{out}");
+    }
+    // Bob deletes the task, then Alice completes it: her change comes
+    // later, so the merge sets it aside.
+    let (error, text) = call(&bob, "delete_tasks", json!({"task_ids": [id("Ship it")]})).await;
+    assert!(!error, "{text}");
+    let (error, text) = call(
+        &alice,
+        "update_task_statuses",
+        json!({"tasks": [{"task_id": id("Ship it"), "status": "completed"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    for name in ["bob", "alice", "bob"] {
+        let (ok, out) = clones.sync(name).await;
+        assert!(ok, "{out}");
+    }
+    let set_aside = "\n\nSet aside by sync (1):\n- ";
+    // `summary` reads the stored log; the digest resource, the server's.
+    for name in ["alice", "bob"] {
+        let output = clones.command(name).arg("summary").output().await.unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{text}");
+        assert!(text.contains(set_aside), "{name}: {text}");
+        assert!(text.contains("had been deleted on another clone"), "{text}");
+    }
+    for client in [&alice, &bob] {
+        let read = client
+            .read_resource(rmcp::model::ReadResourceRequestParams::new(
+                "board://default/digest",
+            ))
+            .await
+            .unwrap();
+        let text = match &read.contents[0] {
+            rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(text.contains(set_aside), "{text}");
+    }
 }
 
 #[tokio::test]

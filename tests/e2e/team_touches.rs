@@ -13,22 +13,8 @@ use std::process::Output;
 use serde_json::json;
 use tempfile::TempDir;
 
-use crate::common::{self, HttpServer, call, id, ok, stdio_client};
+use crate::common::{self, HttpServer, call, git, id, ok, stdio_client};
 use crate::team::TEAM;
-
-/// Runs `git args` in `dir`, which must succeed; its standard output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = std::process::Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("run git");
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
 
 /// A git repository in `dir` with one commit, `README.md`.
 fn repository(dir: &Path) {

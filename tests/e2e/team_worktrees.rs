@@ -16,20 +16,8 @@ use std::process::Output;
 use serde_json::json;
 use tempfile::TempDir;
 
-use crate::common::{self, HttpServer, id, ok};
+use crate::common::{self, HttpServer, git, id, ok};
 use crate::team::TEAM;
-
-fn git(dir: &Path, args: &[&str]) {
-    let output = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-}
 
 /// `planning-mcp-server args` run in `cwd`, with `env`.
 async fn run(home: &TempDir, cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {

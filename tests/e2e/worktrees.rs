@@ -13,24 +13,12 @@ use crate::common;
 use std::path::Path;
 
 use common::vcs::{Backend, Repo, jj_or_skip};
-use common::{ok, stdio_client_with_pid};
+use common::{git, ok, stdio_client_with_pid};
 use serde_json::json;
 use tempfile::TempDir;
 
 const FLAGS: [&str; 4] = ["--toolsets", "planning,team", "--storage", "file"];
 const SHARE: (&str, &str) = ("PLANNING_STORAGE_SHARE_WORKTREES", "true");
-
-fn git(dir: &Path, args: &[&str]) {
-    let output = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-}
 
 /// A repository `main` with a second worktree `other` (and a subdirectory
 /// `other/src`), in a fresh temporary directory.

@@ -21,6 +21,7 @@ use parking_lot::{Mutex, RwLock};
 use tokio::sync::watch;
 
 use crate::runtime::clock::Clock;
+use crate::toolsets::planning::domain::replay::SetAside;
 use crate::toolsets::planning::domain::{Board, BoardError, Undo};
 use crate::toolsets::planning::store::{SnapshotStore, StoreError};
 
@@ -271,6 +272,12 @@ impl SharedBoard {
     /// of this clone that a merge of the git log set aside. Told once each.
     pub(crate) fn notices(&self, agent: Option<&str>) -> Vec<String> {
         self.inner.store.notices(agent)
+    }
+
+    /// What the replay of the board's stored log set aside, oldest first
+    /// (a git board's; for the digest): as of the last load or save.
+    pub(crate) fn set_aside(&self) -> Arc<[SetAside]> {
+        self.inner.store.set_aside()
     }
 
     /// When the board last changed: the time of the last change this process

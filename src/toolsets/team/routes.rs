@@ -27,6 +27,7 @@ use super::Team;
 use crate::runtime::blocking;
 use crate::server::BoardName;
 use crate::toolsets::planning::domain::Board;
+use crate::toolsets::planning::domain::replay::SetAside;
 use crate::toolsets::planning::web::answers::{no_board, no_such_board, not_opened, unreadable};
 use crate::toolsets::planning::web::security_headers;
 
@@ -41,10 +42,10 @@ pub(crate) fn routes(team: Team) -> Router {
 
 /// `GET /boards/{name}/digest`.
 async fn digest(State(team): State<Team>, Path(name): Path<String>) -> Response {
-    on_stored_board(team, name, |team, name, board, revision| {
+    on_stored_board(team, name, |team, name, board, set_aside, revision| {
         (
             [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
-            team.digest(name, board, revision),
+            team.digest(name, board, set_aside, revision),
         )
             .into_response()
     })
@@ -53,7 +54,7 @@ async fn digest(State(team): State<Team>, Path(name): Path<String>) -> Response 
 
 /// `GET /boards/{name}/reservations`.
 async fn reservations(State(team): State<Team>, Path(name): Path<String>) -> Response {
-    on_stored_board(team, name, |team, _, board, _| {
+    on_stored_board(team, name, |team, _, board, _, _| {
         let reserved = team.reservations(board);
         (
             [(header::CONTENT_TYPE, "application/json")],
@@ -69,7 +70,7 @@ async fn reservations(State(team): State<Team>, Path(name): Path<String>) -> Res
 async fn on_stored_board(
     team: Team,
     name: String,
-    show: impl FnOnce(&Team, &BoardName, &Board, u64) -> Response + Send + 'static,
+    show: impl FnOnce(&Team, &BoardName, &Board, &[SetAside], u64) -> Response + Send + 'static,
 ) -> Response {
     let Some(name) = BoardName::parse(&name) else {
         return no_such_board();
@@ -83,7 +84,7 @@ async fn on_stored_board(
         };
         let revision = board.revision();
         board
-            .read(|b| show(&team, &name, b, revision))
+            .read(|b| show(&team, &name, b, &board.set_aside(), revision))
             .unwrap_or_else(|error| unreadable(&name, &error))
     })
     .await

@@ -25,6 +25,7 @@ use crate::server::skill::{Skill, docs_section};
 use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::domain::Board;
+use crate::toolsets::planning::domain::replay::SetAside;
 use crate::toolsets::planning::named_boards::Boards;
 
 /// What a model reads first: what must not go wrong first.
@@ -116,10 +117,17 @@ impl Team {
         &self.boards
     }
 
-    /// The digest of board `name` as it is now, at `revision` (see
-    /// `domain::digest_at`).
-    pub(crate) fn digest(&self, name: &BoardName, board: &Board, revision: u64) -> String {
-        digest_at(name.as_str(), View::new(board, self.clock.now()), revision)
+    /// The digest of board `name` as it is now, at `revision`, with what
+    /// its store `set_aside` (see `domain::digest_at`).
+    pub(crate) fn digest(
+        &self,
+        name: &BoardName,
+        board: &Board,
+        set_aside: &[SetAside],
+        revision: u64,
+    ) -> String {
+        let view = View::new(board, self.clock.now()).with_set_aside(set_aside);
+        digest_at(name.as_str(), view, revision)
     }
 
     /// The live reservations of `board` as they are now.

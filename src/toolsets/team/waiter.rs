@@ -322,7 +322,8 @@ impl Waiters {
             .run(move |shared| {
                 shared.read(|board| {
                     let revision = *revisions.borrow();
-                    let view = View::new(board, shared.now(clock));
+                    let set_aside = shared.set_aside();
+                    let view = View::new(board, shared.now(clock)).with_set_aside(&set_aside);
                     wait_reply::timed_out(&name, view, timeout.as_secs(), revision)
                 })
             })

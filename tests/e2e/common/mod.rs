@@ -32,7 +32,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::Value;
 use tempfile::TempDir;
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// How long a test waits for an event before it calls it a hang: far
@@ -370,4 +370,54 @@ pub(crate) async fn ok(client: &Client, tool: &str, arguments: Value) -> String 
     let (is_error, text) = call(client, tool, arguments).await;
     assert!(!is_error, "{tool} failed: {text}");
     text
+}
+
+/// Runs the binary with `args` and `envs` and stdin closed; returns its
+/// exit code, stdout and stderr.
+pub(crate) async fn run_binary(
+    dir: &tempfile::TempDir,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut child = command(dir)
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let status = within_hang("the binary's exit", async {
+        let (a, b) = tokio::join!(
+            stdout.read_to_string(&mut out),
+            stderr.read_to_string(&mut err)
+        );
+        a.unwrap();
+        b.unwrap();
+        child.wait().await.unwrap()
+    })
+    .await;
+    (status.code().unwrap_or(-1), out, err)
+}
+
+/// Runs `git args` in `dir` (its own HOME, no system configuration, a
+/// committer named), which must succeed; its standard output.
+pub(crate) fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let output = std::process::Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
 }

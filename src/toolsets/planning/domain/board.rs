@@ -10,14 +10,12 @@
 //! whose snapshot could not be saved can put the board back as it was.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::action::{Action, Done};
 use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
-use super::replay::SetAside;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
 
@@ -123,9 +121,6 @@ pub struct Board {
     /// Where the times of new tasks and history entries come from: the
     /// board never reads the system clock itself.
     clock: Clock,
-    /// The newest operations that the replay of the board's git log set
-    /// aside (empty for other stores), for the digest.
-    set_aside: Arc<[SetAside]>,
 }
 
 impl Board {
@@ -140,7 +135,6 @@ impl Board {
             history: history_enabled.then(History::default),
             coordination: Coordination::default(),
             clock: Clock::system(),
-            set_aside: Arc::from([]),
         }
     }
 
@@ -160,17 +154,6 @@ impl Board {
     /// each operation's own time).
     pub(crate) fn set_clock(&mut self, clock: Clock) {
         self.clock = clock;
-    }
-
-    /// The newest operations the replay of the board's git log set aside,
-    /// oldest first (none for a board of another store).
-    pub(crate) fn set_aside(&self) -> &[SetAside] {
-        &self.set_aside
-    }
-
-    /// Notes what the replay that made this board set aside.
-    pub(crate) fn note_set_aside(&mut self, set_aside: &[SetAside]) {
-        self.set_aside = Arc::from(set_aside);
     }
 
     /// This board with the given coordination data, as loaded from a

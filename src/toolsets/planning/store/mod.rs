@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use super::config::{Backend, StorageSettings};
 use crate::toolsets::planning::domain::action::Done;
+use crate::toolsets::planning::domain::replay::SetAside;
 use crate::toolsets::planning::domain::{Board, Limits};
 use git_log::settings::SyncSettings;
 
@@ -76,6 +77,12 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     /// operations that a merge set aside. Told once each.
     fn notices(&self, _agent: Option<&str>) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The newest operations that the replay of the stored board set aside,
+    /// oldest first, for the digest: the git log's; none by default.
+    fn set_aside(&self) -> std::sync::Arc<[SetAside]> {
+        std::sync::Arc::from([])
     }
 
     /// The board's one clock, when the store keeps one that every process
@@ -420,26 +427,44 @@ impl Storage {
         name: &str,
         limits: Limits,
         history_enabled: bool,
-    ) -> Result<Option<Board>, StoreError> {
-        match self {
-            Self::Memory => Ok(None),
-            Self::File(settings) => file::read(&dir(settings)?, name, limits, history_enabled),
+    ) -> Result<Option<Read>, StoreError> {
+        let board = match self {
+            Self::Memory => None,
+            Self::File(settings) => file::read(&dir(settings)?, name, limits, history_enabled)?,
             // Reading runs git's plumbing only (no lock, no file made); the
             // sync settings play no part but git's timeout.
-            Self::Git(settings, _) => GitLogStore::open(
-                &repository_dir(settings)?,
-                name,
-                SyncSettings::default(),
-                limits,
-                history_enabled,
-            )?
-            .load_if_changed(),
+            Self::Git(settings, _) => {
+                let store = GitLogStore::open(
+                    &repository_dir(settings)?,
+                    name,
+                    SyncSettings::default(),
+                    limits,
+                    history_enabled,
+                )?;
+                return Ok(store.load_if_changed()?.map(|board| Read {
+                    board,
+                    set_aside: store.set_aside(),
+                }));
+            }
             #[cfg(feature = "postgres")]
-            Self::Postgres(settings) => postgres::read(settings, name, limits, history_enabled),
+            Self::Postgres(settings) => postgres::read(settings, name, limits, history_enabled)?,
             #[cfg(not(feature = "postgres"))]
-            Self::NoPostgres => Err(no_postgres()),
-        }
+            Self::NoPostgres => return Err(no_postgres()),
+        };
+        Ok(board.map(|board| Read {
+            board,
+            set_aside: std::sync::Arc::from([]),
+        }))
     }
+}
+
+/// A board as [`Storage::read`] found it.
+#[derive(Debug)]
+pub(crate) struct Read {
+    /// The board.
+    pub(crate) board: Board,
+    /// What the replay of its log set aside (a git board's), oldest first.
+    pub(crate) set_aside: std::sync::Arc<[SetAside]>,
 }
 
 /// The error of backend `postgres` in a build without it (configuration

@@ -20,11 +20,14 @@ mod fetch;
 pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
 
+use std::sync::Arc;
+
 use crate::runtime::text::escaped;
 use crate::server::{BoardName, Enabled};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::config::Backend;
 use crate::toolsets::planning::domain::Board;
+use crate::toolsets::planning::domain::replay::SetAside;
 use crate::toolsets::planning::store;
 
 use super::domain::{View, digest};
@@ -62,7 +65,8 @@ pub(crate) fn summary(
         Source::Stored => {
             let stored = stored_board(toolsets, name, "summary")?;
             let clock = Clock::from_env()?;
-            let digest = digest(name.as_str(), View::new(&stored.board, clock.now()));
+            let view = View::new(&stored.board, clock.now()).with_set_aside(&stored.set_aside);
+            let digest = digest(name.as_str(), view);
             Ok(match stored.note() {
                 Some(note) => format!("{digest}\n{note}"),
                 None => digest,
@@ -76,6 +80,8 @@ pub(crate) fn summary(
 pub(crate) struct Stored {
     /// The board (an empty one when none is stored).
     pub(crate) board: Board,
+    /// What the replay of its git log set aside, oldest first.
+    pub(crate) set_aside: Arc<[SetAside]>,
     /// Its name.
     pub(crate) name: BoardName,
     /// Where it is kept: its file, git ref or database.
@@ -131,9 +137,14 @@ pub(crate) fn stored_board(
             settings.planning.history_enabled,
         )
         .map_err(|e| e.to_string())?;
+    let (board, set_aside) = match stored {
+        Some(read) => (Some(read.board), read.set_aside),
+        None => (None, Arc::from([])),
+    };
     Ok(Stored {
-        exists: stored.is_some(),
-        board: stored.unwrap_or_else(|| Board::new(Default::default(), false)),
+        exists: board.is_some(),
+        board: board.unwrap_or_else(|| Board::new(Default::default(), false)),
+        set_aside,
         name: name.clone(),
         location,
     })

@@ -236,8 +236,7 @@ fn set_aside(out: &mut String, view: View<'_>) {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map_or(0, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX));
     let recent: Vec<_> = view
-        .board
-        .set_aside()
+        .set_aside
         .iter()
         .filter(|aside| aside.op.stamp >= since)
         .collect();
@@ -307,12 +306,10 @@ mod tests {
         assert!(!later.contains("Claimed"), "{later}");
     }
 
-    /// 10,000 tasks with long titles, globs on every task, 1,000 tasks held,
-    /// 1,000 dispatched (half of them stalled), half of the rest blocked.
     #[test]
     fn a_digest_names_what_the_last_days_syncs_set_aside() {
         use crate::toolsets::planning::domain::replay::{OpId, Reason, Replica, SetAside};
-        let mut board = board(&["a"]);
+        let board = board(&["a"]);
         let micros = |t: std::time::SystemTime| {
             t.duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as u64
         };
@@ -326,7 +323,7 @@ mod tests {
             reason,
         };
         let id = crate::toolsets::planning::domain::TaskId::from_content("a", "");
-        board.note_set_aside(&[
+        let set_aside = [
             aside(30, None, Reason::TaskGone(id)),
             aside(
                 2,
@@ -344,8 +341,11 @@ mod tests {
                     max: 100,
                 },
             ),
-        ]);
-        let text = digest("default", View::new(&board, at(0)));
+        ];
+        let text = digest(
+            "default",
+            View::new(&board, at(0)).with_set_aside(&set_aside),
+        );
         let section = text.split_once("\n\nSet aside").map(|(_, s)| s).unwrap();
         assert_eq!(
             section,
@@ -353,10 +353,11 @@ mod tests {
              - adding 'z' would pass max_tasks (100) once the clones' tasks were merged\n\
              - worker-2 claim of [bfc622d4]: worker-1 holds it"
         );
-        board.note_set_aside(&[]);
         assert!(!digest("default", View::new(&board, at(0))).contains("Set aside"));
     }
 
+    /// 10,000 tasks with long titles, globs on every task, 1,000 tasks held,
+    /// 1,000 dispatched (half of them stalled), half of the rest blocked.
     #[test]
     fn a_digest_stays_within_its_bound_at_any_size() {
         let limits = Limits {

@@ -12,6 +12,7 @@
 
 use std::time::SystemTime;
 
+use crate::toolsets::planning::domain::replay::SetAside;
 use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Status, Task, TaskId};
 
 /// Where a dispatched task stands.
@@ -41,12 +42,24 @@ pub struct View<'a> {
     pub(crate) board: &'a Board,
     /// The moment.
     pub(crate) now: SystemTime,
+    /// What the replay of the board's git log set aside, oldest first
+    /// (its store's notice; none for other stores).
+    pub(crate) set_aside: &'a [SetAside],
 }
 
 impl<'a> View<'a> {
     /// The board at `now`.
     pub fn new(board: &'a Board, now: SystemTime) -> Self {
-        Self { board, now }
+        Self {
+            board,
+            now,
+            set_aside: &[],
+        }
+    }
+
+    /// This view, knowing what the board's store set aside.
+    pub(crate) fn with_set_aside(self, set_aside: &'a [SetAside]) -> Self {
+        Self { set_aside, ..self }
     }
 
     /// The claim on task `id` whose lease has not ended.

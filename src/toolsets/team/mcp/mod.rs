@@ -104,7 +104,9 @@ impl Tools for TeamTools {
         let revision = self.board.revision();
         let text = self.board.read(|board| {
             let now = self.board.now(self.clock);
-            digest_at(self.name.as_str(), View::new(board, now), revision)
+            let set_aside = self.board.set_aside();
+            let view = View::new(board, now).with_set_aside(&set_aside);
+            digest_at(self.name.as_str(), view, revision)
         });
         Some(
             text.map(|text| {

@@ -328,9 +328,6 @@ impl Log {
             state.set_aside(&op, reason);
         }
         state.board.set_clock(clock);
-        let set_aside = std::mem::take(&mut state.set_aside);
-        state.board.note_set_aside(&set_aside);
-        state.set_aside = set_aside;
         state
     }
 
@@ -394,7 +391,6 @@ impl Log {
             .retain(|aside| !(self.ops.contains_key(&aside.op) && kept(&aside.op)));
         let dropped = u64::try_from(before - state.set_aside.len()).unwrap_or(0);
         state.set_aside_count = state.set_aside_count.saturating_sub(dropped);
-        state.board.note_set_aside(&state.set_aside);
         state.max_stamp = state.max_stamp.max(self.max_stamp_until(bound));
         let mut log = Log::from_checkpoint(Checkpoint {
             id,

@@ -18,7 +18,7 @@ pub(crate) const SET_ASIDE_KEPT: usize = 50;
 
 /// One operation (or part of one) that the replay set aside.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SetAside {
+pub struct SetAside {
     /// The operation.
     pub(crate) op: OpId,
     /// The agent it spoke for, if it named one.

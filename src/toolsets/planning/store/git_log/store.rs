@@ -16,6 +16,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use parking_lot::Mutex;
@@ -28,7 +29,7 @@ use super::sync::{now_micros, remote_log, writes_under};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::replay::{
-    CheckpointId, ClaimMode, Op, OpId, Replica, State,
+    CheckpointId, ClaimMode, Op, OpId, Replica, SetAside, State,
 };
 use crate::toolsets::planning::domain::{Board, Limits};
 use crate::toolsets::planning::store::{SnapshotStore, StoreError, WriteLock};
@@ -44,6 +45,9 @@ pub struct GitLogStore {
     /// one, the log compacts here.
     has_remote: bool,
     inner: Mutex<Inner>,
+    /// What the newest replay set aside, oldest first: apart from `inner`,
+    /// so that a digest never waits for a save that pushes.
+    set_aside: Mutex<Arc<[SetAside]>>,
 }
 
 #[derive(Debug, Default)]
@@ -93,7 +97,19 @@ impl GitLogStore {
             sync,
             has_remote,
             inner: Mutex::new(Inner::default()),
+            set_aside: Mutex::new(Arc::from([])),
         })
+    }
+
+    /// Keeps `state` as the replay of the stored log, and what it set aside.
+    fn keep(&self, inner: &mut Inner, state: State) {
+        *self.set_aside.lock() = Arc::from(state.set_aside.as_slice());
+        inner.state = Some(state);
+    }
+
+    /// What the newest replay of the log set aside, oldest first.
+    pub(crate) fn set_aside(&self) -> Arc<[SetAside]> {
+        self.set_aside.lock().clone()
     }
 
     /// Whether board `name` has a log in the repository around `dir`.
@@ -145,7 +161,7 @@ impl GitLogStore {
             .logs
             .read(commit.as_deref())
             .map_err(|e| self.log_error(e))?;
-        inner.state = Some(stored.log.replay(self.logs.empty()));
+        self.keep(inner, stored.log.replay(self.logs.empty()));
         inner.stored = stored;
         Ok(true)
     }
@@ -517,7 +533,7 @@ impl SnapshotStore for GitLogStore {
             return Err(StoreError::Raced);
         }
         inner.stored = written.clone();
-        inner.state = Some(next);
+        self.keep(inner, next);
         inner.seen = Some(self.ref_identity());
         if self.sync.on_change && self.has_remote {
             self.push(inner, &before, &written, &op)?;
@@ -526,7 +542,8 @@ impl SnapshotStore for GitLogStore {
         }
         self.compact_locally(inner, replica)?;
         if inner.state.is_none() {
-            inner.state = Some(inner.stored.log.replay(self.logs.empty()));
+            let state = inner.stored.log.replay(self.logs.empty());
+            self.keep(inner, state);
             inner.seen = Some(self.ref_identity());
         }
         Ok(())
@@ -541,6 +558,10 @@ impl SnapshotStore for GitLogStore {
 
     fn notices(&self, agent: Option<&str>) -> Vec<String> {
         GitLogStore::notices(self, agent)
+    }
+
+    fn set_aside(&self) -> Arc<[SetAside]> {
+        GitLogStore::set_aside(self)
     }
 }
 

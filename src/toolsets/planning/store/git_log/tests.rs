@@ -200,6 +200,18 @@ fn a_status_change_and_a_delete_meet_and_the_delete_wins() {
     );
     assert!(a.notices(None).is_empty(), "told once");
     assert!(b.notices(None).is_empty(), "not b's");
+    // The store keeps what the replay set aside for the digest of every
+    // clone (the board itself holds none of it).
+    for clone in [&a, &b] {
+        let aside = clone.set_aside();
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        assert!(
+            aside[0]
+                .to_string()
+                .contains("had been deleted on another clone"),
+            "{aside:?}"
+        );
+    }
     let _ = Status::Completed;
 }
 
