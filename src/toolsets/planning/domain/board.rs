@@ -14,12 +14,12 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::action::{Action, Done};
-use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
 use super::replay::SetAside;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
+use crate::toolsets::planning::coordination::data::{Change, Coordination, Edit};
 
 /// The size limits from config `[planning]`, in Unicode characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1348,7 +1348,7 @@ mod tests {
     /// A board of a, b, c where c waits for b and b for a, b is claimed by
     /// `worker` and a carries evidence.
     fn coordinated() -> Board {
-        use crate::toolsets::planning::domain::{Claim, Evidence};
+        use crate::toolsets::planning::coordination::{Claim, Evidence};
         let mut board = board_with(&["a", "b", "c"]);
         let [a, b, c] = ["a", "b", "c"].map(|t| TaskId::from_content(t, ""));
         let at = SystemTime::UNIX_EPOCH;
@@ -1440,7 +1440,7 @@ mod tests {
 
     /// Task `id` dispatched to `worker` (and touching `src/**`).
     fn dispatched(board: &mut Board, id: TaskId, worker: &str) {
-        use crate::toolsets::planning::domain::Dispatch;
+        use crate::toolsets::planning::coordination::Dispatch;
         let at = SystemTime::UNIX_EPOCH;
         let dispatch = Dispatch {
             worker: worker.into(),

@@ -18,8 +18,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::SystemTime;
 
-use super::history::Event;
-use super::task::{Status, TaskId};
+use crate::toolsets::planning::domain::{Event, Status, TaskId};
 
 /// An agent's claim on a task, for a lease.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +119,7 @@ pub(crate) enum Change {
 }
 
 /// One step of a coordination change that toolset `team` asks the board
-/// to make ([`super::Board::edit`]).
+/// to make ([`crate::toolsets::planning::domain::Board::edit`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
     /// Sets a task's status (recorded; it drops the task's evidence).
