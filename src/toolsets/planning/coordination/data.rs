@@ -155,7 +155,36 @@ pub enum Edit {
     Record(Event),
 }
 
+/// What the board does for one [`Edit`] ([`Edit::into_step`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Sets a task's status, as the board sets one (recorded; it drops the
+    /// task's evidence).
+    Status(TaskId, Status),
+    /// Records an event in the history.
+    Record(Event),
+    /// Changes the coordination data.
+    Change(Change),
+}
+
 impl Edit {
+    /// What the board does for the edit: a new kind of data is one arm
+    /// here, and the board needs no change.
+    pub(crate) fn into_step(self) -> Step {
+        Step::Change(match self {
+            Edit::Status(id, status) => return Step::Status(id, status),
+            Edit::Record(event) => return Step::Record(event),
+            Edit::Claim(id, claim) => Change::Claim(id, claim),
+            Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
+            Edit::CompletedBy(id, agent) => Change::CompletedBy(id, agent),
+            Edit::Link { task, blocker } => Change::Link { task, blocker },
+            Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
+            Edit::DoneWhen(text) => Change::DoneWhen(text),
+            Edit::Dispatch(id, dispatch) => Change::Dispatch(id, dispatch),
+            Edit::Touches(id, touches) => Change::Touches(id, Some(touches)),
+        })
+    }
+
     /// The tasks the edit names, which must be on the board.
     pub(crate) fn tasks(&self) -> Vec<TaskId> {
         match self {

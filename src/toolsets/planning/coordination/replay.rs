@@ -19,7 +19,8 @@
 //! - the rest is the board's to refuse (`Board::edit`).
 //!
 //! The replay keeps how each claim on the board was made ([`ClaimOrigin`]),
-//! which the next claim's rule needs.
+//! which the next claim's rule needs, and follows the board's claims with
+//! it when planning's own operations reword, delete or re-status a task.
 
 use std::collections::HashSet;
 
@@ -268,6 +269,22 @@ impl State {
             Edit::Touches(task, paths) => Edit::Touches(id(*task)?, paths.clone()),
             Edit::DoneWhen(_) | Edit::Record(_) => edit.clone(),
         })
+    }
+
+    /// Drops the origins of claims that are no longer on the board (their
+    /// tasks were deleted).
+    pub(crate) fn forget_claims_gone(&mut self) {
+        let coordination = self.board.coordination();
+        self.claims
+            .retain(|task, _| coordination.claim(*task).is_some());
+    }
+
+    /// Moves the origin of task `from`'s claim to `to`, its new ID after a
+    /// rewording (the board moved the claim).
+    pub(crate) fn move_claim_origin(&mut self, from: TaskId, to: TaskId) {
+        if let Some(origin) = self.claims.remove(&from) {
+            self.claims.insert(to, origin);
+        }
     }
 
     /// Drops the origins of claims that a status change ended.

@@ -19,7 +19,7 @@ use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
 use super::replay::SetAside;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
-use crate::toolsets::planning::coordination::data::{Change, Coordination, Edit};
+use crate::toolsets::planning::coordination::data::{Change, Coordination, Edit, Step};
 
 /// The size limits from config `[planning]`, in Unicode characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -461,26 +461,14 @@ impl Board {
             action: Action::Edit(edits.clone()),
         };
         for edit in edits {
-            let change = match edit {
-                Edit::Status(id, status) => {
+            match edit.into_step() {
+                Step::Status(id, status) => {
                     let seq = self.index[&id];
                     self.set_status_only(seq, status, &mut previous, &mut events, &mut journal);
-                    continue;
                 }
-                Edit::Record(event) => {
-                    events.push(event);
-                    continue;
-                }
-                Edit::Claim(id, claim) => Change::Claim(id, claim),
-                Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
-                Edit::CompletedBy(id, agent) => Change::CompletedBy(id, agent),
-                Edit::Link { task, blocker } => Change::Link { task, blocker },
-                Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
-                Edit::DoneWhen(text) => Change::DoneWhen(text),
-                Edit::Dispatch(id, dispatch) => Change::Dispatch(id, dispatch),
-                Edit::Touches(id, touches) => Change::Touches(id, Some(touches)),
-            };
-            journal.push(self.coordination.apply(change));
+                Step::Record(event) => events.push(event),
+                Step::Change(change) => journal.push(self.coordination.apply(change)),
+            }
         }
         let history = self
             .history

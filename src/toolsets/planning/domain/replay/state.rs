@@ -110,9 +110,7 @@ impl State {
                 let ids: Vec<TaskId> = ids.iter().filter_map(|id| self.resolve(*id)).collect();
                 if !ids.is_empty() {
                     let _ = self.board.delete_ids(&ids);
-                    let coordination = self.board.coordination();
-                    self.claims
-                        .retain(|task, _| coordination.claim(*task).is_some());
+                    self.forget_claims_gone();
                 }
             }
             Action::Edit(edits) => self.edit(op, edits),
@@ -225,9 +223,7 @@ impl State {
         match self.board.modify_id(current, title, description) {
             Ok((new_id, _)) if new_id != current => {
                 self.aliases.insert(current, new_id);
-                if let Some(origin) = self.claims.remove(&current) {
-                    self.claims.insert(new_id, origin);
-                }
+                self.move_claim_origin(current, new_id);
             }
             Ok(_) => {}
             Err(error) => self.set_aside(op, Reason::Refused(error.to_string())),
