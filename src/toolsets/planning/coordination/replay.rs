@@ -329,3 +329,138 @@ fn statuses_of(edits: &[Edit]) -> Vec<TaskId> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    use super::*;
+    use crate::toolsets::planning::domain::replay::Replica;
+    use crate::toolsets::planning::domain::{Action, Board, Limits, NewTask};
+
+    fn at(secs: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(secs)
+    }
+
+    fn a() -> TaskId {
+        TaskId::from_content("a", "")
+    }
+
+    /// Operation `counter` of one replica, at `secs`.
+    fn op(counter: u64, secs: u64, action: Action) -> Op {
+        let claim = action.claims().then_some(ClaimMode::Provisional);
+        Op {
+            id: OpId {
+                stamp: secs * 1_000_000 + counter,
+                replica: Replica(1),
+                counter,
+            },
+            at: at(secs),
+            claim,
+            action,
+        }
+    }
+
+    fn claim(holder: &str, until: u64) -> Edit {
+        let claim = Claim {
+            holder: holder.into(),
+            since: at(1),
+            until: at(until),
+        };
+        Edit::Claim(a(), Some(claim))
+    }
+
+    /// The end of `holder`'s claim on task a, with its record.
+    fn end(holder: &str, reason: ClaimEnd) -> [Edit; 2] {
+        let record = Event::ClaimEnded {
+            task_id: a(),
+            title: "a".into(),
+            holder: holder.into(),
+            until: at(100),
+            reason,
+        };
+        [Edit::Claim(a(), None), Edit::Record(record)]
+    }
+
+    /// A board with task a in progress, claimed by ann until 100 s.
+    fn claimed() -> State {
+        let mut state = State::new(Board::new(Limits::default(), true));
+        state.apply(&op(1, 1, Action::AddTasks(vec![NewTask::new("a", "")])));
+        let edits = vec![Edit::Status(a(), Status::InProgress), claim("ann", 100)];
+        state.apply(&op(2, 1, Action::Edit(edits)));
+        assert_eq!(state.set_aside_count, 0);
+        state
+    }
+
+    fn reasons(state: &State) -> Vec<Reason> {
+        state.set_aside.iter().map(|s| s.reason.clone()).collect()
+    }
+
+    #[test]
+    fn an_expiry_before_the_lease_ends_is_skipped_with_its_record_and_status() {
+        let mut state = claimed();
+        let before = state.clone();
+        let mut edits = end("ann", ClaimEnd::Expired).to_vec();
+        edits.push(Edit::Status(a(), Status::Pending));
+        state.apply(&op(3, 50, Action::Edit(edits)));
+        assert_eq!(state.set_aside_count, 0, "skipped, not set aside");
+        assert_eq!(state.board.coordination(), before.board.coordination());
+        assert_eq!(state.board.task(a()).unwrap().status, Status::InProgress);
+    }
+
+    #[test]
+    fn a_claim_after_an_end_in_the_same_operation_takes_a_free_task() {
+        let mut state = claimed();
+        let mut edits = end("ann", ClaimEnd::Released).to_vec();
+        edits.push(claim("bob", 200));
+        state.apply(&op(3, 50, Action::Edit(edits)));
+        assert_eq!(reasons(&state), []);
+        let holder = &state.board.coordination().claim(a()).unwrap().holder;
+        assert_eq!(holder, "bob");
+        assert_eq!(
+            state.claims[&a()].op.counter,
+            3,
+            "the origin is the new claim's"
+        );
+    }
+
+    #[test]
+    fn a_second_end_of_one_claim_is_not_the_holders_and_changes_nothing() {
+        let mut state = claimed();
+        let before = state.board.clone();
+        let edits = [
+            end("ann", ClaimEnd::Released),
+            end("ann", ClaimEnd::Released),
+        ]
+        .concat();
+        state.apply(&op(3, 50, Action::Edit(edits)));
+        assert_eq!(
+            reasons(&state),
+            [Reason::NotHolder {
+                task: a(),
+                holder: None
+            }]
+        );
+        assert_eq!(state.board.coordination(), before.coordination());
+    }
+
+    #[test]
+    fn a_link_of_a_task_to_itself_is_set_aside_and_taken_back() {
+        let mut state = claimed();
+        let before = state.board.clone();
+        let link = Edit::Link {
+            task: a(),
+            blocker: a(),
+        };
+        state.apply(&op(3, 50, Action::Edit(vec![link])));
+        assert_eq!(
+            reasons(&state),
+            [Reason::Cycle {
+                task: a(),
+                blocker: a()
+            }]
+        );
+        assert_eq!(state.board.coordination().link_count(), 0);
+        assert_eq!(state.board.coordination(), before.coordination());
+    }
+}

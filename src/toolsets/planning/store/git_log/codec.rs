@@ -5,7 +5,9 @@
 //! The log's files: one JSON object per operation, and the checkpoint
 //! (docs/sync.md, "The operation format"). Reading checks everything and
 //! names the first problem; an operation that cannot be read is kept in
-//! the log as unreadable, and the others go on.
+//! the log as unreadable, and the others go on. A team operation's edits
+//! are written as the coordination room says (`planning/coordination/`,
+//! `edit_record.rs`).
 //!
 //! ```json
 //! {"format":"planning-mcp-server operation","version":1,
