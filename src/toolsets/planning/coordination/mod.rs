@@ -14,11 +14,14 @@
 //! [`Edit`]s. Planning only keeps the result: it stores it, replays it
 //! from a log and shows it, and keeps it consistent when its own tools
 //! reword, delete or re-status a task. So a team feature touches
-//! `toolsets/team/` and this room:
+//! `toolsets/team/` and this room (docs/architecture.md, "Adding a team
+//! feature", names the few lines outside it: the field of a snapshot's
+//! task record, the web board's view):
 //!
 //! - [`data`]: the types ([`Claim`], [`Dispatch`], [`Evidence`]), a
-//!   board's [`data::Coordination`] with its undoable [`data::Change`]s, and the
-//!   [`Edit`]s team asks for;
+//!   board's [`data::Coordination`] with its undoable [`data::Change`]s,
+//!   the [`Edit`]s team asks for and the [`data::Step`] the board takes
+//!   for each;
 //! - [`records`]: the claim, dispatch and evidence as every store writes
 //!   them (the snapshot, PostgreSQL's rows, the git log);
 //! - [`snapshot_fields`]: their fields on a snapshot's tasks and header,
