@@ -80,8 +80,8 @@ pub mod clock {
 /// boards written for a `summary`, the web board's golden pages).
 pub mod planning {
     pub use crate::server::board_name::BoardName;
+    pub use crate::toolsets::planning::coordination::data::{Claim, Edit};
     pub use crate::toolsets::planning::domain::board::{Board, Limits, NewTask};
-    pub use crate::toolsets::planning::domain::coordination::{Claim, Edit};
     pub use crate::toolsets::planning::domain::history::{Entry, Event, Goal, History};
     pub use crate::toolsets::planning::domain::render::{Filter, task_list};
     pub use crate::toolsets::planning::domain::task::{Status, Task, TaskId};

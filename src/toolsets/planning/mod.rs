@@ -4,7 +4,9 @@
 
 //! Toolset `planning`: the Go-compatible planning board.
 //!
-//! `domain` is pure (task, board, history, render, errors); `store` keeps
+//! `domain` is pure (task, board, history, render, errors); `coordination`
+//! is toolset `team`'s data as the board stores, replays and shows it (the
+//! one door team comes in by); `store` keeps
 //! snapshots (memory, file, postgres); `cli` moves boards in and out of the
 //! database (`import`, `export`); `named_boards` names and opens boards and
 //! `shared_board` is the handle sessions share; `mcp` is the MCP face
@@ -15,6 +17,7 @@
 #[cfg(feature = "postgres")]
 pub(crate) mod cli;
 pub(crate) mod config;
+pub(crate) mod coordination;
 pub(crate) mod domain;
 pub(crate) mod mcp;
 pub(crate) mod named_boards;

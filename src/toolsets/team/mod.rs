@@ -8,7 +8,8 @@
 //!
 //! It works on toolset `planning`'s boards (the one dependency between
 //! toolsets, declared by `KIND.requires()`): its data lives in the board
-//! (`planning::domain::coordination`), so it is stored, reloaded and shared
+//! (`planning::coordination`, the room that stores, replays and shows it),
+//! so it is stored, reloaded and shared
 //! across processes with the board. `domain` is pure; `mcp` is the MCP
 //! face; `cli` the `summary` and `check-touches` subcommands;
 //! `routes` the HTTP face

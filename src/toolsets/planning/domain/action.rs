@@ -11,9 +11,9 @@
 use std::time::SystemTime;
 
 use super::board::NewTask;
-use super::coordination::Edit;
 use super::history::Goal;
 use super::task::{Status, TaskId};
+use crate::toolsets::planning::coordination::Edit;
 
 /// One change of the board.
 #[derive(Debug, Clone, PartialEq, Eq)]

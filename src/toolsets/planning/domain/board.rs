@@ -13,11 +13,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
 use super::action::{Action, Done};
-use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
+use crate::toolsets::planning::coordination::data::{Change, Coordination, Edit, Step};
 
 /// The size limits from config `[planning]`, in Unicode characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -444,26 +444,14 @@ impl Board {
             action: Action::Edit(edits.clone()),
         };
         for edit in edits {
-            let change = match edit {
-                Edit::Status(id, status) => {
+            match edit.into_step() {
+                Step::Status(id, status) => {
                     let seq = self.index[&id];
                     self.set_status_only(seq, status, &mut previous, &mut events, &mut journal);
-                    continue;
                 }
-                Edit::Record(event) => {
-                    events.push(event);
-                    continue;
-                }
-                Edit::Claim(id, claim) => Change::Claim(id, claim),
-                Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
-                Edit::CompletedBy(id, agent) => Change::CompletedBy(id, agent),
-                Edit::Link { task, blocker } => Change::Link { task, blocker },
-                Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
-                Edit::DoneWhen(text) => Change::DoneWhen(text),
-                Edit::Dispatch(id, dispatch) => Change::Dispatch(id, dispatch),
-                Edit::Touches(id, touches) => Change::Touches(id, Some(touches)),
-            };
-            journal.push(self.coordination.apply(change));
+                Step::Record(event) => events.push(event),
+                Step::Change(change) => journal.push(self.coordination.apply(change)),
+            }
         }
         let history = self
             .history
@@ -1331,7 +1319,7 @@ mod tests {
     /// A board of a, b, c where c waits for b and b for a, b is claimed by
     /// `worker` and a carries evidence.
     fn coordinated() -> Board {
-        use crate::toolsets::planning::domain::{Claim, Evidence};
+        use crate::toolsets::planning::coordination::{Claim, Evidence};
         let mut board = board_with(&["a", "b", "c"]);
         let [a, b, c] = ["a", "b", "c"].map(|t| TaskId::from_content(t, ""));
         let at = SystemTime::UNIX_EPOCH;
@@ -1423,7 +1411,7 @@ mod tests {
 
     /// Task `id` dispatched to `worker` (and touching `src/**`).
     fn dispatched(board: &mut Board, id: TaskId, worker: &str) {
-        use crate::toolsets::planning::domain::Dispatch;
+        use crate::toolsets::planning::coordination::Dispatch;
         let at = SystemTime::UNIX_EPOCH;
         let dispatch = Dispatch {
             worker: worker.into(),

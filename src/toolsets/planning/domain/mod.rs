@@ -8,7 +8,6 @@
 pub(crate) mod action;
 pub(crate) mod board;
 pub(crate) mod compact;
-pub(crate) mod coordination;
 pub(crate) mod error;
 pub(crate) mod history;
 pub(crate) mod render;
@@ -17,7 +16,6 @@ pub(crate) mod task;
 
 pub(crate) use action::Action;
 pub(crate) use board::{Board, Limits, NewTask, Undo};
-pub(crate) use coordination::{Claim, Dispatch, Edit, Evidence};
 pub(crate) use error::BoardError;
 pub(crate) use history::{ClaimEnd, DispatchEnd, Entry, Event, Goal, History};
 pub(crate) use task::{Status, Task, TaskId};

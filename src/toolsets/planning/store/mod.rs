@@ -6,7 +6,6 @@
 //! it has; a new backend (SQLite, Postgres, ...) implements [`SnapshotStore`]
 //! and is chosen in [`open`], without touching `src/board/`.
 
-mod coordination_record;
 pub(crate) mod file;
 pub(crate) mod git_log;
 pub(crate) mod memory;

@@ -26,9 +26,9 @@
 //! repaired silently.
 //!
 //! Version 2 adds the coordination fields of toolset `team`
-//! ([`super::coordination_record`]): `done_when`, and on tasks `blocked_by`,
-//! `claim` and `evidence`, with the history events `claimed`, `claim_ended`
-//! and `links_removed`. A board that holds none of them is written as
+//! ([`snapshot_fields`], in the coordination room): `done_when`, and on
+//! tasks `blocked_by`, `claim` and `evidence`, with the history events
+//! `claimed`, `claim_ended` and `links_removed`. A board that holds none of them is written as
 //! version 1, exactly as before, so that older builds still read it.
 //!
 //! Version 3 adds `completed_by` on a task that an agent released as
@@ -47,10 +47,11 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::coordination_record::{self, TaskCoordination};
-use super::records::{
-    ClaimRecord, DispatchRecord, EntryRecord, EvidenceRecord, GoalRecord, parse_time, timestamp,
+use super::records::{EntryRecord, GoalRecord, parse_time, timestamp};
+use crate::toolsets::planning::coordination::records::{
+    ClaimRecord, DispatchRecord, EvidenceRecord,
 };
+use crate::toolsets::planning::coordination::snapshot_fields::{self, TaskCoordination};
 use crate::toolsets::planning::domain::{
     Board, Entry, Goal, History, Limits, Status, Task, TaskId,
 };
@@ -176,13 +177,13 @@ impl<'a> SnapshotRecord<'a> {
     pub(crate) fn of(board: &'a Board, saved_at: SystemTime, with_history: bool) -> Self {
         Self {
             format: Cow::Borrowed(FORMAT),
-            version: coordination_record::version_needed(board),
+            version: snapshot_fields::version_needed(board),
             saved_at: timestamp(saved_at),
             goal: board.goal().map(GoalRecord::from),
             done_when: board.coordination().done_when().map(Cow::Borrowed),
             tasks: board
                 .tasks()
-                .map(|task| TaskRecord::of(task, coordination_record::of_task(board, task.id)))
+                .map(|task| TaskRecord::of(task, snapshot_fields::of_task(board, task.id)))
                 .collect(),
             history: board
                 .history()
@@ -328,7 +329,7 @@ impl SnapshotRecord<'_> {
         if self.version < 2 && self.done_when.is_some() {
             return Err(version_1_with("done_when"));
         }
-        let coordination = coordination_record::read(coordination, self.done_when)?;
+        let coordination = snapshot_fields::read(coordination, self.done_when)?;
         let history = if history_enabled {
             let entries = self.history.unwrap_or_default().into_iter().enumerate();
             let entries = entries
@@ -626,7 +627,8 @@ mod tests {
 
     #[test]
     fn dispatches_and_touches_round_trip_as_version_4_and_go_back_to_3() {
-        use crate::toolsets::planning::domain::{Dispatch, DispatchEnd, Edit};
+        use crate::toolsets::planning::coordination::{Dispatch, Edit};
+        use crate::toolsets::planning::domain::DispatchEnd;
         let mut board = from_json(VERSION_3.as_bytes(), Limits::default(), true).unwrap();
         let [a, b] = ["a46f8d35", "21cf99bb"].map(|id| TaskId::parse(id).unwrap());
         let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
@@ -716,7 +718,7 @@ mod tests {
 
     /// The sample with every kind of coordination data.
     fn coordinated() -> Board {
-        use crate::toolsets::planning::domain::{Claim, Edit, Evidence};
+        use crate::toolsets::planning::coordination::{Claim, Edit, Evidence};
         let mut board = sample(true);
         let [a, b] = ["a46f8d35", "21cf99bb"].map(|id| TaskId::parse(id).unwrap());
         let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_000);
@@ -776,7 +778,7 @@ mod tests {
 
     #[test]
     fn who_completed_a_task_without_evidence_round_trips_as_version_3() {
-        use crate::toolsets::planning::domain::Edit;
+        use crate::toolsets::planning::coordination::Edit;
         let mut board = coordinated();
         let b = TaskId::parse("21cf99bb").unwrap();
         let edits = vec![

@@ -16,9 +16,8 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
-use crate::toolsets::planning::domain::{
-    Board, Claim, Dispatch, Event, Evidence, Goal, Status, Task,
-};
+use crate::toolsets::planning::coordination::{Claim, Dispatch, Evidence};
+use crate::toolsets::planning::domain::{Board, Event, Goal, Status, Task};
 
 /// The version of the JSON shape.
 pub(crate) const VERSION: u32 = 1;

@@ -16,9 +16,9 @@ use super::text;
 use super::touches::{self, Conflict, Touches};
 use super::view::View;
 use super::wave;
+use crate::toolsets::planning::coordination::{Claim, Dispatch, Edit, Evidence};
 use crate::toolsets::planning::domain::{
-    Board, BoardError, Claim, ClaimEnd, Dispatch, DispatchEnd, Edit, Event, Evidence, Status, Task,
-    TaskId,
+    Board, BoardError, ClaimEnd, DispatchEnd, Event, Status, Task, TaskId,
 };
 
 /// How long leases are: the default and the longest, in minutes.

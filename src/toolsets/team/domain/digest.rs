@@ -274,7 +274,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Edit, Limits, NewTask};
+    use crate::toolsets::planning::coordination::{Claim, Dispatch, Edit};
+    use crate::toolsets::planning::domain::{Board, Limits, NewTask};
     use crate::toolsets::team::domain::fixture::{at, board, claim, link};
 
     #[test]

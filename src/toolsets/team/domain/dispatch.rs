@@ -18,7 +18,8 @@ use super::error::{DISPATCH_INSTEAD, TeamError};
 use super::text::{self, check_line};
 use super::touches::{self, Conflict, Touches};
 use super::view::{DispatchState, View};
-use crate::toolsets::planning::domain::{Dispatch, DispatchEnd, Edit, Event, Status, TaskId};
+use crate::toolsets::planning::coordination::{Dispatch, Edit};
+use crate::toolsets::planning::domain::{DispatchEnd, Event, Status, TaskId};
 
 /// The longest place (worktree or directory) and note, in characters.
 pub(crate) const MAX_PLACE_CHARS: usize = 500;

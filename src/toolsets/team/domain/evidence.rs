@@ -10,7 +10,8 @@ use std::time::SystemTime;
 
 use super::error::TeamError;
 use super::text::check_line;
-use crate::toolsets::planning::domain::{Evidence, Status};
+use crate::toolsets::planning::coordination::Evidence;
+use crate::toolsets::planning::domain::Status;
 
 /// Whether a completion must carry evidence (`[team] require_evidence`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -12,7 +12,8 @@ use super::error::TeamError;
 use super::evidence::{EvidenceInput, EvidenceRule};
 use super::links;
 use super::view::View;
-use crate::toolsets::planning::domain::{Board, Edit, Limits, NewTask, Status, TaskId};
+use crate::toolsets::planning::coordination::Edit;
+use crate::toolsets::planning::domain::{Board, Limits, NewTask, Status, TaskId};
 
 /// Minute `n` of a fixed day (2027-01-15T08:00:00Z + n minutes).
 pub(crate) fn at(n: u64) -> SystemTime {

@@ -8,7 +8,8 @@
 
 use super::error::TeamError;
 use super::text::check_line;
-use crate::toolsets::planning::domain::{Board, Edit};
+use crate::toolsets::planning::coordination::Edit;
+use crate::toolsets::planning::domain::Board;
 
 /// Sets the done-when condition of the goal (`""` removes it).
 pub(crate) fn done_when(board: &Board, condition: &str) -> Result<Vec<Edit>, TeamError> {

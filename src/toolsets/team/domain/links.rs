@@ -12,7 +12,8 @@ use std::collections::BTreeSet;
 use super::claims::task;
 use super::error::TeamError;
 use super::view::View;
-use crate::toolsets::planning::domain::{BoardError, Edit, TaskId};
+use crate::toolsets::planning::coordination::Edit;
+use crate::toolsets::planning::domain::{BoardError, TaskId};
 
 /// The most tasks one task may wait for.
 pub(crate) const MAX_BLOCKERS: usize = 100;

@@ -19,8 +19,9 @@ use super::touches::TouchesSet;
 use super::view::{DispatchState, View};
 use super::wave::{self, Stalled};
 use crate::runtime::text::escaped;
+use crate::toolsets::planning::coordination::{Dispatch, Evidence};
 use crate::toolsets::planning::domain::render::goal_line;
-use crate::toolsets::planning::domain::{Dispatch, Evidence, Status, Task, TaskId};
+use crate::toolsets::planning::domain::{Status, Task, TaskId};
 
 /// How many patterns a task line shows (the rest are counted).
 const TOUCHES_SHOWN: usize = 3;
@@ -623,7 +624,7 @@ mod tests {
 
     #[test]
     fn stored_names_are_printed_escaped() {
-        use crate::toolsets::planning::domain::{Claim, Dispatch, Edit};
+        use crate::toolsets::planning::coordination::{Claim, Dispatch, Edit};
         // Names as a hand-edited file or a shared log may hold them: a line
         // break that forges a task line, a reversal, a terminal escape.
         let mut board = board(&["Parse", "Test", "Bench"]);

@@ -12,8 +12,9 @@
 
 use std::time::SystemTime;
 
+use crate::toolsets::planning::coordination::{Claim, Dispatch};
 use crate::toolsets::planning::domain::replay::SetAside;
-use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Status, Task, TaskId};
+use crate::toolsets::planning::domain::{Board, Status, Task, TaskId};
 
 /// Where a dispatched task stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

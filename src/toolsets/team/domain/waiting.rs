@@ -254,7 +254,7 @@ fn newer(stamps: &HashMap<TaskId, u64>, newest: u64, since: u64) -> Vec<TaskId> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toolsets::planning::domain::{Dispatch, Edit};
+    use crate::toolsets::planning::coordination::{Dispatch, Edit};
     use crate::toolsets::team::domain::fixture::{at, board, id, link};
 
     fn condition(events: &[Event], since: u64) -> Condition {

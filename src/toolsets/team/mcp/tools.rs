@@ -19,7 +19,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::TeamTools;
-use crate::toolsets::planning::domain::{Edit, Status};
+use crate::toolsets::planning::coordination::Edit;
+use crate::toolsets::planning::domain::Status;
 use crate::toolsets::team::domain::claims::{self, Expiry};
 use crate::toolsets::team::domain::dispatch::{self, Request};
 use crate::toolsets::team::domain::wave::Stalled;

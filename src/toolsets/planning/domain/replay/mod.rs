@@ -20,4 +20,4 @@ mod tests;
 pub(crate) use log::{Checkpoint, CheckpointId, Corrupt, Log};
 pub(crate) use op::{ClaimMode, Op, OpId, Replica};
 pub(crate) use set_aside::{Reason, SetAside};
-pub(crate) use state::{ClaimOrigin, State};
+pub(crate) use state::State;

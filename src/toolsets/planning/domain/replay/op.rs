@@ -89,7 +89,8 @@ impl Op {
     /// `team`'s claims, releases and evidence); `None` for the planning
     /// tools, which name no agent.
     pub(crate) fn agent(&self) -> Option<&str> {
-        use crate::toolsets::planning::domain::{Edit, Event};
+        use crate::toolsets::planning::coordination::Edit;
+        use crate::toolsets::planning::domain::Event;
         let Action::Edit(edits) = &self.action else {
             return None;
         };

@@ -32,29 +32,20 @@
 //!   agent that no longer holds the task is set aside; an expiry of a
 //!   claim that is no longer there is skipped.
 //! - A link that would make a cycle with links made elsewhere is set aside.
-//! - A team operation is applied whole or set aside whole.
+//! - A team operation is applied whole or set aside whole
+//!   (`planning/coordination/replay.rs`: its rules, edit kind by edit kind).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use super::op::{ClaimMode, Op, OpId};
+use super::op::{Op, OpId};
 use super::set_aside::{Reason, SET_ASIDE_KEPT, SetAside};
 use crate::runtime::clock::Clock;
-use crate::toolsets::planning::domain::{
-    Action, Board, ClaimEnd, Edit, Event, Goal, NewTask, Status, TaskId,
-};
+use crate::toolsets::planning::coordination::replay::ClaimOrigin;
+use crate::toolsets::planning::domain::{Action, Board, Goal, NewTask, Status, TaskId};
 
 /// The most alias hops an ID is followed through (rewordings of
 /// rewordings); beyond, the task is taken as gone.
 const MAX_HOPS: usize = 64;
-
-/// How a claim on the board was made, and by which operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ClaimOrigin {
-    /// Confirmed through the remote, or provisional.
-    pub(crate) mode: ClaimMode,
-    /// The operation that made it.
-    pub(crate) op: OpId,
-}
 
 /// The board a replay has made so far, with what the rules need besides
 /// the board: the IDs rewordings replaced, how each claim was made, what
@@ -119,9 +110,7 @@ impl State {
                 let ids: Vec<TaskId> = ids.iter().filter_map(|id| self.resolve(*id)).collect();
                 if !ids.is_empty() {
                     let _ = self.board.delete_ids(&ids);
-                    let coordination = self.board.coordination();
-                    self.claims
-                        .retain(|task, _| coordination.claim(*task).is_some());
+                    self.forget_claims_gone();
                 }
             }
             Action::Edit(edits) => self.edit(op, edits),
@@ -133,7 +122,9 @@ impl State {
         self.set_aside_as(op.id, op.agent().map(str::to_owned), reason);
     }
 
-    fn set_aside_as(&mut self, op: OpId, agent: Option<String>, reason: Reason) {
+    /// Sets operation `op` (by `agent`) aside for `reason`; `op` may be one
+    /// applied earlier (a provisional claim lost to a confirmed one).
+    pub(crate) fn set_aside_as(&mut self, op: OpId, agent: Option<String>, reason: Reason) {
         self.set_aside_count += 1;
         if self.set_aside.len() == SET_ASIDE_KEPT {
             self.set_aside.remove(0);
@@ -232,189 +223,10 @@ impl State {
         match self.board.modify_id(current, title, description) {
             Ok((new_id, _)) if new_id != current => {
                 self.aliases.insert(current, new_id);
-                if let Some(origin) = self.claims.remove(&current) {
-                    self.claims.insert(new_id, origin);
-                }
+                self.move_claim_origin(current, new_id);
             }
             Ok(_) => {}
             Err(error) => self.set_aside(op, Reason::Refused(error.to_string())),
-        }
-    }
-
-    /// A team operation: its task IDs resolved, stale expiries skipped,
-    /// claims checked against the holders; applied whole, or set aside.
-    fn edit(&mut self, op: &Op, edits: &[Edit]) {
-        let mut kept: Vec<Edit> = Vec::with_capacity(edits.len());
-        let mut ended: HashSet<TaskId> = HashSet::new();
-        let mut taken_over: Vec<(ClaimOrigin, String, TaskId, String)> = Vec::new();
-        let mut n = 0;
-        while n < edits.len() {
-            let edit = match self.resolved(&edits[n]) {
-                Ok(edit) => edit,
-                Err(gone) => return self.set_aside(op, Reason::TaskGone(gone)),
-            };
-            // An end of a claim is followed by its record, which says whose.
-            if let (Edit::Claim(task, None), Some(Edit::Record(record))) = (&edit, edits.get(n + 1))
-                && let Event::ClaimEnded { holder, reason, .. } = record
-            {
-                let current = self.board.coordination().claim(*task);
-                let holds = current.is_some_and(|claim| claim.holder == *holder);
-                match reason {
-                    ClaimEnd::Expired => {
-                        let due = current.is_some_and(|claim| claim.until <= op.at);
-                        if !(holds && due && !ended.contains(task)) {
-                            // The claim it ends is gone (or was renewed):
-                            // skip the end, its record and the status
-                            // that goes with it.
-                            n += 2;
-                            if matches!(edits.get(n), Some(Edit::Status(id, Status::Pending)) if self.resolve(*id) == Some(*task))
-                            {
-                                n += 1;
-                            }
-                            continue;
-                        }
-                    }
-                    _ if !holds || ended.contains(task) => {
-                        let holder = current
-                            .filter(|_| !ended.contains(task))
-                            .map(|claim| claim.holder.clone());
-                        return self.set_aside(
-                            op,
-                            Reason::NotHolder {
-                                task: *task,
-                                holder,
-                            },
-                        );
-                    }
-                    _ => {}
-                }
-                ended.insert(*task);
-                kept.push(edit);
-                kept.push(edits[n + 1].clone());
-                n += 2;
-                continue;
-            }
-            if let Edit::Claim(task, Some(claim)) = &edit
-                && !ended.contains(task)
-                && let Some(current) = self.board.coordination().claim(*task)
-                && current.holder != claim.holder
-                && current.until > op.at
-            {
-                let ours = op.claim.unwrap_or(ClaimMode::Provisional);
-                let theirs = self.claims.get(task).copied();
-                match (ours, theirs) {
-                    (
-                        ClaimMode::Confirmed,
-                        Some(
-                            origin @ ClaimOrigin {
-                                mode: ClaimMode::Provisional,
-                                ..
-                            },
-                        ),
-                    ) => {
-                        taken_over.push((
-                            origin,
-                            current.holder.clone(),
-                            *task,
-                            claim.holder.clone(),
-                        ));
-                    }
-                    _ => {
-                        let holder = current.holder.clone();
-                        return self.set_aside(
-                            op,
-                            Reason::Held {
-                                task: *task,
-                                holder,
-                            },
-                        );
-                    }
-                }
-            }
-            if let Edit::Claim(task, None) = &edit {
-                ended.insert(*task);
-            }
-            if let Edit::Claim(task, Some(_)) = &edit {
-                ended.remove(task);
-            }
-            kept.push(edit);
-            n += 1;
-        }
-        let links: Vec<(TaskId, TaskId)> = kept
-            .iter()
-            .filter_map(|edit| match edit {
-                Edit::Link { task, blocker } => Some((*task, *blocker)),
-                _ => None,
-            })
-            .collect();
-        let claims: Vec<(TaskId, bool)> = kept
-            .iter()
-            .filter_map(|edit| match edit {
-                Edit::Claim(task, claim) => Some((*task, claim.is_some())),
-                _ => None,
-            })
-            .collect();
-        let statuses: Vec<TaskId> = kept
-            .iter()
-            .filter_map(|edit| match edit {
-                Edit::Status(task, _) => Some(*task),
-                _ => None,
-            })
-            .collect();
-        let undo = match self.board.edit(op.at, kept) {
-            Ok(undo) => undo,
-            Err(error) => return self.set_aside(op, Reason::Refused(error.to_string())),
-        };
-        let coordination = self.board.coordination();
-        if let Some(&(task, blocker)) = links
-            .iter()
-            .find(|(task, blocker)| task == blocker || coordination.path(*blocker, *task).is_some())
-        {
-            self.board.undo(undo);
-            return self.set_aside(op, Reason::Cycle { task, blocker });
-        }
-        for (origin, holder, task, winner) in taken_over {
-            self.set_aside_as(origin.op, Some(holder), Reason::Lost { task, winner });
-        }
-        let mode = op.claim.unwrap_or(ClaimMode::Provisional);
-        for (task, claimed) in claims {
-            match claimed {
-                true => self.claims.insert(task, ClaimOrigin { mode, op: op.id }),
-                false => self.claims.remove(&task),
-            };
-        }
-        self.forget_ended_claims(statuses.into_iter());
-    }
-
-    /// `edit` with its task IDs resolved to the tasks they name now, or
-    /// the first ID that names no task.
-    fn resolved(&self, edit: &Edit) -> Result<Edit, TaskId> {
-        let id = |id: TaskId| self.resolve(id).ok_or(id);
-        Ok(match edit {
-            Edit::Status(task, status) => Edit::Status(id(*task)?, *status),
-            Edit::Claim(task, claim) => Edit::Claim(id(*task)?, claim.clone()),
-            Edit::Evidence(task, evidence) => Edit::Evidence(id(*task)?, evidence.clone()),
-            Edit::CompletedBy(task, agent) => Edit::CompletedBy(id(*task)?, agent.clone()),
-            Edit::Link { task, blocker } => Edit::Link {
-                task: id(*task)?,
-                blocker: id(*blocker)?,
-            },
-            Edit::Unlink { task, blocker } => Edit::Unlink {
-                task: id(*task)?,
-                blocker: id(*blocker)?,
-            },
-            Edit::Dispatch(task, dispatch) => Edit::Dispatch(id(*task)?, dispatch.clone()),
-            Edit::Touches(task, paths) => Edit::Touches(id(*task)?, paths.clone()),
-            Edit::DoneWhen(_) | Edit::Record(_) => edit.clone(),
-        })
-    }
-
-    /// Drops the origins of claims that a status change ended.
-    fn forget_ended_claims(&mut self, tasks: impl Iterator<Item = TaskId>) {
-        for task in tasks {
-            if self.board.coordination().claim(task).is_none() {
-                self.claims.remove(&task);
-            }
         }
     }
 }

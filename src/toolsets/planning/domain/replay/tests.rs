@@ -15,8 +15,9 @@ use super::log::{Diverged, MAX_SKEW};
 use super::op::Vector;
 use super::*;
 use crate::runtime::clock::Clock;
+use crate::toolsets::planning::coordination::{Claim, Edit};
 use crate::toolsets::planning::domain::{
-    Action, Board, Claim, ClaimEnd, Edit, Event, Limits, NewTask, Status, TaskId, Undo,
+    Action, Board, ClaimEnd, Event, Limits, NewTask, Status, TaskId, Undo,
 };
 
 const MAX_TASKS: usize = 6;
@@ -464,7 +465,7 @@ fn an_expiry_of_a_claim_that_moved_on_is_skipped() {
 fn dispatch(clone: &mut Clone, title: &str, worker: &str) -> Option<OpId> {
     let now = clone.now + 1_000;
     clone.act(ClaimMode::Provisional, |board| {
-        let record = crate::toolsets::planning::domain::Dispatch {
+        let record = crate::toolsets::planning::coordination::Dispatch {
             worker: worker.into(),
             by: "lead".into(),
             place: None,

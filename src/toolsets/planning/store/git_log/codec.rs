@@ -5,7 +5,9 @@
 //! The log's files: one JSON object per operation, and the checkpoint
 //! (docs/sync.md, "The operation format"). Reading checks everything and
 //! names the first problem; an operation that cannot be read is kept in
-//! the log as unreadable, and the others go on.
+//! the log as unreadable, and the others go on. A team operation's edits
+//! are written as the coordination room says (`planning/coordination/`,
+//! `edit_record.rs`).
 //!
 //! ```json
 //! {"format":"planning-mcp-server operation","version":1,
@@ -18,15 +20,14 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use super::super::records::{
-    BadTime, ClaimRecord, DispatchRecord, EventRecord, EvidenceRecord, GoalChangeRecord,
-    GoalSetRecord, parse_time, timestamp,
-};
+use super::super::records::{BadTime, GoalChangeRecord, GoalSetRecord, parse_time, timestamp};
 use super::super::snapshot::SnapshotRecord;
+use crate::toolsets::planning::coordination::edit_record::EditRecord;
+use crate::toolsets::planning::coordination::replay::ClaimOrigin;
 use crate::toolsets::planning::domain::replay::{
-    Checkpoint, CheckpointId, ClaimMode, ClaimOrigin, Op, OpId, Reason, Replica, SetAside, State,
+    Checkpoint, CheckpointId, ClaimMode, Op, OpId, Reason, Replica, SetAside, State,
 };
-use crate::toolsets::planning::domain::{Action, Edit, Limits, NewTask, Status, TaskId};
+use crate::toolsets::planning::domain::{Action, Limits, NewTask, Status, TaskId};
 
 /// The value of `format` in every operation.
 pub(crate) const OP_FORMAT: &str = "planning-mcp-server operation";
@@ -124,49 +125,6 @@ struct NewTaskRecord {
 struct StatusRecord {
     task_id: TaskId,
     status: Status,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "edit", rename_all = "snake_case", deny_unknown_fields)]
-enum EditRecord<'a> {
-    Status {
-        task_id: TaskId,
-        status: Status,
-    },
-    Claim {
-        task_id: TaskId,
-        claim: Option<ClaimRecord<'a>>,
-    },
-    Evidence {
-        task_id: TaskId,
-        evidence: Option<EvidenceRecord<'a>>,
-    },
-    CompletedBy {
-        task_id: TaskId,
-        agent: Option<String>,
-    },
-    Link {
-        task_id: TaskId,
-        blocker: TaskId,
-    },
-    Unlink {
-        task_id: TaskId,
-        blocker: TaskId,
-    },
-    DoneWhen {
-        condition: Option<String>,
-    },
-    Dispatch {
-        task_id: TaskId,
-        dispatch: Option<DispatchRecord<'a>>,
-    },
-    Touches {
-        task_id: TaskId,
-        paths: Vec<String>,
-    },
-    Record {
-        event: EventRecord<'a>,
-    },
 }
 
 /// Writes an operation (one line of JSON, ending in a newline).
@@ -288,7 +246,7 @@ fn action_record(action: &Action) -> ActionRecord<'_> {
             task_ids: ids.clone(),
         },
         Action::Edit(edits) => ActionRecord::Edit {
-            edits: edits.iter().map(edit_record).collect(),
+            edits: edits.iter().map(EditRecord::from).collect(),
         },
     }
 }
@@ -324,91 +282,12 @@ fn action_from(record: ActionRecord) -> Result<Action, String> {
             }
         }
         ActionRecord::Delete { task_ids } => Action::Delete(task_ids),
-        ActionRecord::Edit { edits } => {
-            Action::Edit(edits.into_iter().map(edit_from).collect::<Result<_, _>>()?)
-        }
-    })
-}
-
-fn edit_record(edit: &Edit) -> EditRecord<'_> {
-    match edit {
-        Edit::Status(task_id, status) => EditRecord::Status {
-            task_id: *task_id,
-            status: *status,
-        },
-        Edit::Claim(task_id, claim) => EditRecord::Claim {
-            task_id: *task_id,
-            claim: claim.as_ref().map(ClaimRecord::from),
-        },
-        Edit::Evidence(task_id, evidence) => EditRecord::Evidence {
-            task_id: *task_id,
-            evidence: evidence.as_ref().map(EvidenceRecord::from),
-        },
-        Edit::CompletedBy(task_id, agent) => EditRecord::CompletedBy {
-            task_id: *task_id,
-            agent: agent.clone(),
-        },
-        Edit::Link { task, blocker } => EditRecord::Link {
-            task_id: *task,
-            blocker: *blocker,
-        },
-        Edit::Unlink { task, blocker } => EditRecord::Unlink {
-            task_id: *task,
-            blocker: *blocker,
-        },
-        Edit::DoneWhen(condition) => EditRecord::DoneWhen {
-            condition: condition.clone(),
-        },
-        Edit::Dispatch(task_id, dispatch) => EditRecord::Dispatch {
-            task_id: *task_id,
-            dispatch: dispatch.as_ref().map(DispatchRecord::from),
-        },
-        Edit::Touches(task_id, paths) => EditRecord::Touches {
-            task_id: *task_id,
-            paths: paths.clone(),
-        },
-        Edit::Record(event) => EditRecord::Record {
-            event: EventRecord::from(event),
-        },
-    }
-}
-
-fn edit_from(record: EditRecord) -> Result<Edit, String> {
-    Ok(match record {
-        EditRecord::Status { task_id, status } => Edit::Status(task_id, status),
-        EditRecord::Claim { task_id, claim } => Edit::Claim(
-            task_id,
-            claim
-                .map(ClaimRecord::into_claim)
-                .transpose()
-                .map_err(|e| bad_time(&e))?,
+        ActionRecord::Edit { edits } => Action::Edit(
+            edits
+                .into_iter()
+                .map(|edit| edit.into_edit().map_err(|e| bad_time(&e)))
+                .collect::<Result<_, _>>()?,
         ),
-        EditRecord::Evidence { task_id, evidence } => Edit::Evidence(
-            task_id,
-            evidence
-                .map(EvidenceRecord::into_evidence)
-                .transpose()
-                .map_err(|e| bad_time(&e))?,
-        ),
-        EditRecord::CompletedBy { task_id, agent } => Edit::CompletedBy(task_id, agent),
-        EditRecord::Link { task_id, blocker } => Edit::Link {
-            task: task_id,
-            blocker,
-        },
-        EditRecord::Unlink { task_id, blocker } => Edit::Unlink {
-            task: task_id,
-            blocker,
-        },
-        EditRecord::DoneWhen { condition } => Edit::DoneWhen(condition),
-        EditRecord::Dispatch { task_id, dispatch } => Edit::Dispatch(
-            task_id,
-            dispatch
-                .map(DispatchRecord::into_dispatch)
-                .transpose()
-                .map_err(|e| bad_time(&e))?,
-        ),
-        EditRecord::Touches { task_id, paths } => Edit::Touches(task_id, paths),
-        EditRecord::Record { event } => Edit::Record(event.into_event().map_err(|e| bad_time(&e))?),
     })
 }
 

@@ -14,10 +14,9 @@ use proptest::prelude::*;
 
 use super::store::operation;
 use crate::runtime::clock::Clock;
+use crate::toolsets::planning::coordination::{Claim, Edit};
 use crate::toolsets::planning::domain::replay::{ClaimMode, OpId, Replica, State};
-use crate::toolsets::planning::domain::{
-    Board, Claim, Edit, Event, Limits, NewTask, Status, TaskId, Undo,
-};
+use crate::toolsets::planning::domain::{Board, Event, Limits, NewTask, Status, TaskId, Undo};
 use crate::toolsets::planning::store::snapshot::to_json;
 
 /// Whether two boards hold the same, as their snapshots say (times to the

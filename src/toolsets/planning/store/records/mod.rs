@@ -12,18 +12,18 @@
 //! - [`EntryRecord`] and [`EventRecord`]: a history entry, `{"at": …,
 //!   "event": "goal_set", "goal": {…}}`, with the reasons a claim and a
 //!   dispatch end;
-//! - [`ClaimRecord`], [`DispatchRecord`] and [`EvidenceRecord`]: toolset
-//!   `team`'s claim, dispatch and evidence of a task.
+//! - toolset `team`'s claim, dispatch and evidence of a task, and the
+//!   edits of its operations, live in the coordination room with the rest
+//!   of team's data (`planning/coordination/records.rs`,
+//!   `edit_record.rs`), written with these times.
 //!
 //! Times are RFC 3339 in UTC with microseconds ([`timestamp`]); reading one
 //! gives a [`BadTime`] that the reader words for its format. The web page's
 //! JSON (`planning/web/view.rs`) is another audience's view, not a record:
 //! it is shaped for the page and versioned on its own.
 
-mod coordination;
 mod event;
 mod time;
 
-pub(crate) use coordination::{ClaimRecord, DispatchRecord, EvidenceRecord};
 pub(crate) use event::{EntryRecord, EventRecord, GoalChangeRecord, GoalRecord, GoalSetRecord};
 pub(crate) use time::{BadTime, parse_time, timestamp};

@@ -26,7 +26,8 @@ use super::error::TeamError;
 use super::text::time;
 use super::view::View;
 use crate::runtime::text::escaped;
-use crate::toolsets::planning::domain::{Edit, TaskId};
+use crate::toolsets::planning::coordination::Edit;
+use crate::toolsets::planning::domain::TaskId;
 pub(crate) use pattern::Pattern;
 
 /// The most patterns one task may declare.

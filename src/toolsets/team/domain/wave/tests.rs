@@ -13,7 +13,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 
 use super::*;
-use crate::toolsets::planning::domain::{Board, Claim, Dispatch, Edit, Limits, NewTask, Status};
+use crate::toolsets::planning::coordination::{Claim, Dispatch, Edit};
+use crate::toolsets::planning::domain::{Board, Limits, NewTask, Status};
 use crate::toolsets::team::domain::claims::{self, Target};
 use crate::toolsets::team::domain::fixture::{apply, at, board, id};
 use crate::toolsets::team::domain::touches::Pattern;

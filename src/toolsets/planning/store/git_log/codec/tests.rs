@@ -5,10 +5,9 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::*;
+use crate::toolsets::planning::coordination::{Claim, Dispatch, Edit, Evidence};
 use crate::toolsets::planning::domain::replay::Log;
-use crate::toolsets::planning::domain::{
-    Board, Claim, ClaimEnd, Dispatch, DispatchEnd, Event, Evidence, Goal,
-};
+use crate::toolsets::planning::domain::{Board, ClaimEnd, DispatchEnd, Event, Goal};
 
 fn at(micros: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_micros(1_795_000_000_000_000 + micros)

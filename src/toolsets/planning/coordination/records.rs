@@ -9,8 +9,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::time::{BadTime, parse_time, timestamp};
-use crate::toolsets::planning::domain::{Claim, Dispatch, Evidence};
+use super::data::{Claim, Dispatch, Evidence};
+use crate::toolsets::planning::store::records::{BadTime, parse_time, timestamp};
 
 /// A task's claim: `{"holder": …, "since": …, "until": …}`.
 #[derive(Debug, Serialize, Deserialize)]

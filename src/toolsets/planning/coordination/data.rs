@@ -18,8 +18,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::SystemTime;
 
-use super::history::Event;
-use super::task::{Status, TaskId};
+use crate::toolsets::planning::domain::{Event, Status, TaskId};
 
 /// An agent's claim on a task, for a lease.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +119,7 @@ pub(crate) enum Change {
 }
 
 /// One step of a coordination change that toolset `team` asks the board
-/// to make ([`super::Board::edit`]).
+/// to make ([`crate::toolsets::planning::domain::Board::edit`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
     /// Sets a task's status (recorded; it drops the task's evidence).
@@ -156,7 +155,36 @@ pub enum Edit {
     Record(Event),
 }
 
+/// What the board does for one [`Edit`] ([`Edit::into_step`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Sets a task's status, as the board sets one (recorded; it drops the
+    /// task's evidence).
+    Status(TaskId, Status),
+    /// Records an event in the history.
+    Record(Event),
+    /// Changes the coordination data.
+    Change(Change),
+}
+
 impl Edit {
+    /// What the board does for the edit: a new kind of data is one arm
+    /// here, and the board needs no change.
+    pub(crate) fn into_step(self) -> Step {
+        Step::Change(match self {
+            Edit::Status(id, status) => return Step::Status(id, status),
+            Edit::Record(event) => return Step::Record(event),
+            Edit::Claim(id, claim) => Change::Claim(id, claim),
+            Edit::Evidence(id, evidence) => Change::Evidence(id, evidence),
+            Edit::CompletedBy(id, agent) => Change::CompletedBy(id, agent),
+            Edit::Link { task, blocker } => Change::Link { task, blocker },
+            Edit::Unlink { task, blocker } => Change::Unlink { task, blocker },
+            Edit::DoneWhen(text) => Change::DoneWhen(text),
+            Edit::Dispatch(id, dispatch) => Change::Dispatch(id, dispatch),
+            Edit::Touches(id, touches) => Change::Touches(id, Some(touches)),
+        })
+    }
+
     /// The tasks the edit names, which must be on the board.
     pub(crate) fn tasks(&self) -> Vec<TaskId> {
         match self {

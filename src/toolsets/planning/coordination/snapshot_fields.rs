@@ -10,15 +10,17 @@
 //! progress are claimed, only completed tasks have a `completed_by`, only
 //! pending or in-progress tasks a `dispatch`, and that touches are short
 //! lines. The claim, evidence and dispatch themselves are the records of
-//! [`super::records`], as every store writes them.
+//! [`super::records`], as every store writes them; the rest of the
+//! snapshot is `planning/store/snapshot.rs`'s.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::records::{BadTime, ClaimRecord, DispatchRecord, EvidenceRecord};
-use super::snapshot::VERSION;
-use crate::toolsets::planning::domain::coordination::{Change, Coordination};
+use super::data::{Change, Coordination};
+use super::records::{ClaimRecord, DispatchRecord, EvidenceRecord};
 use crate::toolsets::planning::domain::{Board, Status, TaskId};
+use crate::toolsets::planning::store::records::BadTime;
+use crate::toolsets::planning::store::snapshot::VERSION;
 
 /// The most patterns a task's `touches` may hold, and the longest one, in
 /// characters (toolset `team` allows fewer; a hand-edited file may not
@@ -27,7 +29,7 @@ const MAX_TOUCHES: usize = 64;
 const MAX_TOUCH_CHARS: usize = 1000;
 
 /// The coordination fields of one task, as read from its record.
-pub(super) struct TaskCoordination<'a> {
+pub(crate) struct TaskCoordination<'a> {
     pub(crate) blocked_by: Vec<TaskId>,
     pub(crate) claim: Option<ClaimRecord<'a>>,
     pub(crate) evidence: Option<EvidenceRecord<'a>>,
@@ -56,7 +58,7 @@ impl TaskCoordination<'_> {
 /// record or touches (or a dispatch's history events), 3 with a
 /// `completed_by`, 2 with other coordination data (or its history events),
 /// else 1, so that older builds keep reading what they can.
-pub(super) fn version_needed(board: &Board) -> u64 {
+pub(crate) fn version_needed(board: &Board) -> u64 {
     let coordination = board.coordination();
     let dispatch_events = board
         .history()
@@ -77,7 +79,7 @@ pub(super) fn version_needed(board: &Board) -> u64 {
 }
 
 /// Task `id`'s coordination fields for its record.
-pub(super) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
+pub(crate) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
     let coordination = board.coordination();
     TaskCoordination {
         blocked_by: coordination.blockers(id).iter().copied().collect(),
@@ -95,7 +97,7 @@ pub(super) fn of_task(board: &Board, id: TaskId) -> TaskCoordination<'_> {
 
 /// Builds the coordination data of a board from its tasks' fields (task
 /// `n`, 1-based, with its ID and status) and its done-when condition.
-pub(super) fn read(
+pub(crate) fn read(
     tasks: Vec<(TaskId, Status, TaskCoordination<'_>)>,
     done_when: Option<Cow<'_, str>>,
 ) -> Result<Coordination, String> {
