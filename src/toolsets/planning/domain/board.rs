@@ -17,6 +17,7 @@ use super::action::{Action, Done};
 use super::coordination::{Change, Coordination, Edit};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
+use super::plan::Attach;
 use super::replay::SetAside;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
@@ -393,6 +394,47 @@ impl Board {
             },
             undo,
         ))
+    }
+
+    /// Adds tasks as [`Board::add_tasks`] does, then what `attach` decides
+    /// on the board with them (toolset `team`'s links and touches, which may
+    /// name the tasks just added), as one change: one undo, one action
+    /// ([`Action::Plan`], or [`Action::AddTasks`] when nothing is
+    /// attached). All or nothing: when `attach` refuses, or names a task
+    /// that is not on the board, the tasks are taken back.
+    pub(crate) fn add_tasks_with<E: From<BoardError>>(
+        &mut self,
+        new_tasks: &[NewTask],
+        attach: impl FnOnce(&Board, &Added) -> Result<Vec<Attach>, E>,
+    ) -> Result<(Added, Vec<Attach>, Undo), E> {
+        let (added, mut undo) = self.add_tasks(new_tasks)?;
+        let attached = match attach(self, &added) {
+            Ok(attached) => attached,
+            Err(refused) => {
+                self.undo(undo);
+                return Err(refused);
+            }
+        };
+        if attached.is_empty() {
+            return Ok((added, attached, undo));
+        }
+        let edits: Vec<Edit> = attached.iter().cloned().map(Edit::from).collect();
+        // Links and touches change only the coordination data: the edit's
+        // undo is its journal (no status, no history entry).
+        let edited = match self.edit(undo.made.at, edits.clone()) {
+            Ok(edited) => edited,
+            Err(refused) => {
+                self.undo(undo);
+                return Err(refused.into());
+            }
+        };
+        undo.journal = edited.journal;
+        let Action::AddTasks(tasks) = &mut undo.made.action else {
+            unreachable!("add_tasks returns the action AddTasks")
+        };
+        let tasks = std::mem::take(tasks);
+        undo.made.action = Action::Plan { tasks, edits };
+        Ok((added, attached, undo))
     }
 
     /// Sets statuses, all or nothing: every ID must exist and every status be

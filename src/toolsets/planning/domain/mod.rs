@@ -11,6 +11,7 @@ pub(crate) mod compact;
 pub(crate) mod coordination;
 pub(crate) mod error;
 pub(crate) mod history;
+pub(crate) mod plan;
 pub(crate) mod render;
 pub(crate) mod replay;
 pub(crate) mod task;
