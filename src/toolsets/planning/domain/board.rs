@@ -1314,6 +1314,66 @@ mod tests {
     }
 
     #[test]
+    fn tasks_and_what_is_attached_to_them_are_one_change() {
+        let mut board = board_with(&["old"]);
+        let before = board.clone();
+        let (a, old) = (
+            TaskId::from_content("a", ""),
+            TaskId::from_content("old", ""),
+        );
+        let attach = |_: &Board, _: &Added| {
+            Ok::<_, BoardError>(vec![
+                Attach::Link {
+                    task: a,
+                    blocker: old,
+                },
+                Attach::Touches(a, vec!["src/**".into()]),
+            ])
+        };
+        let (added, attached, undo) = board.add_tasks_with(&[new("a", "")], attach).unwrap();
+        assert_eq!((added.added, attached.len()), (vec![a], 2));
+        assert_eq!(board.coordination().link_count(), 1);
+        assert_eq!(
+            undo.change().action,
+            Action::Plan {
+                tasks: vec![new("a", "")],
+                edits: vec![
+                    Edit::Link {
+                        task: a,
+                        blocker: old
+                    },
+                    Edit::Touches(a, vec!["src/**".into()]),
+                ],
+            }
+        );
+        board.undo(undo);
+        assert_eq!(
+            board, before,
+            "one undo takes back the tasks and their links"
+        );
+        // A refusal, or a task that is not on the board, takes the tasks back.
+        let refused = board.add_tasks_with(&[new("a", "")], |_, _| Err(BoardError::NoGoal));
+        assert_eq!(refused.unwrap_err(), BoardError::NoGoal);
+        let ghost = TaskId::from_content("ghost", "");
+        let unknown = board.add_tasks_with(&[new("a", "")], |_, _| {
+            Ok::<_, BoardError>(vec![Attach::Link {
+                task: a,
+                blocker: ghost,
+            }])
+        });
+        assert_eq!(
+            unknown.unwrap_err(),
+            BoardError::UnknownTasks(vec![ghost.to_string()])
+        );
+        assert_eq!(board, before);
+        // Nothing attached: the add as it always was.
+        let (_, _, undo) = board
+            .add_tasks_with(&[new("a", "")], |_, _| Ok::<_, BoardError>(Vec::new()))
+            .unwrap();
+        assert_eq!(undo.change().action, Action::AddTasks(vec![new("a", "")]));
+    }
+
+    #[test]
     fn every_mutation_can_be_undone() {
         let mut board = board_with(&["a", "b", "c"]);
         let _ = board.set_goal("g", "d").unwrap();
