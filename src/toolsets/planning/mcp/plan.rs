@@ -40,7 +40,7 @@ impl From<BoardError> for Refused {
 }
 
 /// A task a `blocked_by` names: its ID, or its place in this call.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(untagged)]
 pub(crate) enum Blocker {
     /// A 1-based position of an earlier task of this call.
@@ -52,6 +52,7 @@ pub(crate) enum Blocker {
 /// One task to add, with team's fields: the schema `add_tasks` shows with
 /// a planner (the call reads the fields from [`TaskInput`]).
 #[derive(Debug, JsonSchema)]
+#[schemars(description = "One task to add.")]
 #[allow(dead_code, reason = "a schema: the call reads TaskInput")]
 pub(crate) struct PlannedTaskInput {
     /// Short and specific.
@@ -62,9 +63,15 @@ pub(crate) struct PlannedTaskInput {
     /// Paths it will touch: globs relative to the repository (src/parser/**).
     #[serde(default)]
     pub(crate) touches: Vec<String>,
-    /// Tasks it waits for: IDs on the board, or positions (1-based) of earlier tasks of this call.
+    /// Tasks it waits for: IDs on the board, or positions (from 1) of earlier tasks of this call.
     #[serde(default)]
+    #[schemars(schema_with = "blockers_schema")]
     pub(crate) blocked_by: Vec<Blocker>,
+}
+
+/// `blocked_by`'s schema: a list of IDs and positions.
+fn blockers_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "array", "items": {"type": ["string", "integer"]}})
 }
 
 /// Arguments of `add_tasks` with a planner (its schema).
