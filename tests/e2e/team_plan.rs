@@ -295,3 +295,34 @@ async fn a_plan_kept_in_git_survives_a_restart() {
     assert_eq!(ready(&again).await, ready_before);
     again.cancel().await.unwrap();
 }
+
+/// The fenced block labelled `lang` that follows `after` in `text`.
+fn block<'a>(text: &'a str, after: &str, lang: &str) -> &'a str {
+    let rest = &text[text.find(after).unwrap()..];
+    let open = format!("```{lang}\n");
+    let rest = &rest[rest.find(&open).unwrap() + open.len()..];
+    &rest[..rest.find("```").unwrap()]
+}
+
+#[tokio::test]
+async fn the_plan_docs_team_md_shows_is_what_the_server_answers() {
+    let doc = std::fs::read_to_string(crate::team::TEAM_DOC).unwrap();
+    let section = &doc[doc.find("### A plan in one call").unwrap()..];
+    let reply = block(section, "The reply is planning's", "text");
+    let arguments: Value = serde_json::from_str(block(section, "\nfor\n", "json")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let lead = stdio_client(&dir, &TEAM, &[]).await;
+    let goal = json!({"title": "Ship 1.0", "description": "the parser, its tests and the CLI"});
+    ok(&lead, "set_goal", goal).await;
+    let text = ok(&lead, "add_tasks", arguments).await;
+    let (_, set) = text.split_once("\n\n**Goal:**").unwrap();
+    let (_, set) = set.split_once("\n\nLinks and touches set").unwrap();
+    assert_eq!(format!("Links and touches set{set}\n"), reply);
+    // The cycle of the refusals' table, on that board.
+    let cycle =
+        json!({"tasks": [{"title": "Write the parser", "blocked_by": [id("Release notes")]}]});
+    let (refused, text) = call(&lead, "add_tasks", cycle).await;
+    assert!(refused);
+    assert!(section.contains(&format!("| `{text}` |")), "{text}");
+    lead.cancel().await.unwrap();
+}
