@@ -5,13 +5,13 @@
 //! The MCP face of the board: the seven tools of the Go server, with typed
 //! parameters (their JSON schemas are generated) and text replies.
 
+use std::sync::Arc;
+
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
-
-use std::sync::Arc;
 
 use super::PlanningTools;
 use super::plan::{self, Refused};
