@@ -6,9 +6,10 @@
 //! configured state, the server's boards, with its faces: the tools on a
 //! board and, in HTTP mode, the web board.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
+use super::coordination::plan::Planner;
 use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::Boards;
@@ -90,23 +91,33 @@ impl ToolsetKind for PlanningKind {
             replies: settings.planning.replies,
             boards: Arc::new(Boards::new(settings)),
             skipped: Arc::default(),
+            planner: OnceLock::new(),
         }))
     }
 }
 
 /// Toolset `planning`, configured: the server's boards, each opened on
-/// first use, how their changes reply, and the log of skipped duplicates.
+/// first use, how their changes reply, the log of skipped duplicates, and
+/// the planner a toolset on top gave `add_tasks`, if any.
 #[derive(Debug)]
 pub(crate) struct Planning {
     boards: Arc<Boards>,
     replies: Replies,
     skipped: Arc<SkippedLog>,
+    planner: OnceLock<Arc<dyn Planner>>,
 }
 
 impl Planning {
     /// The server's boards.
     pub(crate) fn boards(&self) -> &Arc<Boards> {
         &self.boards
+    }
+
+    /// Lets `add_tasks` take links and touches, decided by `planner`: what
+    /// an enabled toolset on top (team) calls while it is configured,
+    /// before any board is opened. The first planner given stays.
+    pub(crate) fn plan_with(&self, planner: Arc<dyn Planner>) {
+        let _ = self.planner.set(planner);
     }
 }
 
@@ -122,6 +133,7 @@ impl Toolset for Planning {
             shared,
             self.replies,
             self.skipped.clone(),
+            self.planner.get().cloned(),
         )))
     }
 

@@ -16,6 +16,7 @@ pub(crate) mod evidence;
 pub(crate) mod fixture;
 pub(crate) mod goal;
 pub(crate) mod links;
+pub(crate) mod plan;
 pub(crate) mod render;
 pub(crate) mod text;
 pub(crate) mod touches;

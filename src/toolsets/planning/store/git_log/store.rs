@@ -172,7 +172,7 @@ impl GitLogStore {
 
     fn log_error(&self, error: LogError) -> StoreError {
         match error {
-            LogError::Git(error) => self.error(error.to_string()),
+            LogError::Git(_) | LogError::TooLarge(_) => self.error(error.to_string()),
             LogError::Unusable(problem) => StoreError::Invalid {
                 path: PathBuf::from(local_ref(&self.board)),
                 problem,
