@@ -10,7 +10,8 @@
 //! ```text
 //! # Board default
 //!
-//! **Goal:** Ship v1: the release
+//! **Goal:** Ship v1
+//!   the release
 //! **Done when:** cargo test passes on main
 //! Goal met: no
 //! Tasks: 12 (7 pending, 2 in progress, 3 completed, 0 failed, 0 cancelled); 2 of 3 completed with evidence
@@ -18,7 +19,7 @@
 //! Claimed (2):
 //! - ⟳ [4e21ad16] worker-1 until 2026-11-22T10:30:00Z: Write tests
 //! Ready (4):
-//! - ☐ [48dd0523] Implement feature X
+//! - ☐ [48dd0523] unblocks 5: Implement feature X
 //! Blocked (5):
 //! - ☐ [0e4bc2e3] waits for [48dd0523]: Document the tools
 //!
@@ -33,6 +34,7 @@ use std::fmt::Write;
 
 use super::render::{counts_line, flight_line, met_line};
 use super::text::{cut, flat, time};
+use super::unblocks;
 use super::view::View;
 use crate::toolsets::planning::domain::{Status, TaskId};
 
@@ -81,12 +83,13 @@ fn bounded(name: &str, view: View<'_>, max: usize) -> String {
     let mut out = format!("# Board {}\n\n", cut(&flat(name), 64));
     match board.goal() {
         None => out.push_str("**Goal:** not set"),
+        // The title, and the description on the next line, indented: as
+        // the team's replies write a goal (never joined by ": ").
         Some(goal) => {
-            let text = match goal.description.is_empty() {
-                true => goal.title.clone(),
-                false => format!("{}: {}", goal.title, goal.description),
-            };
-            let _ = write!(out, "**Goal:** {}", cut(&flat(&text), GOAL_CHARS));
+            let _ = write!(out, "**Goal:** {}", cut(&flat(&goal.title), GOAL_CHARS));
+            if !goal.description.is_empty() {
+                let _ = write!(out, "\n  {}", cut(&flat(&goal.description), GOAL_CHARS));
+            }
         }
     }
     if let Some(condition) = board.coordination().done_when() {
@@ -137,8 +140,8 @@ fn bounded(name: &str, view: View<'_>, max: usize) -> String {
 }
 
 /// The digest's sections, in the order they get room: dispatched work in
-/// flight and stalled, then other claims, the next ready tasks and what is
-/// blocked.
+/// flight and stalled, then other claims, the next ready tasks (ranked as
+/// `ready_tasks` ranks them) and what is blocked.
 fn sections(view: View<'_>) -> [Section; 5] {
     let board = view.board;
     let dispatched = view.dispatched();
@@ -177,23 +180,29 @@ fn sections(view: View<'_>) -> [Section; 5] {
             line(view, task, &format!("{holder} until {}", time(claim.until)))
         })
         .collect();
-    // One pass over the pending tasks sorts them into ready and blocked;
-    // only the lines shown are written, the rest are counted.
-    let (mut ready, mut blocked) = (Vec::new(), Vec::new());
-    let (mut ready_count, mut blocked_count) = (0, 0);
+    // One pass over the pending tasks finds the blocked ones; only the
+    // lines shown are written, the rest are counted.
+    let mut blocked = Vec::new();
+    let mut blocked_count = 0;
     for task in board.tasks().filter(|t| view.status(t) == Status::Pending) {
         if view.waiting_for(task.id).next().is_some() {
             blocked_count += 1;
             if blocked.len() < BLOCKED_SHOWN {
                 blocked.push(line(view, task, &waits_for(view, task.id)));
             }
-        } else if !view.dispatch(task.id).is_some_and(|(_, s)| s.in_flight()) {
-            ready_count += 1;
-            if ready.len() < READY_SHOWN {
-                ready.push(line(view, task, ""));
-            }
         }
     }
+    // The ready queue in its ranked order, as ready_tasks lists it.
+    let (queue, unblocks) = unblocks::ranked(view);
+    let ready = queue
+        .iter()
+        .take(READY_SHOWN)
+        .map(|task| match unblocks.of(task.id) {
+            0 => line(view, task, ""),
+            n => line(view, task, &format!("unblocks {n}")),
+        })
+        .collect();
+    let ready_count = queue.len();
     [
         section("In flight", in_flight, in_flight_lines),
         section("Stalled", stalled, stalled_lines),

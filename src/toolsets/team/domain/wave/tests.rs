@@ -148,9 +148,14 @@ proptest! {
         prop_assert!(wave.members.len() <= limit);
         let ready: Vec<_> = view.ready().map(|t| t.id).collect();
         prop_assert_eq!(wave.ready, ready.len());
-        // Members are ready, in board order.
-        let positions: Vec<_> = wave.members.iter().map(|t| board.position(t.id)).collect();
-        prop_assert!(positions.windows(2).all(|w| w[0] < w[1]));
+        // Members are ready, in ranked order: the most unblocked first,
+        // then board order.
+        let keys: Vec<_> = wave
+            .members
+            .iter()
+            .map(|t| (std::cmp::Reverse(wave.unblocks.of(t.id)), board.position(t.id)))
+            .collect();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]));
         prop_assert!(wave.members.iter().all(|t| ready.contains(&t.id)));
         // Held work: live claims and dispatches in flight.
         let held: Vec<_> = touches::reservations(view);
