@@ -151,22 +151,38 @@ pub(crate) fn short_time(at: SystemTime, now: SystemTime) -> String {
 
 /// The line of a dispatched task in the "In flight" and "Stalled"
 /// sections: `- ⟳ [id] W in P since T, lease to T: title` (or `since T,
-/// claim by T`, or `stalled at T, lease ended` / `not claimed`), cut to
-/// `max` characters; times short when `short`.
+/// claim by T`, or `stalled at T, lease ended` / `not claimed`); times
+/// short when `short`.
 pub(crate) fn flight_line(
     view: View<'_>,
     task: &Task,
     dispatch: &Dispatch,
     state: DispatchState<'_>,
     short: bool,
-    max: usize,
+) -> String {
+    let head = flight_head(view, task, dispatch, state, short, PLACE_CHARS);
+    format!("{head}{}", flat(&task.title))
+}
+
+/// The longest worktree a dispatched task's line shows, in characters.
+pub(crate) const PLACE_CHARS: usize = 24;
+
+/// A dispatched task's line up to its title: `- ⟳ [id] W in P since T,
+/// lease to T: `, the worktree cut to `place_chars`.
+pub(crate) fn flight_head(
+    view: View<'_>,
+    task: &Task,
+    dispatch: &Dispatch,
+    state: DispatchState<'_>,
+    short: bool,
+    place_chars: usize,
 ) -> String {
     let at = |t: SystemTime| match short {
         true => short_time(t, view.now),
         false => time(t),
     };
     let place = dispatch.place.as_deref().map_or_else(String::new, |place| {
-        format!(" in {}", cut(&flat(place), 24))
+        format!(" in {}", cut(&flat(place), place_chars))
     });
     let when = match state {
         DispatchState::Working(claim) => {
@@ -184,14 +200,12 @@ pub(crate) fn flight_line(
             }
         ),
     };
-    let line = format!(
-        "- {} [{}] {}{place} {when}: {}",
+    format!(
+        "- {} [{}] {}{place} {when}: ",
         view.status(task).glyph(),
         task.id,
         cut(&escaped(&dispatch.worker), 20),
-        flat(&task.title)
-    );
-    cut(&line, max)
+    )
 }
 
 /// `[a] [b]`.
@@ -480,7 +494,7 @@ pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
         }
         let _ = write!(out, "\n{heading} ({}):", list.len());
         for (task, dispatch, state) in list {
-            let line = flight_line(view, task, dispatch, state, false, usize::MAX);
+            let line = flight_line(view, task, dispatch, state, false);
             let _ = write!(out, "\n{line}");
         }
         out.push('\n');
