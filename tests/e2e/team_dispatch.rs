@@ -236,7 +236,7 @@ async fn three_dispatches_without_task_ids_take_three_tasks_in_ranked_order() {
     }
     // Lexer unblocks Parser, Checker and Release notes; CLI unblocks
     // Release notes; Notes nothing.
-    let mut taken = Vec::new();
+    let (mut taken, mut replies) = (Vec::new(), Vec::new());
     for (worker, title, why, unblocks) in [
         (
             "worker-1",
@@ -280,7 +280,9 @@ async fn three_dispatches_without_task_ids_take_three_tasks_in_ranked_order() {
             "{text}"
         );
         taken.push(id(title));
+        replies.push(redact_times(&text));
     }
+    insta::assert_snapshot!("three_dispatches_without_task_ids", replies.join("\n\n"));
     taken.dedup();
     assert_eq!(taken.len(), 3, "three distinct tasks");
     let board = common::ok(&lead, "team_board", json!({})).await;
