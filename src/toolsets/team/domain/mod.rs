@@ -12,6 +12,7 @@ pub(crate) mod digest;
 pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod evidence;
+pub(crate) mod fields;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub(crate) mod goal;
@@ -20,6 +21,7 @@ pub(crate) mod plan;
 pub(crate) mod render;
 pub(crate) mod text;
 pub(crate) mod touches;
+pub(crate) mod unblocks;
 pub(crate) mod view;
 pub(crate) mod wait_reply;
 pub(crate) mod waiting;
