@@ -95,11 +95,25 @@ async fn a_lead_plans_twelve_tasks_with_touches_and_blockers_in_one_call() {
         )),
         "{reply}"
     );
-    // Only the tasks that wait for nothing are ready.
-    let expected: Vec<String> = ["Set up CI", "Lexer", "AST types", "Config file"]
+    // Only the tasks that wait for nothing are ready, the critical path
+    // first: by hand, the lexer unblocks 9 tasks (parser, type checker,
+    // code generator, CLI, docs, benchmarks, both test tasks, release
+    // notes), the AST types 6, CI 3 (both test tasks, release notes), the
+    // config file 2 (docs, release notes).
+    let expected: Vec<String> = ["Lexer", "AST types", "Set up CI", "Config file"]
         .map(id)
         .to_vec();
     assert_eq!(ready(&lead).await, expected);
+    let queue = ok(&lead, "ready_tasks", json!({"limit": 100})).await;
+    for (title, unblocks) in [
+        ("Lexer", 9),
+        ("AST types", 6),
+        ("Set up CI", 3),
+        ("Config file", 2),
+    ] {
+        let line = format!("- ☐ [{}] {title} · unblocks {unblocks}", id(title));
+        assert!(queue.contains(&line), "{line}\n{queue}");
+    }
     // Finishing the lexer readies the parser; its tests still wait for CI.
     ok(
         &lead,
@@ -113,7 +127,9 @@ async fn a_lead_plans_twelve_tasks_with_touches_and_blockers_in_one_call() {
         json!({"agent": "w1", "task_id": id("Lexer"), "status": "completed", "note": "done"}),
     )
     .await;
-    let expected: Vec<String> = ["Set up CI", "Parser", "AST types", "Config file"]
+    // The parser now unblocks 7 (the lexer's 9 but itself and the lexer
+    // tests, which wait for CI too).
+    let expected: Vec<String> = ["Parser", "AST types", "Set up CI", "Config file"]
         .map(id)
         .to_vec();
     assert_eq!(ready(&lead).await, expected);
