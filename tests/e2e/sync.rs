@@ -460,6 +460,60 @@ async fn a_server_with_an_interval_syncs_by_itself() {
     }
 }
 
+/// Clone b's board stays fresh without any `sync`: its reads fetch in
+/// the background (at most every 2 s), and a `wait_for` waiting on it
+/// fetches as it waits, so what clone a pushed reaches both.
+#[tokio::test]
+async fn what_one_clone_pushes_reaches_the_others_reads_and_waits_without_a_sync() {
+    let clones = Clones::new(&["a", "b"], "on_change = true\n");
+    let (a, b) = (clones.server("a").await, clones.server("b").await);
+    let (error, text) = call(&a, "add_tasks", json!({"tasks": [{"title": "First"}]})).await;
+    assert!(!error, "{text}");
+    // b's reads alone bring it (each read that finds the last fetch old
+    // starts one in the background).
+    common::eventually("b's get_tasks shows a's task", || async {
+        let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+        tasks.contains("First").then_some(())
+    })
+    .await;
+    // A wait on b for ready tasks, counting from b's revision now, wakes
+    // on a's next task with no read on b meanwhile.
+    let (_, now) = call(
+        &b,
+        "wait_for",
+        json!({"events": ["changed"], "revision": i64::MAX}),
+    )
+    .await;
+    let revision: i64 = now
+        .lines()
+        .last()
+        .and_then(|line| line.strip_prefix("Revision "))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no revision in {now}"));
+    let waiter = {
+        let peer = b.peer().clone();
+        tokio::spawn(async move {
+            let params = CallToolRequestParams::new("wait_for").with_arguments(
+                json!({"events": ["ready"], "revision": revision, "timeout_seconds": 60})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            );
+            let result = peer.call_tool(params).await.unwrap();
+            result.content[0].as_text().unwrap().text.clone()
+        })
+    };
+    let (error, text) = call(&a, "add_tasks", json!({"tasks": [{"title": "Second"}]})).await;
+    assert!(!error, "{text}");
+    let woke = common::within_hang("b's wait_for wakes", waiter)
+        .await
+        .unwrap();
+    assert!(woke.contains("Second"), "{woke}");
+    let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+    assert!(tasks.contains("Second"), "{tasks}");
+}
+
 #[tokio::test]
 async fn a_remote_rewritten_by_force_is_rebuilt_from_the_union() {
     let clones = Clones::new(&["a", "b"], "");
