@@ -75,6 +75,20 @@ impl Clones {
         (output.status.success(), text)
     }
 
+    /// `planning-mcp-server sync` with `flags` in clone `name`.
+    async fn sync_with(&self, flags: &[&str], name: &str) -> (bool, String) {
+        let output = self
+            .command(name)
+            .arg("sync")
+            .args(flags)
+            .output()
+            .await
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.success(), text)
+    }
+
     /// The remote's board `default`: its ref's commit, if any.
     fn remote_board(&self) -> Option<String> {
         let refs = git(
@@ -512,6 +526,55 @@ async fn what_one_clone_pushes_reaches_the_others_reads_and_waits_without_a_sync
     assert!(woke.contains("Second"), "{woke}");
     let (_, tasks) = call(&b, "get_tasks", json!({})).await;
     assert!(tasks.contains("Second"), "{tasks}");
+}
+
+/// A fresh clone without the settings file: `summary` finds the boards
+/// on the remote and says how to read them, advising no other backend.
+#[tokio::test]
+async fn a_fresh_clone_without_the_settings_is_told_its_boards_are_in_git() {
+    let clones = Clones::new(&["a"], "on_change = true\n");
+    let a = clones.server("a").await;
+    let (error, text) = call(
+        &a,
+        "add_tasks",
+        json!({"tasks": [{"title": "Kept in git"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    git(
+        clones.root.path(),
+        &["clone", "--quiet", "remote.git", "fresh"],
+    );
+    let output = clones
+        .command("fresh")
+        .arg("summary")
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "boards are kept in git here (refs/planning/boards/* on its remote origin): set \
+             storage.backend = 'git'"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--storage file"), "{stderr}");
+    // With the backend set, the fresh clone reads them (after a sync).
+    let (ok, out) = clones.sync_with(&["--storage", "git"], "fresh").await;
+    assert!(ok, "{out}");
+    let output = clones
+        .command("fresh")
+        .args(["summary", "--storage", "git"])
+        .output()
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("1 task") || stdout.contains("Kept in git"),
+        "{stdout}"
+    );
 }
 
 #[tokio::test]
