@@ -144,9 +144,21 @@ impl Toolset for Planning {
 
     /// The directory, repository or database of its boards.
     fn storage(&self) -> Option<String> {
-        Some(super::store::where_boards_live(
-            &self.boards.settings().storage,
-        ))
+        let settings = self.boards.settings();
+        if settings.storage.backend == super::config::Backend::Memory {
+            // Only the repository's own refs: no network at start-up.
+            let timeout = std::time::Duration::from_secs(settings.sync.git_timeout);
+            let found = super::store::repository_dir(&settings.storage)
+                .ok()
+                .and_then(|dir| super::store::git_log::detect::boards_in_git(&dir, None, timeout));
+            if let Some(found) = found {
+                tracing::warn!(
+                    "boards are kept in memory, not read from git: {}",
+                    super::store::git_log::detect::advice(&found)
+                );
+            }
+        }
+        Some(super::store::where_boards_live(&settings.storage))
     }
 
     /// The web board, announced as `board: <url>/` at start-up.
