@@ -11,6 +11,7 @@
 pub(crate) mod auth;
 pub(crate) mod connections;
 pub(crate) mod guard;
+pub(crate) mod health;
 pub(crate) mod limits;
 pub(crate) mod mcp;
 pub(crate) mod open_files;
@@ -33,7 +34,7 @@ use crate::server::Enabled;
 use crate::server::routes::{HttpContext, Page};
 
 /// The whole HTTP application: the MCP endpoints and the toolsets' routes,
-/// behind one [`gate`].
+/// behind one [`gate`], and the health check ([`health`]) beside it.
 pub(crate) fn router(
     settings: &ServerSettings,
     endpoints: mcp::McpEndpoints,
@@ -44,17 +45,22 @@ pub(crate) fn router(
         .auth_token
         .as_ref()
         .map(|secret| auth::Access::new(secret.expose()));
+    let health = health::routes(endpoints.toolsets().clone());
     let routes = toolsets
         .into_iter()
         .fold(mcp::routes(endpoints), Router::merge);
-    routes.layer(middleware::from_fn_with_state(
-        Arc::new(Gate {
-            guard: guard::Guard::new(settings),
-            access,
-            in_flight,
-        }),
-        gate,
-    ))
+    // The health check is merged after the gate's layer, so it is outside
+    // it: a proxy's check brings neither a token nor our `Host` (see health).
+    routes
+        .layer(middleware::from_fn_with_state(
+            Arc::new(Gate {
+                guard: guard::Guard::new(settings),
+                access,
+                in_flight,
+            }),
+            gate,
+        ))
+        .merge(health)
 }
 
 /// The routes the enabled toolsets bring, and the pages among them to
