@@ -94,10 +94,15 @@ impl Enabled {
 
     /// Whether every toolset's store can be used now
     /// ([`Toolset::reachable`]): the first that cannot, by name, and why.
-    pub(crate) fn reachable(&self, limit: std::time::Duration) -> Result<(), (&'static str, String)> {
-        self.0
-            .iter()
-            .try_for_each(|toolset| toolset.reachable(limit).map_err(|why| (toolset.name(), why)))
+    pub(crate) fn reachable(
+        &self,
+        limit: std::time::Duration,
+    ) -> Result<(), (&'static str, String)> {
+        self.0.iter().try_for_each(|toolset| {
+            toolset
+                .reachable(limit)
+                .map_err(|why| (toolset.name(), why))
+        })
     }
 
     /// Opens every toolset on board `name`: what its sessions serve.

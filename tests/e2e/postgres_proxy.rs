@@ -52,7 +52,12 @@ pub(crate) fn haproxy_config(sticky: u16, plain: u16, replicas: &[u16]) -> Strin
 
 /// HAProxy on `config`, until dropped; `None` (skipped) when not installed,
 /// unless `PLANNING_REQUIRE_POSTGRES=1` (CI installs it with PostgreSQL).
-pub(crate) async fn haproxy_or_skip(test: &str, dir: &Path, config: &str, ports: &[u16]) -> Option<Child> {
+pub(crate) async fn haproxy_or_skip(
+    test: &str,
+    dir: &Path,
+    config: &str,
+    ports: &[u16],
+) -> Option<Child> {
     if std::process::Command::new("haproxy")
         .arg("-v")
         .output()

@@ -65,7 +65,10 @@ impl Proxied {
         // docs/deploy.md's block, with a stats socket to read its view from.
         let config = haproxy_config(front, plain, &ports).replacen(
             "global\n",
-            &format!("global\n    stats socket {} level admin\n", socket.display()),
+            &format!(
+                "global\n    stats socket {} level admin\n",
+                socket.display()
+            ),
             1,
         );
         let proxy = haproxy_or_skip(test, dir.path(), &config, &[front]).await?;
@@ -284,7 +287,9 @@ async fn a_request_for_the_session_of_a_dead_replica_gets_404_without_its_id_ech
         return;
     };
     // Every new session on replica0: replica1 drained meanwhile.
-    proxied.ask("set server replicas/replica1 state drain").await;
+    proxied
+        .ask("set server replicas/replica1 state drain")
+        .await;
     let url = format!("{}/mcp", proxied.base);
     let opened = post(&url).body(INITIALIZE).send().await.unwrap();
     assert_eq!(opened.status(), 200);
@@ -293,7 +298,9 @@ async fn a_request_for_the_session_of_a_dead_replica_gets_404_without_its_id_ech
         .unwrap()
         .to_owned();
     drop(opened);
-    proxied.ask("set server replicas/replica1 state ready").await;
+    proxied
+        .ask("set server replicas/replica1 state ready")
+        .await;
     proxied.until_status(1, "UP").await;
     proxied.kill(0).await;
 
@@ -439,7 +446,9 @@ async fn a_session_whose_replica_died_recovers_through_the_official_sdk_clients(
     let url = format!("{}/mcp", proxied.base);
     let scripts = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/clients");
     // Both sessions on replica0, the one to be killed: replica1 drained.
-    proxied.ask("set server replicas/replica1 state drain").await;
+    proxied
+        .ask("set server replicas/replica1 state drain")
+        .await;
     let mut python = Command::new(&sdk.python);
     python.arg(format!("{scripts}/failover.py"));
     let python = Script::start(python, &url).await;
@@ -447,7 +456,9 @@ async fn a_session_whose_replica_died_recovers_through_the_official_sdk_clients(
     node.env("NODE_PATH", &sdk.node_path)
         .arg(format!("{scripts}/failover.mjs"));
     let node = Script::start(node, &url).await;
-    proxied.ask("set server replicas/replica1 state ready").await;
+    proxied
+        .ask("set server replicas/replica1 state ready")
+        .await;
     proxied.until_status(1, "UP").await;
     proxied.kill(0).await;
 
