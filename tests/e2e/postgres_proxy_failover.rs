@@ -505,6 +505,18 @@ async fn healthz_says_whether_the_database_answers_with_no_token_and_no_secret()
     };
     // No token needed (a proxy's check has none); the MCP endpoint still needs it.
     assert_eq!(check().await, (200, "ok\n".to_owned()));
+    // Nor a `Host` (HAProxy's check is HTTP/1.0 without one).
+    let address = server.base().trim_start_matches("http://").to_owned();
+    let mut tcp = tokio::net::TcpStream::connect(&address).await.unwrap();
+    tcp.write_all(b"GET /healthz HTTP/1.0\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    tokio::io::AsyncReadExt::read_to_string(&mut tcp, &mut answer)
+        .await
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.0 200 OK\r\n"), "{answer}");
+    assert!(answer.ends_with("\r\n\r\nok\n"), "{answer}");
     let mcp = post(&server.url).body(INITIALIZE).send().await.unwrap();
     assert_eq!(mcp.status(), 401);
 

@@ -8,8 +8,8 @@
 //! `SELECT 1` through the boards' pool within [`PROBE_LIMIT`]), else 503
 //! with a fixed reason.
 //!
-//! It is served outside the gate: no token and no `Host` check, since a
-//! proxy's check sends neither (HAProxy's sends `HTTP/1.0` without `Host`).
+//! The gate lets it through unchecked: no token and no `Host` check, since
+//! a proxy's check sends neither (HAProxy's sends `HTTP/1.0` without `Host`).
 //! That is safe because it tells nothing but "up" or "down": no address,
 //! no database URL, no driver message (those go to the log, once per
 //! change). It is cheap whoever calls it: one probe at a time, and an
@@ -52,7 +52,7 @@ struct Health {
     last: Arc<Mutex<Option<(Instant, bool)>>>,
 }
 
-/// The route of `/healthz`, to be merged outside the gate.
+/// The route of `/healthz` (the gate lets it through unchecked).
 pub(crate) fn routes(toolsets: Enabled) -> Router {
     Router::new().route(PATH, get(healthz)).with_state(Health {
         toolsets,
