@@ -304,16 +304,23 @@ async fn a_request_for_the_session_of_a_dead_replica_gets_404_without_its_id_ech
     proxied.until_status(1, "UP").await;
     proxied.kill(0).await;
 
+    // At once (the connection refused, the request sent to replica1) and
+    // once HAProxy knows replica0 is down (its stick entry ignored).
     let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
-    let answer = post(&url)
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "2025-06-18")
-        .body(list)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), 404);
-    assert_eq!(answer.text().await.unwrap(), "Not Found: Session not found");
+    for down in [false, true] {
+        if down {
+            proxied.until_status(0, "DOWN").await;
+        }
+        let answer = post(&url)
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(list)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 404, "down: {down}");
+        assert_eq!(answer.text().await.unwrap(), "Not Found: Session not found");
+    }
     // An ID no replica ever gave, made to be reflected: never echoed.
     let forged = "<script>alert(1)</script>";
     for method in [reqwest::Method::POST, reqwest::Method::GET] {
