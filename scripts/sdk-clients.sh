@@ -13,10 +13,17 @@
 # Every run starts a fresh server in a fresh git repository. Exit status 1 if any fails.
 #
 #   scripts/sdk-clients.sh [BINARY]     (default: target/debug/planning-mcp-server)
+#   scripts/sdk-clients.sh --install-only
+#       only installs the clients and prints their directory (for PLANNING_SDK_CLIENTS:
+#       tests/e2e/postgres_proxy_failover.rs drives them through a failover)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-bin=$(realpath "${1:-target/debug/planning-mcp-server}")
+install_only=
+if [ "${1:-}" = --install-only ]; then
+  install_only=yes
+  exec 3>&1 1>&2  # the installers' words go to stderr, the directory to stdout
+fi
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/planning-mcp-server-ci/sdk-clients"
 ts_sdk=1.32.2
 py_sdk=2.3.0
@@ -36,6 +43,12 @@ if ! "$cache/venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install --quiet --disable-pip-version-check "mcp==$py_sdk"
 fi
+
+if [ -n "$install_only" ]; then
+  echo "$cache" >&3
+  exit 0
+fi
+bin=$(realpath "${1:-target/debug/planning-mcp-server}")
 
 # Every toolset the binary offers.
 toolsets=$("$bin" --list-toolsets | paste -sd, -)

@@ -92,6 +92,19 @@ impl Enabled {
         self.0.iter().find_map(|t| t.as_any().downcast_ref::<T>())
     }
 
+    /// Whether every toolset's store can be used now
+    /// ([`Toolset::reachable`]): the first that cannot, by name, and why.
+    pub(crate) fn reachable(
+        &self,
+        limit: std::time::Duration,
+    ) -> Result<(), (&'static str, String)> {
+        self.0.iter().try_for_each(|toolset| {
+            toolset
+                .reachable(limit)
+                .map_err(|why| (toolset.name(), why))
+        })
+    }
+
     /// Opens every toolset on board `name`: what its sessions serve.
     /// Refused if two of them list a tool of the same name.
     pub(crate) fn open(&self, name: &BoardName) -> Result<Arc<Endpoint>, OpenError> {

@@ -19,6 +19,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, ReadResourceResult, Resource, Tool};
@@ -148,6 +149,14 @@ pub(crate) trait Toolset: AsAny + Send + Sync + Debug + 'static {
     /// `file:/home/you/project/.planning-mcp-server`); none by default.
     fn storage(&self) -> Option<String> {
         None
+    }
+
+    /// Whether the store it serves from can be used now, answered within
+    /// `limit`; blocking (the HTTP health check runs it on a blocking
+    /// thread). The error says why, for the log only. Toolsets without a
+    /// store of their own are always reachable.
+    fn reachable(&self, _limit: Duration) -> Result<(), String> {
+        Ok(())
     }
 
     /// Its tools and resources on board `board`; an HTTP endpoint opens

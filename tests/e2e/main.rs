@@ -41,6 +41,7 @@ mod plans_props;
 mod postgres;
 mod postgres_hardening;
 mod postgres_proxy;
+mod postgres_proxy_failover;
 mod postgres_replicas;
 mod replies;
 mod scenario;

@@ -52,7 +52,12 @@ pub(crate) fn haproxy_config(sticky: u16, plain: u16, replicas: &[u16]) -> Strin
 
 /// HAProxy on `config`, until dropped; `None` (skipped) when not installed,
 /// unless `PLANNING_REQUIRE_POSTGRES=1` (CI installs it with PostgreSQL).
-async fn haproxy_or_skip(test: &str, dir: &Path, config: &str, ports: &[u16]) -> Option<Child> {
+pub(crate) async fn haproxy_or_skip(
+    test: &str,
+    dir: &Path,
+    config: &str,
+    ports: &[u16],
+) -> Option<Child> {
     if std::process::Command::new("haproxy")
         .arg("-v")
         .output()
@@ -101,7 +106,7 @@ async fn haproxy_or_skip(test: &str, dir: &Path, config: &str, ports: &[u16]) ->
 }
 
 /// The port of a server's URL (`http://127.0.0.1:PORT/mcp`).
-fn port_of(url: &str) -> u16 {
+pub(crate) fn port_of(url: &str) -> u16 {
     url.trim_end_matches("/mcp")
         .rsplit(':')
         .next()

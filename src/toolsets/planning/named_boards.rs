@@ -155,6 +155,11 @@ impl Boards {
 }
 
 impl Boards {
+    /// Whether their store can be used now, within `limit` ([`Storage::reachable`]).
+    pub(crate) fn reachable(&self, limit: std::time::Duration) -> Result<(), String> {
+        self.storage.reachable(limit)
+    }
+
     /// The settings the boards are opened with (for `sync`, `import` and
     /// `export`).
     pub(crate) fn settings(&self) -> &BoardSettings {

@@ -7,6 +7,7 @@
 //! board and, in HTTP mode, the web board.
 
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
 use super::coordination::plan::Planner;
@@ -159,6 +160,11 @@ impl Toolset for Planning {
             }
         }
         Some(super::store::where_boards_live(&settings.storage))
+    }
+
+    /// Whether its boards' store answers (a database: a query through the pool).
+    fn reachable(&self, limit: Duration) -> Result<(), String> {
+        self.boards.reachable(limit)
     }
 
     /// The web board, announced as `board: <url>/` at start-up.

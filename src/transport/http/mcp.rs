@@ -97,6 +97,11 @@ impl McpEndpoints {
         }
     }
 
+    /// The enabled toolsets the boards are opened with.
+    pub(crate) fn toolsets(&self) -> &Enabled {
+        &self.inner.toolsets
+    }
+
     /// Opens the toolsets on board `name` and makes its service, unless
     /// that is done already. The toolsets open on a blocking thread (a board
     /// reads its file), without holding the map of services.

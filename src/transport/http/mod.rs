@@ -11,6 +11,7 @@
 pub(crate) mod auth;
 pub(crate) mod connections;
 pub(crate) mod guard;
+pub(crate) mod health;
 pub(crate) mod limits;
 pub(crate) mod mcp;
 pub(crate) mod open_files;
@@ -33,7 +34,7 @@ use crate::server::Enabled;
 use crate::server::routes::{HttpContext, Page};
 
 /// The whole HTTP application: the MCP endpoints and the toolsets' routes,
-/// behind one [`gate`].
+/// behind one [`gate`] (which lets the health check, [`health`], through).
 pub(crate) fn router(
     settings: &ServerSettings,
     endpoints: mcp::McpEndpoints,
@@ -44,9 +45,10 @@ pub(crate) fn router(
         .auth_token
         .as_ref()
         .map(|secret| auth::Access::new(secret.expose()));
-    let routes = toolsets
-        .into_iter()
-        .fold(mcp::routes(endpoints), Router::merge);
+    let routes = toolsets.into_iter().fold(
+        mcp::routes(endpoints.clone()).merge(health::routes(endpoints.toolsets().clone())),
+        Router::merge,
+    );
     routes.layer(middleware::from_fn_with_state(
         Arc::new(Gate {
             guard: guard::Guard::new(settings),
@@ -90,11 +92,17 @@ struct Gate {
     in_flight: TaskTracker,
 }
 
-/// The checks in front of every route, in order: `Host` and `Origin` (403),
-/// the token (401), then the limit on requests in flight (503). One layer
+/// The checks in front of every route but the health check, in order:
+/// `Host` and `Origin` (403), the token (401), then the limit on requests
+/// in flight (503). One layer
 /// rather than three: each axum middleware layer copies the routes'
 /// service for every request.
 async fn gate(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> Response {
+    // A proxy's health check brings neither a token nor our `Host`, and
+    // learns nothing but up or down (see health).
+    if request.uri().path() == health::PATH {
+        return next.run(request).await;
+    }
     let refusal = gate.guard.refusal(&request).or_else(|| {
         let access = gate.access.as_ref()?;
         access.refusal(&request)

@@ -436,6 +436,24 @@ impl Storage {
         }
     }
 
+    /// Whether the boards' store can be used now, answered within `limit`
+    /// (the health check of an HTTP replica): a database must answer a
+    /// query; a directory, a repository or memory is there (a missing
+    /// directory fails the calls that need it, with why). The error is for
+    /// the log: the database as shown, never its password.
+    pub(crate) fn reachable(&self, limit: std::time::Duration) -> Result<(), String> {
+        match self {
+            Self::Memory | Self::File(_) | Self::Git(..) => {
+                let _ = limit;
+                Ok(())
+            }
+            #[cfg(feature = "postgres")]
+            Self::Postgres(settings) => postgres::reachable(settings, limit),
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => Err(no_postgres().to_string()),
+        }
+    }
+
     /// Board `name` as stored, read without locking or creating anything:
     /// `None` when nothing is stored (always, in memory).
     pub(crate) fn read(

@@ -765,6 +765,23 @@ pub(crate) fn stored_names(settings: &StorageSettings) -> Result<Vec<String>, St
         })
 }
 
+/// Whether the database `settings` names answers a trivial query within
+/// `limit`, through the pool the boards use (so a live pool costs one
+/// round trip, no new connection): the health check of a replica. The
+/// error is the driver's words for the log, never the connection string.
+pub(crate) fn reachable(settings: &StorageSettings, limit: Duration) -> Result<(), String> {
+    let database = Database::shared(settings).map_err(|error| error.to_string())?;
+    let pool = database.pool().clone();
+    database.block(limit, async move {
+        let client = pool.get().await.map_err(|e| db::pool_error(&e))?;
+        client
+            .simple_query("SELECT 1")
+            .await
+            .map_err(|e| describe(&e))?;
+        Ok(())
+    })
+}
+
 /// Board `name` as stored, read without locking: `None` when it has no snapshot.
 pub(crate) fn read(
     settings: &StorageSettings,
