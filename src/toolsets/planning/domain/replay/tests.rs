@@ -551,7 +551,10 @@ fn an_unreadable_entry_is_set_aside_and_the_others_replay() {
     assert_eq!(a.board().len(), 2);
     assert_eq!(
         set_aside(&a.log),
-        [Reason::Corrupt("0000000000000009-1: not JSON".into())]
+        [Reason::Corrupt {
+            entry: "0000000000000009-1".into(),
+            problem: "not JSON".into()
+        }]
     );
     // The next operation of replica 9 does not reuse its number.
     assert_eq!(a.log.next_id(Replica(9), 0).counter, 2);
