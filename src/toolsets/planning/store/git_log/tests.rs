@@ -471,12 +471,19 @@ fn git_in(dir: &Path, args: &[&str], input: &[u8]) -> String {
 /// What a hostile clone pushes: the remote's board ref moved to a commit
 /// of the remote's log with `extra` entries (name, blob) added.
 fn hostile_push(remote: &Path, extra: &[(String, String)]) {
+    let lines: Vec<String> = extra
+        .iter()
+        .map(|(entry, oid)| format!("100644 blob {oid}\t{entry}\n"))
+        .collect();
+    hostile_push_lines(remote, &lines.concat());
+}
+
+/// [`hostile_push`] of `lines` in `git mktree`'s format (any mode).
+fn hostile_push_lines(remote: &Path, lines: &str) {
     let name = "refs/planning/boards/default";
     let head = git(remote, &["rev-parse", name]).trim().to_owned();
     let mut listing = git(remote, &["ls-tree", name]);
-    for (entry, oid) in extra {
-        listing.push_str(&format!("100644 blob {oid}\t{entry}\n"));
-    }
+    listing.push_str(lines);
     let tree = git_in(remote, &["mktree"], listing.as_bytes());
     let commit = git(remote, &["commit-tree", &tree, "-p", &head, "-m", "x"])
         .trim()
@@ -630,4 +637,147 @@ fn a_repository_copied_to_the_same_path_elsewhere_gets_a_replica_of_its_own_and_
     assert_eq!(report.renewed, None);
     sync(&original);
     assert_eq!(titles(&a).len(), 4);
+}
+
+/// What a hostile (or broken) clone put in the remote's log: a blob of
+/// these bytes, or a directory.
+enum Foreign {
+    Blob(Vec<u8>),
+    Directory,
+}
+
+/// Entry `name` holding `foreign`, pushed to the remote's log: an existing
+/// clone (which had the board) and a fresh one (which never read it) read
+/// every other operation, `sync` succeeds and names the entry once, with
+/// `problem`; writes and syncs go on past it.
+fn read_past(name: &str, foreign: Foreign, problem: &str) {
+    let c = clones(3);
+    let a = board(&c.clones[0], false);
+    add(&a, &["first", "second"]).unwrap();
+    sync(&c.clones[0]);
+    let existing = board(&c.clones[1], false);
+    sync(&c.clones[1]);
+    assert_eq!(titles(&existing), ["first", "second"]);
+    let line = match foreign {
+        Foreign::Blob(bytes) => {
+            let oid = git_in(&c.remote, &["hash-object", "-w", "--stdin"], &bytes);
+            format!("100644 blob {oid}\t{name}\n")
+        }
+        Foreign::Directory => {
+            let blob = git_in(&c.remote, &["hash-object", "-w", "--stdin"], b"inside\n");
+            let listing = format!("100644 blob {blob}\tinside.txt\n");
+            let tree = git_in(&c.remote, &["mktree"], listing.as_bytes());
+            format!("040000 tree {tree}\t{name}\n")
+        }
+    };
+    hostile_push_lines(&c.remote, &line);
+    let fresh = board(&c.clones[2], false);
+    for (dir, board) in [(&c.clones[1], &existing), (&c.clones[2], &fresh)] {
+        let report = sync_ok(dir).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let named: Vec<&String> = report
+            .corrupt
+            .iter()
+            .filter(|line| line.starts_with(&format!("{name}: ")))
+            .collect();
+        assert_eq!(named.len(), 1, "{name} named once: {report:?}");
+        assert!(named[0].contains(problem), "{named:?}");
+        assert!(
+            report.set_aside.iter().all(|aside| !aside.is_entry()),
+            "listed once, by name: {report:?}"
+        );
+        assert_eq!(titles(board), ["first", "second"], "{name}");
+        // Nobody is told of it as of their own change.
+        assert!(board.notices(None).is_empty(), "{:?}", board.notices(None));
+    }
+    // Writes and syncs go on; the entry stays in the log, unread.
+    add(&fresh, &["third"]).unwrap();
+    sync_ok(&c.clones[2]).unwrap();
+    sync_ok(&c.clones[1]).unwrap();
+    assert_eq!(titles(&existing), ["first", "second", "third"]);
+    let tree = git(
+        &c.remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert!(tree.lines().any(|l| l == name), "{tree}");
+}
+
+#[test]
+fn a_binary_blob_in_the_log_is_read_past() {
+    let bytes = b"\x00\xff\xfe\x89PNG\r\n\x1a\n binary".to_vec();
+    read_past(
+        "op-00000000000000aa-1",
+        Foreign::Blob(bytes),
+        "not an operation: binary, not text (a NUL byte at byte 0)",
+    );
+    // Without a NUL, bytes that are not UTF-8 (the count of bytes git
+    // gives is not the count of a text's).
+    let bytes = vec![0xff; 300];
+    read_past(
+        "logo.png",
+        Foreign::Blob(bytes),
+        "not the name of an operation",
+    );
+    read_past(
+        "op-00000000000000aa-1",
+        Foreign::Blob(b"{\"format\":\"\xff\xfe\"}".to_vec()),
+        "binary, not text (not UTF-8 at byte 11)",
+    );
+}
+
+#[test]
+fn a_foreign_text_file_in_the_log_is_read_past_by_its_name() {
+    read_past(
+        "README.md",
+        Foreign::Blob(b"# Notes\nnot an operation\n".to_vec()),
+        "not the name of an operation",
+    );
+}
+
+#[test]
+fn a_truncated_operation_in_the_log_is_read_past() {
+    let op = crate::toolsets::planning::domain::replay::Op {
+        id: crate::toolsets::planning::domain::replay::OpId {
+            stamp: 1,
+            replica: crate::toolsets::planning::domain::replay::Replica(0xab),
+            counter: 1,
+        },
+        at: std::time::UNIX_EPOCH + Duration::from_secs(1),
+        claim: None,
+        action: crate::toolsets::planning::domain::Action::AddTasks(vec![NewTask::new(
+            "lost", "",
+        )]),
+    };
+    let json = super::codec::op_to_json(&op);
+    read_past(
+        "op-00000000000000ab-1",
+        Foreign::Blob(json[..json.len() / 2].to_vec()),
+        "not an operation: cut short",
+    );
+}
+
+#[test]
+fn valid_json_of_the_wrong_shape_in_the_log_is_read_past() {
+    read_past(
+        "op-00000000000000ac-1",
+        Foreign::Blob(br#"{"format":"planning-mcp-server operation","version":1}"#.to_vec()),
+        "not an operation: JSON of another shape (missing field",
+    );
+}
+
+#[test]
+fn a_directory_where_an_operation_belongs_is_read_past() {
+    read_past(
+        "op-00000000000000ad-1",
+        Foreign::Directory,
+        "a directory (a tree) where an operation belongs",
+    );
+}
+
+#[test]
+fn an_oversized_entry_in_the_log_is_read_past_unread() {
+    read_past(
+        "op-00000000000000ae-1",
+        Foreign::Blob(vec![b' '; 2 * 1024 * 1024]),
+        "it holds 2097152 bytes, more than an entry's 1048576",
+    );
 }
