@@ -215,9 +215,14 @@ impl SetAside {
                 format!("Sync: entry {entry} of the board's log was set aside: {problem}.")
             }
             (Some(intent), reason) => format!(
-                "Sync: your {} was set aside: {}. Nothing of it is on the board; {} kept in the \
+                "Sync: your {}{} was set aside: {}. Nothing of it is on the board; {} kept in the \
                  board's history in git (operation {}).",
                 intent.text,
+                // `…, with evidence, was set aside`
+                match intent.text.ends_with("with evidence") {
+                    true => ",",
+                    false => "",
+                },
                 reason.happened(),
                 match intent.evidence {
                     true => "the operation and its evidence are",

@@ -781,3 +781,98 @@ fn an_oversized_entry_in_the_log_is_read_past_unread() {
         "it holds 2097152 bytes, more than an entry's 1048576",
     );
 }
+
+/// `agent` releases task `title` as completed with evidence, as toolset
+/// team does.
+fn release_with_evidence(board: &SharedBoard, agent: &str, title: &str, note: &str) {
+    use crate::toolsets::planning::coordination::Evidence;
+    use crate::toolsets::team::domain::{EvidenceRule, TeamError, View, claims};
+    let task = crate::toolsets::planning::domain::TaskId::from_content(title, "").to_string();
+    let done = board.mutate_with(
+        |b| {
+            let now = b.clock().now();
+            let view = View::new(b, now);
+            let evidence = Evidence {
+                command: Some("cargo test".into()),
+                exit_code: Some(0),
+                commit: None,
+                url: None,
+                note: Some(note.into()),
+                by: agent.into(),
+                at: now,
+            };
+            let (edits, _) = claims::release(
+                view,
+                agent,
+                &task,
+                "completed",
+                Some(evidence),
+                EvidenceRule::Optional,
+            )?;
+            let undo = b.edit(now, edits).map_err(TeamError::from)?;
+            Ok::<_, TeamError>(((), undo))
+        },
+        |_, ()| (),
+    );
+    done.unwrap().unwrap();
+}
+
+#[test]
+fn a_set_aside_completion_is_told_in_words_and_its_evidence_stays_in_the_history() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], false), board(&c.clones[1], false));
+    add(&a, &["Write the parser", "Other"]).unwrap();
+    sync(&c.clones[0]);
+    sync(&c.clones[1]);
+    claim(&a, "alice-agent", "Write the parser").unwrap();
+    // Offline, bob deletes the task; then alice completes it, with
+    // evidence: her release comes later in the log's order.
+    let id = crate::toolsets::planning::domain::TaskId::from_content("Write the parser", "")
+        .to_string();
+    b.mutate(|x| x.delete_tasks(&[&id]).map(|u| ((), u)), |_, ()| ())
+        .unwrap();
+    release_with_evidence(&a, "alice-agent", "Write the parser", "all 12 parser tests pass");
+    sync(&c.clones[1]);
+    let report = sync(&c.clones[0]);
+    assert_eq!(titles(&a), ["Other"]);
+    // The agent is told at its next call, once; another agent is not.
+    assert!(a.notices(Some("bob-agent")).is_empty());
+    let notices = a.notices(Some("alice-agent"));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let replica = report.set_aside[0].op.replica.to_string();
+    insta::assert_snapshot!(
+        "set_aside_completion_notice",
+        notices[0].replace(&replica, "<replica>")
+    );
+    assert!(a.notices(Some("alice-agent")).is_empty(), "told once");
+    // What sync prints of it names the same.
+    assert_eq!(report.set_aside.len(), 1, "{report:?}");
+    insta::assert_snapshot!(
+        "set_aside_completion_sync_line",
+        report.set_aside[0].to_string().replace(&replica, "<replica>")
+    );
+    // Its evidence is in the board's log, in the operation's blob.
+    let counter = report.set_aside[0].op.counter;
+    let entry = format!("refs/planning/boards/default:op-{replica}-{counter}");
+    let blob = git(&c.remote, &["show", &entry]);
+    assert!(blob.contains("all 12 parser tests pass"), "{blob}");
+    // And it stays in git's history once the log is compacted.
+    let other = crate::toolsets::planning::domain::TaskId::from_content("Other", "").to_string();
+    for n in 0..10 {
+        let status = ["completed", "pending"][n % 2];
+        a.mutate(
+            |x| x.update_statuses(&[(&other, status)]).map(|u| ((), u)),
+            |_, ()| (),
+        )
+        .unwrap();
+    }
+    assert!(sync(&c.clones[0]).compacted);
+    let tree = git(
+        &c.remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert!(!tree.contains(&format!("op-{replica}-{counter}")), "{tree}");
+    git(&c.remote, &["gc", "-q", "--prune=now"]);
+    let history = git(&c.remote, &["log", "-p", "refs/planning/boards/default"]);
+    assert!(history.contains("all 12 parser tests pass"));
+}
