@@ -40,7 +40,9 @@ pub(crate) fn only_new(place: &Place, report: &mut Report) {
         .map(|aside| aside.key())
         .chain(report.corrupt.iter().cloned())
         .collect();
-    report.set_aside.retain(|aside| !told.contains(&aside.key()));
+    report
+        .set_aside
+        .retain(|aside| !told.contains(&aside.key()));
     report.corrupt.retain(|entry| !told.contains(entry));
     if now.iter().collect::<HashSet<_>>() == told.iter().collect::<HashSet<_>>() {
         return;

@@ -743,9 +743,7 @@ fn a_truncated_operation_in_the_log_is_read_past() {
         },
         at: std::time::UNIX_EPOCH + Duration::from_secs(1),
         claim: None,
-        action: crate::toolsets::planning::domain::Action::AddTasks(vec![NewTask::new(
-            "lost", "",
-        )]),
+        action: crate::toolsets::planning::domain::Action::AddTasks(vec![NewTask::new("lost", "")]),
     };
     let json = super::codec::op_to_json(&op);
     read_past(
@@ -827,11 +825,16 @@ fn a_set_aside_completion_is_told_in_words_and_its_evidence_stays_in_the_history
     claim(&a, "alice-agent", "Write the parser").unwrap();
     // Offline, bob deletes the task; then alice completes it, with
     // evidence: her release comes later in the log's order.
-    let id = crate::toolsets::planning::domain::TaskId::from_content("Write the parser", "")
-        .to_string();
+    let id =
+        crate::toolsets::planning::domain::TaskId::from_content("Write the parser", "").to_string();
     b.mutate(|x| x.delete_tasks(&[&id]).map(|u| ((), u)), |_, ()| ())
         .unwrap();
-    release_with_evidence(&a, "alice-agent", "Write the parser", "all 12 parser tests pass");
+    release_with_evidence(
+        &a,
+        "alice-agent",
+        "Write the parser",
+        "all 12 parser tests pass",
+    );
     sync(&c.clones[1]);
     let report = sync(&c.clones[0]);
     assert_eq!(titles(&a), ["Other"]);
@@ -849,7 +852,9 @@ fn a_set_aside_completion_is_told_in_words_and_its_evidence_stays_in_the_history
     assert_eq!(report.set_aside.len(), 1, "{report:?}");
     insta::assert_snapshot!(
         "set_aside_completion_sync_line",
-        report.set_aside[0].to_string().replace(&replica, "<replica>")
+        report.set_aside[0]
+            .to_string()
+            .replace(&replica, "<replica>")
     );
     // Its evidence is in the board's log, in the operation's blob.
     let counter = report.set_aside[0].op.counter;
