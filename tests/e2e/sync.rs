@@ -571,7 +571,7 @@ async fn a_corrupt_operation_is_refused_without_losing_the_others() {
     let (ok, out) = clones.sync("b").await;
     assert!(ok, "{out}");
     assert!(
-        out.contains("unreadable, skipped (kept in the log): op-00000000000000ab-1"),
+        out.contains("set aside, unread (kept in the log): op-00000000000000ab-1"),
         "{out}"
     );
     let b = clones.server("b").await;
@@ -692,7 +692,7 @@ async fn entries_that_are_not_operations_are_read_past_on_an_existing_and_a_fres
             let line = out.lines().find(|l| l.contains(entry)).unwrap();
             assert!(
                 line.starts_with(&format!(
-                    "  unreadable, skipped (kept in the log): {entry}: "
+                    "  set aside, unread (kept in the log): {entry}: "
                 )) && line.contains(problem),
                 "{line}"
             );
@@ -700,7 +700,7 @@ async fn entries_that_are_not_operations_are_read_past_on_an_existing_and_a_fres
         assert!(!out.contains("0000000000000000#0"), "{out}");
         // The next sync does not repeat them.
         let (ok, again) = clones.sync(name).await;
-        assert!(ok && !again.contains("unreadable"), "{again}");
+        assert!(ok && !again.contains("set aside"), "{again}");
     }
     let fresh = clones.server("fresh").await;
     for client in [&b, &fresh] {
