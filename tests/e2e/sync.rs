@@ -691,9 +691,8 @@ async fn entries_that_are_not_operations_are_read_past_on_an_existing_and_a_fres
             );
             let line = out.lines().find(|l| l.contains(entry)).unwrap();
             assert!(
-                line.starts_with(&format!(
-                    "  set aside, unread (kept in the log): {entry}: "
-                )) && line.contains(problem),
+                line.starts_with(&format!("  set aside, unread (kept in the log): {entry}: "))
+                    && line.contains(problem),
                 "{line}"
             );
         }

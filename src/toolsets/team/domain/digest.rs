@@ -23,7 +23,7 @@
 //! - ☐ [0e4bc2e3] waits for [48dd0523]: Document the tools
 //!
 //! Set aside by sync (1):
-//! - worker-2 claim of [4e21ad16]: worker-1 holds it
+//! - worker-2: claim_task of [4e21ad16] 'Write tests': worker-1 holds the task
 //! ```
 //!
 //! (The last section only for a board kept in git whose syncs set an
