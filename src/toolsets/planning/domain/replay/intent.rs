@@ -111,7 +111,9 @@ fn edit(edits: &[Edit], task: impl Fn(TaskId) -> String) -> Option<Intent> {
         }
         return Some(Intent { text, evidence });
     }
-    main.iter().find_map(|e| {
+    // The edit that names the tool, whatever comes before it (a claim
+    // starts with its task's status).
+    let said = |e: &&Edit| {
         Some(match e {
             Edit::Evidence(id, Some(_)) => Intent {
                 text: format!("release_task adding evidence to {}", task(*id)),
@@ -132,10 +134,16 @@ fn edit(edits: &[Edit], task: impl Fn(TaskId) -> String) -> Option<Intent> {
             }
             Edit::Touches(id, _) => Intent::new(format!("set_touches of {}", task(*id))),
             Edit::DoneWhen(_) => Intent::new("set_done_when".into()),
-            Edit::Status(id, status) => {
-                Intent::new(format!("status change of {} to {status}", task(*id)))
-            }
             _ => return None,
+        })
+    };
+    main.iter().find_map(said).or_else(|| {
+        main.iter().find_map(|e| match e {
+            Edit::Status(id, status) => Some(Intent::new(format!(
+                "status change of {} to {status}",
+                task(*id)
+            ))),
+            _ => None,
         })
     })
 }

@@ -202,8 +202,8 @@ impl SetAside {
     pub(crate) fn is_entry(&self) -> bool {
         match &self.reason {
             Reason::Corrupt { .. } => true,
-            // Written by a checkpoint: its name was the entry's.
-            Reason::Noted(text) => self.op.counter == 0 && text.starts_with("unreadable: "),
+            // As a checkpoint keeps it.
+            Reason::Noted(text) => text.starts_with("unreadable: "),
             _ => false,
         }
     }
