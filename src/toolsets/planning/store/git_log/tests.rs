@@ -644,6 +644,7 @@ fn a_repository_copied_to_the_same_path_elsewhere_gets_a_replica_of_its_own_and_
 enum Foreign {
     Blob(Vec<u8>),
     Directory,
+    Submodule,
 }
 
 /// Entry `name` holding `foreign`, pushed to the remote's log: an existing
@@ -669,6 +670,8 @@ fn read_past(name: &str, foreign: Foreign, problem: &str) {
             let tree = git_in(&c.remote, &["mktree"], listing.as_bytes());
             format!("040000 tree {tree}\t{name}\n")
         }
+        // A commit no repository here holds, as a submodule names one.
+        Foreign::Submodule => format!("160000 commit {}\t{name}\n", "5".repeat(40)),
     };
     hostile_push_lines(&c.remote, &line);
     let fresh = board(&c.clones[2], false);
@@ -768,6 +771,15 @@ fn a_directory_where_an_operation_belongs_is_read_past() {
         "op-00000000000000ad-1",
         Foreign::Directory,
         "a directory (a tree) where an operation belongs",
+    );
+}
+
+#[test]
+fn a_submodule_where_an_operation_belongs_is_read_past() {
+    read_past(
+        "op-00000000000000af-1",
+        Foreign::Submodule,
+        "a commit where an operation belongs",
     );
 }
 
