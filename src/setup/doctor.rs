@@ -399,7 +399,7 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
     }
     if team && found == 0 {
         report.warn(&format!(
-            "toolset team is on, but no hook in {} prints the digest: run {setup} --toolsets planning,team",
+            "toolset team is on, but no hook in {} prints the digest: run {setup}",
             file.shown
         ));
     }

@@ -65,6 +65,9 @@ async fn tool_list_sizes_per_toolset() {
     );
 }
 
+/// The team's tools whose results carry fields besides the text.
+const TEAM_FIELDS: [&str; 3] = ["claim_task", "dispatch_task", "ready_tasks"];
+
 #[tokio::test]
 async fn structured_results_say_what_the_text_says() {
     let dir = tempfile::tempdir().unwrap();
@@ -108,9 +111,14 @@ async fn structured_results_say_what_the_text_says() {
             json!({"planId": "demo", "taskId": "TASK", "status": "doing"}),
         ),
         ("task.delete", json!({"planId": "demo", "taskId": "TASK"})),
-        ("add_tasks", json!({"tasks": [{"title": "Write tests"}]})),
+        (
+            "add_tasks",
+            json!({"tasks": [{"title": "Write tests"}, {"title": "Write docs"}]}),
+        ),
         ("get_tasks", json!({})),
         ("ready_tasks", json!({})),
+        ("dispatch_task", json!({"lead": "lead", "worker": "w1"})),
+        ("claim_task", json!({"agent": "w2"})),
         ("lumos", json!({})),
     ];
     for (tool, mut arguments) in calls {
@@ -131,6 +139,12 @@ async fn structured_results_say_what_the_text_says() {
             .text
             .clone();
         match &result.structured_content {
+            // The team's tools that hand out tasks: fields, and the text
+            // whole among them.
+            Some(structured) if TEAM_FIELDS.contains(&tool) => {
+                assert_eq!(structured["text"], json!(text), "{tool}");
+                assert!(structured.get("ready").or(structured.get("task")).is_some());
+            }
             // A client that shows only one of them must get the whole answer.
             Some(structured) => {
                 assert!(plans_tools.contains(tool), "{tool} has structuredContent");
@@ -142,7 +156,7 @@ async fn structured_results_say_what_the_text_says() {
             }
             None => {
                 assert!(
-                    !plans_tools.contains(tool),
+                    !plans_tools.contains(tool) && !TEAM_FIELDS.contains(&tool),
                     "{tool} lacks structuredContent"
                 );
                 assert!(!text.is_empty(), "{tool}");

@@ -52,6 +52,7 @@ mod stdio;
 mod sync;
 mod team;
 mod team_dispatch;
+mod team_plan;
 mod team_races;
 mod team_summary;
 mod team_touches;

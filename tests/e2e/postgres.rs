@@ -666,3 +666,110 @@ async fn tls_works_against_a_server_that_requires_it() {
         assert!(!err.contains(PASSWORD), "{err}");
     }
 }
+
+#[tokio::test]
+async fn a_client_certificate_authenticates_where_the_server_asks_for_one() {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    let Some((cluster, ca)) = Cluster::start_tls_or_skip("postgres client certificates") else {
+        return;
+    };
+    cluster.database("certs");
+    let dir = tempfile::tempdir().unwrap();
+    let openssl = |args: &[&str]| {
+        let made = std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+    };
+    // A certificate for the user, signed by the CA that signed the server's.
+    let subject = format!("/CN={USER}");
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "client.key",
+        "-out",
+        "client.csr",
+        "-subj",
+        &subject,
+    ]);
+    // An X.509 v3 certificate (rustls takes no other), for client use.
+    std::fs::write(
+        dir.path().join("client.ext"),
+        "extendedKeyUsage=clientAuth\n",
+    )
+    .unwrap();
+    let ca_key = ca.with_file_name("ca.key");
+    let (ca_arg, ca_key_arg) = (ca.display().to_string(), ca_key.display().to_string());
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "client.csr",
+        "-CA",
+        &ca_arg,
+        "-CAkey",
+        &ca_key_arg,
+        "-CAcreateserial",
+        "-out",
+        "client.crt",
+        "-days",
+        "2",
+        "-extfile",
+        "client.ext",
+    ]);
+    let (cert, key) = (dir.path().join("client.crt"), dir.path().join("client.key"));
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // From now on the server takes a certificate instead of a password.
+    let data = cluster.data();
+    std::fs::copy(&ca, data.join("root.crt")).unwrap();
+    let conf = data.join("postgresql.conf");
+    let all = std::fs::read_to_string(&conf).unwrap() + "ssl_ca_file = 'root.crt'\n";
+    std::fs::write(&conf, all).unwrap();
+    std::fs::write(
+        data.join("pg_hba.conf"),
+        "local all all trust\nhostssl all all 127.0.0.1/32 cert\nhostnossl all all 127.0.0.1/32 reject\n",
+    )
+    .unwrap();
+    cluster.psql("postgres", "SELECT pg_reload_conf()");
+
+    let files = format!(
+        "sslmode=verify-full&sslrootcert={}&sslcert={}&sslkey={}",
+        ca.display(),
+        cert.display(),
+        key.display()
+    );
+    let pairs = on(&cluster.url_with("certs", "localhost", &files));
+    let client = stdio_client(&dir, &[], &env(&pairs)).await;
+    ok(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "by certificate"}]}),
+    )
+    .await;
+    client.cancel().await.unwrap();
+    assert_eq!(
+        cluster.psql("certs", "SELECT revision FROM planning_boards"),
+        "1"
+    );
+
+    // Without the certificate the server refuses; a key others may read
+    // is refused before any connection; neither message shows the password.
+    let bare = format!("sslmode=verify-full&sslrootcert={}", ca.display());
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    for (query, expected) in [
+        (bare, "cannot connect to the board database"),
+        (files, "may be read by its group or others"),
+    ] {
+        let pairs = on(&cluster.url_with("certs", "localhost", &query));
+        let (code, _, err) = common::run_binary(&dir, &[], &env(&pairs)).await;
+        assert_eq!(code, 1, "{query}: {err}");
+        assert!(err.contains(expected), "{query}: {err}");
+        assert!(!err.contains(PASSWORD), "{err}");
+    }
+}

@@ -594,6 +594,41 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
 }
 
 #[tokio::test]
+async fn doctor_s_fix_for_missing_hooks_writes_them_again() {
+    let project = Project::new();
+    project
+        .setup(&["claude-code", "--toolsets", "planning,team"])
+        .await;
+    std::fs::write(project.path(".claude/settings.json"), "{}\n").unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = String::from_utf8(output.stdout).unwrap();
+    let warning =
+        "toolset team is on, but no hook in .claude/settings.json prints the digest: run ";
+    let fix = report
+        .lines()
+        .find_map(|line| line.split_once(warning).map(|(_, fix)| fix.to_owned()))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(
+        fix,
+        "planning-mcp-server setup claude-code --toolsets planning,team --storage file"
+    );
+    // The fix, run as printed, writes the hooks back: doctor runs them.
+    let words: Vec<&str> = fix.split_whitespace().collect();
+    let output = project.run(&words[1..]).await;
+    assert!(output.status.success(), "{output:?}");
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{report}");
+    assert!(!report.contains(warning), "{report}");
+    assert!(
+        report.contains(
+            "  ok    SessionStart hook `planning-mcp-server summary --storage file` exits 0"
+        ),
+        "{report}"
+    );
+}
+
+#[tokio::test]
 async fn doctor_runs_no_code_of_a_checked_out_project() {
     use std::os::unix::fs::PermissionsExt as _;
 

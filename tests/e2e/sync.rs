@@ -75,6 +75,20 @@ impl Clones {
         (output.status.success(), text)
     }
 
+    /// `planning-mcp-server sync` with `flags` in clone `name`.
+    async fn sync_with(&self, flags: &[&str], name: &str) -> (bool, String) {
+        let output = self
+            .command(name)
+            .arg("sync")
+            .args(flags)
+            .output()
+            .await
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.success(), text)
+    }
+
     /// The remote's board `default`: its ref's commit, if any.
     fn remote_board(&self) -> Option<String> {
         let refs = git(
@@ -458,6 +472,109 @@ async fn a_server_with_an_interval_syncs_by_itself() {
         assert!(Instant::now() < deadline, "b never fetched: {tasks}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// Clone b's board stays fresh without any `sync`: its reads fetch in
+/// the background (at most every 2 s), and a `wait_for` waiting on it
+/// fetches as it waits, so what clone a pushed reaches both.
+#[tokio::test]
+async fn what_one_clone_pushes_reaches_the_others_reads_and_waits_without_a_sync() {
+    let clones = Clones::new(&["a", "b"], "on_change = true\n");
+    let (a, b) = (clones.server("a").await, clones.server("b").await);
+    let (error, text) = call(&a, "add_tasks", json!({"tasks": [{"title": "First"}]})).await;
+    assert!(!error, "{text}");
+    // b's reads alone bring it (each read that finds the last fetch old
+    // starts one in the background).
+    common::eventually("b's get_tasks shows a's task", || async {
+        let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+        tasks.contains("First").then_some(())
+    })
+    .await;
+    // A wait on b for ready tasks, counting from b's revision now, wakes
+    // on a's next task with no read on b meanwhile.
+    let (_, now) = call(
+        &b,
+        "wait_for",
+        json!({"events": ["changed"], "revision": i64::MAX}),
+    )
+    .await;
+    let revision: i64 = now
+        .lines()
+        .last()
+        .and_then(|line| line.strip_prefix("Revision "))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no revision in {now}"));
+    let waiter = {
+        let peer = b.peer().clone();
+        tokio::spawn(async move {
+            let params = CallToolRequestParams::new("wait_for").with_arguments(
+                json!({"events": ["ready"], "revision": revision, "timeout_seconds": 60})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            );
+            let result = peer.call_tool(params).await.unwrap();
+            result.content[0].as_text().unwrap().text.clone()
+        })
+    };
+    let (error, text) = call(&a, "add_tasks", json!({"tasks": [{"title": "Second"}]})).await;
+    assert!(!error, "{text}");
+    let woke = common::within_hang("b's wait_for wakes", waiter)
+        .await
+        .unwrap();
+    assert!(woke.contains("Second"), "{woke}");
+    let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+    assert!(tasks.contains("Second"), "{tasks}");
+}
+
+/// A fresh clone without the settings file: `summary` finds the boards
+/// on the remote and says how to read them, advising no other backend.
+#[tokio::test]
+async fn a_fresh_clone_without_the_settings_is_told_its_boards_are_in_git() {
+    let clones = Clones::new(&["a"], "on_change = true\n");
+    let a = clones.server("a").await;
+    let (error, text) = call(
+        &a,
+        "add_tasks",
+        json!({"tasks": [{"title": "Kept in git"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    git(
+        clones.root.path(),
+        &["clone", "--quiet", "remote.git", "fresh"],
+    );
+    let output = clones
+        .command("fresh")
+        .arg("summary")
+        .output()
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "boards are kept in git here (refs/planning/boards/* on its remote origin): set \
+             storage.backend = 'git'"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--storage file"), "{stderr}");
+    // With the backend set, the fresh clone reads them (after a sync).
+    let (ok, out) = clones.sync_with(&["--storage", "git"], "fresh").await;
+    assert!(ok, "{out}");
+    let output = clones
+        .command("fresh")
+        .args(["summary", "--storage", "git"])
+        .output()
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("1 task") || stdout.contains("Kept in git"),
+        "{stdout}"
+    );
 }
 
 #[tokio::test]

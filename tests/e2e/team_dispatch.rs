@@ -15,9 +15,10 @@
 
 use std::fmt::Write;
 
+use rmcp::model::CallToolRequestParams;
 use serde_json::json;
 
-use crate::common::{self, HttpServer, file_storage, id};
+use crate::common::{self, HttpServer, call, file_storage, id};
 use crate::team::{TEAM, TEAM_DOC, redact_shape, redact_times, step};
 
 const BEGIN: &str = "<!-- dispatch-transcript:begin -->\n";
@@ -64,38 +65,35 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
         json!({"title": "Ship 1.1", "description": "the parser, the CLI and the docs"}),
     )
     .await;
-    step(&mut t, "lead", &lead, "add_tasks", json!({"tasks": [
-        {"title": "Parser"}, {"title": "CLI"}, {"title": "Docs"}, {"title": "Lexer"}, {"title": "Release notes"},
-    ]})).await;
-    for (title, touches) in [
-        ("Parser", json!(["src/parser/**", "tests/parser.rs"])),
-        ("CLI", json!(["src/cli/**"])),
-        ("Docs", json!(["docs/**", "README.md"])),
-        ("Lexer", json!(["src/parser/lexer.rs"])),
-        ("Release notes", json!(["CHANGELOG.md"])),
-    ] {
-        step(
-            &mut t,
-            "lead",
-            &lead,
-            "set_touches",
-            json!({"task_id": id(title), "touches": touches}),
-        )
-        .await;
-    }
-    step(&mut t, "lead", &lead, "link_tasks", json!({"task_id": id("Release notes"), "blocked_by": [id("Parser"), id("CLI"), id("Docs")]})).await;
-    step(&mut t, "lead", &lead, "ready_tasks", json!({})).await;
-    for (worker, title, place) in [
-        ("worker-1", "Parser", "../wt-parser"),
-        ("worker-2", "CLI", "../wt-cli"),
-        ("worker-3", "Docs", "../wt-docs"),
+    // The whole plan in one call: each task's touches, and the release
+    // notes waiting for the first three (by their positions in the call).
+    step(
+        &mut t,
+        "lead",
+        &lead,
+        "add_tasks",
+        json!({"tasks": [
+            {"title": "Parser", "touches": ["src/parser/**", "tests/parser.rs"]},
+            {"title": "CLI", "touches": ["src/cli/**"]},
+            {"title": "Docs", "touches": ["docs/**", "README.md"]},
+            {"title": "Lexer", "touches": ["src/parser/lexer.rs"]},
+            {"title": "Release notes", "touches": ["CHANGELOG.md"], "blocked_by": [1, 2, 3]},
+        ]}),
+    )
+    .await;
+    // A wave of three is three calls: each dispatch takes the next task
+    // of the ready wave (Lexer overlaps the parser's paths: held back).
+    for (worker, place) in [
+        ("worker-1", "../wt-parser"),
+        ("worker-2", "../wt-cli"),
+        ("worker-3", "../wt-docs"),
     ] {
         step(
             &mut t,
             "lead",
             &lead,
             "dispatch_task",
-            json!({"lead": "lead", "worker": worker, "task_id": id(title), "worktree": place}),
+            json!({"lead": "lead", "worker": worker, "worktree": place}),
         )
         .await;
     }
@@ -200,4 +198,103 @@ async fn a_lead_dispatches_three_workers_compacts_and_dispatches_a_stalled_task_
              PLANNING_TEAM_TRANSCRIPT=write cargo test --test e2e team_dispatch"
         );
     }
+}
+
+/// A wave of three dispatches is three calls: without `task_id` (and
+/// without `ready_tasks` first) each dispatch takes the next task of the
+/// ready wave, the one that unblocks the most first; a fourth, with
+/// nothing ready, is refused and changes nothing.
+#[tokio::test]
+async fn three_dispatches_without_task_ids_take_three_tasks_in_ranked_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let lead = common::stdio_client(&dir, &TEAM, &[]).await;
+    let titles = [
+        "Notes",
+        "CLI",
+        "Lexer",
+        "Parser",
+        "Checker",
+        "Release notes",
+    ];
+    let tasks: Vec<_> = titles.iter().map(|t| json!({"title": t})).collect();
+    common::ok(&lead, "add_tasks", json!({"tasks": tasks})).await;
+    for (task, blockers) in [
+        ("Parser", vec!["Lexer"]),
+        ("Checker", vec!["Parser"]),
+        ("Release notes", vec!["Checker", "CLI"]),
+    ] {
+        let blocked_by: Vec<String> = blockers.iter().map(|b| id(b)).collect();
+        common::ok(
+            &lead,
+            "link_tasks",
+            json!({"task_id": id(task), "blocked_by": blocked_by}),
+        )
+        .await;
+    }
+    // Lexer unblocks Parser, Checker and Release notes; CLI unblocks
+    // Release notes; Notes nothing.
+    let (mut taken, mut replies) = (Vec::new(), Vec::new());
+    for (worker, title, why, unblocks) in [
+        (
+            "worker-1",
+            "Lexer",
+            " (the next ready task; it unblocks 3)",
+            3,
+        ),
+        (
+            "worker-2",
+            "CLI",
+            " (the next ready task; it unblocks 1)",
+            1,
+        ),
+        ("worker-3", "Notes", " (the next ready task)", 0),
+    ] {
+        let arguments = json!({"lead": "lead", "worker": worker});
+        let result = lead
+            .call_tool(
+                CallToolRequestParams::new("dispatch_task")
+                    .with_arguments(arguments.as_object().unwrap().clone()),
+            )
+            .await
+            .unwrap();
+        assert_ne!(result.is_error, Some(true), "{result:?}");
+        let text = result.content[0].as_text().unwrap().text.clone();
+        // The fields say it too: which task, its title apart, and why.
+        let fields = result.structured_content.expect("structured content");
+        assert_eq!(fields["text"], json!(text));
+        assert_eq!(fields["task"]["id"], json!(id(title)));
+        assert_eq!(fields["task"]["title"], json!(title));
+        assert_eq!(fields["task"]["description"], json!(""));
+        assert_eq!(fields["next"], json!(true));
+        assert_eq!(fields["unblocks"], json!(unblocks));
+        let first = text.lines().next().unwrap();
+        assert!(
+            first.starts_with(&format!("Dispatched [{}]{why} to {worker};", id(title))),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("] {title} · dispatched to {worker}")),
+            "{text}"
+        );
+        taken.push(id(title));
+        replies.push(redact_times(&text));
+    }
+    insta::assert_snapshot!("three_dispatches_without_task_ids", replies.join("\n\n"));
+    taken.dedup();
+    assert_eq!(taken.len(), 3, "three distinct tasks");
+    let board = common::ok(&lead, "team_board", json!({})).await;
+    let (is_error, text) = call(
+        &lead,
+        "dispatch_task",
+        json!({"lead": "lead", "worker": "worker-4"}),
+    )
+    .await;
+    assert!(is_error, "{text}");
+    assert_eq!(
+        text,
+        "No task is ready: 3 pending tasks wait for others and 0 are held; 3 are dispatched \
+         and not claimed yet; team_board shows what blocks them."
+    );
+    assert_eq!(common::ok(&lead, "team_board", json!({})).await, board);
+    lead.cancel().await.unwrap();
 }

@@ -91,7 +91,7 @@ async fn the_digest_of_a_stored_board() {
     assert_eq!(
         redact_times(&stdout),
         format!(
-            "# Board side\n\n**Goal:** Ship: it\nGoal met: no\nTasks: 2 (1 pending, 1 in progress, \
+            "# Board side\n\n**Goal:** Ship\n  it\nGoal met: no\nTasks: 2 (1 pending, 1 in progress, \
              0 completed, 0 failed, 0 cancelled); 0 of 0 completed with evidence\n\n\
              Claimed (1):\n- ⟳ [{a}] w1 until <time>: a\nBlocked (1):\n- ☐ [{b}] waits for [{a}]: b\n",
             a = id("a"),

@@ -152,4 +152,20 @@ async fn the_workspaces_of_one_jj_repository_share_one_board() {
         tasks.contains("] written in the other workspace"),
         "{tasks}"
     );
+    // The hooks' `summary`, run in either workspace, reads that board.
+    for dir in [&repo.path, &other] {
+        let summary = common::command(&repo.dir)
+            .current_dir(dir)
+            .args(["summary", "--storage", "file"])
+            .output()
+            .await
+            .unwrap();
+        let digest = String::from_utf8_lossy(&summary.stdout);
+        assert!(summary.status.success(), "{summary:?}");
+        assert!(
+            digest.contains("written in the other workspace"),
+            "{}: {digest}",
+            dir.display()
+        );
+    }
 }

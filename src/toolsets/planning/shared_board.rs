@@ -87,6 +87,57 @@ struct Inner {
     /// push to a git remote, a database) took it: what reads see while the
     /// writer holds `board`, so that they never wait behind the network.
     before_write: Mutex<Option<Arc<Board>>>,
+    /// When the store last fetched what other machines wrote, and whether
+    /// a fetch runs now ([`SnapshotStore::fetch_every`]).
+    pace: FetchPace,
+    /// Whether the last fetch failed (so that an offline spell is logged
+    /// once, not at every fetch).
+    fetch_failing: AtomicBool,
+}
+
+/// The pace of a store's fetches: one at a time, each at least the
+/// store's `fetch_every` after the one before (counted from their starts,
+/// so that the staleness bound holds however long a fetch takes).
+#[derive(Debug, Default)]
+struct FetchPace(Mutex<PaceState>);
+
+#[derive(Debug, Default)]
+struct PaceState {
+    running: bool,
+    last: Option<Instant>,
+}
+
+impl FetchPace {
+    /// Whether a fetch starts at `now`: none runs, and none started within
+    /// `every` before. When it does, it is recorded as running.
+    fn start(&self, now: Instant, every: Duration) -> bool {
+        let mut state = self.0.lock();
+        let due = state
+            .last
+            .is_none_or(|last| now.saturating_duration_since(last) >= every);
+        if state.running || !due {
+            return false;
+        }
+        *state = PaceState {
+            running: true,
+            last: Some(now),
+        };
+        true
+    }
+
+    /// The running fetch ended.
+    fn done(&self) {
+        self.0.lock().running = false;
+    }
+}
+
+/// Ends the fetch it was made for when dropped, even by a panic.
+struct Fetching<'a>(&'a FetchPace);
+
+impl Drop for Fetching<'_> {
+    fn drop(&mut self) {
+        self.0.done();
+    }
 }
 
 impl SharedBoard {
@@ -114,6 +165,8 @@ impl SharedBoard {
                 changes: watch::Sender::new(0),
                 polling: AtomicBool::new(false),
                 before_write: Mutex::new(None),
+                pace: FetchPace::default(),
+                fetch_failing: AtomicBool::new(false),
             }),
         })
     }
@@ -151,7 +204,12 @@ impl SharedBoard {
     }
 
     /// Runs `read` on the current board (reloaded first if another process changed it).
+    /// A read whose store lags behind other machines (a git board with
+    /// sync on) also starts a fetch in the background when the last one is
+    /// older than the store's bound: the read does not wait for it, and
+    /// what it brings reaches the next read and wakes the watchers.
     pub(crate) fn read<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
+        self.fetch_if_due();
         let inner = &*self.inner;
         if !inner.store.may_have_changed() {
             let board = match inner.board.try_read() {
@@ -180,6 +238,51 @@ impl SharedBoard {
             .reload_if_changed(&mut board)
             .map_err(CallError::NotLoaded)?;
         Ok(read(&board))
+    }
+
+    /// Starts one fetch of what other machines wrote (as tracked blocking
+    /// work), when the store lags behind them, no fetch runs and the last
+    /// began at least [`SnapshotStore::fetch_every`] ago. Outside a Tokio
+    /// runtime (a one-shot CLI read) nothing is fetched.
+    fn fetch_if_due(&self) {
+        let Some(every) = self.inner.store.fetch_every() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if !self.inner.pace.start(Instant::now(), every) {
+            return;
+        }
+        let board = self.clone();
+        runtime.spawn(async move { board.run(SharedBoard::fetch_now).await });
+    }
+
+    /// Fetches what other machines wrote; if that moved the stored board,
+    /// reloads it and wakes the watchers. A failure (offline) is logged
+    /// once per spell: the board goes on as this clone has it.
+    fn fetch_now(&self) {
+        let inner = &*self.inner;
+        let fetched = {
+            let _fetching = Fetching(&inner.pace);
+            inner.store.fetch()
+        };
+        match fetched {
+            Ok(changed) => {
+                if inner.fetch_failing.swap(false, Ordering::SeqCst) {
+                    tracing::info!(board = %inner.name, "the board's remote answers again");
+                }
+                if changed {
+                    reload_for_watchers(self);
+                }
+            }
+            Err(error) if !inner.fetch_failing.swap(true, Ordering::SeqCst) => {
+                tracing::warn!(board = %inner.name, %error, "cannot fetch the board from its remote; it reads as this clone has it");
+            }
+            Err(error) => {
+                tracing::debug!(board = %inner.name, %error, "cannot fetch the board from its remote");
+            }
+        }
     }
 
     /// The board as the current writer took it, while one writes.
@@ -297,7 +400,9 @@ impl SharedBoard {
     /// process, or through the store, by another process (checked every
     /// 200 ms while anyone watches, or as soon as a store that announces
     /// changes announces one; a board only this process holds, in memory,
-    /// is not checked at all). Needs a Tokio runtime.
+    /// is not checked at all), or by another machine (a store that lags
+    /// behind others fetches every [`SnapshotStore::fetch_every`] while
+    /// anyone watches). Needs a Tokio runtime.
     pub fn watch(&self) -> watch::Receiver<u64> {
         let receiver = self.inner.changes.subscribe();
         let elsewhere = self.inner.store.persistent();
@@ -395,6 +500,9 @@ async fn poll_store(inner: Weak<Inner>) {
             }
         }
         let board = SharedBoard { inner };
+        // While anyone watches or waits, what other machines wrote arrives
+        // within the store's bound, without anyone reading.
+        board.fetch_if_due();
         board.run(reload_for_watchers).await;
     }
 }
@@ -568,6 +676,119 @@ mod tests {
         let reopened = Board::new(Limits::default(), true).with_clock(Clock::fixed(at));
         let again = SharedBoard::open("default", store(), reopened, Duration::from_secs(30));
         assert_eq!(again.unwrap().read(Board::clock).unwrap(), Clock::fixed(at));
+    }
+
+    /// A store that lags behind other machines: it counts its fetches.
+    #[derive(Debug)]
+    struct LaggingStore {
+        every: Duration,
+        fetches: watch::Sender<usize>,
+    }
+
+    impl LaggingStore {
+        fn new(every: Duration) -> Arc<Self> {
+            Arc::new(Self {
+                every,
+                fetches: watch::Sender::new(0),
+            })
+        }
+
+        fn fetches(&self) -> usize {
+            *self.fetches.borrow()
+        }
+    }
+
+    impl SnapshotStore for Arc<LaggingStore> {
+        fn lock(&self, _until: Instant) -> Result<WriteLock<'_>, StoreError> {
+            Ok(Box::new(()))
+        }
+        fn may_block(&self) -> bool {
+            false
+        }
+        fn persistent(&self) -> bool {
+            true
+        }
+        fn may_have_changed(&self) -> bool {
+            false
+        }
+        fn load_if_changed(&self) -> Result<Option<Board>, StoreError> {
+            Ok(None)
+        }
+        fn save(&self, _board: &Board, _change: &Done) -> Result<(), StoreError> {
+            Ok(())
+        }
+        fn fetch_every(&self) -> Option<Duration> {
+            Some(self.every)
+        }
+        fn fetch(&self) -> Result<bool, StoreError> {
+            self.fetches.send_modify(|n| *n += 1);
+            Ok(false)
+        }
+    }
+
+    /// Lets every task that can run, run.
+    async fn settle_tasks() {
+        for _ in 0..100 {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_board_nobody_reads_fetches_nothing_and_reads_fetch_at_the_stores_pace() {
+        let store = LaggingStore::new(Duration::from_secs(3600));
+        let board = open(Box::new(store.clone())).unwrap();
+        settle_tasks().await;
+        assert_eq!(store.fetches(), 0, "opened, read by nobody");
+        board.read(Board::len).unwrap();
+        let mut fetches = store.fetches.subscribe();
+        fetches.wait_for(|n| *n == 1).await.unwrap();
+        // Within the store's bound, reads answer without fetching again.
+        for _ in 0..100 {
+            board.read(Board::len).unwrap();
+        }
+        settle_tasks().await;
+        assert_eq!(store.fetches(), 1);
+        // Outside a runtime (a one-shot CLI read), nothing fetches.
+        let idle = LaggingStore::new(Duration::ZERO);
+        let other = open(Box::new(idle.clone())).unwrap();
+        std::thread::spawn(move || other.read(Board::len).unwrap())
+            .join()
+            .unwrap();
+        settle_tasks().await;
+        assert_eq!(idle.fetches(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_watcher_keeps_the_board_fetching_until_it_goes() {
+        let store = LaggingStore::new(Duration::ZERO);
+        let board = open(Box::new(store.clone())).unwrap();
+        let watcher = board.watch();
+        // Nobody reads: the watch alone fetches, again and again.
+        let mut fetches = store.fetches.subscribe();
+        fetches.wait_for(|n| *n >= 3).await.unwrap();
+        drop(watcher);
+        while board.inner.polling.load(Ordering::SeqCst) || board.inner.pace.0.lock().running {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let after = store.fetches();
+        settle_tasks().await;
+        assert_eq!(store.fetches(), after, "no one looks: nothing fetches");
+    }
+
+    #[test]
+    fn fetches_run_one_at_a_time_at_the_stores_pace() {
+        let pace = FetchPace::default();
+        let (t0, every) = (Instant::now(), Duration::from_secs(2));
+        assert!(pace.start(t0, every));
+        assert!(!pace.start(t0 + every * 3, every), "one runs");
+        pace.done();
+        assert!(
+            !pace.start(t0 + every / 2, every),
+            "too soon after it began"
+        );
+        assert!(pace.start(t0 + every, every));
+        drop(Fetching(&pace));
+        assert!(pace.start(t0 + every * 2, every));
     }
 
     #[test]

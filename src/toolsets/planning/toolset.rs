@@ -6,9 +6,10 @@
 //! configured state, the server's boards, with its faces: the tools on a
 //! board and, in HTTP mode, the web board.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
+use super::coordination::plan::Planner;
 use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
 use super::named_boards::Boards;
@@ -90,23 +91,33 @@ impl ToolsetKind for PlanningKind {
             replies: settings.planning.replies,
             boards: Arc::new(Boards::new(settings)),
             skipped: Arc::default(),
+            planner: OnceLock::new(),
         }))
     }
 }
 
 /// Toolset `planning`, configured: the server's boards, each opened on
-/// first use, how their changes reply, and the log of skipped duplicates.
+/// first use, how their changes reply, the log of skipped duplicates, and
+/// the planner a toolset on top gave `add_tasks`, if any.
 #[derive(Debug)]
 pub(crate) struct Planning {
     boards: Arc<Boards>,
     replies: Replies,
     skipped: Arc<SkippedLog>,
+    planner: OnceLock<Arc<dyn Planner>>,
 }
 
 impl Planning {
     /// The server's boards.
     pub(crate) fn boards(&self) -> &Arc<Boards> {
         &self.boards
+    }
+
+    /// Lets `add_tasks` take links and touches, decided by `planner`: what
+    /// an enabled toolset on top (team) calls while it is configured,
+    /// before any board is opened. The first planner given stays.
+    pub(crate) fn plan_with(&self, planner: Arc<dyn Planner>) {
+        let _ = self.planner.set(planner);
     }
 }
 
@@ -122,6 +133,7 @@ impl Toolset for Planning {
             shared,
             self.replies,
             self.skipped.clone(),
+            self.planner.get().cloned(),
         )))
     }
 
@@ -132,9 +144,21 @@ impl Toolset for Planning {
 
     /// The directory, repository or database of its boards.
     fn storage(&self) -> Option<String> {
-        Some(super::store::where_boards_live(
-            &self.boards.settings().storage,
-        ))
+        let settings = self.boards.settings();
+        if settings.storage.backend == super::config::Backend::Memory {
+            // Only the repository's own refs: no network at start-up.
+            let timeout = std::time::Duration::from_secs(settings.sync.git_timeout);
+            let found = super::store::repository_dir(&settings.storage)
+                .ok()
+                .and_then(|dir| super::store::git_log::detect::boards_in_git(&dir, None, timeout));
+            if let Some(found) = found {
+                tracing::warn!(
+                    "boards are kept in memory, not read from git: {}",
+                    super::store::git_log::detect::advice(&found)
+                );
+            }
+        }
+        Some(super::store::where_boards_live(&settings.storage))
     }
 
     /// The web board, announced as `board: <url>/` at start-up.

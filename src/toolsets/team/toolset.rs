@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use super::cli::{CHECK_TOUCHES, SUMMARY};
 use super::config::{EXAMPLE, TeamSettings};
+use super::domain::plan::TeamPlanner;
 use super::domain::{View, digest_at};
 use super::mcp::{Rules, TeamTools};
 use super::reserved::{self, Reservations};
@@ -95,6 +96,10 @@ impl ToolsetKind for TeamKind {
                 "toolset team works on toolset planning's boards, which are not configured".into(),
             ]);
         };
+        // Enabled, team gives planning's add_tasks its links and touches.
+        if settings.offers(self.name()) {
+            planning.plan_with(Arc::new(TeamPlanner));
+        }
         Ok(Arc::new(Team {
             boards: planning.boards().clone(),
             rules: team.rules(),

@@ -37,6 +37,7 @@
 
 pub(crate) mod data;
 pub(crate) mod edit_record;
+pub(crate) mod plan;
 pub(crate) mod records;
 pub(crate) mod replay;
 pub(crate) mod snapshot_fields;

@@ -30,6 +30,16 @@ pub enum Action {
     /// `add_tasks`: the tasks it added (duplicates it skipped are not
     /// here), in order.
     AddTasks(Vec<NewTask>),
+    /// `add_tasks` with toolset team's fields: the tasks it added, as
+    /// [`Action::AddTasks`], then the links and touches that came with the
+    /// call (only [`Edit::Link`] and [`Edit::Touches`], which may name the
+    /// tasks just added), as one change.
+    Plan {
+        /// The tasks added, in order.
+        tasks: Vec<NewTask>,
+        /// The links and touches set, in order.
+        edits: Vec<Edit>,
+    },
     /// `update_task_statuses`: each task's new status, in request order.
     SetStatuses(Vec<(TaskId, Status)>),
     /// `modify_task`: a new title and/or description (`None` keeps it).
@@ -53,6 +63,7 @@ impl Action {
     pub(crate) fn is_empty(&self) -> bool {
         match self {
             Action::AddTasks(tasks) => tasks.is_empty(),
+            Action::Plan { tasks, edits } => tasks.is_empty() && edits.is_empty(),
             Action::SetStatuses(updates) => updates.is_empty(),
             Action::Delete(ids) => ids.is_empty(),
             Action::Edit(edits) => edits.is_empty(),

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::SystemTime;
 
+use super::super::coordination::plan::Attach;
 use super::action::{Action, Done};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
@@ -376,6 +377,47 @@ impl Board {
             },
             undo,
         ))
+    }
+
+    /// Adds tasks as [`Board::add_tasks`] does, then what `attach` decides
+    /// on the board with them (toolset `team`'s links and touches, which may
+    /// name the tasks just added), as one change: one undo, one action
+    /// ([`Action::Plan`], or [`Action::AddTasks`] when nothing is
+    /// attached). All or nothing: when `attach` refuses, or names a task
+    /// that is not on the board, the tasks are taken back.
+    pub(crate) fn add_tasks_with<E: From<BoardError>>(
+        &mut self,
+        new_tasks: &[NewTask],
+        attach: impl FnOnce(&Board, &Added) -> Result<Vec<Attach>, E>,
+    ) -> Result<(Added, Vec<Attach>, Undo), E> {
+        let (added, mut undo) = self.add_tasks(new_tasks)?;
+        let attached = match attach(self, &added) {
+            Ok(attached) => attached,
+            Err(refused) => {
+                self.undo(undo);
+                return Err(refused);
+            }
+        };
+        if attached.is_empty() {
+            return Ok((added, attached, undo));
+        }
+        let edits: Vec<Edit> = attached.iter().cloned().map(Edit::from).collect();
+        // Links and touches change only the coordination data: the edit's
+        // undo is its journal (no status, no history entry).
+        let edited = match self.edit(undo.made.at, edits.clone()) {
+            Ok(edited) => edited,
+            Err(refused) => {
+                self.undo(undo);
+                return Err(refused.into());
+            }
+        };
+        undo.journal = edited.journal;
+        let Action::AddTasks(tasks) = &mut undo.made.action else {
+            unreachable!("add_tasks returns the action AddTasks")
+        };
+        let tasks = std::mem::take(tasks);
+        undo.made.action = Action::Plan { tasks, edits };
+        Ok((added, attached, undo))
     }
 
     /// Sets statuses, all or nothing: every ID must exist and every status be
@@ -1240,6 +1282,66 @@ mod tests {
         // A deleted task can be added again, at the end.
         let _ = board.add_tasks(&[new("a", "")]).unwrap();
         assert_eq!(titles(&board), ["b", "a"]);
+    }
+
+    #[test]
+    fn tasks_and_what_is_attached_to_them_are_one_change() {
+        let mut board = board_with(&["old"]);
+        let before = board.clone();
+        let (a, old) = (
+            TaskId::from_content("a", ""),
+            TaskId::from_content("old", ""),
+        );
+        let attach = |_: &Board, _: &Added| {
+            Ok::<_, BoardError>(vec![
+                Attach::Link {
+                    task: a,
+                    blocker: old,
+                },
+                Attach::Touches(a, vec!["src/**".into()]),
+            ])
+        };
+        let (added, attached, undo) = board.add_tasks_with(&[new("a", "")], attach).unwrap();
+        assert_eq!((added.added, attached.len()), (vec![a], 2));
+        assert_eq!(board.coordination().link_count(), 1);
+        assert_eq!(
+            undo.change().action,
+            Action::Plan {
+                tasks: vec![new("a", "")],
+                edits: vec![
+                    Edit::Link {
+                        task: a,
+                        blocker: old
+                    },
+                    Edit::Touches(a, vec!["src/**".into()]),
+                ],
+            }
+        );
+        board.undo(undo);
+        assert_eq!(
+            board, before,
+            "one undo takes back the tasks and their links"
+        );
+        // A refusal, or a task that is not on the board, takes the tasks back.
+        let refused = board.add_tasks_with(&[new("a", "")], |_, _| Err(BoardError::NoGoal));
+        assert_eq!(refused.unwrap_err(), BoardError::NoGoal);
+        let ghost = TaskId::from_content("ghost", "");
+        let unknown = board.add_tasks_with(&[new("a", "")], |_, _| {
+            Ok::<_, BoardError>(vec![Attach::Link {
+                task: a,
+                blocker: ghost,
+            }])
+        });
+        assert_eq!(
+            unknown.unwrap_err(),
+            BoardError::UnknownTasks(vec![ghost.to_string()])
+        );
+        assert_eq!(board, before);
+        // Nothing attached: the add as it always was.
+        let (_, _, undo) = board
+            .add_tasks_with(&[new("a", "")], |_, _| Ok::<_, BoardError>(Vec::new()))
+            .unwrap();
+        assert_eq!(undo.change().action, Action::AddTasks(vec![new("a", "")]));
     }
 
     #[test]

@@ -4,9 +4,11 @@
 
 //! The MCP face of the board: its seven tools (`tools`) and its resources
 //! (`resources`) on one board, offered through [`PlanningTools`]; the log of
-//! skipped duplicates (`skipped`); what the store tells a reply (`notices`).
+//! skipped duplicates (`skipped`); what the store tells a reply (`notices`);
+//! `add_tasks` with a planner, toolset team's fields (`plan`).
 
 pub(crate) mod notices;
+pub(crate) mod plan;
 pub(crate) mod resources;
 pub(crate) mod skipped;
 pub(crate) mod tools;
@@ -20,6 +22,7 @@ use tokio::sync::watch;
 
 use self::skipped::SkippedLog;
 use super::config::Replies;
+use super::coordination::plan::Planner;
 use super::shared_board::SharedBoard;
 use crate::server::BoardName;
 use crate::server::routed_tools::RoutedTools;
@@ -32,22 +35,28 @@ pub(crate) struct PlanningTools {
     board: SharedBoard,
     replies: Replies,
     skipped: Arc<SkippedLog>,
+    /// What decides the links and touches `add_tasks` takes (toolset
+    /// team's rules, when it is on).
+    planner: Option<Arc<dyn Planner>>,
 }
 
 impl PlanningTools {
-    /// The face of board `name`, whose changes reply as `replies` says and
-    /// whose skipped duplicates go to the server's `skipped` log.
+    /// The face of board `name`, whose changes reply as `replies` says,
+    /// whose skipped duplicates go to the server's `skipped` log, and whose
+    /// `add_tasks` takes links and touches when there is a `planner`.
     pub(crate) fn new(
         name: BoardName,
         board: SharedBoard,
         replies: Replies,
         skipped: Arc<SkippedLog>,
+        planner: Option<Arc<dyn Planner>>,
     ) -> Self {
         Self {
             name,
             board,
             replies,
             skipped,
+            planner,
         }
     }
 
@@ -62,7 +71,13 @@ static TOOLS: RoutedTools<PlanningTools> = RoutedTools::new(PlanningTools::tool_
 
 impl Tools for PlanningTools {
     fn tools(&self) -> Vec<Tool> {
-        TOOLS.list()
+        let mut tools = TOOLS.list();
+        if self.planner.is_some() {
+            for tool in tools.iter_mut().filter(|tool| tool.name == "add_tasks") {
+                *tool = plan::listed(tool);
+            }
+        }
+        tools
     }
 
     fn call(

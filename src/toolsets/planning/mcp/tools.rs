@@ -5,6 +5,8 @@
 //! The MCP face of the board: the seven tools of the Go server, with typed
 //! parameters (their JSON schemas are generated) and text replies.
 
+use std::sync::Arc;
+
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::{tool, tool_router};
@@ -12,7 +14,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::PlanningTools;
+use super::plan::{self, Refused};
 use crate::toolsets::planning::config::Replies;
+use crate::toolsets::planning::coordination::plan::Planner;
 use crate::toolsets::planning::domain::render::{self, Filter};
 use crate::toolsets::planning::domain::{Board, NewTask, Task, TaskId, compact};
 use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
@@ -45,6 +49,15 @@ pub(crate) struct TaskInput {
     /// How to do it or tell it is done.
     #[serde(default)]
     pub(crate) description: String,
+    /// Toolset team's: the paths it touches (read only with team on; the
+    /// Go schema does not show it, see [`super::plan`]).
+    #[serde(default)]
+    #[schemars(skip)]
+    pub(crate) touches: Option<serde_json::Value>,
+    /// Toolset team's: the tasks it waits for (likewise).
+    #[serde(default)]
+    #[schemars(skip)]
+    pub(crate) blocked_by: Option<serde_json::Value>,
 }
 
 /// Arguments of `add_tasks`.
@@ -119,6 +132,19 @@ fn reply(result: Result<String, CallError>) -> CallToolResult {
     }
 }
 
+/// The reply of an `add_tasks` with a planner: its text, or the refusal
+/// of the board, the planner or the store.
+fn planned(result: Result<Result<String, Refused>, CallError>) -> CallToolResult {
+    match result {
+        Ok(Ok(text)) => reply(Ok(text)),
+        Ok(Err(Refused(refused))) => {
+            tracing::debug!(error = %refused, "tool call refused");
+            CallToolResult::error(vec![ContentBlock::text(refused)])
+        }
+        Err(error) => reply(Err(error)),
+    }
+}
+
 /// The tasks on `board` that `ids` name, each once, in request order.
 fn tasks_named(board: &Board, ids: &[&str]) -> Vec<Task> {
     let mut seen = std::collections::HashSet::new();
@@ -129,7 +155,52 @@ fn tasks_named(board: &Board, ids: &[&str]) -> Vec<Task> {
         .collect()
 }
 
+/// The tasks a request asks for, as the board takes them.
+fn new_tasks(tasks: &[TaskInput]) -> Vec<NewTask> {
+    tasks
+        .iter()
+        .map(|t| NewTask::new(t.title.clone(), t.description.clone()))
+        .collect()
+}
+
 impl PlanningTools {
+    /// `add_tasks` whose tasks give links or touches, with a planner: the
+    /// tasks added and what the planner attaches, as one change.
+    async fn plan(&self, planner: Arc<dyn Planner>, tasks: &[TaskInput]) -> CallToolResult {
+        let plans = match plan::plans(tasks) {
+            Ok(plans) => plans,
+            Err(refused) => return planned(Ok(Err(Refused(refused)))),
+        };
+        let new = new_tasks(tasks);
+        let (replies, name, skipped) = (self.replies, self.name.clone(), self.skipped.clone());
+        let result = self
+            .board()
+            .run(move |shared| {
+                shared.mutate_with(
+                    |board| {
+                        let now = shared.now(board.clock());
+                        let (added, attached, undo) = board.add_tasks_with(&new, |board, _| {
+                            planner.attach(board, now, &plans).map_err(Refused)
+                        })?;
+                        Ok::<_, Refused>(((added, attached, now), undo))
+                    },
+                    |board, (added, attached, now)| {
+                        skipped.record(&name, &added.skipped);
+                        let list = match replies {
+                            Replies::Full => render::added_reply(board, added.was_empty),
+                            Replies::Compact => compact::added(board, &added),
+                        };
+                        match attached.is_empty() {
+                            true => list,
+                            false => format!("{list}\n\n{}", planner.reply(board, now, &attached)),
+                        }
+                    },
+                )
+            })
+            .await;
+        planned(result)
+    }
+
     /// Runs a call on the board off the async workers (see
     /// [`SharedBoard::run`]) and turns its outcome into the tool's reply.
     async fn on_board(
@@ -208,23 +279,25 @@ impl PlanningTools {
         &self,
         Parameters(p): Parameters<AddTasksParams>,
     ) -> CallToolResult {
-        let new: Vec<NewTask> = p
-            .tasks
-            .into_iter()
-            .map(|t| NewTask {
-                title: t.title,
-                description: t.description,
-            })
-            .collect();
+        let asks = plan::asks(&p.tasks);
+        if let (Some(planner), true) = (&self.planner, asks) {
+            return self.plan(planner.clone(), &p.tasks).await;
+        }
+        let new = new_tasks(&p.tasks);
         let (replies, name, skipped) = (self.replies, self.name.clone(), self.skipped.clone());
         self.on_board(move |shared| {
             shared.mutate(
                 |board| board.add_tasks(&new),
                 |board, added| {
                     skipped.record(&name, &added.skipped);
-                    match replies {
+                    let reply = match replies {
                         Replies::Full => render::added_reply(board, added.was_empty),
                         Replies::Compact => compact::added(board, &added),
+                    };
+                    // The Go contract ignores unknown properties; say so.
+                    match asks {
+                        true => format!("{reply}\n\n{}", plan::IGNORED),
+                        false => reply,
                     }
                 },
             )

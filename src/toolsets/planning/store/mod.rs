@@ -99,6 +99,23 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
     fn changed_elsewhere(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
         None
     }
+
+    /// How stale the stored board may grow, behind what other machines
+    /// wrote, while anyone reads, watches or waits on it: the board then
+    /// [`Self::fetch`]es at most this often (the git log with sync on:
+    /// [`git_log::store::FETCH_EVERY`]). `None` (the default): everything
+    /// another process wrote is in the store already.
+    fn fetch_every(&self) -> Option<std::time::Duration> {
+        None
+    }
+
+    /// Brings what other machines wrote into the stored board (the git
+    /// log: a fetch from the remote, merged when it brought anything);
+    /// blocks. Returns whether the stored board may have changed. Never
+    /// waits for the board's lock: a writer holding it merges on its own.
+    fn fetch(&self) -> Result<bool, StoreError> {
+        Ok(false)
+    }
 }
 
 /// Why a snapshot could not be loaded or saved.

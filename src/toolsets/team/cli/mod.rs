@@ -123,10 +123,21 @@ pub(crate) fn stored_board(
     let mut storage = settings.storage.clone();
     storage.share_by_default = true;
     if storage.backend == Backend::Memory {
+        // A fresh clone without the settings file that said 'git' still
+        // has its boards in git (here, or on the remote): say so.
+        let timeout = std::time::Duration::from_secs(settings.sync.git_timeout.min(10));
+        let found = store::repository_dir(&storage).ok().and_then(|dir| {
+            store::git_log::detect::boards_in_git(&dir, Some(&settings.sync.remote), timeout)
+        });
+        if let Some(found) = found {
+            return Err(format!(
+                "board {name} is not read: {}",
+                store::git_log::detect::advice(&found)
+            ));
+        }
         return Err(format!(
             "board {name} lives in the memory of the server that holds it \
-             (storage.backend = memory): pass --url of that server, or use the file \
-             backend (--storage file)"
+             (storage.backend = memory): pass --url of that server"
         ));
     }
     let location = store::location(&storage, name.as_str());

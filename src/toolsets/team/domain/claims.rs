@@ -137,7 +137,7 @@ pub fn claim(
     let agent = text::agent(agent)?;
     let task = match target {
         Target::Task(id) => task(view.board, id)?,
-        Target::NextReady => wave::next(view, agent)?,
+        Target::NextReady => wave::next(view, agent, "claim")?,
     };
     let until = view.now + lease;
     let record = Edit::Record(Event::Claimed {

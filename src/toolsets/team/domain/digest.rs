@@ -10,7 +10,8 @@
 //! ```text
 //! # Board default
 //!
-//! **Goal:** Ship v1: the release
+//! **Goal:** Ship v1
+//!   the release
 //! **Done when:** cargo test passes on main
 //! Goal met: no
 //! Tasks: 12 (7 pending, 2 in progress, 3 completed, 0 failed, 0 cancelled); 2 of 3 completed with evidence
@@ -18,7 +19,7 @@
 //! Claimed (2):
 //! - ⟳ [4e21ad16] worker-1 until 2026-11-22T10:30:00Z: Write tests
 //! Ready (4):
-//! - ☐ [48dd0523] Implement feature X
+//! - ☐ [48dd0523] unblocks 5: Implement feature X
 //! Blocked (5):
 //! - ☐ [0e4bc2e3] waits for [48dd0523]: Document the tools
 //!
@@ -31,16 +32,27 @@
 
 use std::fmt::Write;
 
-use super::render::{counts_line, flight_line, met_line};
+use super::render::{PLACE_CHARS, counts_line, flight_head, met_line};
 use super::text::{cut, flat, time};
+use super::unblocks;
 use super::view::View;
-use crate::toolsets::planning::domain::{Status, TaskId};
+use crate::toolsets::planning::domain::{Status, Task, TaskId};
 
 /// The most characters a digest has.
 pub(crate) const DIGEST_MAX_CHARS: usize = 1500;
 
 const GOAL_CHARS: usize = 120;
 const DONE_WHEN_CHARS: usize = 80;
+/// The shortest the goal's description and the done-when condition get.
+const DESCRIPTION_MIN_CHARS: usize = 30;
+const DONE_WHEN_MIN_CHARS: usize = 40;
+/// The shortest a dispatch's worktree gets.
+const PLACE_MIN_CHARS: usize = 12;
+/// The longest title a line shows.
+pub(crate) const TITLE_MAX_CHARS: usize = 64;
+/// The shortest the titles get, evenly, before whole lines go.
+pub(crate) const TITLE_MIN_CHARS: usize = 32;
+/// A set-aside line is at most twice this.
 const LINE_CHARS: usize = 80;
 const HOLDER_CHARS: usize = 20;
 const IN_FLIGHT_SHOWN: usize = 5;
@@ -52,14 +64,6 @@ const BLOCKERS_SHOWN: usize = 3;
 const SET_ASIDE_SHOWN: usize = 3;
 /// How long an operation set aside by a sync stays in the digest.
 const SET_ASIDE_WITHIN: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
-
-/// One section: its heading, how many tasks it counts, and the lines it
-/// would show (at most its cap).
-struct Section {
-    heading: &'static str,
-    count: usize,
-    lines: Vec<String>,
-}
 
 /// The digest of board `name` as `view` sees it.
 pub fn digest(name: &str, view: View<'_>) -> String {
@@ -75,70 +79,172 @@ pub(crate) fn digest_at(name: &str, view: View<'_>, revision: u64) -> String {
     format!("{}\n\n{last}", bounded(name, view, room))
 }
 
-/// The digest in at most `max` characters.
-fn bounded(name: &str, view: View<'_>, max: usize) -> String {
-    let board = view.board;
-    let mut out = format!("# Board {}\n\n", cut(&flat(name), 64));
-    match board.goal() {
-        None => out.push_str("**Goal:** not set"),
-        Some(goal) => {
-            let text = match goal.description.is_empty() {
-                true => goal.title.clone(),
-                false => format!("{}: {}", goal.title, goal.description),
-            };
-            let _ = write!(out, "**Goal:** {}", cut(&flat(&text), GOAL_CHARS));
-        }
-    }
-    if let Some(condition) = board.coordination().done_when() {
-        let _ = write!(
-            out,
-            "\n**Done when:** {}",
-            cut(&flat(condition), DONE_WHEN_CHARS)
-        );
-    }
-    let _ = write!(out, "\n{}\n{}", met_line(view), counts_line(view));
-    let mut aside = String::new();
-    set_aside(&mut aside, view);
-    let sections = sections(view);
-    // Every section with tasks shows its heading and count; its lines come
-    // in the sections' order for as long as the bound leaves room, after
-    // the room for each section's "… and N more" is kept.
-    let fixed: usize = out.chars().count()
-        + aside.chars().count()
-        + sections
-            .iter()
-            .filter(|s| s.count > 0)
-            .map(|s| 2 + s.heading.len() + 3 + digits(s.count) + more_chars(s.count))
-            .sum::<usize>()
-        + 1;
-    let mut room = max.saturating_sub(fixed);
-    let mut first = true;
-    for section in sections.into_iter().filter(|s| s.count > 0) {
-        out.push_str(if first { "\n\n" } else { "\n" });
-        first = false;
-        let _ = write!(out, "{} ({}):", section.heading, section.count);
-        let mut shown = 0;
-        for line in &section.lines {
-            let chars = line.chars().count() + 1;
-            if chars > room {
-                room = 0;
-                break;
-            }
-            room -= chars;
-            let _ = write!(out, "\n{line}");
-            shown += 1;
-        }
-        if section.count > shown {
-            let _ = write!(out, "\n- … and {} more", section.count - shown);
-        }
-    }
-    out.push_str(&aside);
-    cut(&out, max)
+/// One line of a section: what comes before the title (`- ☐ [id] `, with
+/// `before: ` when the line says more), as the fitting shortens it or not,
+/// and the title, flattened and cut to [`TITLE_MAX_CHARS`].
+struct Line {
+    head: String,
+    /// The head with the descriptions shortened (a dispatch's worktree).
+    short_head: String,
+    title: String,
 }
 
-/// The digest's sections, in the order they get room: dispatched work in
-/// flight and stalled, then other claims, the next ready tasks and what is
-/// blocked.
+/// One section: its heading, how many tasks it counts, and the lines it
+/// would show (at most its cap).
+struct Section {
+    heading: &'static str,
+    count: usize,
+    lines: Vec<Line>,
+}
+
+/// How much of each part the digest shows. [`bounded`] lowers them in
+/// turn until the text fits its bound: the descriptions first (the
+/// goal's, the done-when condition, a dispatch's worktree), then the
+/// counts (how many lines a section lists, the last sections first, down
+/// to one each), then the titles last, all to one length (not below
+/// [`TITLE_MIN_CHARS`]); only then lines go, the last sections' first.
+#[derive(Debug, Clone, Copy)]
+struct Room {
+    description: usize,
+    done_when: usize,
+    short_heads: bool,
+    shown: [usize; 5],
+    title: usize,
+}
+
+impl Room {
+    /// Everything the digest shows at most.
+    const FULL: Room = Room {
+        description: GOAL_CHARS,
+        done_when: DONE_WHEN_CHARS,
+        short_heads: false,
+        shown: [
+            IN_FLIGHT_SHOWN,
+            STALLED_SHOWN,
+            CLAIMED_SHOWN,
+            READY_SHOWN,
+            BLOCKED_SHOWN,
+        ],
+        title: TITLE_MAX_CHARS,
+    };
+}
+
+/// What the digest says, before it is fitted to its bound.
+struct Parts {
+    /// `# Board name`, `**Goal:** title`.
+    top: String,
+    /// The goal's description, flattened.
+    description: String,
+    /// The done-when condition, flattened.
+    done_when: Option<String>,
+    /// Whether the goal is met and the counts.
+    status: String,
+    sections: [Section; 5],
+    /// The set-aside section, as it is.
+    aside: String,
+}
+
+impl Parts {
+    fn of(name: &str, view: View<'_>) -> Self {
+        let board = view.board;
+        let mut top = format!("# Board {}\n\n", cut(&flat(name), 64));
+        let mut description = String::new();
+        match board.goal() {
+            None => top.push_str("**Goal:** not set"),
+            // The title, and the description on the next line, indented:
+            // as the team's replies write a goal (never joined by ": ").
+            Some(goal) => {
+                let _ = write!(top, "**Goal:** {}", cut(&flat(&goal.title), GOAL_CHARS));
+                description = flat(&goal.description);
+            }
+        }
+        let mut aside = String::new();
+        set_aside(&mut aside, view);
+        Self {
+            top,
+            description,
+            done_when: board.coordination().done_when().map(flat),
+            status: format!("{}\n{}", met_line(view), counts_line(view)),
+            sections: sections(view),
+            aside,
+        }
+    }
+
+    /// The text with `room`.
+    fn render(&self, room: &Room) -> String {
+        let mut out = self.top.clone();
+        if !self.description.is_empty() {
+            let _ = write!(out, "\n  {}", cut(&self.description, room.description));
+        }
+        if let Some(condition) = &self.done_when {
+            let _ = write!(out, "\n**Done when:** {}", cut(condition, room.done_when));
+        }
+        let _ = write!(out, "\n{}", self.status);
+        // Every section with tasks shows its heading and count.
+        let mut first = true;
+        for (section, shown) in self.sections.iter().zip(room.shown) {
+            if section.count == 0 {
+                continue;
+            }
+            out.push_str(if first { "\n\n" } else { "\n" });
+            first = false;
+            let _ = write!(out, "{} ({}):", section.heading, section.count);
+            let lines = &section.lines[..shown.min(section.lines.len())];
+            for line in lines {
+                let head = match room.short_heads {
+                    true => &line.short_head,
+                    false => &line.head,
+                };
+                let _ = write!(out, "\n{head}{}", cut(&line.title, room.title));
+            }
+            if section.count > lines.len() {
+                let _ = write!(out, "\n- … and {} more", section.count - lines.len());
+            }
+        }
+        out.push_str(&self.aside);
+        out
+    }
+}
+
+/// The digest in at most `max` characters: everything, or as much as
+/// fits, shortened as [`Room`] says.
+fn bounded(name: &str, view: View<'_>, max: usize) -> String {
+    let parts = Parts::of(name, view);
+    let fits = |room: &Room| parts.render(room).chars().count() <= max;
+    let mut room = Room::FULL;
+    // The descriptions first.
+    for (description, done_when) in [(60, 60), (DESCRIPTION_MIN_CHARS, DONE_WHEN_MIN_CHARS)] {
+        if fits(&room) {
+            break;
+        }
+        room.description = description;
+        room.done_when = done_when;
+        room.short_heads = true;
+    }
+    // Then the counts, the last sections' first, down to a line each.
+    while !fits(&room) {
+        match room.shown.iter().rposition(|n| *n > 1) {
+            Some(last) => room.shown[last] -= 1,
+            None => break,
+        }
+    }
+    // Then the titles, all to one length.
+    while !fits(&room) && room.title > TITLE_MIN_CHARS {
+        room.title -= 1;
+    }
+    // Only then whole lines, the dispatches last.
+    while !fits(&room) {
+        match room.shown.iter().rposition(|n| *n > 0) {
+            Some(last) => room.shown[last] = 0,
+            None => break,
+        }
+    }
+    cut(&parts.render(&room), max)
+}
+
+/// The digest's sections, in the order they keep room: dispatched work in
+/// flight and stalled, then other claims, the next ready tasks (ranked as
+/// `ready_tasks` ranks them) and what is blocked.
 fn sections(view: View<'_>) -> [Section; 5] {
     let board = view.board;
     let dispatched = view.dispatched();
@@ -155,7 +261,11 @@ fn sections(view: View<'_>) -> [Section; 5] {
         let lines = list
             .iter()
             .take(cap)
-            .map(|(task, d, state)| flight_line(view, task, d, *state, true, LINE_CHARS))
+            .map(|(task, d, state)| Line {
+                head: flight_head(view, task, d, *state, true, PLACE_CHARS),
+                short_head: flight_head(view, task, d, *state, true, PLACE_MIN_CHARS),
+                title: title(task),
+            })
             .collect();
         (list.len(), lines)
     };
@@ -177,23 +287,29 @@ fn sections(view: View<'_>) -> [Section; 5] {
             line(view, task, &format!("{holder} until {}", time(claim.until)))
         })
         .collect();
-    // One pass over the pending tasks sorts them into ready and blocked;
-    // only the lines shown are written, the rest are counted.
-    let (mut ready, mut blocked) = (Vec::new(), Vec::new());
-    let (mut ready_count, mut blocked_count) = (0, 0);
+    // One pass over the pending tasks finds the blocked ones; only the
+    // lines shown are written, the rest are counted.
+    let mut blocked = Vec::new();
+    let mut blocked_count = 0;
     for task in board.tasks().filter(|t| view.status(t) == Status::Pending) {
         if view.waiting_for(task.id).next().is_some() {
             blocked_count += 1;
             if blocked.len() < BLOCKED_SHOWN {
                 blocked.push(line(view, task, &waits_for(view, task.id)));
             }
-        } else if !view.dispatch(task.id).is_some_and(|(_, s)| s.in_flight()) {
-            ready_count += 1;
-            if ready.len() < READY_SHOWN {
-                ready.push(line(view, task, ""));
-            }
         }
     }
+    // The ready queue in its ranked order, as ready_tasks lists it.
+    let (queue, unblocks) = unblocks::ranked(view);
+    let ready = queue
+        .iter()
+        .take(READY_SHOWN)
+        .map(|task| match unblocks.of(task.id) {
+            0 => line(view, task, ""),
+            n => line(view, task, &format!("unblocks {n}")),
+        })
+        .collect();
+    let ready_count = queue.len();
     [
         section("In flight", in_flight, in_flight_lines),
         section("Stalled", stalled, stalled_lines),
@@ -203,28 +319,23 @@ fn sections(view: View<'_>) -> [Section; 5] {
     ]
 }
 
-/// `- ☐ [id] before: title`, cut to the line length.
-fn line(
-    view: View<'_>,
-    task: &crate::toolsets::planning::domain::Task,
-    before_title: &str,
-) -> String {
-    let mut line = format!("- {} [{}] ", view.status(task).glyph(), task.id);
+/// A task's title as a digest line starts from: flattened, at most
+/// [`TITLE_MAX_CHARS`].
+fn title(task: &Task) -> String {
+    cut(&flat(&task.title), TITLE_MAX_CHARS)
+}
+
+/// `- ☐ [id] before: title`.
+fn line(view: View<'_>, task: &Task, before_title: &str) -> Line {
+    let mut head = format!("- {} [{}] ", view.status(task).glyph(), task.id);
     if !before_title.is_empty() {
-        let _ = write!(line, "{before_title}: ");
+        let _ = write!(head, "{before_title}: ");
     }
-    line.push_str(&flat(&task.title));
-    cut(&line, LINE_CHARS)
-}
-
-/// How many digits `n` has.
-fn digits(n: usize) -> usize {
-    n.to_string().len()
-}
-
-/// The most characters of a section's `\n- … and N more` line.
-fn more_chars(count: usize) -> usize {
-    "\n- … and  more".chars().count() + digits(count)
+    Line {
+        short_head: head.clone(),
+        head,
+        title: title(task),
+    }
 }
 
 /// The operations that the last day's syncs set aside (a git board's):
@@ -377,6 +488,77 @@ mod tests {
         assert!(!digest("default", View::new(&board, at(0))).contains("Set aside"));
     }
 
+    /// Many long titles, long worktrees and a long goal: the digest gives
+    /// up the descriptions, then lines, then title length, evenly, and
+    /// every title it shows keeps at least [`TITLE_MIN_CHARS`] characters
+    /// (an in-flight title is never cut to a few).
+    #[test]
+    fn a_digest_keeps_titles_readable_within_its_bound() {
+        let titles: Vec<String> = (0..30)
+            .map(|n| format!("{n:02} {}", "implement the long-named part ".repeat(6)))
+            .collect();
+        let mut board = Board::new(Limits::default(), true);
+        let _ = board
+            .set_goal(&"Ship ".repeat(40), &"the whole release ".repeat(20))
+            .unwrap();
+        let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(t, "")).collect();
+        let _ = board.add_tasks(&tasks).unwrap();
+        for n in 20..30 {
+            link(&mut board, &titles[n], &[&titles[n - 10]]);
+        }
+        let mut edits = vec![Edit::DoneWhen(Some("cargo test passes ".repeat(10)))];
+        for (n, title) in titles.iter().enumerate().take(8) {
+            edits.push(Edit::Dispatch(
+                crate::toolsets::team::domain::fixture::id(title),
+                Some(Dispatch {
+                    worker: format!("worker-{n}-with-a-rather-long-name"),
+                    by: "lead".into(),
+                    place: Some(format!("../worktrees/{n}/of-the-long-release-branch")),
+                    note: None,
+                    at: at(0),
+                    until: at(if n < 5 { 60 } else { 1 }),
+                    claimed: false,
+                }),
+            ));
+        }
+        let _ = board.edit(at(0), edits).unwrap();
+        for (n, title) in titles.iter().enumerate().take(11).skip(8) {
+            claim(&mut board, 0, &format!("worker-{n}"), title);
+        }
+        let text = digest_at("default", View::new(&board, at(5)), 42);
+        assert!(text.chars().count() <= DIGEST_MAX_CHARS, "{text}");
+        assert!(text.ends_with("Revision 42: pass it as revision to wait_for what comes next."));
+        let tasks: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("- ") && !l.contains(" more"))
+            .collect();
+        for heading in [
+            "In flight (5):",
+            "Stalled (3):",
+            "Claimed (3):",
+            "Ready (",
+            "Blocked (",
+        ] {
+            let listed = text.split(heading).nth(1).and_then(|s| s.lines().nth(1));
+            assert!(
+                listed.is_some_and(|l| l.starts_with("- ") && !l.contains(" more")),
+                "{heading}: {text}"
+            );
+        }
+        // Titles are cut evenly: every one shown has the same length, at
+        // least the minimum.
+        let lengths: Vec<usize> = tasks
+            .iter()
+            .map(|l| l.rsplit_once(": ").unwrap().1.chars().count())
+            .collect();
+        assert!(lengths.iter().all(|n| *n >= TITLE_MIN_CHARS), "{text}");
+        assert!(
+            lengths.windows(2).all(|w| w[0] == w[1]),
+            "{lengths:?}: {text}"
+        );
+        insta::assert_snapshot!("digest_long_titles", text);
+    }
+
     /// 10,000 tasks with long titles, globs on every task, 1,000 tasks held,
     /// 1,000 dispatched (half of them stalled), half of the rest blocked.
     #[test]
@@ -469,9 +651,18 @@ mod tests {
         }
         assert!(text.ends_with("more"), "nothing was cut: {text}");
         assert!(
-            text.lines().all(|line| line.chars().count() <= 130),
+            text.lines()
+                .all(|line| line.chars().count() <= LINE_CHARS * 2),
             "{text}"
         );
+        // Every title shown is readable: its lines gave up details first.
+        for line in text
+            .lines()
+            .filter(|l| l.starts_with("- ") && !l.contains(" more"))
+        {
+            let (_, title) = line.split_once(": ").unwrap();
+            assert!(title.chars().count() >= TITLE_MIN_CHARS, "{line}");
+        }
         // Every section shows its first task, the dispatches first of all.
         let shown = |heading: &str| {
             let section = text.split(heading).nth(1).unwrap_or_default();

@@ -18,6 +18,7 @@ use super::error::{DISPATCH_INSTEAD, TeamError};
 use super::text::{self, check_line};
 use super::touches::{self, Conflict, Touches};
 use super::view::{DispatchState, View};
+use super::{unblocks, wave};
 use crate::toolsets::planning::coordination::{Dispatch, Edit};
 use crate::toolsets::planning::domain::{DispatchEnd, Event, Status, TaskId};
 
@@ -31,8 +32,8 @@ pub(crate) struct Request<'a> {
     pub(crate) lead: &'a str,
     /// The worker's agent name (it claims with it).
     pub(crate) worker: &'a str,
-    /// The task.
-    pub(crate) task_id: &'a str,
+    /// The task; `None` for the next task of the worker's ready wave.
+    pub(crate) task_id: Option<&'a str>,
     /// Where the worker works: a worktree or directory.
     pub(crate) place: Option<&'a str>,
     /// A note.
@@ -58,13 +59,20 @@ pub(crate) struct Dispatched {
     pub(crate) replaced: Option<String>,
     /// The overlap with another agent's work the caller accepted.
     pub(crate) overlap: Option<Conflict>,
+    /// Whether the lead named no task, so that the dispatch took the next
+    /// ready one: how many tasks it unblocks, then.
+    pub(crate) next: Option<usize>,
 }
 
 /// Records that `request.lead` sent `request.task_id` to `request.worker`:
 /// a pending task whose blockers are completed, not held or dispatched by
 /// another (a stalled dispatch is replaced), whose touches overlap no other
 /// agent's reservation unless accepted. Sending it to the same worker again
-/// renews the record.
+/// renews the record. Without a task ID it is the next task of the ready
+/// wave for the worker, as `claim_task` would take it: the top of the
+/// ranked queue whose touches overlap no other agent's held work (so a
+/// wave of N dispatches is N calls, each taking another task); with
+/// nothing ready the refusal says why and nothing changes.
 pub(crate) fn dispatch(
     view: View<'_>,
     request: &Request<'_>,
@@ -76,7 +84,14 @@ pub(crate) fn dispatch(
             check_line(field, value, MAX_PLACE_CHARS)?;
         }
     }
-    let task = task(view.board, request.task_id)?;
+    let (task, next) = match request.task_id {
+        Some(id) => (task(view.board, id)?, None),
+        None => {
+            let next = wave::next(view, worker, "dispatch")?;
+            let unblocks = unblocks::count(view, &[next]).of(next.id);
+            (next, Some(unblocks))
+        }
+    };
     let claim = view.claim(task.id);
     if let Some(held) = claim.filter(|c| c.holder != worker) {
         return Err(TeamError::Held {
@@ -93,6 +108,7 @@ pub(crate) fn dispatch(
         claimed: claim.is_some(),
         replaced: None,
         overlap: None,
+        next,
     };
     let existing = view.dispatch(task.id);
     let mut at = view.now;

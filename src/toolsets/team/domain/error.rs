@@ -100,13 +100,16 @@ pub enum TeamError {
     /// "The next ready task" when every ready task overlaps held work.
     #[error(
         "No ready task can start without overlapping held work: {} the touches of a claimed or \
-         dispatched task (e.g. [{}] {}); claim one by task_id with accept_overlap true, or \
+         dispatched task (e.g. [{}] {}); {verb} one by task_id with accept_overlap true, or \
          wait_for a task to finish.",
         match *.ready { 1 => "the 1 ready task overlaps".to_owned(), n => format!("all {n} ready tasks overlap") },
         first.task,
         first.describe()
     )]
     NothingReadyWithoutOverlap {
+        /// What the caller asked the next ready task for: `claim` or
+        /// `dispatch`.
+        verb: &'static str,
         /// How many ready tasks there are (all overlap).
         ready: usize,
         /// The first one's conflict.

@@ -12,13 +12,16 @@ pub(crate) mod digest;
 pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod evidence;
+pub(crate) mod fields;
 #[cfg(test)]
 pub(crate) mod fixture;
 pub(crate) mod goal;
 pub(crate) mod links;
+pub(crate) mod plan;
 pub(crate) mod render;
 pub(crate) mod text;
 pub(crate) mod touches;
+pub(crate) mod unblocks;
 pub(crate) mod view;
 pub(crate) mod wait_reply;
 pub(crate) mod waiting;

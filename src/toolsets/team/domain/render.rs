@@ -6,7 +6,10 @@
 //! status glyph, the ID, the title on one line, then what the team knows
 //! of it: ` · held by NAME until TIME`, ` · dispatched to ...` or
 //! ` · stalled: ...`, ` · waits for [ID] [ID]` (blockers not completed
-//! yet), ` · touches PATTERN, ...`, ` · evidence: ...`.
+//! yet), ` · touches PATTERN, ...`, ` · evidence: ...`. A reply that hands
+//! out a task (a claim, a dispatch) gives its description on the next
+//! line, indented by two spaces, never joined to the title: a title may
+//! hold ": " itself. The goal is written the same way.
 
 use std::fmt::Write;
 use std::time::SystemTime;
@@ -17,11 +20,10 @@ use super::error::none_ready;
 use super::text::{cut, flat, time};
 use super::touches::TouchesSet;
 use super::view::{DispatchState, View};
-use super::wave::{self, Stalled};
+use super::wave::{Stalled, Wave};
 use crate::runtime::text::escaped;
 use crate::toolsets::planning::coordination::{Dispatch, Evidence};
-use crate::toolsets::planning::domain::render::goal_line;
-use crate::toolsets::planning::domain::{Status, Task, TaskId};
+use crate::toolsets::planning::domain::{Goal, Status, Task, TaskId};
 
 /// How many patterns a task line shows (the rest are counted).
 const TOUCHES_SHOWN: usize = 3;
@@ -34,7 +36,7 @@ const NOTE_CHARS: usize = 80;
 
 /// The line of task `task`: glyph, ID, title and the team's annotations.
 pub(crate) fn task_line(view: View<'_>, task: &Task) -> String {
-    let mut line = plain_line(view, task, false);
+    let mut line = plain_line(view, task);
     let coordination = view.board.coordination();
     if let Some(claim) = view.claim(task.id) {
         let _ = write!(
@@ -58,18 +60,23 @@ pub(crate) fn task_line(view: View<'_>, task: &Task) -> String {
     line
 }
 
-/// `- ☐ [id] title`, with `: description` when `described`, on one line.
-pub(crate) fn plain_line(view: View<'_>, task: &Task, described: bool) -> String {
-    let mut line = format!(
+/// `- ☐ [id] title`, on one line.
+pub(crate) fn plain_line(view: View<'_>, task: &Task) -> String {
+    format!(
         "- {} [{}] {}",
         view.status(task).glyph(),
         task.id,
         flat(&task.title)
-    );
-    if described && !task.description.is_empty() {
-        let _ = write!(line, ": {}", flat(&task.description));
+    )
+}
+
+/// `\n  description` (on one line, indented by two spaces: a task line
+/// never starts with a space), or nothing for a task without one.
+pub(crate) fn description_line(text: &str) -> String {
+    match text.is_empty() {
+        true => String::new(),
+        false => format!("\n  {}", flat(text)),
     }
-    line
 }
 
 /// A dispatch as a task line tells it: `dispatched to W by L (in P),
@@ -145,22 +152,38 @@ pub(crate) fn short_time(at: SystemTime, now: SystemTime) -> String {
 
 /// The line of a dispatched task in the "In flight" and "Stalled"
 /// sections: `- ⟳ [id] W in P since T, lease to T: title` (or `since T,
-/// claim by T`, or `stalled at T, lease ended` / `not claimed`), cut to
-/// `max` characters; times short when `short`.
+/// claim by T`, or `stalled at T, lease ended` / `not claimed`); times
+/// short when `short`.
 pub(crate) fn flight_line(
     view: View<'_>,
     task: &Task,
     dispatch: &Dispatch,
     state: DispatchState<'_>,
     short: bool,
-    max: usize,
+) -> String {
+    let head = flight_head(view, task, dispatch, state, short, PLACE_CHARS);
+    format!("{head}{}", flat(&task.title))
+}
+
+/// The longest worktree a dispatched task's line shows, in characters.
+pub(crate) const PLACE_CHARS: usize = 24;
+
+/// A dispatched task's line up to its title: `- ⟳ [id] W in P since T,
+/// lease to T: `, the worktree cut to `place_chars`.
+pub(crate) fn flight_head(
+    view: View<'_>,
+    task: &Task,
+    dispatch: &Dispatch,
+    state: DispatchState<'_>,
+    short: bool,
+    place_chars: usize,
 ) -> String {
     let at = |t: SystemTime| match short {
         true => short_time(t, view.now),
         false => time(t),
     };
     let place = dispatch.place.as_deref().map_or_else(String::new, |place| {
-        format!(" in {}", cut(&flat(place), 24))
+        format!(" in {}", cut(&flat(place), place_chars))
     });
     let when = match state {
         DispatchState::Working(claim) => {
@@ -178,14 +201,12 @@ pub(crate) fn flight_line(
             }
         ),
     };
-    let line = format!(
-        "- {} [{}] {}{place} {when}: {}",
+    format!(
+        "- {} [{}] {}{place} {when}: ",
         view.status(task).glyph(),
         task.id,
         cut(&escaped(&dispatch.worker), 20),
-        flat(&task.title)
-    );
-    cut(&line, max)
+    )
 }
 
 /// `[a] [b]`.
@@ -291,8 +312,9 @@ pub(crate) fn claimed(
         let _ = writeln!(out, "Overlap accepted: it {}.", overlap.describe());
     }
     if let Some(task) = view.board.task(claimed.id) {
-        out.push_str(&plain_line(view, task, true));
+        out.push_str(&plain_line(view, task));
         out.push_str(&touches_text(view.board.coordination().touches(task.id)));
+        out.push_str(&description_line(&task.description));
     }
     out
 }
@@ -313,17 +335,23 @@ pub(crate) fn dispatched(
         );
     }
     let id = dispatched.id;
+    // Which task the dispatch took, when the lead named none.
+    let taken = match dispatched.next {
+        None => String::new(),
+        Some(0) => " (the next ready task)".to_owned(),
+        Some(n) => format!(" (the next ready task; it unblocks {n})"),
+    };
     let _ = match (dispatched.claimed, dispatched.renewed) {
         (true, _) => writeln!(
             out,
-            "Dispatched [{id}] to {worker}, who holds it until {}; it stalls if that lease ends \
+            "Dispatched [{id}]{taken} to {worker}, who holds it until {}; it stalls if that lease ends \
              without a renewal or release.",
             time(dispatched.until)
         ),
         (false, renewed) => writeln!(
             out,
-            "Dispatched [{id}] to {worker}{}; it must claim_task it (agent {worker}) by {}, \
-             or it stalls.",
+            "Dispatched [{id}]{taken} to {worker}{}; it must claim_task it (agent {worker}) by \
+             {}, or it stalls.",
             if renewed { " again" } else { "" },
             time(dispatched.until)
         ),
@@ -333,6 +361,8 @@ pub(crate) fn dispatched(
     }
     if let Some(task) = view.board.task(id) {
         out.push_str(&task_line(view, task));
+        // The lead briefs the worker: the task's description comes along.
+        out.push_str(&description_line(&task.description));
     }
     out
 }
@@ -392,7 +422,7 @@ pub(crate) fn released(view: View<'_>, expired: &[Expiry], released: &Released) 
         out.push_str("\nNow ready:");
         for id in &released.now_ready {
             if let Some(task) = view.board.task(*id) {
-                let _ = write!(out, "\n{}", plain_line(view, task, false));
+                let _ = write!(out, "\n{}", plain_line(view, task));
             }
         }
     }
@@ -421,6 +451,19 @@ pub(crate) fn linked(view: View<'_>, expired: &[Expiry], id: TaskId) -> String {
         out.push_str(&task_line(view, task));
     }
     out
+}
+
+/// `**Goal:** title`, the description on the next line (indented by two
+/// spaces), as a task's; `**Goal:** not set (use set_goal)`.
+pub(crate) fn goal_line(goal: Option<&Goal>) -> String {
+    match goal {
+        None => "**Goal:** not set (use set_goal)".to_owned(),
+        Some(goal) => format!(
+            "**Goal:** {}{}",
+            flat(&goal.title),
+            description_line(&goal.description)
+        ),
+    }
 }
 
 /// The goal lines: the goal, its done-when condition, whether it is met.
@@ -452,7 +495,7 @@ pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
         }
         let _ = write!(out, "\n{heading} ({}):", list.len());
         for (task, dispatch, state) in list {
-            let line = flight_line(view, task, dispatch, state, false, usize::MAX);
+            let line = flight_line(view, task, dispatch, state, false);
             let _ = write!(out, "\n{line}");
         }
         out.push('\n');
@@ -465,12 +508,29 @@ pub(crate) fn board(view: View<'_>, expired: &[Expiry]) -> String {
 }
 
 /// The reply of `ready_tasks`: a wave of at most `limit` ready tasks (as
-/// `stalled` filters them), in board order, whose touches overlap neither
+/// `stalled` filters them), ranked by how many tasks each unblocks, then
+/// in board order, whose touches overlap neither
 /// held work nor each other; then the ready tasks held back while it was
 /// filled, each with what it conflicts with.
+#[cfg(test)]
 pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: Stalled) -> String {
+    ready_wave(
+        view,
+        expired,
+        &super::wave::wave(view, limit, stalled, None),
+        stalled,
+    )
+}
+
+/// The reply of `ready_tasks` for `wave`, the wave it filled (filtered by
+/// `stalled`).
+pub(crate) fn ready_wave(
+    view: View<'_>,
+    expired: &[Expiry],
+    wave: &Wave<'_>,
+    stalled: Stalled,
+) -> String {
     let mut out = expiry_lines(view, expired);
-    let wave = wave::wave(view, limit, stalled, None);
     if wave.ready == 0 {
         let _ = match stalled {
             Stalled::Only => write!(out, "No dispatched task is stalled."),
@@ -491,24 +551,34 @@ pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: S
         Stalled::Exclude => "Ready (stalled dispatches left out)",
         Stalled::Only => "Stalled, ready to dispatch again",
     };
+    // Without links, the ranked order is the board's, and the reply says
+    // so as it always did.
+    let order = match wave.unblocks.any() {
+        true => "ranked by how many tasks each unblocks, then in board order",
+        false => "in board order",
+    };
     let _ = match wave.held_back_count {
         0 => write!(
             out,
-            "{what}: {} of {} tasks, in board order; claim_task takes the first.",
+            "{what}: {} of {} tasks, {order}; claim_task takes the first.",
             wave.ready,
             view.board.len()
         ),
         _ => write!(
             out,
             "{what}: {} of {} tasks; these {} can run at once (their touches overlap no held \
-             work and no other), in board order; claim_task takes the first.",
+             work and no other), {order}; claim_task takes the first.",
             wave.ready,
             view.board.len(),
             wave.members.len()
         ),
     };
     for task in &wave.members {
-        let _ = write!(out, "\n{}", ready_line(view, task));
+        let _ = write!(
+            out,
+            "\n{}",
+            ready_line(view, task, wave.unblocks.of(task.id))
+        );
     }
     let examined = wave.members.len() + wave.held_back_count;
     if wave.ready > examined {
@@ -517,7 +587,9 @@ pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: S
     if wave.held_back_count > 0 {
         let _ = write!(out, "\nHeld back ({}):", wave.held_back_count);
         for (task, conflict) in wave.held_back.iter().take(HELD_BACK_SHOWN) {
-            let _ = write!(out, "\n{} · {}", ready_line(view, task), conflict.mark());
+            let unblocks = wave.unblocks.of(task.id);
+            let line = ready_line(view, task, unblocks);
+            let _ = write!(out, "\n{line} · {}", conflict.mark());
         }
         if wave.held_back_count > HELD_BACK_SHOWN {
             let _ = write!(
@@ -530,10 +602,14 @@ pub(crate) fn ready(view: View<'_>, expired: &[Expiry], limit: usize, stalled: S
     out
 }
 
-/// A ready task's line: the plain line, whether it is a stalled dispatch,
+/// A ready task's line: the plain line, how many tasks it unblocks
+/// (` · unblocks N`, left out for none), whether it is a stalled dispatch,
 /// and its touches.
-fn ready_line(view: View<'_>, task: &Task) -> String {
-    let mut line = plain_line(view, task, false);
+fn ready_line(view: View<'_>, task: &Task, unblocks: usize) -> String {
+    let mut line = plain_line(view, task);
+    if unblocks > 0 {
+        let _ = write!(line, " · unblocks {unblocks}");
+    }
     if let Some((dispatch, state @ DispatchState::Stalled)) = view.dispatch(task.id) {
         let _ = write!(line, " · {}", dispatch_text(dispatch, state));
     }
@@ -735,7 +811,7 @@ mod tests {
             let request = Request {
                 lead: "lead",
                 worker,
-                task_id: &task,
+                task_id: Some(&task),
                 place,
                 note: Some("see the plan"),
                 lease,
@@ -780,13 +856,89 @@ mod tests {
         );
     }
 
+    /// The ready queue of a diamond and a chain, with touches: the chain's
+    /// head first (it unblocks 3), then the diamond's (2), then the rest in
+    /// board order, each line saying why; a held-back task says it too.
+    #[test]
+    fn the_ready_queue_says_what_each_task_unblocks() {
+        use crate::toolsets::team::domain::touches;
+        let mut board = board(&[
+            "Notes", "Lexer", "Parser", "Checker", "Docs", "Schema", "Store", "API", "Fuzz",
+        ]);
+        link(&mut board, "Parser", &["Lexer"]);
+        link(&mut board, "Checker", &["Lexer"]);
+        link(&mut board, "Docs", &["Parser", "Checker"]);
+        link(&mut board, "Store", &["Schema"]);
+        link(&mut board, "API", &["Store"]);
+        link(&mut board, "Fuzz", &["API"]);
+        for (title, pattern) in [("Lexer", "src/lex/**"), ("Schema", "src/lex/schema.rs")] {
+            let task = id(title).to_string();
+            apply(&mut board, at(0), |v| {
+                touches::set(v, &task, &[pattern.to_string()], false)
+            })
+            .unwrap();
+        }
+        let view = View::new(&board, at(0));
+        insta::assert_snapshot!("ready_ranked", ready(view, &[], 10, Stalled::Include));
+        insta::assert_snapshot!(
+            "digest_ranked",
+            crate::toolsets::team::domain::digest("default", view)
+        );
+    }
+
+    /// A title holding ": " and a description of two lines: the claim and
+    /// the dispatch give the description on its own indented line, so
+    /// that no reader takes a part of the title for it.
+    #[test]
+    fn replies_keep_the_title_and_the_description_apart() {
+        use crate::toolsets::planning::domain::NewTask;
+        use crate::toolsets::team::domain::dispatch::{self, Request};
+        let mut board = board(&[]);
+        let (title, description) = ("Parser: the lexer", "tokens: all of them\nand spans");
+        let _ = board
+            .add_tasks(&[
+                NewTask::new(title, description),
+                NewTask::new("CLI: flags", "--help: the usage"),
+            ])
+            .unwrap();
+        let parser = TaskId::from_content(title, description);
+        let lease = std::time::Duration::from_secs(15 * 60);
+        let target = parser.to_string();
+        let claimed = apply(&mut board, at(0), |v| {
+            claims::claim(v, "worker-1", Target::Task(&target), lease, false)
+        })
+        .unwrap();
+        let claim_reply = super::claimed(View::new(&board, at(0)), &[], &claimed, "worker-1");
+        let request = Request {
+            lead: "lead",
+            worker: "worker-2",
+            task_id: None,
+            place: Some("../wt-cli"),
+            note: None,
+            lease,
+            accept_overlap: false,
+        };
+        let sent = apply(&mut board, at(1), |v| dispatch::dispatch(v, &request)).unwrap();
+        let dispatch_reply = dispatched(View::new(&board, at(1)), &[], &sent, "worker-2");
+        insta::assert_snapshot!(
+            "title_and_description",
+            format!("{claim_reply}\n\n{dispatch_reply}")
+        );
+        let line = claim_reply.lines().nth(1).unwrap();
+        assert_eq!(line, format!("- ⟳ [{parser}] Parser: the lexer"));
+        assert_eq!(
+            claim_reply.lines().nth(2),
+            Some("  tokens: all of them and spans")
+        );
+    }
+
     #[test]
     fn an_empty_board_and_an_empty_queue() {
         let board = board(&[]);
         let view = View::new(&board, at(0));
         assert_eq!(
             super::board(view, &[]),
-            "**Goal:** Ship it: the release\nGoal met: no\n\
+            "**Goal:** Ship it\n  the release\nGoal met: no\n\
              Tasks: 0 (0 pending, 0 in progress, 0 completed, 0 failed, 0 cancelled); \
              0 of 0 completed with evidence\n\nNo tasks."
         );

@@ -50,7 +50,7 @@ pub(crate) fn woke(view: View<'_>, woke: &Woke, since: u64, revision: u64) -> St
                         continue;
                     };
                     if shown < TASKS_SHOWN {
-                        let line = flight_line(view, task, dispatch, state, false, usize::MAX);
+                        let line = flight_line(view, task, dispatch, state, false);
                         let _ = writeln!(out, "{line}");
                     }
                     shown += 1;

@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! Waves: ready tasks that can run in parallel. Walking the ready queue in
-//! board order, a task joins the wave when its touches overlap neither a
+//! its ranked order (the tasks that unblock the most first, then board
+//! order: [`super::unblocks`]), a task joins the wave when its touches overlap neither a
 //! reservation of another agent (a live claim, a dispatch in flight) nor
 //! the touches of a task already in the wave; otherwise it is held back,
 //! with what it conflicts with. So no two tasks of a wave, and no task of
@@ -13,6 +14,7 @@
 use super::claims::nothing_ready;
 use super::error::TeamError;
 use super::touches::{self, Conflict, Reservation, Touches};
+use super::unblocks::{self, Unblocks};
 use super::view::{DispatchState, View};
 use crate::toolsets::planning::domain::{Task, TaskId};
 
@@ -53,7 +55,7 @@ pub(crate) const HELD_BACK_KEPT: usize = 100;
 /// A wave and what was held back while it was filled.
 #[derive(Debug, Clone)]
 pub struct Wave<'a> {
-    /// The tasks that can run at once, in board order.
+    /// The tasks that can run at once, in the ready queue's ranked order.
     pub members: Vec<&'a Task>,
     /// Ready tasks met before the wave was full that conflict with held
     /// work or with a member (at most [`HELD_BACK_KEPT`]).
@@ -62,6 +64,8 @@ pub struct Wave<'a> {
     pub(crate) held_back_count: usize,
     /// How many tasks are ready (those the filter lists).
     pub ready: usize,
+    /// How many tasks each ready task unblocks.
+    pub(crate) unblocks: Unblocks,
 }
 
 /// The wave of at most `limit` ready tasks (as `stalled` filters them) for
@@ -70,14 +74,16 @@ pub struct Wave<'a> {
 pub fn wave<'a>(view: View<'a>, limit: usize, stalled: Stalled, agent: Option<&str>) -> Wave<'a> {
     let reservations = touches::reservations(view);
     let coordination = view.board.coordination();
+    let (queue, unblocks) = unblocks::ranked(view);
     let mut wave = Wave {
         members: Vec::new(),
         held_back: Vec::new(),
         held_back_count: 0,
         ready: 0,
+        unblocks,
     };
     let mut chosen: Vec<(TaskId, Touches)> = Vec::new();
-    for task in view.ready() {
+    for task in queue {
         let is_stalled = matches!(view.dispatch(task.id), Some((_, DispatchState::Stalled)));
         let listed = match stalled {
             Stalled::Include => true,
@@ -134,14 +140,21 @@ fn conflict(
     })
 }
 
-/// "The next ready task" for `agent`: the first task of its wave.
-pub(crate) fn next<'a>(view: View<'a>, agent: &str) -> Result<&'a Task, TeamError> {
+/// "The next ready task" for `agent`: the first task of its wave (the
+/// top of the ranked queue that overlaps no other agent's held work). A
+/// refusal tells the caller to `verb` (`claim`, `dispatch`) a task by ID.
+pub(crate) fn next<'a>(
+    view: View<'a>,
+    agent: &str,
+    verb: &'static str,
+) -> Result<&'a Task, TeamError> {
     let wave = wave(view, 1, Stalled::Include, Some(agent));
     if let Some(first) = wave.members.first() {
         return Ok(first);
     }
     match wave.held_back.into_iter().next() {
         Some((_, first)) => Err(TeamError::NothingReadyWithoutOverlap {
+            verb,
             ready: wave.ready,
             first: Box::new(first),
         }),

@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! The team's tools: typed parameters (their JSON schemas are generated),
-//! one-line-per-task text replies. Every call reads the clock once; a
+//! one-line-per-task text replies (and, for the tools that hand out tasks,
+//! the same answer as structured content). Every call reads the clock once; a
 //! change first records the leases that ended, then the decision, as one
 //! change of the shared board, so concurrent callers see one order and
 //! exactly one claimant of a task wins. Each call runs where the board's
@@ -17,15 +18,16 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::Value;
 
 use super::TeamTools;
 use crate::toolsets::planning::coordination::Edit;
 use crate::toolsets::planning::domain::Status;
 use crate::toolsets::team::domain::claims::{self, Expiry};
 use crate::toolsets::team::domain::dispatch::{self, Request};
-use crate::toolsets::team::domain::wave::Stalled;
+use crate::toolsets::team::domain::wave::{self, Stalled};
 use crate::toolsets::team::domain::{
-    EvidenceInput, Target, TeamError, View, goal, links, render, touches,
+    EvidenceInput, Target, TeamError, View, fields, goal, links, render, touches,
 };
 use crate::toolsets::team::waiter::WaitRequest;
 
@@ -116,8 +118,10 @@ pub(crate) struct DispatchParams {
     pub(crate) lead: String,
     /// The worker's agent name; it claims the task with it.
     pub(crate) worker: String,
-    /// The task.
-    pub(crate) task_id: String,
+    /// The task; omit it for the next task of the ready wave (the reply names it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub(crate) task_id: Option<String>,
     /// The worker's worktree or directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
@@ -172,9 +176,39 @@ const READY_MAX: i64 = 100;
 /// The tasks `ready_tasks` lists by default.
 const READY_DEFAULT: i64 = 10;
 
-/// A successful reply.
-fn success(text: String) -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text(text)])
+/// A successful reply: its text, and for the tools that hand out tasks
+/// the same answer as fields ([`fields`]).
+pub(crate) struct Reply {
+    text: String,
+    fields: Option<Value>,
+}
+
+impl Reply {
+    /// The text and the fields.
+    fn with(text: String, fields: Value) -> Self {
+        Self {
+            text,
+            fields: Some(fields),
+        }
+    }
+}
+
+impl From<String> for Reply {
+    fn from(text: String) -> Self {
+        Self { text, fields: None }
+    }
+}
+
+/// A successful reply. Its fields become the structured content, with the
+/// text as the field `text`: a client that shows the model only the
+/// structured content (Claude Code does) must still get the whole answer.
+fn success(reply: Reply) -> CallToolResult {
+    let mut result = CallToolResult::success(vec![ContentBlock::text(reply.text.clone())]);
+    if let Some(mut fields) = reply.fields {
+        fields["text"] = Value::String(reply.text);
+        result.structured_content = Some(fields);
+    }
+    result
 }
 
 /// A refusal: an `isError` result with one sentence.
@@ -186,10 +220,10 @@ fn failure(error: &dyn std::fmt::Display) -> CallToolResult {
 impl TeamTools {
     /// Runs a change: the expiries due now, then `decide`'s edits, applied
     /// and saved as one change; `reply` renders the board after it.
-    async fn change<T: Send + 'static>(
+    async fn change<T: Send + 'static, R: Into<Reply> + Send + 'static>(
         &self,
         mut decide: impl FnMut(View<'_>) -> Result<(Vec<Edit>, T), TeamError> + Send + 'static,
-        reply: impl FnOnce(View<'_>, &[Expiry], T) -> String + Send + 'static,
+        reply: impl FnOnce(View<'_>, &[Expiry], T) -> R + Send + 'static,
     ) -> CallToolResult {
         let clock = self.clock;
         let result = self
@@ -214,7 +248,7 @@ impl TeamTools {
             })
             .await;
         match result {
-            Ok(Ok(text)) => success(text),
+            Ok(Ok(reply)) => success(reply.into()),
             Ok(Err(refused)) => failure(&refused),
             Err(store) => failure(&store),
         }
@@ -222,9 +256,9 @@ impl TeamTools {
 
     /// Runs a read: leases that ended are recorded first (a change) if
     /// there are any, so the history and the reply agree.
-    async fn look(
+    async fn look<R: Into<Reply> + Send + 'static>(
         &self,
-        reply: impl FnOnce(View<'_>, &[Expiry]) -> String + Send + 'static,
+        reply: impl FnOnce(View<'_>, &[Expiry]) -> R + Send + 'static,
     ) -> CallToolResult {
         let clock = self.clock;
         // Read once: the reply when no lease ended, else `None` and the
@@ -242,7 +276,7 @@ impl TeamTools {
             })
             .await;
         match read {
-            Ok(Ok(text)) => success(text),
+            Ok(Ok(reply)) => success(reply.into()),
             Ok(Err(reply)) => {
                 self.change(
                     |_| Ok((Vec::new(), ())),
@@ -283,7 +317,12 @@ impl TeamTools {
                 let target = task_id.as_deref().map_or(Target::NextReady, Target::Task);
                 claims::claim(view, &agent, target, lease, accept)
             },
-            move |view, expired, claimed| render::claimed(view, expired, &claimed, &replying_agent),
+            move |view, expired, claimed| {
+                Reply::with(
+                    render::claimed(view, expired, &claimed, &replying_agent),
+                    fields::claimed(view, &claimed, &replying_agent),
+                )
+            },
         )
         .await
     }
@@ -365,7 +404,7 @@ impl TeamTools {
 
     /// The ready queue, as a wave that can run in parallel.
     #[tool(
-        description = "The ready queue in board order: a wave whose touches overlap neither held work nor each other, then the tasks held back and why. stalled: include (default), exclude or only stalled dispatches.",
+        description = "The ready queue, the tasks that unblock the most work first, then board order: a wave whose touches overlap neither held work nor each other, then the tasks held back and why. stalled: include (default), exclude or only stalled dispatches.",
         annotations(
             title = "Ready tasks",
             read_only_hint = true,
@@ -389,8 +428,14 @@ impl TeamTools {
             Err(error) => return failure(&error),
         };
         let limit = usize::try_from(limit).unwrap_or(1);
-        self.look(move |view, expired| render::ready(view, expired, limit, stalled))
-            .await
+        self.look(move |view, expired| {
+            let wave = wave::wave(view, limit, stalled, None);
+            Reply::with(
+                render::ready_wave(view, expired, &wave, stalled),
+                fields::ready(view, &wave),
+            )
+        })
+        .await
     }
 
     /// Every task with holders, links and evidence.
@@ -432,7 +477,7 @@ impl TeamTools {
 
     /// Records that the lead sent a task to a worker.
     #[tool(
-        description = "Lead: record that you sent task_id to a worker sub-agent (its worktree, a note). The worker must claim it in time and keep its lease, or the dispatch shows as stalled.",
+        description = "Lead: record that you sent task_id (omit it for the next ready task, named in the reply) to a worker sub-agent (its worktree, a note). The worker must claim it in time and keep its lease, or the dispatch shows as stalled.",
         annotations(
             title = "Dispatch task",
             read_only_hint = false,
@@ -455,7 +500,7 @@ impl TeamTools {
                 let request = Request {
                     lead: &p.lead,
                     worker: &p.worker,
-                    task_id: &p.task_id,
+                    task_id: p.task_id.as_deref(),
                     place: p.worktree.as_deref(),
                     note: p.note.as_deref(),
                     lease,
@@ -464,7 +509,10 @@ impl TeamTools {
                 dispatch::dispatch(view, &request)
             },
             move |view, expired, dispatched| {
-                render::dispatched(view, expired, &dispatched, &worker)
+                Reply::with(
+                    render::dispatched(view, expired, &dispatched, &worker),
+                    fields::dispatched(view, &dispatched, &worker),
+                )
             },
         )
         .await
@@ -523,7 +571,7 @@ impl TeamTools {
             .and_then(|id| id.to_str().ok())
             .unwrap_or_default();
         match self.waiters.wait(session, &request, context.ct).await {
-            Ok(text) => success(text),
+            Ok(text) => success(text.into()),
             Err(refused) => failure(&refused),
         }
     }

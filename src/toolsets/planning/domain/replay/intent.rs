@@ -48,11 +48,14 @@ pub(crate) fn of(state: &State, op: &Op, reason: &Reason) -> Option<Intent> {
             Intent::new(format!("change_goal to '{}'", title(&goal.title)))
         }
         // Its reason names the task when it is one of several.
-        Action::AddTasks(tasks) => Intent::new(match (reason, tasks.as_slice()) {
-            (Reason::TooManyTasks { .. } | Reason::IdCollision { .. }, _) => "add_tasks".into(),
-            (_, [one]) => format!("add_tasks of '{}'", title(&one.title)),
-            (_, many) => format!("add_tasks of {} tasks", many.len()),
-        }),
+        // `add_tasks` with links and touches is a plan (one call).
+        Action::AddTasks(tasks) | Action::Plan { tasks, .. } => {
+            Intent::new(match (reason, tasks.as_slice()) {
+                (Reason::TooManyTasks { .. } | Reason::IdCollision { .. }, _) => "add_tasks".into(),
+                (_, [one]) => format!("add_tasks of '{}'", title(&one.title)),
+                (_, many) => format!("add_tasks of {} tasks", many.len()),
+            })
+        }
         Action::SetStatuses(updates) => {
             let gone = match reason {
                 Reason::TaskGone(id) => Some(*id),

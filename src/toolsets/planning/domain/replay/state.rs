@@ -33,7 +33,9 @@
 //!   claim that is no longer there is skipped.
 //! - A link that would make a cycle with links made elsewhere is set aside.
 //! - A team operation is applied whole or set aside whole
-//!   (`planning/coordination/replay.rs`: its rules, edit kind by edit kind).
+//!   (`planning/coordination/replay.rs`: its rules, edit kind by edit kind);
+//!   so are the links and touches of an `add_tasks` plan, after its tasks
+//!   (a link to a task of it that was set aside sets them aside).
 
 use std::collections::HashMap;
 
@@ -105,6 +107,12 @@ impl State {
             Action::SetGoal(goal) => self.set_goal(op, goal),
             Action::ChangeGoal { goal, reason } => self.change_goal(op, goal, reason),
             Action::AddTasks(tasks) => self.add_tasks(op, tasks),
+            // The tasks by the rules of an add, then their links and
+            // touches as one team operation (whole, or set aside whole).
+            Action::Plan { tasks, edits } => {
+                self.add_tasks(op, tasks);
+                self.edit(op, edits);
+            }
             Action::SetStatuses(updates) => self.set_statuses(op, updates),
             Action::Modify {
                 id,

@@ -538,6 +538,48 @@ fn links_that_make_a_cycle_across_clones_are_set_aside() {
     );
 }
 
+/// An `add_tasks` plan of `titles` in which each task waits for `blocker`.
+fn plan(clone: &mut Clone, titles: &[&str], blocker: &str) -> Option<OpId> {
+    use crate::toolsets::planning::coordination::plan::Attach;
+    let tasks: Vec<NewTask> = titles.iter().map(|t| NewTask::new(*t, "")).collect();
+    let blocker = id(blocker);
+    clone.act(ClaimMode::Provisional, |board| {
+        let attach = |board: &Board, _: &_| {
+            let links = titles.iter().map(|t| Attach::Link {
+                task: id(t),
+                blocker,
+            });
+            match board.task(blocker) {
+                Some(_) => Ok(links.collect()),
+                None => Err(crate::toolsets::planning::domain::BoardError::NoGoal),
+            }
+        };
+        board
+            .add_tasks_with(&tasks, attach)
+            .ok()
+            .map(|(_, _, undo)| undo)
+    })
+}
+
+#[test]
+fn a_plan_whose_blocker_another_clone_deleted_keeps_its_tasks_and_sets_its_links_aside() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["x"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.delete("x");
+    b.now = a.now + 10_000;
+    plan(&mut b, &["y", "z"], "x").unwrap();
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let board = b.board();
+    assert_eq!(board.len(), 2, "the plan's tasks are added");
+    assert_eq!(board.coordination().link_count(), 0);
+    assert_eq!(set_aside(&b.log), [Reason::TaskGone(id("x"))]);
+    assert_eq!(bytes(&a.board()), bytes(&board), "both clones agree");
+}
+
 #[test]
 fn an_unreadable_entry_is_set_aside_and_the_others_replay() {
     let mut a = Clone::new(0);

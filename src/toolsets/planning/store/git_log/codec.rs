@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::records::{BadTime, GoalChangeRecord, GoalSetRecord, parse_time, timestamp};
 use super::super::snapshot::SnapshotRecord;
+use crate::toolsets::planning::coordination::Edit;
 use crate::toolsets::planning::coordination::edit_record::EditRecord;
 use crate::toolsets::planning::coordination::replay::ClaimOrigin;
 use crate::toolsets::planning::domain::replay::{
@@ -92,8 +93,13 @@ enum ActionRecord<'a> {
     SetGoal(GoalSetRecord<'a>),
     /// `{"goal": {…}, "reason": …}`; the flat shape is read too.
     ChangeGoal(GoalChangeRecord<'a>),
+    /// The tasks; with toolset team's fields, the links and touches that
+    /// came with them (`edits`, absent when none: an add without them is
+    /// written as it always was).
     AddTasks {
         tasks: Vec<NewTaskRecord>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        edits: Vec<EditRecord<'a>>,
     },
     SetStatuses {
         tasks: Vec<StatusRecord>,
@@ -241,13 +247,12 @@ fn action_record(action: &Action) -> ActionRecord<'_> {
             ActionRecord::ChangeGoal(GoalChangeRecord::new(goal, reason))
         }
         Action::AddTasks(tasks) => ActionRecord::AddTasks {
-            tasks: tasks
-                .iter()
-                .map(|t| NewTaskRecord {
-                    title: t.title.clone(),
-                    description: t.description.clone(),
-                })
-                .collect(),
+            tasks: new_task_records(tasks),
+            edits: Vec::new(),
+        },
+        Action::Plan { tasks, edits } => ActionRecord::AddTasks {
+            tasks: new_task_records(tasks),
+            edits: edits.iter().map(EditRecord::from).collect(),
         },
         Action::SetStatuses(updates) => ActionRecord::SetStatuses {
             tasks: updates
@@ -280,12 +285,29 @@ fn action_from(record: ActionRecord) -> Result<Action, String> {
             let (goal, reason) = record.into_parts();
             Action::ChangeGoal { goal, reason }
         }
-        ActionRecord::AddTasks { tasks } => Action::AddTasks(
-            tasks
+        ActionRecord::AddTasks { tasks, edits } => {
+            let tasks = tasks
                 .into_iter()
                 .map(|t| NewTask::new(t.title, t.description))
-                .collect(),
-        ),
+                .collect();
+            if edits.is_empty() {
+                return Ok(Action::AddTasks(tasks));
+            }
+            let edits = edits
+                .into_iter()
+                .map(|edit| edit.into_edit().map_err(|e| bad_time(&e)))
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(other) = edits
+                .iter()
+                .find(|edit| !matches!(edit, Edit::Link { .. } | Edit::Touches(..)))
+            {
+                return Err(format!(
+                    "its add_tasks carries an edit other than a link or touches ({})",
+                    edit_name(other)
+                ));
+            }
+            Action::Plan { tasks, edits }
+        }
         ActionRecord::SetStatuses { tasks } => {
             Action::SetStatuses(tasks.into_iter().map(|t| (t.task_id, t.status)).collect())
         }
@@ -311,6 +333,32 @@ fn action_from(record: ActionRecord) -> Result<Action, String> {
                 .collect::<Result<_, _>>()?,
         ),
     })
+}
+
+fn new_task_records(tasks: &[NewTask]) -> Vec<NewTaskRecord> {
+    tasks
+        .iter()
+        .map(|t| NewTaskRecord {
+            title: t.title.clone(),
+            description: t.description.clone(),
+        })
+        .collect()
+}
+
+/// An edit's name in the log (its `edit` field).
+fn edit_name(edit: &Edit) -> &'static str {
+    match edit {
+        Edit::Status(..) => "status",
+        Edit::Claim(..) => "claim",
+        Edit::Evidence(..) => "evidence",
+        Edit::CompletedBy(..) => "completed_by",
+        Edit::Link { .. } => "link",
+        Edit::Unlink { .. } => "unlink",
+        Edit::DoneWhen(_) => "done_when",
+        Edit::Dispatch(..) => "dispatch",
+        Edit::Touches(..) => "touches",
+        Edit::Record(_) => "record",
+    }
 }
 
 #[derive(Serialize, Deserialize)]

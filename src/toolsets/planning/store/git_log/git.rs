@@ -460,6 +460,18 @@ impl Git {
         Ok(output.stdout.lines().map(str::to_owned).collect())
     }
 
+    /// The names of `remote`'s refs that match `pattern` (`git ls-remote`:
+    /// asks the remote, within the command's timeout).
+    pub(crate) fn remote_refs(&self, remote: &str, pattern: &str) -> Result<Vec<String>, GitError> {
+        let output = self.run(&["ls-remote", "--refs", remote, pattern], None)?;
+        Ok(output
+            .stdout
+            .lines()
+            .filter_map(|line| line.split_once('\t'))
+            .map(|(_, name)| name.to_owned())
+            .collect())
+    }
+
     /// The refs under `prefix` with their commits.
     pub(crate) fn refs(&self, prefix: &str) -> Result<Vec<(String, String)>, GitError> {
         let output = self.run(

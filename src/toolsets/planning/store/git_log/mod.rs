@@ -7,6 +7,7 @@
 //! through the user's git remote (docs/sync.md).
 
 pub(crate) mod codec;
+pub(crate) mod detect;
 pub(crate) mod git;
 pub(crate) mod place;
 pub(crate) mod settings;

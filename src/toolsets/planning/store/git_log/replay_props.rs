@@ -14,9 +14,12 @@ use proptest::prelude::*;
 
 use super::store::operation;
 use crate::runtime::clock::Clock;
+use crate::toolsets::planning::coordination::plan::Attach;
 use crate::toolsets::planning::coordination::{Claim, Edit};
 use crate::toolsets::planning::domain::replay::{ClaimMode, OpId, Replica, State};
-use crate::toolsets::planning::domain::{Board, Event, Limits, NewTask, Status, TaskId, Undo};
+use crate::toolsets::planning::domain::{
+    Board, BoardError, Event, Limits, NewTask, Status, TaskId, Undo,
+};
 use crate::toolsets::planning::store::snapshot::to_json;
 
 /// Whether two boards hold the same, as their snapshots say (times to the
@@ -44,6 +47,9 @@ enum Call {
     Link(u8, u8),
     Touches(u8),
     DoneWhen(u8),
+    /// `add_tasks` of two tasks with toolset team's fields: the second
+    /// waits for the first, the first touches a path.
+    Plan(u8, u8),
 }
 
 fn call() -> impl Strategy<Value = Call> {
@@ -59,6 +65,7 @@ fn call() -> impl Strategy<Value = Call> {
         2 => (t.clone(), t.clone()).prop_map(|(a, b)| Call::Link(a, b)),
         1 => t.clone().prop_map(Call::Touches),
         1 => (0u8..2).prop_map(Call::DoneWhen),
+        2 => (t.clone(), t.clone()).prop_map(|(a, b)| Call::Plan(a, b)),
     ]
 }
 
@@ -152,6 +159,22 @@ fn make(board: &mut Board, call: &Call, now: SystemTime) -> Option<Undo> {
         Call::DoneWhen(n) => {
             let text = (n == 1).then(|| "cargo test passes".to_owned());
             board.edit(now, vec![Edit::DoneWhen(text)]).ok()
+        }
+        Call::Plan(a, b) => {
+            let tasks = [a, b].map(|t| NewTask::new(TITLES[usize::from(t)], ""));
+            let [first, second] = tasks.each_ref().map(|t| TaskId::from_content(&t.title, ""));
+            let planned = board.add_tasks_with(&tasks, |board, _| {
+                let mut attached = vec![Attach::Touches(first, vec!["src/a/**".into()])];
+                // As team's rules allow: no self link, no cycle.
+                if first != second && board.coordination().path(first, second).is_none() {
+                    attached.push(Attach::Link {
+                        task: second,
+                        blocker: first,
+                    });
+                }
+                Ok::<_, BoardError>(attached)
+            });
+            planned.ok().map(|(_, _, undo)| undo)
         }
     }
 }

@@ -25,7 +25,7 @@ use super::git::{Git, Pushed};
 use super::place::{Place, local_ref, tracking_ref};
 use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
-use super::sync::{now_micros, remote_log, writes_under};
+use super::sync::{Plan, fetch_board, now_micros, remote_log, writes_under};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::replay::{
@@ -33,6 +33,13 @@ use crate::toolsets::planning::domain::replay::{
 };
 use crate::toolsets::planning::domain::{Board, Limits};
 use crate::toolsets::planning::store::{SnapshotStore, StoreError, WriteLock};
+
+/// How stale a board kept in git grows, at most, behind its remote while
+/// anyone reads, watches or waits on it with sync on (`[sync] on_change`
+/// or `interval`): each read fetches in the background when the last
+/// fetch is older, and while anyone watches or waits a fetch runs this
+/// often (docs/sync.md, "Fresh boards").
+pub(crate) const FETCH_EVERY: Duration = Duration::from_secs(2);
 
 /// A board kept as a log in git.
 #[derive(Debug)]
@@ -172,7 +179,7 @@ impl GitLogStore {
 
     fn log_error(&self, error: LogError) -> StoreError {
         match error {
-            LogError::Git(error) => self.error(error.to_string()),
+            LogError::Git(_) | LogError::TooLarge(_) => self.error(error.to_string()),
             LogError::Unusable(problem) => StoreError::Invalid {
                 path: PathBuf::from(local_ref(&self.board)),
                 problem,
@@ -562,6 +569,23 @@ impl SnapshotStore for GitLogStore {
 
     fn set_aside(&self) -> Arc<[SetAside]> {
         GitLogStore::set_aside(self)
+    }
+
+    fn fetch_every(&self) -> Option<Duration> {
+        let sync_on = self.sync.on_change || self.sync.interval > 0;
+        (self.has_remote && sync_on).then_some(FETCH_EVERY)
+    }
+
+    fn fetch(&self) -> Result<bool, StoreError> {
+        let plan = Plan {
+            remote: &self.sync.remote,
+            retries: self.sync.retries,
+            checkpoint_every: self.sync.checkpoint_every,
+            // A writer holding the lock merges on its own push.
+            until: Instant::now(),
+        };
+        fetch_board(&self.logs, &self.place, &self.board, plan)
+            .map_err(|error| self.error(error.to_string()))
     }
 }
 

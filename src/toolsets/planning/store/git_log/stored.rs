@@ -59,6 +59,14 @@ pub(crate) enum LogError {
     /// history that lost what a checkpoint covered); it is left as it is.
     #[error("{0}")]
     Unusable(String),
+    /// A change too large to be an operation a log reads back (a plan of
+    /// many tasks with long touches): refused, so that nothing is written
+    /// that a reload would set aside as unreadable.
+    #[error(
+        "the change would be an operation of {0} bytes, more than the {max} a log reads; make it in smaller calls",
+        max = codec::MAX_OP_BYTES
+    )]
+    TooLarge(usize),
 }
 
 /// One decoded blob.
@@ -277,6 +285,9 @@ impl Logs {
     pub(crate) fn append(&self, base: &StoredLog, op: Op) -> Result<StoredLog, LogError> {
         let name = codec::op_name(op.id.replica, op.id.counter);
         let json = codec::op_to_json(&op);
+        if json.len() > codec::MAX_OP_BYTES {
+            return Err(LogError::TooLarge(json.len()));
+        }
         let text = String::from_utf8_lossy(&json);
         let oid = self.git.hash_object(&text)?;
         self.decoded

@@ -273,6 +273,38 @@ pub(crate) fn sync_board(
     })
 }
 
+/// Fetches `plan.remote`'s boards and, when board `board`'s log there
+/// holds what this clone's does not, merges it here (and pushes, as a sync
+/// does, what the remote lacks). Does not wait for the board's lock
+/// (`plan.until` is for the lock): a writer that holds it pushes, and so
+/// merges, on its own. Returns whether the local log may have moved. A
+/// fetch that brings nothing new costs one `git fetch` and one
+/// `rev-parse` per ref.
+pub(crate) fn fetch_board(
+    logs: &Logs,
+    place: &Place,
+    board: &str,
+    plan: Plan<'_>,
+) -> Result<bool, SyncError> {
+    let git = logs.git();
+    let tracking = tracking_ref(plan.remote, board);
+    let known = remote_log(git, &tracking)?.0;
+    git.fetch(plan.remote)?;
+    let Some(theirs) = remote_log(git, &tracking)?.0 else {
+        return Ok(false);
+    };
+    if let Some(ours) = git.resolve(&local_ref(board))?
+        && git.is_ancestor(&theirs, &ours)?
+    {
+        return Ok(false);
+    }
+    match sync_board(logs, place, board, plan, Some(known)) {
+        Ok(_) => Ok(true),
+        Err(SyncError::Busy(_)) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
 /// The remote's log as tracking ref `name` holds it: its commit (`None`:
 /// no log), and what the ref holds, which a push's lease names. A ref
 /// that holds no commit (a blob a hostile clone pushed) is no log: it

@@ -893,3 +893,34 @@ fn a_set_aside_completion_is_told_in_words_and_its_evidence_stays_in_the_history
     let history = git(&c.remote, &["log", "-p", "refs/planning/boards/default"]);
     assert!(history.contains("all 12 parser tests pass"));
 }
+
+#[test]
+fn a_change_too_large_to_read_back_is_refused_and_changes_nothing() {
+    use crate::toolsets::planning::coordination::plan::Attach;
+    use crate::toolsets::planning::domain::TaskId;
+    let clones = clones(1);
+    let dir = &clones.clones[0];
+    let board = board(dir, false);
+    add(&board, &["small"]).unwrap();
+    let huge: Vec<String> = (0..600)
+        .map(|n| format!("{n}/{}", "x".repeat(2000)))
+        .collect();
+    let task = TaskId::from_content("big", "");
+    let result = board.mutate(
+        |b| {
+            let attach = |_: &Board, _: &_| Ok(vec![Attach::Touches(task, huge.clone())]);
+            b.add_tasks_with(&[NewTask::new("big", "")], attach)
+                .map(|(added, _, undo)| (added, undo))
+        },
+        |_, _| (),
+    );
+    let error = result.unwrap_err().to_string();
+    assert!(error.starts_with("Nothing changed"), "{error}");
+    assert!(
+        error.contains("a log reads; make it in smaller calls"),
+        "{error}"
+    );
+    assert_eq!(titles(&board), ["small"]);
+    drop(board);
+    assert_eq!(titles(&self::board(dir, false)), ["small"], "as stored");
+}

@@ -123,7 +123,8 @@ impl Database {
             statement_timeout.as_millis()
         );
         config.options(options.trim_start());
-        let tls = tls::connector(url.tls, url.root_cert.as_deref()).map_err(fail)?;
+        let tls = tls::connector(url.tls, url.root_cert.as_deref(), url.client_cert.as_ref())
+            .map_err(fail)?;
         let manager = Manager::from_config(
             url.config.clone(),
             tls.clone(),

@@ -5,10 +5,11 @@
 //! `storage.url`: a libpq connection string, as a URL
 //! (`postgres://user:pass@host:port/db?sslmode=require`) or as key=value
 //! pairs (`host=/run/postgresql dbname=planning`), a Unix socket directory
-//! as the host. tokio-postgres parses it, except for the two TLS keys it
-//! does not know in libpq's full sense: `sslmode` (libpq's six modes;
-//! tokio-postgres has three) and `sslrootcert` (the certificates that
-//! authenticate the server), which are taken out first.
+//! as the host. tokio-postgres parses it, except for the TLS keys it does
+//! not know in libpq's full sense: `sslmode` (libpq's six modes;
+//! tokio-postgres has three), `sslrootcert` (the certificates that
+//! authenticate the server) and `sslcert`/`sslkey` (this client's
+//! certificate), which are taken out first.
 //!
 //! The password must never reach a log line, an error or a reply: only
 //! [`ConnectionString::display`] (user, hosts, port, database, no password)
@@ -77,6 +78,28 @@ pub(crate) struct ConnectionString {
     pub tls: TlsMode,
     /// The certificates that authenticate the server (`sslrootcert`).
     pub root_cert: Option<PathBuf>,
+    /// This client's certificate chain and private key (`sslcert` and
+    /// `sslkey`, PEM), for a server that authenticates clients by
+    /// certificate; both or neither.
+    pub client_cert: Option<ClientCert>,
+}
+
+/// The PEM files of a client certificate (`sslcert`, `sslkey`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ClientCert {
+    /// The certificate chain, this client's first.
+    pub cert: PathBuf,
+    /// Its private key.
+    pub key: PathBuf,
+}
+
+/// The TLS keys of a connection string, which tokio-postgres does not take.
+#[derive(Debug, Default)]
+struct TlsKeys {
+    mode: Option<TlsMode>,
+    root: Option<PathBuf>,
+    cert: Option<PathBuf>,
+    key: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for ConnectionString {
@@ -88,7 +111,18 @@ impl std::fmt::Debug for ConnectionString {
 impl ConnectionString {
     /// Parses a connection string; the error never quotes it.
     pub(crate) fn parse(text: &str) -> Result<Self, String> {
-        let (rest, tls, root_cert) = take_tls_keys(text.trim())?;
+        let (rest, keys) = take_tls_keys(text.trim())?;
+        let (tls, root_cert) = (keys.mode, keys.root);
+        let client_cert = match (keys.cert, keys.key) {
+            (Some(cert), Some(key)) => Some(ClientCert { cert, key }),
+            (None, None) => None,
+            _ => {
+                return Err(
+                    "sslcert and sslkey go together: the client's certificate and its private key"
+                        .into(),
+                );
+            }
+        };
         let mut config = tokio_postgres::Config::from_str(&rest).map_err(|error| {
             format!(
                 "is not a PostgreSQL connection string ({error}); write postgres://USER:PASSWORD@HOST:PORT/DATABASE or host=... dbname=..."
@@ -102,6 +136,9 @@ impl ConnectionString {
         if needs_roots && root_cert.is_none() {
             return Err("sslmode=verify-ca and verify-full need sslrootcert=FILE, the PEM certificates that sign the server's".into());
         }
+        if client_cert.is_some() && tls == TlsMode::Disable {
+            return Err("sslcert and sslkey need TLS: sslmode=disable sends no certificate".into());
+        }
         config.ssl_mode(tls.negotiated());
         if config.get_application_name().is_none() {
             config.application_name("planning-mcp-server");
@@ -110,6 +147,7 @@ impl ConnectionString {
             config,
             tls,
             root_cert,
+            client_cert,
         })
     }
 
@@ -142,15 +180,16 @@ impl ConnectionString {
     }
 }
 
-/// Takes `sslmode` and `sslrootcert` out of a URL's query or a key=value
-/// string, returning the rest for tokio-postgres.
-fn take_tls_keys(text: &str) -> Result<(String, Option<TlsMode>, Option<PathBuf>), String> {
-    let mut mode = None;
-    let mut root = None;
+/// Takes `sslmode`, `sslrootcert`, `sslcert` and `sslkey` out of a URL's
+/// query or a key=value string, returning the rest for tokio-postgres.
+fn take_tls_keys(text: &str) -> Result<(String, TlsKeys), String> {
+    let mut keys = TlsKeys::default();
     let mut take = |key: &str, value: &str| -> Result<bool, String> {
         match key {
-            "sslmode" => mode = Some(TlsMode::parse(value)?),
-            "sslrootcert" => root = Some(PathBuf::from(value)),
+            "sslmode" => keys.mode = Some(TlsMode::parse(value)?),
+            "sslrootcert" => keys.root = Some(PathBuf::from(value)),
+            "sslcert" => keys.cert = Some(PathBuf::from(value)),
+            "sslkey" => keys.key = Some(PathBuf::from(value)),
             _ => return Ok(false),
         }
         Ok(true)
@@ -186,7 +225,7 @@ fn take_tls_keys(text: &str) -> Result<(String, Option<TlsMode>, Option<PathBuf>
         }
         kept.join(" ")
     };
-    Ok((rest, mode, root))
+    Ok((rest, keys))
 }
 
 /// Decodes `%XX` escapes (a path in a URL's query, e.g. `%2Fetc%2Fca.pem`).
@@ -225,6 +264,18 @@ mod tests {
         .unwrap();
         assert_eq!(url.tls, TlsMode::VerifyFull);
         assert_eq!(url.root_cert, Some(PathBuf::from("/etc/ca.pem")));
+        assert_eq!(url.client_cert, None);
+        let client = ConnectionString::parse(
+            "host=db.example user=planner sslmode=verify-full sslrootcert=/ca.pem sslcert=/c.pem sslkey='/k.pem'",
+        )
+        .unwrap();
+        assert_eq!(
+            client.client_cert,
+            Some(ClientCert {
+                cert: PathBuf::from("/c.pem"),
+                key: PathBuf::from("/k.pem"),
+            })
+        );
         assert_eq!(url.config.get_ssl_mode(), SslMode::Require);
         assert_eq!(url.config.get_password(), Some(&b"s3cret-pw"[..]));
         assert_eq!(url.display(), "postgres://planner@db.example:6543/boards");
@@ -263,6 +314,18 @@ mod tests {
                 "is not a PostgreSQL connection string",
             ),
             ("dbname=x password=hunter2", "names no host"),
+            (
+                "postgres://u:hunter2@h/db?sslcert=%2Fc.pem",
+                "sslcert and sslkey go together",
+            ),
+            (
+                "host=h password=hunter2 sslkey=/k.pem",
+                "sslcert and sslkey go together",
+            ),
+            (
+                "postgres://u:hunter2@h/db?sslmode=disable&sslcert=c&sslkey=k",
+                "sslcert and sslkey need TLS",
+            ),
             ("hunter2", "is not a PostgreSQL connection string"),
         ] {
             let error = ConnectionString::parse(text).unwrap_err();

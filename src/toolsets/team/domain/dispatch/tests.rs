@@ -20,7 +20,7 @@ fn request<'a>(worker: &'a str, task: &'a str) -> Request<'a> {
     Request {
         lead: "lead",
         worker,
-        task_id: task,
+        task_id: Some(task),
         place: Some("../wt-1"),
         note: None,
         lease: LEASE,
@@ -282,4 +282,85 @@ fn touches_of_held_work_refuse_an_overlapping_dispatch_unless_accepted() {
     accepted.accept_overlap = true;
     let sent = apply(&mut board, at(1), |v| dispatch(v, &accepted)).unwrap();
     assert_eq!(sent.overlap.unwrap().other, id("a"));
+}
+
+/// The lead names no task: each dispatch takes the top of the ranked ready
+/// queue that overlaps no held work, three dispatches three tasks; with
+/// nothing left the refusal says why and changes nothing.
+#[test]
+fn a_dispatch_without_a_task_takes_the_next_task_of_the_ready_wave() {
+    let mut board = board(&["a", "b", "c", "d", "e"]);
+    link(&mut board, "e", &["d"]);
+    let patterns = |p: &str| vec![p.to_owned()];
+    for (title, pattern) in [("a", "src/**"), ("b", "src/cli.rs"), ("c", "docs/**")] {
+        let task = id(title).to_string();
+        apply(&mut board, at(0), |v| {
+            crate::toolsets::team::domain::touches::set(v, &task, &patterns(pattern), false)
+        })
+        .unwrap();
+    }
+    let next = |board: &mut Board, worker: &str| {
+        let request = Request {
+            task_id: None,
+            ..request(worker, "")
+        };
+        apply(board, at(1), |v| dispatch(v, &request))
+    };
+    let taken: Vec<(TaskId, Option<usize>)> = ["w1", "w2", "w3"]
+        .iter()
+        .map(|worker| next(&mut board, worker).map(|d| (d.id, d.next)).unwrap())
+        .collect();
+    // d unblocks e, so it goes first; b overlaps a (dispatched to w1).
+    assert_eq!(
+        taken,
+        [(id("d"), Some(1)), (id("a"), Some(0)), (id("c"), Some(0))]
+    );
+    let view = View::new(&board, at(1));
+    let text = render::dispatched(
+        view,
+        &[],
+        &Dispatched {
+            id: id("d"),
+            until: at(16),
+            renewed: false,
+            claimed: false,
+            replaced: None,
+            overlap: None,
+            next: Some(1),
+        },
+        "w1",
+    );
+    assert!(
+        text.starts_with(&format!(
+            "Dispatched [{}] (the next ready task; it unblocks 1) to w1; it must claim_task it \
+             (agent w1) by 2027-01-15T08:16:00Z, or it stalls.\n",
+            id("d")
+        )),
+        "{text}"
+    );
+    let before = events(&board).len();
+    let refused = next(&mut board, "w4").unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "No ready task can start without overlapping held work: the 1 ready task overlaps \
+             the touches of a claimed or dispatched task (e.g. [{}] touches src/cli.rs, which \
+             overlaps src/** of [{}], dispatched to w2 until 2027-01-15T08:16:00Z (both match \
+             src/cli.rs)); dispatch one by task_id with accept_overlap true, or wait_for a task \
+             to finish.",
+            id("b"),
+            id("a")
+        )
+    );
+    // The worker that holds a may take b, which overlaps only its own work.
+    assert_eq!(next(&mut board, "w2").unwrap().id, id("b"));
+    assert!(matches!(
+        next(&mut board, "w5").unwrap_err(),
+        TeamError::NothingReady {
+            pending: 1,
+            held: 0,
+            dispatched: 4
+        }
+    ));
+    assert_eq!(events(&board).len(), before + 1, "refusals change nothing");
 }

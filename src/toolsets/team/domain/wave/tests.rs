@@ -54,13 +54,15 @@ const SAMPLES: &[&str] = &[
     "src/lexer/x.rs",
 ];
 
-/// A task: its touches (indices into GLOBS), and whether it is held,
-/// dispatched, or free.
+/// A task: its touches (indices into GLOBS), whether it is held,
+/// dispatched, or free, and which earlier task it waits for (modulo its
+/// position, so that links never make a cycle).
 #[derive(Debug, Clone)]
 struct Spec {
     touches: Vec<usize>,
     held_by: Option<usize>,
     dispatched_to: Option<usize>,
+    waits_for: Option<usize>,
 }
 
 fn specs() -> impl Strategy<Value = Vec<Spec>> {
@@ -68,11 +70,13 @@ fn specs() -> impl Strategy<Value = Vec<Spec>> {
         proptest::collection::vec(0..GLOBS.len(), 0..3),
         proptest::option::weighted(0.2, 0..3usize),
         proptest::option::weighted(0.15, 0..3usize),
+        proptest::option::weighted(0.4, 0..25usize),
     )
-        .prop_map(|(touches, held_by, dispatched_to)| Spec {
+        .prop_map(|(touches, held_by, dispatched_to, waits_for)| Spec {
             touches,
             held_by,
             dispatched_to,
+            waits_for,
         });
     proptest::collection::vec(spec, 1..25)
 }
@@ -95,6 +99,12 @@ fn build(specs: &[Spec]) -> Board {
         let task = id(&format!("t{n}"));
         let touches: Vec<String> = spec.touches.iter().map(|g| GLOBS[*g].to_owned()).collect();
         edits.push(Edit::Touches(task, touches));
+        if let Some(k) = spec.waits_for.filter(|_| n > 0) {
+            edits.push(Edit::Link {
+                task,
+                blocker: id(&format!("t{}", k % n)),
+            });
+        }
         if let Some(agent) = spec.held_by {
             edits.push(Edit::Status(task, Status::InProgress));
             edits.push(Edit::Claim(
@@ -124,6 +134,27 @@ fn build(specs: &[Spec]) -> Board {
     board
 }
 
+/// The open tasks that wait for `id`, directly or through open tasks,
+/// walked one by one (what the ranking counts with bit sets).
+fn walked(view: View<'_>, id: TaskId) -> usize {
+    let open = |t: TaskId| {
+        matches!(
+            view.status_of(t),
+            Some(Status::Pending | Status::InProgress)
+        )
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut todo = vec![id];
+    while let Some(at) = todo.pop() {
+        for next in view.board.coordination().dependents(at) {
+            if open(*next) && seen.insert(*next) {
+                todo.push(*next);
+            }
+        }
+    }
+    seen.len()
+}
+
 /// The sample paths some pattern of `touches` matches, by globset.
 fn matched(touches: &[String]) -> Vec<&'static str> {
     let matchers: Vec<_> = touches
@@ -149,9 +180,18 @@ proptest! {
         prop_assert!(wave.members.len() <= limit);
         let ready: Vec<_> = view.ready().map(|t| t.id).collect();
         prop_assert_eq!(wave.ready, ready.len());
-        // Members are ready, in board order.
-        let positions: Vec<_> = wave.members.iter().map(|t| board.position(t.id)).collect();
-        prop_assert!(positions.windows(2).all(|w| w[0] < w[1]));
+        // Members are ready, in ranked order: the most unblocked first,
+        // then board order.
+        let keys: Vec<_> = wave
+            .members
+            .iter()
+            .map(|t| (std::cmp::Reverse(wave.unblocks.of(t.id)), board.position(t.id)))
+            .collect();
+        prop_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        // Each count is the open tasks that wait for the task, walked.
+        for task in &wave.members {
+            prop_assert_eq!(wave.unblocks.of(task.id), walked(view, task.id));
+        }
         prop_assert!(wave.members.iter().all(|t| ready.contains(&t.id)));
         // Held work: live claims and dispatches in flight.
         let held: Vec<_> = touches::reservations(view);

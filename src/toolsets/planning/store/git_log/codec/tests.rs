@@ -163,7 +163,50 @@ fn every_action() -> Vec<Op> {
         ),
         op(6, None, Action::Delete(vec![a, b])),
         op(7, Some(ClaimMode::Confirmed), Action::Edit(edits)),
+        op(8, None, plan()),
     ]
+}
+
+/// An `add_tasks` with toolset team's links and touches.
+fn plan() -> Action {
+    let (a, b) = (TaskId::from_content("a", ""), TaskId::from_content("b", ""));
+    Action::Plan {
+        tasks: vec![NewTask::new("a", ""), NewTask::new("b", "")],
+        edits: vec![
+            Edit::Touches(a, vec!["src/a/**".into()]),
+            Edit::Link {
+                task: b,
+                blocker: a,
+            },
+        ],
+    }
+}
+
+#[test]
+fn a_plan_is_an_add_with_its_edits_and_an_add_without_is_written_as_before() {
+    let json = String::from_utf8(op_to_json(&op(8, None, plan()))).unwrap();
+    assert!(
+        json.contains(
+            r#""action":{"add_tasks":{"tasks":[{"title":"a","description":""},{"title":"b","description":""}],"edits":[{"edit":"touches","task_id":"bfc622d4","paths":["src/a/**"]},{"edit":"link","task_id":"1f867faa","blocker":"bfc622d4"}]}}"#
+        ),
+        "{json}"
+    );
+    let add = Action::AddTasks(vec![NewTask::new("a", "")]);
+    let json = String::from_utf8(op_to_json(&op(3, None, add))).unwrap();
+    assert!(
+        json.contains(r#""action":{"add_tasks":{"tasks":[{"title":"a","description":""}]}}"#),
+        "{json}"
+    );
+    // Only links and touches come with added tasks.
+    let claim = json.replace(
+        r#"}]}}"#,
+        r#"}],"edits":[{"edit":"done_when","condition":"x"}]}}"#,
+    );
+    let error = op_from_json((Replica(0x3f9c_2a1b_00d4_e5f6), 3), claim.as_bytes()).unwrap_err();
+    assert_eq!(
+        error,
+        "its add_tasks carries an edit other than a link or touches (done_when)"
+    );
 }
 
 #[test]

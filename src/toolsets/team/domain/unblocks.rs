@@ -1,0 +1,265 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! How much work a ready task unblocks: the number of distinct open tasks
+//! (pending or in progress) that wait for it, directly or through other
+//! open tasks, along `blocked_by` links. The ready queue is ranked by it,
+//! most first, then in board order, so that a lead with three workers
+//! starts the critical path first.
+//!
+//! A completed, failed or cancelled task is no work left, and a task past
+//! it waits for it no more (completed) or waits anyway (failed, cancelled:
+//! until someone acts), so the walk stops there.
+//!
+//! The counts of every ready task come from one pass over the tasks the
+//! ready ones reach, in reverse topological order, each keeping the set of
+//! the tasks that wait for it as a bit set: its cost is the links walked
+//! times the reached tasks / 64, not the ready tasks times the reached
+//! ones (10,000 tasks of which half are ready and the other half wait in
+//! chains would be 25 million steps walked one ready task at a time).
+
+use std::collections::{HashMap, VecDeque};
+
+use super::view::View;
+use crate::toolsets::planning::domain::{Status, Task, TaskId};
+
+/// How many tasks each ready task unblocks.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Unblocks {
+    counts: HashMap<TaskId, usize>,
+}
+
+impl Unblocks {
+    /// How many open tasks wait for task `id` (0 for a task not ranked).
+    pub(crate) fn of(&self, id: TaskId) -> usize {
+        self.counts.get(&id).copied().unwrap_or(0)
+    }
+
+    /// Whether some ranked task unblocks at least one other: the queue is
+    /// then in another order than the board's.
+    pub(crate) fn any(&self) -> bool {
+        self.counts.values().any(|n| *n > 0)
+    }
+}
+
+/// The ready queue ranked: the tasks that unblock the most first, ties in
+/// board order; with the counts.
+pub(crate) fn ranked<'a>(view: View<'a>) -> (Vec<&'a Task>, Unblocks) {
+    let mut ready: Vec<&'a Task> = view.ready().collect();
+    let unblocks = count(view, &ready);
+    // A stable sort: ties keep board order.
+    ready.sort_by_key(|task| std::cmp::Reverse(unblocks.of(task.id)));
+    (ready, unblocks)
+}
+
+/// Whether task `id` is open work: pending or in progress as `view` sees it.
+fn open(view: View<'_>, id: TaskId) -> bool {
+    matches!(
+        view.status_of(id),
+        Some(Status::Pending | Status::InProgress)
+    )
+}
+
+/// The open tasks that wait for `id` directly.
+fn waiting<'a>(view: View<'a>, id: TaskId) -> impl Iterator<Item = TaskId> + 'a {
+    let dependents = view.board.coordination().dependents(id);
+    dependents.iter().copied().filter(move |d| open(view, *d))
+}
+
+/// The counts of the tasks `of`.
+pub(crate) fn count(view: View<'_>, of: &[&Task]) -> Unblocks {
+    let mut unblocks = Unblocks::default();
+    if view.board.coordination().link_count() == 0 {
+        return unblocks;
+    }
+    // The tasks reached from `of`, numbered. (A ready task waits for no
+    // open task, so none of `of` is among them.)
+    let mut index: HashMap<TaskId, usize> = HashMap::new();
+    let mut nodes: Vec<TaskId> = Vec::new();
+    let mut queue: VecDeque<TaskId> = of.iter().map(|t| t.id).collect();
+    while let Some(id) = queue.pop_front() {
+        for next in waiting(view, id) {
+            if let std::collections::hash_map::Entry::Vacant(entry) = index.entry(next) {
+                let _ = entry.insert(nodes.len());
+                nodes.push(next);
+                queue.push_back(next);
+            }
+        }
+    }
+    let children: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|id| {
+            waiting(view, *id)
+                .filter_map(|d| index.get(&d).copied())
+                .collect()
+        })
+        .collect();
+    let Some(sets) = closures(&children) else {
+        // A cycle, which only a hand-edited board can hold: walk each.
+        for task in of {
+            let _ = unblocks.counts.insert(task.id, walk(view, task.id));
+        }
+        return unblocks;
+    };
+    let words = nodes.len().div_ceil(64);
+    for task in of {
+        let mut set = vec![0u64; words];
+        for d in waiting(view, task.id).filter_map(|d| index.get(&d).copied()) {
+            add(&mut set, d, &sets[d]);
+        }
+        let n = set.iter().map(|w| w.count_ones() as usize).sum();
+        let _ = unblocks.counts.insert(task.id, n);
+    }
+    unblocks
+}
+
+/// `set` ∪ {`node`} ∪ `below`.
+fn add(set: &mut [u64], node: usize, below: &[u64]) {
+    set[node / 64] |= 1 << (node % 64);
+    for (word, other) in set.iter_mut().zip(below) {
+        *word |= other;
+    }
+}
+
+/// For every node, the set of nodes below it (its children, theirs, ...),
+/// computed children first; `None` when the graph has a cycle.
+fn closures(children: &[Vec<usize>]) -> Option<Vec<Vec<u64>>> {
+    let words = children.len().div_ceil(64);
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); children.len()];
+    for (parent, list) in children.iter().enumerate() {
+        for child in list {
+            parents[*child].push(parent);
+        }
+    }
+    let mut left: Vec<usize> = children.iter().map(Vec::len).collect();
+    let mut todo: Vec<usize> = (0..children.len()).filter(|n| left[*n] == 0).collect();
+    let mut sets: Vec<Vec<u64>> = vec![Vec::new(); children.len()];
+    let mut done = 0;
+    while let Some(node) = todo.pop() {
+        let mut set = vec![0u64; words];
+        for child in &children[node] {
+            add(&mut set, *child, &sets[*child]);
+        }
+        sets[node] = set;
+        done += 1;
+        for parent in &parents[node] {
+            left[*parent] -= 1;
+            if left[*parent] == 0 {
+                todo.push(*parent);
+            }
+        }
+    }
+    (done == children.len()).then_some(sets)
+}
+
+/// The open tasks that wait for `id`, counted by walking them.
+fn walk(view: View<'_>, id: TaskId) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = VecDeque::from([id]);
+    while let Some(at) = queue.pop_front() {
+        for next in waiting(view, at) {
+            if next != id && seen.insert(next) {
+                queue.push_back(next);
+            }
+        }
+    }
+    seen.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::team::domain::fixture::{at, board, id, link};
+
+    fn titles(board: &crate::toolsets::planning::domain::Board) -> Vec<(String, usize)> {
+        let (ranked, unblocks) = ranked(View::new(board, at(0)));
+        ranked
+            .iter()
+            .map(|t| (t.title.clone(), unblocks.of(t.id)))
+            .collect()
+    }
+
+    /// A diamond (b and c wait for a, d waits for b and c), a chain (f
+    /// waits for e, g for f, h for g, i for h), a task that both wait for
+    /// (d and i wait for j too), and a loner (k), in the board order k, j,
+    /// a, b, ..., i.
+    ///
+    /// By hand: a unblocks b, c and d (3: d once, though it waits through
+    /// both b and c); e unblocks f, g, h and i (4); j unblocks d and i (2);
+    /// k nothing. Ranked: e, a, j, k.
+    #[test]
+    fn the_ready_queue_ranks_the_critical_path_first() {
+        let mut board = board(&["k", "j", "a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+        link(&mut board, "b", &["a"]);
+        link(&mut board, "c", &["a"]);
+        link(&mut board, "d", &["b", "c", "j"]);
+        link(&mut board, "f", &["e"]);
+        link(&mut board, "g", &["f"]);
+        link(&mut board, "h", &["g"]);
+        link(&mut board, "i", &["h", "j"]);
+        assert_eq!(
+            titles(&board),
+            [
+                ("e".to_owned(), 4),
+                ("a".to_owned(), 3),
+                ("j".to_owned(), 2),
+                ("k".to_owned(), 0)
+            ]
+        );
+        // Given-up work is no work left: with h cancelled, e unblocks f
+        // and g only; j still unblocks d and i, and ties with e, before it
+        // on the board.
+        let h = id("h").to_string();
+        let _ = board.update_statuses(&[(&h, "cancelled")]).unwrap();
+        assert_eq!(
+            titles(&board),
+            [
+                ("a".to_owned(), 3),
+                ("j".to_owned(), 2),
+                ("e".to_owned(), 2),
+                ("k".to_owned(), 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn ties_and_boards_without_links_keep_board_order() {
+        let mut board = board(&["a", "b", "c", "d"]);
+        let (ranked, unblocks) = ranked(View::new(&board, at(0)));
+        let order: Vec<&str> = ranked.iter().map(|t| t.title.as_str()).collect();
+        assert_eq!(order, ["a", "b", "c", "d"]);
+        assert!(!unblocks.any());
+        link(&mut board, "c", &["b"]);
+        link(&mut board, "d", &["a"]);
+        assert_eq!(titles(&board), [("a".to_owned(), 1), ("b".to_owned(), 1)]);
+    }
+
+    #[test]
+    fn the_walk_and_the_bit_sets_agree() {
+        // A lattice of six rows of ten: t(n) waits for t(n-10) and, but in
+        // the last column, t(n-9), so each task reaches its own column and
+        // the one to its left in the row below.
+        let names: Vec<String> = (0..60).map(|n| format!("t{n}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut board = board(&refs);
+        for n in 10..60 {
+            let mut up = vec![names[n - 10].as_str()];
+            if n % 10 < 9 {
+                up.push(names[n - 9].as_str());
+            }
+            link(&mut board, &names[n], &up);
+        }
+        let view = View::new(&board, at(0));
+        let ready: Vec<&Task> = view.ready().collect();
+        let unblocks = count(view, &ready);
+        assert_eq!(ready.len(), 10);
+        for task in ready {
+            assert_eq!(unblocks.of(task.id), walk(view, task.id), "{}", task.title);
+        }
+        // t0 reaches t10, t20, ..., t50; t9 reaches t18..t19, t27..t29,
+        // t36..t39, t45..t49 and t54..t59.
+        assert_eq!(unblocks.of(id("t0")), 5);
+        assert_eq!(unblocks.of(id("t9")), 20);
+    }
+}
