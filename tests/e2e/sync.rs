@@ -688,7 +688,7 @@ async fn a_corrupt_operation_is_refused_without_losing_the_others() {
     let (ok, out) = clones.sync("b").await;
     assert!(ok, "{out}");
     assert!(
-        out.contains("unreadable, skipped (kept in the log): op-00000000000000ab-1"),
+        out.contains("set aside, unread (kept in the log): op-00000000000000ab-1"),
         "{out}"
     );
     let b = clones.server("b").await;
@@ -712,6 +712,208 @@ async fn a_corrupt_operation_is_refused_without_losing_the_others() {
         tasks.contains("From b") && tasks.contains("Kept"),
         "{tasks}"
     );
+}
+
+/// Runs `git args` in `dir` with `input` on its stdin; its trimmed output.
+fn git_with_input(dir: &Path, args: &[&str], input: &[u8]) -> String {
+    use std::io::Write as _;
+    let mut child = StdCommand::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "x")
+        .env("GIT_AUTHOR_EMAIL", "x@x")
+        .env("GIT_COMMITTER_NAME", "x")
+        .env("GIT_COMMITTER_EMAIL", "x@x")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || stdin.write_all(&input).unwrap());
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    assert!(output.status.success(), "git {args:?}");
+    String::from_utf8(output.stdout).unwrap().trim().to_owned()
+}
+
+#[tokio::test]
+async fn entries_that_are_not_operations_are_read_past_on_an_existing_and_a_fresh_clone() {
+    let clones = Clones::new(&["a", "b"], "");
+    let a = clones.server("a").await;
+    let (error, text) = call(
+        &a,
+        "add_tasks",
+        json!({"tasks": [{"title": "Kept"}, {"title": "Also kept"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    assert!(clones.sync("a").await.0);
+    assert!(clones.sync("b").await.0);
+    let b = clones.server("b").await;
+    // A hostile (or broken) clone pushes four entries that are not
+    // operations: a binary blob, a foreign text file, a truncated
+    // operation and JSON of the wrong shape.
+    let remote = &clones.remote;
+    let truncated =
+        r#"{"format":"planning-mcp-server operation","version":1,"op":"00000000000000ab#1","sta"#;
+    let entries: [(&str, &[u8], &str); 4] = [
+        (
+            "op-00000000000000aa-1",
+            b"\x00\xff\xfe\x89PNG\r\n binary",
+            "binary, not text",
+        ),
+        (
+            "NOTES.md",
+            b"# Notes\nnot an operation\n",
+            "not the name of an operation",
+        ),
+        ("op-00000000000000ab-1", truncated.as_bytes(), "cut short"),
+        (
+            "op-00000000000000ac-1",
+            br#"{"tasks":[{"title":"x"}]}"#,
+            "JSON of another shape",
+        ),
+    ];
+    let head = clones.remote_board().unwrap();
+    let mut listing = git(remote, &["ls-tree", &head]);
+    for (name, bytes, _) in &entries {
+        let blob = git_with_input(remote, &["hash-object", "-w", "--stdin"], bytes);
+        listing.push_str(&format!("100644 blob {blob}\t{name}\n"));
+    }
+    let tree = git_with_input(remote, &["mktree"], listing.as_bytes());
+    let commit = git_with_input(remote, &["commit-tree", &tree, "-p", &head, "-m", "x"], b"");
+    git(
+        remote,
+        &["update-ref", "refs/planning/boards/default", &commit, &head],
+    );
+    // A fresh clone, made after the push.
+    git(
+        clones.root.path(),
+        &["clone", "--quiet", "remote.git", "fresh"],
+    );
+    std::fs::copy(
+        clones.path("a").join("planning-mcp-server.toml"),
+        clones.path("fresh").join("planning-mcp-server.toml"),
+    )
+    .unwrap();
+    for name in ["b", "fresh"] {
+        let (ok, out) = clones.sync(name).await;
+        assert!(ok, "{name}: {out}");
+        for (entry, _, problem) in &entries {
+            assert_eq!(
+                out.matches(entry).count(),
+                1,
+                "{name} names {entry} once: {out}"
+            );
+            let line = out.lines().find(|l| l.contains(entry)).unwrap();
+            assert!(
+                line.starts_with(&format!("  set aside, unread (kept in the log): {entry}: "))
+                    && line.contains(problem),
+                "{line}"
+            );
+        }
+        assert!(!out.contains("0000000000000000#0"), "{out}");
+        // The next sync does not repeat them.
+        let (ok, again) = clones.sync(name).await;
+        assert!(ok && !again.contains("set aside"), "{again}");
+    }
+    let fresh = clones.server("fresh").await;
+    for client in [&b, &fresh] {
+        let (_, tasks) = call(client, "get_tasks", json!({})).await;
+        assert!(
+            tasks.contains("Kept") && tasks.contains("Also kept"),
+            "{tasks}"
+        );
+    }
+    // Writes and syncs go on past them.
+    let (error, text) = call(
+        &fresh,
+        "add_tasks",
+        json!({"tasks": [{"title": "From fresh"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    assert!(clones.sync("fresh").await.0);
+    assert!(clones.sync("b").await.0);
+    let (_, tasks) = call(&b, "get_tasks", json!({})).await;
+    assert!(tasks.contains("From fresh"), "{tasks}");
+}
+
+#[tokio::test]
+async fn an_agent_whose_completion_was_set_aside_is_told_what_was_lost() {
+    let clones = Clones::new(&["alice", "bob"], "on_change = false\n");
+    let (alice, bob) = (clones.server("alice").await, clones.server("bob").await);
+    let (error, text) = call(
+        &alice,
+        "add_tasks",
+        json!({"tasks": [{"title": "Write the parser"}, {"title": "Write the docs"}]}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    for name in ["alice", "bob"] {
+        assert!(clones.sync(name).await.0);
+    }
+    let task = id("Write the parser");
+    let (error, text) = call(
+        &alice,
+        "claim_task",
+        json!({"agent": "alice-agent", "task_id": task}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    // Offline, bob deletes the task; then alice's agent completes it, with
+    // evidence, and is acknowledged on its clone.
+    let (error, text) = call(&bob, "delete_tasks", json!({"task_ids": [task]})).await;
+    assert!(!error, "{text}");
+    let (error, text) = call(
+        &alice,
+        "release_task",
+        json!({"agent": "alice-agent", "task_id": task, "status": "completed",
+               "command": "cargo test", "exit_code": 0, "note": "all parser tests pass"}),
+    )
+    .await;
+    assert!(!error, "{text}");
+    assert!(clones.sync("bob").await.0);
+    let (ok, out) = clones.sync("alice").await;
+    assert!(ok, "{out}");
+    let what = format!(
+        "alice-agent's release_task of [{task}] 'Write the parser' as completed, with evidence, \
+         set aside: the task had been deleted on another clone; delete wins"
+    );
+    assert_eq!(out.matches(&what).count(), 1, "{out}");
+    let (ok, again) = clones.sync("alice").await;
+    assert!(ok && !again.contains("set aside"), "reported once: {again}");
+    // The agent's next call tells it, in words, once.
+    let (_, reply) = call(&alice, "claim_task", json!({"agent": "alice-agent"})).await;
+    let told = format!(
+        "Sync: your release_task of [{task}] 'Write the parser' as completed, with evidence, was \
+         set aside: the task had been deleted on another clone; delete wins. Nothing of it is on \
+         the board; the operation and its evidence are kept in the board's history in git \
+         (operation "
+    );
+    assert!(reply.contains(&told), "{reply}");
+    let (_, later) = call(&alice, "ready_tasks", json!({"agent": "alice-agent"})).await;
+    assert!(!later.contains("set aside"), "{later}");
+    // The digest says what was lost, in the same words.
+    let output = clones
+        .command("alice")
+        .arg("summary")
+        .output()
+        .await
+        .unwrap();
+    let digest = String::from_utf8_lossy(&output.stdout);
+    let line = format!(
+        "- alice-agent: release_task of [{task}] 'Write the parser' as completed, with \
+         evidence: the task had been deleted on another clone; delete wins"
+    );
+    assert!(digest.contains(&line), "{digest}");
+    // The evidence is in the board's log.
+    let log = git(
+        &clones.remote,
+        &["log", "-p", "refs/planning/boards/default"],
+    );
+    assert!(log.contains("all parser tests pass"), "{log}");
 }
 
 /// Six tasks added on `clone`'s server, one call each.

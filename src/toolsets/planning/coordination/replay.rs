@@ -25,7 +25,7 @@
 use std::collections::HashSet;
 
 use super::data::{Claim, Edit};
-use crate::toolsets::planning::domain::replay::{ClaimMode, Op, OpId, Reason, State};
+use crate::toolsets::planning::domain::replay::{ClaimMode, Op, OpId, Reason, State, intent};
 use crate::toolsets::planning::domain::{ClaimEnd, Event, Status, TaskId};
 
 /// How a claim on the board was made, and by which operation.
@@ -226,7 +226,8 @@ impl State {
                 task: lost.task,
                 winner: lost.winner,
             };
-            self.set_aside_as(lost.origin.op, Some(lost.holder), reason);
+            let intent = intent::claim_of(self, lost.task);
+            self.set_aside_as(lost.origin.op, Some(lost.holder), reason, Some(intent));
         }
         let mode = op.claim.unwrap_or(ClaimMode::Provisional);
         for (task, claimed) in claims {

@@ -7,12 +7,14 @@
 //! remote: one fetch, then for each board a merge and, when the remote
 //! lacks something, a push (retried when another clone pushed first). The
 //! subcommand itself, its arguments and its run, is `command`; the text it
-//! prints is `report`; the server's syncs every `[sync] interval` seconds
-//! are `every`.
+//! prints is `report` (each set-aside operation once per clone:
+//! `reported`); the server's syncs every `[sync] interval` seconds are
+//! `every`.
 
 mod command;
 mod every;
 mod report;
+mod reported;
 
 pub(crate) use command::SYNC;
 pub(crate) use every::background_syncs;
@@ -90,7 +92,10 @@ pub(crate) fn sync(
             until: Instant::now() + settings.lock_timeout,
         };
         let known = before.get(&name).cloned();
-        let synced = sync::sync_board(&logs, &place, &name, plan, Some(known));
+        let mut synced = sync::sync_board(&logs, &place, &name, plan, Some(known));
+        if let Ok(report) = &mut synced {
+            reported::only_new(&place, report);
+        }
         outcome.push((name, synced));
     }
     Ok(outcome)

@@ -90,9 +90,51 @@ fn board_lines(text: &mut String, remote: &str, report: &Report) {
         );
     }
     for corrupt in &report.corrupt {
-        let _ = writeln!(text, "  unreadable, skipped (kept in the log): {corrupt}");
+        let _ = writeln!(text, "  set aside, unread (kept in the log): {corrupt}");
     }
     for aside in &report.set_aside {
         let _ = writeln!(text, "  {aside}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::planning::domain::TaskId;
+    use crate::toolsets::planning::domain::replay::intent::Intent;
+    use crate::toolsets::planning::domain::replay::{OpId, Reason, Replica, SetAside};
+
+    #[test]
+    fn a_sync_names_what_it_set_aside_and_what_is_not_an_operation() {
+        let task = TaskId::from_content("Write the parser", "");
+        let report = Report {
+            board: "default".into(),
+            fetched: 1,
+            tasks: 1,
+            set_aside: vec![SetAside {
+                op: OpId {
+                    stamp: 1,
+                    replica: Replica(0xac1d96ac22cb1f3d),
+                    counter: 9,
+                },
+                agent: Some("worker-2".into()),
+                reason: Reason::TaskGone(task),
+                intent: Some(Intent {
+                    text: format!(
+                        "release_task of [{task}] 'Write the parser' as completed, with evidence"
+                    ),
+                    evidence: true,
+                }),
+            }],
+            corrupt: vec![
+                "NOTES.md: not the name of an operation".into(),
+                "op-00000000000000aa-1: not an operation: binary, not text (a NUL byte at byte 0)"
+                    .into(),
+            ],
+            ..Report::default()
+        };
+        let (text, ok) = render("origin", &vec![("default".into(), Ok(report))]);
+        assert!(ok);
+        insta::assert_snapshot!("sync_set_aside_lines", text);
     }
 }

@@ -24,7 +24,7 @@
 //! - ☐ [0e4bc2e3] waits for [48dd0523]: Document the tools
 //!
 //! Set aside by sync (1):
-//! - worker-2 claim of [4e21ad16]: worker-1 holds it
+//! - worker-2: claim_task of [4e21ad16] 'Write tests': worker-1 holds the task
 //! ```
 //!
 //! (The last section only for a board kept in git whose syncs set an
@@ -357,9 +357,9 @@ fn set_aside(out: &mut String, view: View<'_>) {
     let _ = write!(out, "\n\nSet aside by sync ({}):", recent.len());
     for aside in recent.iter().rev().take(SET_ASIDE_SHOWN) {
         let who = aside.agent.as_deref().map_or(String::new(), |a| {
-            format!("{} ", cut(&flat(a), HOLDER_CHARS))
+            format!("{}: ", cut(&flat(a), HOLDER_CHARS))
         });
-        let line = format!("- {who}{}", flat(&aside.reason.to_string()));
+        let line = format!("- {who}{}", flat(&aside.what_happened()));
         let _ = write!(out, "\n{}", cut(&line, LINE_CHARS * 2));
     }
     if recent.len() > SET_ASIDE_SHOWN {
@@ -420,30 +420,47 @@ mod tests {
 
     #[test]
     fn a_digest_names_what_the_last_days_syncs_set_aside() {
+        use crate::toolsets::planning::domain::replay::intent::Intent;
         use crate::toolsets::planning::domain::replay::{OpId, Reason, Replica, SetAside};
         let board = board(&["a"]);
         let micros = |t: std::time::SystemTime| {
             t.duration_since(std::time::UNIX_EPOCH).unwrap().as_micros() as u64
         };
-        let aside = |hours_ago: u64, agent: Option<&str>, reason: Reason| SetAside {
+        let aside = |hours_ago: u64, agent: Option<&str>, reason: Reason, intent: &str| SetAside {
             op: OpId {
                 stamp: micros(at(0)) - hours_ago * 3_600_000_000,
                 replica: Replica(1),
-                counter: 1,
+                counter: hours_ago,
             },
             agent: agent.map(str::to_owned),
             reason,
+            intent: (!intent.is_empty()).then(|| Intent {
+                text: intent.into(),
+                evidence: intent.contains("evidence"),
+            }),
         };
         let id = crate::toolsets::planning::domain::TaskId::from_content("a", "");
         let set_aside = [
-            aside(30, None, Reason::TaskGone(id)),
             aside(
-                2,
+                30,
+                None,
+                Reason::TaskGone(id),
+                "update_task_statuses of [bfc622d4] 'a' to completed",
+            ),
+            aside(
+                3,
                 Some("worker-2"),
                 Reason::Held {
                     task: id,
                     holder: "worker-1".into(),
                 },
+                "claim_task of [bfc622d4] 'a'",
+            ),
+            aside(
+                2,
+                Some("worker-3"),
+                Reason::TaskGone(id),
+                "release_task of [bfc622d4] 'a' as completed, with evidence",
             ),
             aside(
                 1,
@@ -452,6 +469,13 @@ mod tests {
                     title: "z".into(),
                     max: 100,
                 },
+                "add_tasks",
+            ),
+            aside(
+                1,
+                None,
+                Reason::Noted("task [bfc622d4] had been deleted on another clone".into()),
+                "",
             ),
         ];
         let text = digest(
@@ -459,12 +483,8 @@ mod tests {
             View::new(&board, at(0)).with_set_aside(&set_aside),
         );
         let section = text.split_once("\n\nSet aside").map(|(_, s)| s).unwrap();
-        assert_eq!(
-            section,
-            " by sync (2):\n\
-             - adding 'z' would pass max_tasks (100) once the clones' tasks were merged\n\
-             - worker-2 claim of [bfc622d4]: worker-1 holds it"
-        );
+        // What was lost, in the words the agent was told (shortened).
+        insta::assert_snapshot!("digest_set_aside", section);
         assert!(!digest("default", View::new(&board, at(0))).contains("Set aside"));
     }
 

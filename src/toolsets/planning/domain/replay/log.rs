@@ -318,7 +318,10 @@ impl Log {
                 replica: corrupt.name.map_or(Replica(0), |(replica, _)| replica),
                 counter: corrupt.name.map_or(0, |(_, counter)| counter),
             };
-            let reason = Reason::Corrupt(format!("{}: {}", corrupt.label, corrupt.problem));
+            let reason = Reason::Corrupt {
+                entry: corrupt.label.clone(),
+                problem: corrupt.problem.clone(),
+            };
             let op = Op {
                 id,
                 at: std::time::UNIX_EPOCH,

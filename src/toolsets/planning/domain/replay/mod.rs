@@ -9,6 +9,7 @@
 //! concurrently ([`state`]) and what they set aside ([`set_aside`]). Pure:
 //! the git store reads and writes the log.
 
+pub(crate) mod intent;
 pub(crate) mod log;
 pub(crate) mod op;
 pub(crate) mod set_aside;

@@ -5,10 +5,16 @@
 //! What a replay set aside, and why: an operation (or one task of an
 //! `add_tasks`) that the board's rules refuse where it falls in the log's
 //! order. It stays in the log, its history; the board goes on without it,
-//! and its writer is told.
+//! and its writer is told in words: what it set out to do ([`Intent`]),
+//! what happened, and that it is kept in the board's history.
+//!
+//! ```text
+//! Sync: your release_task of [d044053f] 'Write the parser' as completed, with evidence, was set aside: the task had been deleted on another clone; delete wins. Nothing of it is on the board; the operation and its evidence are kept in the board's history in git (operation ac1d96ac22cb1f3d#9).
+//! ```
 
 use std::fmt;
 
+use super::intent::Intent;
 use super::op::OpId;
 use crate::toolsets::planning::domain::TaskId;
 
@@ -25,6 +31,9 @@ pub struct SetAside {
     pub(crate) agent: Option<String>,
     /// Why.
     pub(crate) reason: Reason,
+    /// What it set out to do, in the words of its tool, when the replay
+    /// could tell (a checkpoint keeps only the reason).
+    pub(crate) intent: Option<Intent>,
 }
 
 /// Why an operation was set aside.
@@ -95,8 +104,14 @@ pub(crate) enum Reason {
     },
     /// The board refused it (a text longer than this clone's limits).
     Refused(String),
-    /// Its record in the log cannot be read; the other operations go on.
-    Corrupt(String),
+    /// An entry of the log that is not an operation (it cannot be read as
+    /// one); the other operations go on.
+    Corrupt {
+        /// Its name in the log's tree.
+        entry: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// Its numbers are beyond what a clone could have written: a counter
     /// past a gap, a stamp past this clone's clock plus
     /// [`super::log::MAX_SKEW`].
@@ -113,7 +128,10 @@ impl fmt::Display for Reason {
                 "set_goal '{title}' came after another clone had set the goal"
             ),
             Reason::NoGoal => write!(f, "change_goal found no goal to change"),
-            Reason::TaskGone(id) => write!(f, "task [{id}] had been deleted on another clone"),
+            Reason::TaskGone(id) => write!(
+                f,
+                "task [{id}] had been deleted on another clone; delete wins"
+            ),
             Reason::TooManyTasks { title, max } => write!(
                 f,
                 "adding '{title}' would pass max_tasks ({max}) once the clones' tasks were merged"
@@ -140,15 +158,122 @@ impl fmt::Display for Reason {
                 write!(f, "link [{task}] waits for [{blocker}] would make a cycle")
             }
             Reason::Refused(why) => write!(f, "refused: {why}"),
-            Reason::Corrupt(why) => write!(f, "unreadable: {why}"),
+            Reason::Corrupt { entry, problem } => write!(f, "unreadable: {entry}: {problem}"),
             Reason::Untrusted(why) => write!(f, "not trusted: {why}"),
             Reason::Noted(text) => f.write_str(text),
         }
     }
 }
 
+impl Reason {
+    /// What happened, said after an [`Intent`] that names the task: the
+    /// same as its display without repeating the task or the tool.
+    pub(crate) fn happened(&self) -> String {
+        match self {
+            Reason::GoalAlreadySet { .. } => "another clone had set the goal first".into(),
+            Reason::TaskGone(_) => "the task had been deleted on another clone; delete wins".into(),
+            Reason::IdTaken { id, .. } => {
+                format!("its new words give the ID [{id}], which another task holds")
+            }
+            Reason::Held { holder, .. } => format!("{holder} holds the task"),
+            Reason::Lost { winner, .. } => {
+                format!("{winner} claimed the task through the remote first")
+            }
+            Reason::NotHolder { holder, .. } => match holder {
+                Some(holder) => format!("{holder} holds the task now"),
+                None => "the claim had ended".into(),
+            },
+            other => other.to_string(),
+        }
+    }
+}
+
+impl SetAside {
+    /// What it is told and reported once by: its operation and reason
+    /// (one operation may be set aside for several reasons, an `add_tasks`
+    /// task by task). A checkpoint keeps both as they are.
+    pub(crate) fn key(&self) -> String {
+        format!("{} {}", self.op, self.reason)
+    }
+
+    /// Whether it is an entry of the log that is not an operation (an
+    /// unreadable blob, a foreign file, a directory): `sync` lists those
+    /// by their names, apart.
+    pub(crate) fn is_entry(&self) -> bool {
+        match &self.reason {
+            Reason::Corrupt { .. } => true,
+            // As a checkpoint keeps it.
+            Reason::Noted(text) => text.starts_with("unreadable: "),
+            _ => false,
+        }
+    }
+
+    /// The notice its writer gets after the reply of its next call.
+    pub(crate) fn notice(&self) -> String {
+        match (&self.intent, &self.reason) {
+            (_, Reason::Corrupt { entry, problem }) => {
+                format!("Sync: entry {entry} of the board's log was set aside: {problem}.")
+            }
+            (Some(intent), reason) => format!(
+                "Sync: your {}{} was set aside: {}. Nothing of it is on the board; {} kept in the \
+                 board's history in git (operation {}).",
+                intent.text,
+                // `…, with evidence, was set aside`
+                match intent.text.ends_with("with evidence") {
+                    true => ",",
+                    false => "",
+                },
+                reason.happened(),
+                match intent.evidence {
+                    true => "the operation and its evidence are",
+                    false => "it is",
+                },
+                self.op
+            ),
+            (None, reason) => format!(
+                "Sync: your operation {} was set aside: {reason}. Nothing of it is on the board; \
+                 it is kept in the board's history in git.",
+                self.op
+            ),
+        }
+    }
+
+    /// What it set out to do and what happened, for the digest's line
+    /// (after who: the digest cuts the agent's name).
+    pub(crate) fn what_happened(&self) -> String {
+        match &self.intent {
+            Some(intent) => format!("{}: {}", intent.text, self.reason.happened()),
+            None => format!("operation {}: {}", self.op, self.reason),
+        }
+    }
+}
+
+/// What `sync` prints of it.
 impl fmt::Display for SetAside {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "operation {} set aside: {}", self.op, self.reason)
+        if self.is_entry() {
+            return match &self.reason {
+                Reason::Corrupt { entry, problem } => {
+                    write!(f, "entry {entry} of the log set aside: {problem}")
+                }
+                reason => write!(f, "an entry of the log set aside: {reason}"),
+            };
+        }
+        match &self.intent {
+            Some(intent) => {
+                let who = self
+                    .agent
+                    .as_deref()
+                    .map_or(String::new(), |agent| format!("{agent}'s "));
+                write!(
+                    f,
+                    "operation {}, {who}{}, set aside: {}",
+                    self.op,
+                    intent.text,
+                    self.reason.happened()
+                )
+            }
+            None => write!(f, "operation {} set aside: {}", self.op, self.reason),
+        }
     }
 }

@@ -39,6 +39,7 @@
 
 use std::collections::HashMap;
 
+use super::intent::{self, Intent};
 use super::op::{Op, OpId};
 use super::set_aside::{Reason, SET_ASIDE_KEPT, SetAside};
 use crate::runtime::clock::Clock;
@@ -67,6 +68,9 @@ pub struct State {
     pub set_aside_count: u64,
     /// The highest stamp applied: a writer's next stamp is above it.
     pub(crate) max_stamp: u64,
+    /// The titles of the tasks this replay deleted (since its checkpoint),
+    /// by their IDs: what a set-aside operation on one of them is told by.
+    pub(crate) gone: HashMap<TaskId, String>,
 }
 
 impl State {
@@ -79,6 +83,7 @@ impl State {
             set_aside: Vec::new(),
             set_aside_count: 0,
             max_stamp: 0,
+            gone: HashMap::new(),
         }
     }
 
@@ -116,6 +121,11 @@ impl State {
             } => self.modify(op, *id, title.as_deref(), description.as_deref()),
             Action::Delete(ids) => {
                 let ids: Vec<TaskId> = ids.iter().filter_map(|id| self.resolve(*id)).collect();
+                for id in &ids {
+                    if let Some(task) = self.board.task(*id) {
+                        self.gone.insert(*id, task.title.clone());
+                    }
+                }
                 if !ids.is_empty() {
                     let _ = self.board.delete_ids(&ids);
                     self.forget_claims_gone();
@@ -127,17 +137,30 @@ impl State {
 
     /// Sets `op` aside for `reason`.
     pub(crate) fn set_aside(&mut self, op: &Op, reason: Reason) {
-        self.set_aside_as(op.id, op.agent().map(str::to_owned), reason);
+        let intent = intent::of(self, op, &reason);
+        self.set_aside_as(op.id, op.agent().map(str::to_owned), reason, intent);
     }
 
-    /// Sets operation `op` (by `agent`) aside for `reason`; `op` may be one
-    /// applied earlier (a provisional claim lost to a confirmed one).
-    pub(crate) fn set_aside_as(&mut self, op: OpId, agent: Option<String>, reason: Reason) {
+    /// Sets operation `op` (by `agent`, which set out to do `intent`)
+    /// aside for `reason`; `op` may be one applied earlier (a provisional
+    /// claim lost to a confirmed one).
+    pub(crate) fn set_aside_as(
+        &mut self,
+        op: OpId,
+        agent: Option<String>,
+        reason: Reason,
+        intent: Option<Intent>,
+    ) {
         self.set_aside_count += 1;
         if self.set_aside.len() == SET_ASIDE_KEPT {
             self.set_aside.remove(0);
         }
-        self.set_aside.push(SetAside { op, agent, reason });
+        self.set_aside.push(SetAside {
+            op,
+            agent,
+            reason,
+            intent,
+        });
     }
 
     fn set_goal(&mut self, op: &Op, goal: &Goal) {

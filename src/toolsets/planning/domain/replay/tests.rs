@@ -593,7 +593,10 @@ fn an_unreadable_entry_is_set_aside_and_the_others_replay() {
     assert_eq!(a.board().len(), 2);
     assert_eq!(
         set_aside(&a.log),
-        [Reason::Corrupt("0000000000000009-1: not JSON".into())]
+        [Reason::Corrupt {
+            entry: "0000000000000009-1".into(),
+            problem: "not JSON".into()
+        }]
     );
     // The next operation of replica 9 does not reuse its number.
     assert_eq!(a.log.next_id(Replica(9), 0).counter, 2);
@@ -1022,4 +1025,66 @@ fn a_clone_30_minutes_ahead_cannot_take_over_a_lease_before_it_ended_elsewhere()
     // have ended by their clocks too: bob's claim stands everywhere.
     let (who, _) = holder(&a.log, a.now + 21 * minute);
     assert_eq!(who.as_deref(), Some("bob"));
+}
+
+#[test]
+fn what_a_set_aside_operation_set_out_to_do_is_said_in_its_tools_words() {
+    let (mut a, mut b, mut remote) = (Clone::new(0), Clone::new(1), Log::new());
+    a.add(&["Ship it", "Held"]);
+    a.sync(&mut remote);
+    b.sync(&mut remote);
+    // b deletes "Ship it" first; a, offline, completes and rewords it and
+    // claims "Held" after b did.
+    b.delete("Ship it");
+    b.claim("bee", "Held", 30, ClaimMode::Confirmed).unwrap();
+    a.now = b.now + 10_000;
+    a.status("Ship it", "completed");
+    a.reword("Ship it", "Ship it now");
+    a.claim("ay", "Held", 30, ClaimMode::Provisional).unwrap();
+    b.sync(&mut remote);
+    a.sync(&mut remote);
+    let aside = a.log.replay(empty()).set_aside;
+    let said: Vec<String> = aside.iter().map(SetAside::what_happened).collect();
+    let (gone, held) = (id("Ship it"), id("Held"));
+    assert_eq!(
+        said,
+        [
+            format!(
+                "update_task_statuses of [{gone}] 'Ship it' to completed: the task had been \
+                 deleted on another clone; delete wins"
+            ),
+            format!(
+                "modify_task of [{gone}] 'Ship it': the task had been deleted on another clone; \
+                 delete wins"
+            ),
+            format!("claim_task of [{held}] 'Held': bee holds the task"),
+        ]
+    );
+    assert_eq!(aside[2].agent.as_deref(), Some("ay"));
+    let notice = aside[0].notice();
+    assert!(
+        notice.starts_with(&format!(
+            "Sync: your update_task_statuses of [{gone}] 'Ship it'"
+        )),
+        "{notice}"
+    );
+    assert!(notice.ends_with(&format!(
+        "kept in the board's history in git (operation {}).",
+        aside[0].op
+    )));
+    // A stored checkpoint keeps the reason as its words (not the intent):
+    // each is told and reported by the same key before and after.
+    let keys: Vec<String> = aside.iter().map(SetAside::key).collect();
+    let noted: Vec<String> = aside
+        .iter()
+        .map(|s| {
+            SetAside {
+                reason: Reason::Noted(s.reason.to_string()),
+                intent: None,
+                ..s.clone()
+            }
+            .key()
+        })
+        .collect();
+    assert_eq!(noted, keys);
 }

@@ -165,8 +165,18 @@ pub(crate) fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, Stri
             json.len()
         ));
     }
-    let record: OpRecord =
-        serde_json::from_slice(json).map_err(|e| format!("not an operation ({e})"))?;
+    if let Some(at) = memchr::memchr(0, json) {
+        return Err(format!(
+            "not an operation: binary, not text (a NUL byte at byte {at})"
+        ));
+    }
+    if let Err(error) = std::str::from_utf8(json) {
+        return Err(format!(
+            "not an operation: binary, not text (not UTF-8 at byte {})",
+            error.valid_up_to()
+        ));
+    }
+    let record: OpRecord = serde_json::from_slice(json).map_err(|e| not_an_operation(&e))?;
     if record.format != OP_FORMAT {
         return Err(format!(
             "its format is \"{}\", not \"{OP_FORMAT}\"",
@@ -207,6 +217,18 @@ pub(crate) fn op_from_json(name: (Replica, u64), json: &[u8]) -> Result<Op, Stri
         claim,
         action,
     })
+}
+
+/// Why a blob is not an operation, as serde_json found it: cut short
+/// (a truncated blob), not JSON at all, or JSON of another shape.
+fn not_an_operation(error: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let what = match error.classify() {
+        Category::Eof => "cut short",
+        Category::Syntax | Category::Io => "not JSON",
+        Category::Data => "JSON of another shape",
+    };
+    format!("not an operation: {what} ({error})")
 }
 
 fn time(text: &str, field: &'static str) -> Result<SystemTime, String> {
@@ -533,6 +555,7 @@ pub(crate) fn checkpoint_from_json(
             op: parse_op_id(&aside.op, aside.stamp)?,
             agent: aside.agent,
             reason: Reason::Noted(aside.reason),
+            intent: None,
         });
     }
     state.set_aside_count = record.set_aside_count;

@@ -57,18 +57,44 @@ pub(crate) enum Pushed {
     Failed(String),
 }
 
-/// One entry of a tree: its name, its type (`blob`, `tree`), object and
-/// size.
+/// One entry of a tree: its name, its mode and type (`blob`, `tree`,
+/// `commit`), object and size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
-    /// The name in the tree.
+    /// The name in the tree (invalid UTF-8 replaced: git allows any bytes).
     pub(crate) name: String,
+    /// The mode git lists (`100644`, `040000`, `160000`, ...).
+    pub(crate) mode: String,
     /// The object's type.
     pub(crate) kind: String,
     /// The object ID.
     pub(crate) oid: String,
     /// The blob's size in bytes (`None` for a tree or a submodule).
     pub(crate) size: Option<u64>,
+}
+
+/// What a tree we write holds under one name: the mode, type and object
+/// it had where it was read (a hostile clone's subtree stays a subtree,
+/// so that `mktree` takes it), or a blob of ours.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Item {
+    /// The mode.
+    pub(crate) mode: String,
+    /// The object's type.
+    pub(crate) kind: String,
+    /// The object ID.
+    pub(crate) oid: String,
+}
+
+impl Item {
+    /// A blob (an operation or a checkpoint this server wrote).
+    pub(crate) fn blob(oid: String) -> Self {
+        Self {
+            mode: "100644".into(),
+            kind: "blob".into(),
+            oid,
+        }
+    }
 }
 
 /// The most bytes one `cat-file --batch` answers with: the runner's cap,
@@ -204,17 +230,24 @@ impl Git {
         Ok(output.stdout.trim().to_owned())
     }
 
-    /// Stores a tree of blobs (name -> blob ID); returns its ID.
-    pub(crate) fn mktree(&self, entries: &[(String, String)]) -> Result<String, GitError> {
+    /// Stores a tree (name -> what it holds); returns its ID. The entries
+    /// end with a NUL (`-z`): a name may hold a newline.
+    pub(crate) fn mktree<'a>(
+        &self,
+        entries: impl ExactSizeIterator<Item = (&'a str, &'a Item)>,
+    ) -> Result<String, GitError> {
         let mut text = String::with_capacity(entries.len() * 80);
-        for (name, oid) in entries {
-            text.push_str("100644 blob ");
-            text.push_str(oid);
+        for (name, item) in entries {
+            text.push_str(&item.mode);
+            text.push(' ');
+            text.push_str(&item.kind);
+            text.push(' ');
+            text.push_str(&item.oid);
             text.push('\t');
             text.push_str(name);
-            text.push('\n');
+            text.push('\0');
         }
-        let output = self.run(&["mktree"], Some(&text))?;
+        let output = self.run(&["mktree", "-z"], Some(&text))?;
         Ok(output.stdout.trim().to_owned())
     }
 
@@ -269,10 +302,11 @@ impl Git {
         for record in output.stdout.split('\0').filter(|r| !r.is_empty()) {
             let parsed = record.split_once('\t').and_then(|(head, name)| {
                 let mut parts = head.split(' ').filter(|p| !p.is_empty());
-                let (_mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
+                let (mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
                 let size = parts.next()?;
                 Some(Entry {
                     name: name.to_owned(),
+                    mode: mode.to_owned(),
                     kind: kind.to_owned(),
                     oid: oid.to_owned(),
                     size: size.parse().ok(),
@@ -318,32 +352,22 @@ impl Git {
         }
         for chunk in &chunks {
             let input: String = chunk.iter().map(|oid| format!("{oid}\n")).collect();
-            let output = self.run(&["cat-file", "--batch"], Some(&input))?;
-            let bytes = output.stdout.as_bytes();
-            let mut at = 0;
-            while at < bytes.len() {
-                let end = memchr::memchr(b'\n', &bytes[at..])
-                    .map(|n| at + n)
-                    .ok_or_else(|| {
-                        self.error(&["cat-file", "--batch"], "a truncated answer".into())
-                    })?;
-                let header = String::from_utf8_lossy(&bytes[at..end]).into_owned();
-                let mut parts = header.split(' ');
-                let (oid, kind, size) = (parts.next(), parts.next(), parts.next());
-                let (Some(oid), Some(_kind), Some(size)) = (oid, kind, size) else {
-                    return Err(self.error(&["cat-file", "--batch"], format!("'{header}'")));
+            let args = ["cat-file", "--batch"];
+            // Bytes, not text: a blob need not be UTF-8 (a hostile clone's
+            // binary file), and its size counts bytes.
+            let output = self
+                .runner
+                .run_blocking_bytes(&self.invocation(&args, Some(&input)))
+                .map_err(|error| self.error(&args, error.to_string()))?;
+            if output.code != Some(0) {
+                let said = match output.stderr.trim() {
+                    "" => format!("exit status {:?}", output.code),
+                    stderr => stderr.to_owned(),
                 };
-                let size: usize = size
-                    .parse()
-                    .map_err(|_| self.error(&["cat-file", "--batch"], format!("'{header}'")))?;
-                let start = end + 1;
-                let stop = start.saturating_add(size);
-                if stop > bytes.len() {
-                    return Err(self.error(&["cat-file", "--batch"], "a truncated answer".into()));
-                }
-                blobs.insert(oid.to_owned(), bytes[start..stop].to_vec());
-                at = stop + 1;
+                return Err(self.error(&args, said));
             }
+            parse_batch(&output.stdout, &mut blobs)
+                .map_err(|problem| self.error(&args, problem))?;
         }
         Ok(blobs)
     }
@@ -463,6 +487,40 @@ impl Git {
     }
 }
 
+/// Reads `cat-file --batch`'s answer into `blobs`: per object a header
+/// (`{oid} {type} {size}`, or `{oid} missing` for an object this
+/// repository lacks, which is left out), then `size` bytes and a newline.
+fn parse_batch(bytes: &[u8], blobs: &mut HashMap<String, Vec<u8>>) -> Result<(), String> {
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..])
+            .map(|n| at + n)
+            .ok_or("a truncated answer")?;
+        let header = String::from_utf8_lossy(&bytes[at..end]).into_owned();
+        let parts: Vec<&str> = header.split(' ').collect();
+        match parts.as_slice() {
+            [_, "missing"] => {
+                at = end + 1;
+                continue;
+            }
+            [oid, _kind, size] => {
+                let size: usize = size
+                    .parse()
+                    .map_err(|_| format!("'{}'", crate::runtime::text::clip(&header)))?;
+                let start = end + 1;
+                let stop = start.saturating_add(size);
+                if stop > bytes.len() {
+                    return Err("a truncated answer".into());
+                }
+                blobs.insert((*oid).to_owned(), bytes[start..stop].to_vec());
+                at = stop + 1;
+            }
+            _ => return Err(format!("'{}'", crate::runtime::text::clip(&header))),
+        }
+    }
+    Ok(())
+}
+
 /// What git said: its last lines of stderr (or stdout), or its exit status.
 fn said(output: &Output) -> String {
     let text = match output.stderr.trim().is_empty() {
@@ -513,7 +571,8 @@ mod tests {
             dir.path().canonicalize().unwrap().join(".git")
         );
         let blob = git.hash_object("{\"a\":1}\n").unwrap();
-        let tree = git.mktree(&[("op-1".into(), blob.clone())]).unwrap();
+        let item = Item::blob(blob.clone());
+        let tree = git.mktree([("op-1", &item)].into_iter()).unwrap();
         let commit = git.commit_tree(&tree, &[], "first").unwrap();
         let name = "refs/planning/boards/default";
         assert_eq!(git.resolve(name).unwrap(), None);
@@ -526,6 +585,7 @@ mod tests {
             entries,
             [Entry {
                 name: "op-1".into(),
+                mode: "100644".into(),
                 kind: "blob".into(),
                 oid: blob.clone(),
                 size: Some(8),

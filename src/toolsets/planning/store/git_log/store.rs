@@ -411,8 +411,8 @@ impl GitLogStore {
                 (None, _) => Some(aside.op.replica) == replica,
                 (Some(_), None) => false,
             };
-            if ours && inner.told.insert(format!("aside:{}", aside.op)) {
-                notices.push(format!("Sync: {}.", aside));
+            if ours && inner.told.insert(format!("aside:{}", aside.key())) {
+                notices.push(aside.notice());
             }
         }
         for (task, origin) in &state.claims {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use super::codec::{self, StoredCheckpoint};
-use super::git::{Git, GitError, MAX_BATCH_BYTES};
+use super::git::{Git, GitError, Item, MAX_BATCH_BYTES};
 use crate::toolsets::planning::domain::replay::{CheckpointId, Corrupt, Log, Op};
 use crate::toolsets::planning::domain::{Board, Limits};
 
@@ -85,8 +85,10 @@ pub(crate) struct StoredLog {
     pub(crate) commit: Option<String>,
     /// The log.
     pub(crate) log: Log,
-    /// Every entry of the tree: name -> blob.
-    entries: BTreeMap<String, String>,
+    /// Every entry of the tree that a tree we write keeps: name -> what it
+    /// holds (an entry whose object this repository lacks is left out:
+    /// no push could send it).
+    entries: BTreeMap<String, Item>,
     /// The checkpoint's entry name and the tree it compacted.
     checkpoint: Option<(String, String)>,
 }
@@ -98,8 +100,9 @@ pub(crate) struct Logs {
     git: Git,
     limits: Limits,
     history_enabled: bool,
-    /// Blobs decoded so far, by object ID (a blob never changes).
-    decoded: Mutex<HashMap<String, Decoded>>,
+    /// Blobs decoded so far, by object ID and entry name (a blob never
+    /// changes; what it reads as depends on its name too).
+    decoded: Mutex<HashMap<(String, String), Decoded>>,
 }
 
 impl Logs {
@@ -171,36 +174,59 @@ impl Logs {
             };
             e.size.is_some_and(|size| size > limit).then_some(limit)
         };
+        let key = |e: &super::git::Entry| (e.oid.clone(), e.name.clone());
         let missing: Vec<(&str, u64)> = {
             let decoded = self.decoded.lock();
             listed
                 .iter()
-                .filter(|e| e.kind == "blob" && !decoded.contains_key(&e.oid))
+                .filter(|e| e.kind == "blob" && !decoded.contains_key(&key(e)))
                 .filter(|e| too_big(e).is_none())
                 .map(|e| (e.oid.as_str(), e.size.unwrap_or(0)))
                 .collect()
         };
         let blobs = self.git.cat_blobs(&missing)?;
+        let mut absent = std::collections::HashSet::new();
         let mut decoded = self.decoded.lock();
         for entry in listed.iter().filter(|e| e.kind == "blob") {
-            if decoded.contains_key(&entry.oid) {
+            if decoded.contains_key(&key(entry)) {
                 continue;
             }
             if let Some(limit) = too_big(entry) {
                 let size = entry.size.unwrap_or(0);
                 let problem = format!("it holds {size} bytes, more than an entry's {limit}");
-                decoded.insert(entry.oid.clone(), Decoded::Corrupt(problem));
+                decoded.insert(key(entry), Decoded::Corrupt(problem));
                 continue;
             }
-            let bytes = blobs.get(&entry.oid).map(Vec::as_slice).unwrap_or_default();
-            decoded.insert(entry.oid.clone(), self.decode(&entry.name, bytes));
+            match blobs.get(&entry.oid) {
+                Some(bytes) => {
+                    let read = self.decode(&entry.name, bytes);
+                    decoded.insert(key(entry), read);
+                }
+                // Not cached: a later fetch may bring it.
+                None => {
+                    absent.insert(entry.oid.as_str());
+                }
+            }
         }
         let mut stored = StoredLog::default();
         let mut corrupt = Vec::new();
         for entry in &listed {
-            stored.entries.insert(entry.name.clone(), entry.oid.clone());
             let name = codec::parse_op_name(&entry.name);
-            let problem = match (entry.kind.as_str(), decoded.get(&entry.oid)) {
+            if absent.contains(entry.oid.as_str()) {
+                corrupt.push(Corrupt {
+                    name,
+                    label: entry.name.clone(),
+                    problem: "its object is missing from this repository".into(),
+                });
+                continue;
+            }
+            let item = Item {
+                mode: entry.mode.clone(),
+                kind: entry.kind.clone(),
+                oid: entry.oid.clone(),
+            };
+            stored.entries.insert(entry.name.clone(), item);
+            let problem = match (entry.kind.as_str(), decoded.get(&key(entry))) {
                 ("blob", Some(Decoded::Op(op))) => {
                     stored.log.insert(op.clone());
                     continue;
@@ -222,6 +248,7 @@ impl Logs {
                     continue;
                 }
                 ("blob", Some(Decoded::Corrupt(problem))) => problem.clone(),
+                ("tree", _) => "a directory (a tree) where an operation belongs".into(),
                 (kind, _) => format!("a {kind} where an operation belongs"),
             };
             corrupt.push(Corrupt {
@@ -265,9 +292,9 @@ impl Logs {
         let oid = self.git.hash_object(&text)?;
         self.decoded
             .lock()
-            .insert(oid.clone(), Decoded::Op(op.clone()));
+            .insert((oid.clone(), name.clone()), Decoded::Op(op.clone()));
         let mut stored = base.clone();
-        stored.entries.insert(name, oid);
+        stored.entries.insert(name, Item::blob(oid));
         stored.log.insert(op);
         let parents: Vec<&str> = base.commit.as_deref().into_iter().collect();
         stored.commit = Some(self.commit(&stored, &parents, "operation")?);
@@ -281,12 +308,11 @@ impl Logs {
         parents: &[&str],
         message: &str,
     ) -> Result<String, LogError> {
-        let entries: Vec<(String, String)> = stored
+        let entries = stored
             .entries
             .iter()
-            .map(|(name, oid)| (name.clone(), oid.clone()))
-            .collect();
-        let tree = self.git.mktree(&entries)?;
+            .map(|(name, item)| (name.as_str(), item));
+        let tree = self.git.mktree(entries)?;
         Ok(self.git.commit_tree(&tree, parents, message)?)
     }
 
@@ -339,13 +365,14 @@ impl Logs {
             _ => right.checkpoint.clone(),
         };
         if let Some((name, compacted)) = chosen {
-            let oid = left
+            let item = left
                 .entries
                 .get(&name)
                 .or_else(|| right.entries.get(&name))
-                .cloned()
-                .unwrap_or_default();
-            merged.entries.insert(name.clone(), oid);
+                .cloned();
+            if let Some(item) = item {
+                merged.entries.insert(name.clone(), item);
+            }
             merged.checkpoint = Some((name, compacted));
         }
         for op in merged.log.ops() {
@@ -442,11 +469,12 @@ impl Logs {
         };
         let json = codec::checkpoint_to_json(&record);
         let oid = self.git.hash_object(&String::from_utf8_lossy(&json))?;
-        self.decoded
-            .lock()
-            .insert(oid.clone(), Decoded::Checkpoint(Arc::new(record)));
         let name = codec::checkpoint_name(id);
-        let mut entries = BTreeMap::from([(name.clone(), oid)]);
+        self.decoded.lock().insert(
+            (oid.clone(), name.clone()),
+            Decoded::Checkpoint(Arc::new(record)),
+        );
+        let mut entries = BTreeMap::from([(name.clone(), Item::blob(oid))]);
         // The operations the checkpoint does not trust yet stay beside it.
         for op in log.ops() {
             let entry = codec::op_name(op.id.replica, op.id.counter);

@@ -338,7 +338,13 @@ pub(crate) fn writes_under(replica: Replica, ours: &StoredLog, theirs: &StoredLo
 fn finish(logs: &Logs, report: &mut Report, stored: &StoredLog) {
     let state = stored.log.replay(logs.empty());
     report.tasks = state.board.len();
-    report.set_aside = state.set_aside;
+    // The entries that are not operations are listed by their names
+    // below, all of them (the replay keeps only the newest set aside).
+    report.set_aside = state
+        .set_aside
+        .into_iter()
+        .filter(|aside| !aside.is_entry())
+        .collect();
     report.corrupt = stored
         .log
         .corrupt()

@@ -471,12 +471,19 @@ fn git_in(dir: &Path, args: &[&str], input: &[u8]) -> String {
 /// What a hostile clone pushes: the remote's board ref moved to a commit
 /// of the remote's log with `extra` entries (name, blob) added.
 fn hostile_push(remote: &Path, extra: &[(String, String)]) {
+    let lines: Vec<String> = extra
+        .iter()
+        .map(|(entry, oid)| format!("100644 blob {oid}\t{entry}\n"))
+        .collect();
+    hostile_push_lines(remote, &lines.concat());
+}
+
+/// [`hostile_push`] of `lines` in `git mktree`'s format (any mode).
+fn hostile_push_lines(remote: &Path, lines: &str) {
     let name = "refs/planning/boards/default";
     let head = git(remote, &["rev-parse", name]).trim().to_owned();
     let mut listing = git(remote, &["ls-tree", name]);
-    for (entry, oid) in extra {
-        listing.push_str(&format!("100644 blob {oid}\t{entry}\n"));
-    }
+    listing.push_str(lines);
     let tree = git_in(remote, &["mktree"], listing.as_bytes());
     let commit = git(remote, &["commit-tree", &tree, "-p", &head, "-m", "x"])
         .trim()
@@ -630,6 +637,261 @@ fn a_repository_copied_to_the_same_path_elsewhere_gets_a_replica_of_its_own_and_
     assert_eq!(report.renewed, None);
     sync(&original);
     assert_eq!(titles(&a).len(), 4);
+}
+
+/// What a hostile (or broken) clone put in the remote's log: a blob of
+/// these bytes, or a directory.
+enum Foreign {
+    Blob(Vec<u8>),
+    Directory,
+    Submodule,
+}
+
+/// Entry `name` holding `foreign`, pushed to the remote's log: an existing
+/// clone (which had the board) and a fresh one (which never read it) read
+/// every other operation, `sync` succeeds and names the entry once, with
+/// `problem`; writes and syncs go on past it.
+fn read_past(name: &str, foreign: Foreign, problem: &str) {
+    let c = clones(3);
+    let a = board(&c.clones[0], false);
+    add(&a, &["first", "second"]).unwrap();
+    sync(&c.clones[0]);
+    let existing = board(&c.clones[1], false);
+    sync(&c.clones[1]);
+    assert_eq!(titles(&existing), ["first", "second"]);
+    let line = match foreign {
+        Foreign::Blob(bytes) => {
+            let oid = git_in(&c.remote, &["hash-object", "-w", "--stdin"], &bytes);
+            format!("100644 blob {oid}\t{name}\n")
+        }
+        Foreign::Directory => {
+            let blob = git_in(&c.remote, &["hash-object", "-w", "--stdin"], b"inside\n");
+            let listing = format!("100644 blob {blob}\tinside.txt\n");
+            let tree = git_in(&c.remote, &["mktree"], listing.as_bytes());
+            format!("040000 tree {tree}\t{name}\n")
+        }
+        // A commit no repository here holds, as a submodule names one.
+        Foreign::Submodule => format!("160000 commit {}\t{name}\n", "5".repeat(40)),
+    };
+    hostile_push_lines(&c.remote, &line);
+    let fresh = board(&c.clones[2], false);
+    for (dir, board) in [(&c.clones[1], &existing), (&c.clones[2], &fresh)] {
+        let report = sync_ok(dir).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let named: Vec<&String> = report
+            .corrupt
+            .iter()
+            .filter(|line| line.starts_with(&format!("{name}: ")))
+            .collect();
+        assert_eq!(named.len(), 1, "{name} named once: {report:?}");
+        assert!(named[0].contains(problem), "{named:?}");
+        assert!(
+            report.set_aside.iter().all(|aside| !aside.is_entry()),
+            "listed once, by name: {report:?}"
+        );
+        assert_eq!(titles(board), ["first", "second"], "{name}");
+        // Nobody is told of it as of their own change.
+        assert!(board.notices(None).is_empty(), "{:?}", board.notices(None));
+    }
+    // Writes and syncs go on; the entry stays in the log, unread.
+    add(&fresh, &["third"]).unwrap();
+    sync_ok(&c.clones[2]).unwrap();
+    sync_ok(&c.clones[1]).unwrap();
+    assert_eq!(titles(&existing), ["first", "second", "third"]);
+    let tree = git(
+        &c.remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert!(tree.lines().any(|l| l == name), "{tree}");
+}
+
+#[test]
+fn a_binary_blob_in_the_log_is_read_past() {
+    let bytes = b"\x00\xff\xfe\x89PNG\r\n\x1a\n binary".to_vec();
+    read_past(
+        "op-00000000000000aa-1",
+        Foreign::Blob(bytes),
+        "not an operation: binary, not text (a NUL byte at byte 0)",
+    );
+    // Without a NUL, bytes that are not UTF-8 (the count of bytes git
+    // gives is not the count of a text's).
+    let bytes = vec![0xff; 300];
+    read_past(
+        "logo.png",
+        Foreign::Blob(bytes),
+        "not the name of an operation",
+    );
+    read_past(
+        "op-00000000000000aa-1",
+        Foreign::Blob(b"{\"format\":\"\xff\xfe\"}".to_vec()),
+        "binary, not text (not UTF-8 at byte 11)",
+    );
+}
+
+#[test]
+fn a_foreign_text_file_in_the_log_is_read_past_by_its_name() {
+    read_past(
+        "README.md",
+        Foreign::Blob(b"# Notes\nnot an operation\n".to_vec()),
+        "not the name of an operation",
+    );
+}
+
+#[test]
+fn a_truncated_operation_in_the_log_is_read_past() {
+    let op = crate::toolsets::planning::domain::replay::Op {
+        id: crate::toolsets::planning::domain::replay::OpId {
+            stamp: 1,
+            replica: crate::toolsets::planning::domain::replay::Replica(0xab),
+            counter: 1,
+        },
+        at: std::time::UNIX_EPOCH + Duration::from_secs(1),
+        claim: None,
+        action: crate::toolsets::planning::domain::Action::AddTasks(vec![NewTask::new("lost", "")]),
+    };
+    let json = super::codec::op_to_json(&op);
+    read_past(
+        "op-00000000000000ab-1",
+        Foreign::Blob(json[..json.len() / 2].to_vec()),
+        "not an operation: cut short",
+    );
+}
+
+#[test]
+fn valid_json_of_the_wrong_shape_in_the_log_is_read_past() {
+    read_past(
+        "op-00000000000000ac-1",
+        Foreign::Blob(br#"{"format":"planning-mcp-server operation","version":1}"#.to_vec()),
+        "not an operation: JSON of another shape (missing field",
+    );
+}
+
+#[test]
+fn a_directory_where_an_operation_belongs_is_read_past() {
+    read_past(
+        "op-00000000000000ad-1",
+        Foreign::Directory,
+        "a directory (a tree) where an operation belongs",
+    );
+}
+
+#[test]
+fn a_submodule_where_an_operation_belongs_is_read_past() {
+    read_past(
+        "op-00000000000000af-1",
+        Foreign::Submodule,
+        "a commit where an operation belongs",
+    );
+}
+
+#[test]
+fn an_oversized_entry_in_the_log_is_read_past_unread() {
+    read_past(
+        "op-00000000000000ae-1",
+        Foreign::Blob(vec![b' '; 2 * 1024 * 1024]),
+        "it holds 2097152 bytes, more than an entry's 1048576",
+    );
+}
+
+/// `agent` releases task `title` as completed with evidence, as toolset
+/// team does.
+fn release_with_evidence(board: &SharedBoard, agent: &str, title: &str, note: &str) {
+    use crate::toolsets::planning::coordination::Evidence;
+    use crate::toolsets::team::domain::{EvidenceRule, TeamError, View, claims};
+    let task = crate::toolsets::planning::domain::TaskId::from_content(title, "").to_string();
+    let done = board.mutate_with(
+        |b| {
+            let now = b.clock().now();
+            let view = View::new(b, now);
+            let evidence = Evidence {
+                command: Some("cargo test".into()),
+                exit_code: Some(0),
+                commit: None,
+                url: None,
+                note: Some(note.into()),
+                by: agent.into(),
+                at: now,
+            };
+            let (edits, _) = claims::release(
+                view,
+                agent,
+                &task,
+                "completed",
+                Some(evidence),
+                EvidenceRule::Optional,
+            )?;
+            let undo = b.edit(now, edits).map_err(TeamError::from)?;
+            Ok::<_, TeamError>(((), undo))
+        },
+        |_, ()| (),
+    );
+    done.unwrap().unwrap();
+}
+
+#[test]
+fn a_set_aside_completion_is_told_in_words_and_its_evidence_stays_in_the_history() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], false), board(&c.clones[1], false));
+    add(&a, &["Write the parser", "Other"]).unwrap();
+    sync(&c.clones[0]);
+    sync(&c.clones[1]);
+    claim(&a, "alice-agent", "Write the parser").unwrap();
+    // Offline, bob deletes the task; then alice completes it, with
+    // evidence: her release comes later in the log's order.
+    let id =
+        crate::toolsets::planning::domain::TaskId::from_content("Write the parser", "").to_string();
+    b.mutate(|x| x.delete_tasks(&[&id]).map(|u| ((), u)), |_, ()| ())
+        .unwrap();
+    release_with_evidence(
+        &a,
+        "alice-agent",
+        "Write the parser",
+        "all 12 parser tests pass",
+    );
+    sync(&c.clones[1]);
+    let report = sync(&c.clones[0]);
+    assert_eq!(titles(&a), ["Other"]);
+    // The agent is told at its next call, once; another agent is not.
+    assert!(a.notices(Some("bob-agent")).is_empty());
+    let notices = a.notices(Some("alice-agent"));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let replica = report.set_aside[0].op.replica.to_string();
+    insta::assert_snapshot!(
+        "set_aside_completion_notice",
+        notices[0].replace(&replica, "<replica>")
+    );
+    assert!(a.notices(Some("alice-agent")).is_empty(), "told once");
+    // What sync prints of it names the same.
+    assert_eq!(report.set_aside.len(), 1, "{report:?}");
+    insta::assert_snapshot!(
+        "set_aside_completion_sync_line",
+        report.set_aside[0]
+            .to_string()
+            .replace(&replica, "<replica>")
+    );
+    // Its evidence is in the board's log, in the operation's blob.
+    let counter = report.set_aside[0].op.counter;
+    let entry = format!("refs/planning/boards/default:op-{replica}-{counter}");
+    let blob = git(&c.remote, &["show", &entry]);
+    assert!(blob.contains("all 12 parser tests pass"), "{blob}");
+    // And it stays in git's history once the log is compacted.
+    let other = crate::toolsets::planning::domain::TaskId::from_content("Other", "").to_string();
+    for n in 0..10 {
+        let status = ["completed", "pending"][n % 2];
+        a.mutate(
+            |x| x.update_statuses(&[(&other, status)]).map(|u| ((), u)),
+            |_, ()| (),
+        )
+        .unwrap();
+    }
+    assert!(sync(&c.clones[0]).compacted);
+    let tree = git(
+        &c.remote,
+        &["ls-tree", "--name-only", "refs/planning/boards/default"],
+    );
+    assert!(!tree.contains(&format!("op-{replica}-{counter}")), "{tree}");
+    git(&c.remote, &["gc", "-q", "--prune=now"]);
+    let history = git(&c.remote, &["log", "-p", "refs/planning/boards/default"]);
+    assert!(history.contains("all 12 parser tests pass"));
 }
 
 #[test]

@@ -252,10 +252,14 @@ fn a_corrupt_operation_is_refused_with_its_problem() {
     let name = (good.id.replica, good.id.counter);
     let json = String::from_utf8(op_to_json(&good)).unwrap();
     let cases: Vec<(String, &str)> = vec![
-        ("".into(), "not an operation (EOF while parsing a value at line 1 column 0)"),
-        ("{\"format\":".into(), "not an operation"),
-        (json.replace("\"tasks\"", "\"x\":1,\"tasks\""), "not an operation (unknown field `x`"),
-        (json.replace("\"stamp\"", "\"x\":1,\"stamp\""), "not an operation (unknown field `x`"),
+        ("".into(), "not an operation: cut short (EOF while parsing a value at line 1 column 0)"),
+        (json[..json.len() / 2].to_owned(), "not an operation: cut short (EOF while parsing"),
+        ("{\"format\":".into(), "not an operation: cut short"),
+        ("hello, world\n".into(), "not an operation: not JSON (expected value"),
+        ("{\"title\":\"x\"}".into(), "not an operation: JSON of another shape (unknown field `title`"),
+        ("a\0b".into(), "not an operation: binary, not text (a NUL byte at byte 1)"),
+        (json.replace("\"tasks\"", "\"x\":1,\"tasks\""), "not an operation: JSON of another shape (unknown field `x`"),
+        (json.replace("\"stamp\"", "\"x\":1,\"stamp\""), "not an operation: JSON of another shape (unknown field `x`"),
         (json.replace(OP_FORMAT, "something else"), "its format is \"something else\""),
         (json.replace("\"version\":1", "\"version\":2"), "it has format version 2"),
         (json.replace("#3", "#4"), "it says it is operation"),
@@ -269,6 +273,11 @@ fn a_corrupt_operation_is_refused_with_its_problem() {
         let error = op_from_json(name, text.as_bytes()).unwrap_err();
         assert!(error.starts_with(problem), "{error}\n  for {text}");
     }
+    let binary = op_from_json(name, b"{\"format\":\"\xff\"}").unwrap_err();
+    assert_eq!(
+        binary,
+        "not an operation: binary, not text (not UTF-8 at byte 11)"
+    );
     let huge = vec![b' '; MAX_OP_BYTES + 1];
     assert!(
         op_from_json(name, &huge)
