@@ -639,48 +639,14 @@ async fn a_corrupt_operation_is_refused_without_losing_the_others() {
     let remote = &clones.remote;
     let head = clones.remote_board().unwrap();
     let tree = git(remote, &["ls-tree", &head]);
-    let blob = {
-        let mut child = StdCommand::new("git")
-            .args(["hash-object", "-w", "--stdin"])
-            .current_dir(remote)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write as _;
-        child.stdin.take().unwrap().write_all(b"{not json").unwrap();
-        let output = child.wait_with_output().unwrap();
-        String::from_utf8(output.stdout).unwrap().trim().to_owned()
-    };
+    let blob = git_with_input(remote, &["hash-object", "-w", "--stdin"], b"{not json");
     let listing = format!("{tree}100644 blob {blob}\top-00000000000000ab-1\n");
-    let new_tree = {
-        let mut child = StdCommand::new("git")
-            .args(["mktree"])
-            .current_dir(remote)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(listing.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        String::from_utf8(output.stdout).unwrap().trim().to_owned()
-    };
-    let commit = StdCommand::new("git")
-        .args(["commit-tree", &new_tree, "-p", &head, "-m", "corrupt"])
-        .current_dir(remote)
-        .env("GIT_AUTHOR_NAME", "x")
-        .env("GIT_AUTHOR_EMAIL", "x@x")
-        .env("GIT_COMMITTER_NAME", "x")
-        .env("GIT_COMMITTER_EMAIL", "x@x")
-        .output()
-        .unwrap();
-    let commit = String::from_utf8(commit.stdout).unwrap().trim().to_owned();
+    let new_tree = git_with_input(remote, &["mktree"], listing.as_bytes());
+    let commit = git_with_input(
+        remote,
+        &["commit-tree", &new_tree, "-p", &head, "-m", "corrupt"],
+        b"",
+    );
     git(
         remote,
         &["update-ref", "refs/planning/boards/default", &commit, &head],
