@@ -44,6 +44,7 @@ mod postgres_proxy;
 mod postgres_proxy_failover;
 mod postgres_replicas;
 mod replies;
+mod review;
 mod scenario;
 mod sessions;
 mod setup;

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::config::{BoardSettings, EXAMPLE, FLAGS, Replies};
+use super::coordination::person::PersonDesk;
 use super::coordination::plan::Planner;
 use super::mcp::PlanningTools;
 use super::mcp::skipped::SkippedLog;
@@ -93,6 +94,7 @@ impl ToolsetKind for PlanningKind {
             boards: Arc::new(Boards::new(settings)),
             skipped: Arc::default(),
             planner: OnceLock::new(),
+            desk: OnceLock::new(),
         }))
     }
 }
@@ -106,6 +108,7 @@ pub(crate) struct Planning {
     replies: Replies,
     skipped: Arc<SkippedLog>,
     planner: OnceLock<Arc<dyn Planner>>,
+    desk: OnceLock<Arc<dyn PersonDesk>>,
 }
 
 impl Planning {
@@ -119,6 +122,23 @@ impl Planning {
     /// before any board is opened. The first planner given stays.
     pub(crate) fn plan_with(&self, planner: Arc<dyn Planner>) {
         let _ = self.planner.set(planner);
+    }
+
+    /// Gives a person's channels (the web board's writes) the desk where
+    /// they approve, reject and leave notes: what toolset team calls while
+    /// it is configured. The first desk given stays.
+    pub(crate) fn desk_with(&self, desk: Arc<dyn PersonDesk>) {
+        let _ = self.desk.set(desk);
+    }
+
+    /// The person's desk, when a toolset on top (team) gave one: where the
+    /// web board approves or rejects a review and leaves a note.
+    #[allow(
+        dead_code,
+        reason = "the web board's writes call it; the terminal's board command uses the team's desk directly"
+    )]
+    pub(crate) fn person_desk(&self) -> Option<Arc<dyn PersonDesk>> {
+        self.desk.get().cloned()
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::domain::{EvidenceRule, LeasePolicy};
+use super::domain::{EvidenceRule, LeasePolicy, ReviewRule};
 use super::mcp::Rules;
 use crate::server::settings::Settings;
 
@@ -24,6 +24,11 @@ max_lease_minutes = 120
 # exit code, a commit, a URL or a note). Off: such a completion is accepted,
 # and the agent that made it may add the evidence later.
 require_evidence = false
+# Park an agent's release_task as completed as "awaiting review" until a
+# person approves it (then it is completed) or rejects it with a reason
+# (then it is pending again): planning-mcp-server board review, or the web
+# board. No MCP tool completes such a task (docs/review.md).
+require_review = false
 # The longest wait_for, in seconds (1 to 60): its default timeout and the
 # most a call may ask for.
 max_wait_seconds = 60
@@ -45,6 +50,8 @@ pub(crate) struct TeamSettings {
     pub(crate) max_lease_minutes: i64,
     /// Whether a completion must carry evidence.
     pub(crate) require_evidence: bool,
+    /// Whether a completion waits for a person's review.
+    pub(crate) require_review: bool,
     /// The longest `wait_for`, in seconds.
     pub(crate) max_wait_seconds: u64,
 }
@@ -56,6 +63,7 @@ impl Default for TeamSettings {
             lease_minutes: policy.default_minutes,
             max_lease_minutes: policy.max_minutes,
             require_evidence: false,
+            require_review: false,
             max_wait_seconds: MAX_WAIT_LIMIT,
         }
     }
@@ -103,6 +111,10 @@ impl TeamSettings {
         Rules {
             policy: self.policy(),
             evidence: self.evidence_rule(),
+            review: match self.require_review {
+                true => ReviewRule::Required,
+                false => ReviewRule::Off,
+            },
             max_wait: Duration::from_secs(self.max_wait_seconds),
         }
     }

@@ -10,11 +10,12 @@
 
 use std::sync::Arc;
 
-use super::cli::{CHECK_TOUCHES, SUMMARY};
+use super::cli::{BOARD, CHECK_TOUCHES, SUMMARY};
 use super::config::{EXAMPLE, TeamSettings};
 use super::domain::plan::TeamPlanner;
 use super::domain::{View, digest_at};
 use super::mcp::{Rules, TeamTools};
+use super::people::TeamDesk;
 use super::reserved::{self, Reservations};
 use super::routes;
 use crate::runtime::clock::Clock;
@@ -85,7 +86,7 @@ impl ToolsetKind for TeamKind {
     }
 
     fn commands(&self) -> &'static [CliCommand] {
-        &[SUMMARY, CHECK_TOUCHES]
+        &[SUMMARY, CHECK_TOUCHES, BOARD]
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
@@ -97,12 +98,16 @@ impl ToolsetKind for TeamKind {
             ]);
         };
         // Enabled, team gives planning's add_tasks its links and touches.
+        let rules = team.rules();
         if settings.offers(self.name()) {
-            planning.plan_with(Arc::new(TeamPlanner));
+            planning.plan_with(Arc::new(TeamPlanner {
+                review: rules.review,
+            }));
+            planning.desk_with(Arc::new(TeamDesk { clock }));
         }
         Ok(Arc::new(Team {
             boards: planning.boards().clone(),
-            rules: team.rules(),
+            rules,
             clock,
         }))
     }

@@ -15,7 +15,7 @@
 //! link or evidence ever names a task that is not on the board. A board
 //! nobody coordinates on holds none of it and behaves exactly as before.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::SystemTime;
 
 use crate::toolsets::planning::domain::{Event, Status, TaskId};
@@ -49,6 +49,20 @@ pub struct Evidence {
     pub(crate) by: String,
     /// When.
     pub(crate) at: SystemTime,
+    /// A person's review of the outcome, once there is one.
+    pub(crate) review: Option<Review>,
+}
+
+/// A person's verdict on an agent's completion (docs/review.md): who, when,
+/// and for a rejection why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Review {
+    /// The reviewer, as they named themselves (or their OS account).
+    pub(crate) by: String,
+    /// When they decided.
+    pub(crate) at: SystemTime,
+    /// `None`: approved; else rejected, for this reason.
+    pub(crate) rejected: Option<String>,
 }
 
 /// A lead's record that it dispatched a task to a worker (a sub-agent):
@@ -74,6 +88,23 @@ pub struct Dispatch {
     pub(crate) claimed: bool,
 }
 
+/// A person's note for the agents (docs/review.md): on a task, for the
+/// agent that holds it, or on the board, for the next agent that calls.
+/// Carried once, in the reply of the agent it reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The task it is about; `None`: the whole board.
+    pub(crate) task: Option<TaskId>,
+    /// Who left it.
+    pub(crate) by: String,
+    /// When.
+    pub(crate) at: SystemTime,
+    /// What it says (one line).
+    pub(crate) text: String,
+    /// The agent whose reply carried it, once one did.
+    pub(crate) told: Option<String>,
+}
+
 /// The team data of one board.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coordination {
@@ -92,6 +123,12 @@ pub struct Coordination {
     blocking: HashMap<TaskId, BTreeSet<TaskId>>,
     links: usize,
     done_when: Option<String>,
+    /// A person's notes, by number (from 1, in the order they were left).
+    notes: BTreeMap<u64, Note>,
+    /// The old ID of a task that was reworded while an agent held it -> its
+    /// ID after that rewording, so that the holder's next call with the old
+    /// ID is told the new one (docs/review.md).
+    renamed: BTreeMap<TaskId, TaskId>,
 }
 
 /// One change to the coordination data. Applying a change returns the
@@ -114,6 +151,10 @@ pub(crate) enum Change {
     Dispatch(TaskId, Option<Dispatch>),
     /// Sets or removes the paths a task touches.
     Touches(TaskId, Option<Vec<String>>),
+    /// Sets or removes note `n`.
+    Note(u64, Option<Note>),
+    /// Records (or forgets) that the held task `from` was reworded to `to`.
+    Renamed(TaskId, Option<TaskId>),
     /// Moves everything attached to `from` to `to` (a reworded task's new ID).
     Rekey { from: TaskId, to: TaskId },
 }
@@ -151,6 +192,8 @@ pub enum Edit {
     Dispatch(TaskId, Option<Dispatch>),
     /// Sets the paths a task touches (an empty list removes them).
     Touches(TaskId, Vec<String>),
+    /// Sets or removes a person's note `n` (leaving one, or marking it told).
+    Note(u64, Option<Note>),
     /// Records an event in the history.
     Record(Event),
 }
@@ -182,6 +225,7 @@ impl Edit {
             Edit::DoneWhen(text) => Change::DoneWhen(text),
             Edit::Dispatch(id, dispatch) => Change::Dispatch(id, dispatch),
             Edit::Touches(id, touches) => Change::Touches(id, Some(touches)),
+            Edit::Note(n, note) => Change::Note(n, note),
         })
     }
 
@@ -195,6 +239,7 @@ impl Edit {
             | Edit::Dispatch(id, _)
             | Edit::Touches(id, _) => vec![*id],
             Edit::Link { task, blocker } | Edit::Unlink { task, blocker } => vec![*task, *blocker],
+            Edit::Note(_, note) => note.iter().filter_map(|note| note.task).collect(),
             Edit::DoneWhen(_) | Edit::Record(_) => Vec::new(),
         }
     }
@@ -212,12 +257,49 @@ impl Coordination {
             && self.done_when.is_none()
             && self.dispatches.is_empty()
             && self.touches.is_empty()
+            && self.notes.is_empty()
+            && self.renamed.is_empty()
+    }
+
+    /// The ID a held task that had ID `old` has now, after one or more
+    /// rewordings, if it is known.
+    pub(crate) fn renamed_to(&self, old: TaskId) -> Option<TaskId> {
+        let mut id = *self.renamed.get(&old)?;
+        // A chain of rewordings, followed at most once round the map.
+        for _ in 0..self.renamed.len() {
+            match self.renamed.get(&id) {
+                Some(next) if *next != old => id = *next,
+                _ => break,
+            }
+        }
+        Some(id)
+    }
+
+    /// Every recorded rewording of a held task, old ID -> new ID.
+    pub(crate) fn renamings(&self) -> impl Iterator<Item = (TaskId, TaskId)> + '_ {
+        self.renamed.iter().map(|(old, new)| (*old, *new))
+    }
+
+    /// A person's notes, by number, oldest first.
+    pub(crate) fn notes(&self) -> impl DoubleEndedIterator<Item = (u64, &Note)> {
+        self.notes.iter().map(|(n, note)| (*n, note))
+    }
+
+    /// The number the next note gets.
+    pub(crate) fn next_note(&self) -> u64 {
+        self.notes.keys().next_back().map_or(1, |n| n + 1)
     }
 
     /// Whether any task has a dispatch record or declares the paths it
     /// touches (which needs snapshot format version 4).
     pub(crate) fn has_dispatches_or_touches(&self) -> bool {
         !self.dispatches.is_empty() || !self.touches.is_empty()
+    }
+
+    /// Whether any evidence carries a person's review (which needs snapshot
+    /// format version 5).
+    pub(crate) fn has_reviews(&self) -> bool {
+        self.evidence.values().any(|e| e.review.is_some())
     }
 
     /// Task `id`'s dispatch record.
@@ -387,6 +469,17 @@ impl Coordination {
                 let touches = touches.filter(|list| !list.is_empty());
                 Change::Touches(id, set(&mut self.touches, id, touches))
             }
+            Change::Renamed(from, to) => Change::Renamed(
+                from,
+                match to {
+                    Some(to) => self.renamed.insert(from, to),
+                    None => self.renamed.remove(&from),
+                },
+            ),
+            Change::Note(n, note) => Change::Note(n, match note {
+                Some(note) => self.notes.insert(n, note),
+                None => self.notes.remove(&n),
+            }),
             Change::Rekey { from, to } => {
                 self.rekey(from, to);
                 Change::Rekey { from: to, to: from }
@@ -408,6 +501,13 @@ impl Coordination {
             self.blockers(id)
                 .iter()
                 .map(|&blocker| Change::Unlink { task: id, blocker }),
+        );
+        // A note about a deleted task has no one left to reach.
+        changes.extend(
+            self.notes
+                .iter()
+                .filter(|(_, note)| note.task == Some(id))
+                .map(|(n, _)| Change::Note(*n, None)),
         );
         changes.extend(
             self.dependents(id)
@@ -438,6 +538,11 @@ impl Coordination {
         }
         if let Some(touches) = self.touches.remove(&from) {
             self.touches.insert(to, touches);
+        }
+        for note in self.notes.values_mut() {
+            if note.task == Some(from) {
+                note.task = Some(to);
+            }
         }
         if let Some(blockers) = self.blocked_by.remove(&from) {
             for blocker in &blockers {
@@ -600,6 +705,7 @@ mod tests {
             note: Some("done".into()),
             by: "a".into(),
             at: SystemTime::UNIX_EPOCH,
+            review: None,
         };
         let _ = c.apply(Change::Evidence(id(1), Some(evidence)));
         let _ = c.apply(Change::CompletedBy(id(1), Some("b".into())));

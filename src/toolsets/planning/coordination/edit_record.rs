@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::data::Edit;
-use super::records::{ClaimRecord, DispatchRecord, EvidenceRecord};
+use super::records::{ClaimRecord, DispatchRecord, EvidenceRecord, NoteRecord};
 use crate::toolsets::planning::domain::{Status, TaskId};
 use crate::toolsets::planning::store::records::{BadTime, EventRecord};
 
@@ -56,6 +56,10 @@ pub(crate) enum EditRecord<'a> {
     Record {
         event: EventRecord<'a>,
     },
+    Note {
+        n: u64,
+        note: Option<NoteRecord<'a>>,
+    },
 }
 
 impl<'a> From<&'a Edit> for EditRecord<'a> {
@@ -99,6 +103,10 @@ impl<'a> From<&'a Edit> for EditRecord<'a> {
             Edit::Record(event) => EditRecord::Record {
                 event: EventRecord::from(event),
             },
+            Edit::Note(n, note) => EditRecord::Note {
+                n: *n,
+                note: note.as_ref().map(NoteRecord::from),
+            },
         }
     }
 }
@@ -131,6 +139,9 @@ impl EditRecord<'_> {
             ),
             EditRecord::Touches { task_id, paths } => Edit::Touches(task_id, paths),
             EditRecord::Record { event } => Edit::Record(event.into_event()?),
+            EditRecord::Note { n, note } => {
+                Edit::Note(n, note.map(NoteRecord::into_note).transpose()?)
+            }
         })
     }
 }

@@ -37,9 +37,10 @@
 
 pub(crate) mod data;
 pub(crate) mod edit_record;
+pub(crate) mod person;
 pub(crate) mod plan;
 pub(crate) mod records;
 pub(crate) mod replay;
 pub(crate) mod snapshot_fields;
 
-pub(crate) use data::{Claim, Dispatch, Edit, Evidence};
+pub(crate) use data::{Claim, Dispatch, Edit, Evidence, Note, Review};

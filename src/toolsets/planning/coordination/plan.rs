@@ -69,4 +69,11 @@ pub(crate) trait Planner: Send + Sync + Debug {
     /// The lines the reply adds about what was attached (`attached`, not
     /// empty), on the board after the change.
     fn reply(&self, board: &Board, now: SystemTime, attached: &[Attach]) -> String;
+
+    /// Whether every completion waits for a person's review (toolset team's
+    /// `require_review`): then `update_task_statuses` completes no task, so
+    /// that no agent passes the review by a planning tool.
+    fn completion_needs_review(&self) -> bool {
+        false
+    }
 }

@@ -9,7 +9,8 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::data::{Claim, Dispatch, Evidence};
+use super::data::{Claim, Dispatch, Evidence, Note, Review};
+use crate::toolsets::planning::domain::TaskId;
 use crate::toolsets::planning::store::records::{BadTime, parse_time, timestamp};
 
 /// A task's claim: `{"holder": …, "since": …, "until": …}`.
@@ -59,6 +60,56 @@ pub(crate) struct EvidenceRecord<'a> {
     note: Option<Cow<'a, str>>,
     by: Cow<'a, str>,
     at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    review: Option<ReviewRecord<'a>>,
+}
+
+/// A person's review of an outcome: `{"by": …, "at": …, "verdict":
+/// "approved"}`, or `"rejected"` with its `"reason"`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReviewRecord<'a> {
+    by: Cow<'a, str>,
+    at: String,
+    verdict: Verdict,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reason: Option<Cow<'a, str>>,
+}
+
+/// A review's verdict, as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Verdict {
+    Approved,
+    Rejected,
+}
+
+impl<'a> From<&'a Review> for ReviewRecord<'a> {
+    fn from(r: &'a Review) -> Self {
+        Self {
+            by: Cow::Borrowed(&r.by),
+            at: timestamp(r.at),
+            verdict: match r.rejected {
+                Some(_) => Verdict::Rejected,
+                None => Verdict::Approved,
+            },
+            reason: r.rejected.as_deref().map(Cow::Borrowed),
+        }
+    }
+}
+
+impl ReviewRecord<'_> {
+    /// The review; a rejection without its reason reads with an empty one.
+    fn into_review(self) -> Result<Review, BadTime> {
+        Ok(Review {
+            at: parse_time(&self.at, "at")?,
+            by: self.by.into_owned(),
+            rejected: match self.verdict {
+                Verdict::Approved => None,
+                Verdict::Rejected => Some(self.reason.map(Cow::into_owned).unwrap_or_default()),
+            },
+        })
+    }
 }
 
 impl<'a> From<&'a Evidence> for EvidenceRecord<'a> {
@@ -71,6 +122,7 @@ impl<'a> From<&'a Evidence> for EvidenceRecord<'a> {
             note: e.note.as_deref().map(Cow::Borrowed),
             by: Cow::Borrowed(&e.by),
             at: timestamp(e.at),
+            review: e.review.as_ref().map(ReviewRecord::from),
         }
     }
 }
@@ -86,6 +138,7 @@ impl EvidenceRecord<'_> {
             url: self.url.map(Cow::into_owned),
             note: self.note.map(Cow::into_owned),
             by: self.by.into_owned(),
+            review: self.review.map(ReviewRecord::into_review).transpose()?,
         })
     }
 }
@@ -134,4 +187,55 @@ impl DispatchRecord<'_> {
             claimed: self.claimed,
         })
     }
+}
+
+/// A person's note: `{"n": 1, "task_id": …, "by": …, "at": …, "text": …,
+/// "told": …}` (`task_id` absent for a note on the board, `told` until an
+/// agent's reply carried it).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoteRecord<'a> {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    task_id: Option<TaskId>,
+    by: Cow<'a, str>,
+    at: String,
+    text: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    told: Option<Cow<'a, str>>,
+}
+
+impl<'a> From<&'a Note> for NoteRecord<'a> {
+    fn from(note: &'a Note) -> Self {
+        Self {
+            task_id: note.task,
+            by: Cow::Borrowed(&note.by),
+            at: timestamp(note.at),
+            text: Cow::Borrowed(&note.text),
+            told: note.told.as_deref().map(Cow::Borrowed),
+        }
+    }
+}
+
+impl NoteRecord<'_> {
+    /// The note; a field that is not a time is named.
+    pub(crate) fn into_note(self) -> Result<Note, BadTime> {
+        Ok(Note {
+            at: parse_time(&self.at, "at")?,
+            task: self.task_id,
+            by: self.by.into_owned(),
+            text: self.text.into_owned(),
+            told: self.told.map(Cow::into_owned),
+        })
+    }
+}
+
+/// A note with its number, as a snapshot's header lists them.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NumberedNoteRecord<'a> {
+    /// Its number.
+    pub(crate) n: u64,
+    /// The note.
+    #[serde(flatten)]
+    pub(crate) note: NoteRecord<'a>,
 }

@@ -24,7 +24,7 @@
 
 use std::collections::HashSet;
 
-use super::data::{Claim, Edit};
+use super::data::{Claim, Edit, Note};
 use crate::toolsets::planning::domain::replay::{ClaimMode, Op, OpId, Reason, State, intent};
 use crate::toolsets::planning::domain::{ClaimEnd, Event, Status, TaskId};
 
@@ -268,6 +268,19 @@ impl State {
             },
             Edit::Dispatch(task, dispatch) => Edit::Dispatch(id(*task)?, dispatch.clone()),
             Edit::Touches(task, paths) => Edit::Touches(id(*task)?, paths.clone()),
+            Edit::Note(n, note) => Edit::Note(
+                *n,
+                match note {
+                    Some(note) => Some(Note {
+                        task: match note.task {
+                            Some(task) => Some(id(task)?),
+                            None => None,
+                        },
+                        ..note.clone()
+                    }),
+                    None => None,
+                },
+            ),
             Edit::DoneWhen(_) | Edit::Record(_) => edit.clone(),
         })
     }

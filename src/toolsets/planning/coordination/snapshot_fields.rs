@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::data::{Change, Coordination};
-use super::records::{ClaimRecord, DispatchRecord, EvidenceRecord};
+use super::records::{ClaimRecord, DispatchRecord, EvidenceRecord, NoteRecord, NumberedNoteRecord};
 use crate::toolsets::planning::domain::{Board, Status, TaskId};
 use crate::toolsets::planning::store::records::BadTime;
 use crate::toolsets::planning::store::snapshot::VERSION;
@@ -63,8 +63,18 @@ pub(crate) fn version_needed(board: &Board) -> u64 {
     let dispatch_events = board
         .history()
         .is_some_and(|history| history.entries().any(|e| e.event.is_dispatch()));
-    if coordination.has_dispatches_or_touches() || dispatch_events {
+    let reviews = board.tasks().any(|task| task.status == Status::AwaitingReview)
+        || coordination.has_reviews()
+        || coordination.notes().next().is_some()
+        || coordination.renamings().next().is_some()
+        || board
+            .history()
+            .is_some_and(|history| history.entries().any(|e| e.event.is_review()));
+    if reviews {
         return VERSION;
+    }
+    if coordination.has_dispatches_or_touches() || dispatch_events {
+        return 4;
     }
     if coordination.has_completers() {
         return 3;
@@ -76,6 +86,38 @@ pub(crate) fn version_needed(board: &Board) -> u64 {
         true => 2,
         false => 1,
     }
+}
+
+/// The board's notes for its snapshot's header, by number.
+pub(crate) fn notes_of(board: &Board) -> Vec<NumberedNoteRecord<'_>> {
+    board
+        .coordination()
+        .notes()
+        .map(|(n, note)| NumberedNoteRecord {
+            n,
+            note: NoteRecord::from(note),
+        })
+        .collect()
+}
+
+/// Adds the notes of a snapshot's header to `coordination`: each number
+/// once, each task named on the board.
+pub(crate) fn read_notes(
+    coordination: &mut Coordination,
+    notes: Vec<NumberedNoteRecord<'_>>,
+) -> Result<(), String> {
+    for record in notes {
+        let n = record.n;
+        let note = record
+            .note
+            .into_note()
+            .map_err(|e| e.describe(&format!("note {n}"), ""))?;
+        if coordination.notes().any(|(m, _)| m == n) {
+            return Err(format!("note {n} is listed twice"));
+        }
+        let _ = coordination.apply(Change::Note(n, Some(note)));
+    }
+    Ok(())
 }
 
 /// Task `id`'s coordination fields for its record.

@@ -423,6 +423,19 @@ impl Board {
     /// Sets statuses, all or nothing: every ID must exist and every status be
     /// valid. When an ID repeats, its last status wins.
     pub fn update_statuses(&mut self, updates: &[(&str, &str)]) -> Result<Undo, BoardError> {
+        self.update_statuses_reviewed(updates, false)
+    }
+
+    /// Sets statuses as [`Board::update_statuses`] does, the way a planning
+    /// tool may: never to `awaiting_review`, never on a task that awaits a
+    /// person's review (only the person's approval or rejection changes
+    /// it), and, when `review_required`, never to `completed` (an agent's
+    /// completion must wait for the person). Refused, nothing changes.
+    pub(crate) fn update_statuses_reviewed(
+        &mut self,
+        updates: &[(&str, &str)],
+        review_required: bool,
+    ) -> Result<Undo, BoardError> {
         if updates.is_empty() {
             return Err(BoardError::EmptyRequest("tasks"));
         }
@@ -430,12 +443,24 @@ impl Board {
             .iter()
             .map(|(_, status)| status.parse::<Status>())
             .collect::<Result<Vec<_>, _>>()?;
+        if statuses.contains(&Status::AwaitingReview) {
+            return Err(BoardError::ReviewStatusByHand);
+        }
         let seqs = self.resolve(updates.iter().map(|(id, _)| *id))?;
         let resolved: Vec<(TaskId, Status)> = seqs
             .iter()
             .zip(statuses)
             .map(|(seq, status)| (self.tasks[seq].id, status))
             .collect();
+        for &(id, status) in &resolved {
+            let current = self.task(id).map(|task| task.status);
+            if current == Some(Status::AwaitingReview) {
+                return Err(BoardError::AwaitsReview { id: id.to_string() });
+            }
+            if review_required && status == Status::Completed && current != Some(status) {
+                return Err(BoardError::ReviewRequired);
+            }
+        }
         Ok(self.set_statuses(&resolved))
     }
 
@@ -658,13 +683,20 @@ impl Board {
         self.index.remove(&before.id);
         self.index.insert(new_id, seq);
         // Claims, links and evidence follow the task to its new ID.
-        let journal = match new_id == before.id {
+        let mut journal = match new_id == before.id {
             true => Vec::new(),
             false => vec![self.coordination.apply(Change::Rekey {
                 from: before.id,
                 to: new_id,
             })],
         };
+        // Its holder still calls it by the old ID: remember the new one.
+        if new_id != before.id && self.coordination.claim(new_id).is_some() {
+            journal.push(
+                self.coordination
+                    .apply(Change::Renamed(before.id, Some(new_id))),
+            );
+        }
         let made = Done {
             at: self.clock.now(),
             action,
@@ -820,10 +852,20 @@ impl Board {
             }
         }
         if unknown.is_empty() {
-            Ok(seqs)
-        } else {
-            Err(BoardError::UnknownTasks(unknown))
+            return Ok(seqs);
         }
+        // A held task that a person reworded: name its new ID.
+        if let [text] = unknown.as_slice()
+            && let Some(new) = TaskId::parse(text)
+                .and_then(|old| self.coordination.renamed_to(old))
+                .filter(|new| self.index.contains_key(new))
+        {
+            return Err(BoardError::Reworded {
+                old: text.clone(),
+                new: new.to_string(),
+            });
+        }
+        Err(BoardError::UnknownTasks(unknown))
     }
 
     fn checked_goal(&self, title: &str, description: &str) -> Result<Goal, BoardError> {
@@ -1445,6 +1487,7 @@ mod tests {
                     note: None,
                     by: "worker".into(),
                     at,
+                    review: None,
                 }),
             ),
             Edit::Status(b, Status::InProgress),

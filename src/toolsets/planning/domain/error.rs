@@ -97,6 +97,16 @@ pub enum BoardError {
     /// IDs that name no task on the board (malformed IDs included).
     #[error("{}", unknown_ids_sentence(.0))]
     UnknownTasks(Vec<String>),
+    /// The old ID of a task an agent held when a person reworded it.
+    #[error(
+        "[{old}] was reworded while you held it: it is now [{new}] (its ID follows its words), and your claim moved with it; read it again (get_tasks or team_board) and call again with task_id {new}. Nothing changed."
+    )]
+    Reworded {
+        /// The ID the caller gave.
+        old: String,
+        /// The task's ID now.
+        new: String,
+    },
     /// A status name that is not one.
     #[error("{0}.")]
     UnknownStatus(#[from] UnknownStatus),
@@ -126,6 +136,26 @@ pub enum BoardError {
         /// The title of the task that has the ID.
         holder: String,
     },
+    /// A planning tool asked to set `awaiting_review`, which only a
+    /// completion that waits for a person's review sets.
+    #[error(
+        "awaiting_review is not set by hand: it is what an agent's completion becomes when the board requires a person's review (docs/review.md); use one of pending, in_progress, completed, failed, cancelled."
+    )]
+    ReviewStatusByHand,
+    /// A planning tool asked to change a task that awaits a person's review.
+    #[error(
+        "[{id}] awaits a person's review: only a person approves or rejects it (planning-mcp-server board review approve|reject {id}, or the web board); nothing changed."
+    )]
+    AwaitsReview {
+        /// The task.
+        id: String,
+    },
+    /// A planning tool asked to complete a task on a board that requires a
+    /// person's review of every completion.
+    #[error(
+        "This board requires a person's review of every completion: release the task you hold with release_task as completed, with evidence, and a person approves it; nothing changed."
+    )]
+    ReviewRequired,
     /// `modify_task` whose new content hashes to another task's ID.
     #[error(
         "The new title and description give the ID {id}, which another task already has; choose different wording."

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::task::{Status, TaskId};
+use crate::toolsets::planning::coordination::Evidence;
 
 /// The most entries kept; older ones are dropped first, so that a long
 /// session cannot grow the board (or its snapshot) without bound.
@@ -108,6 +109,17 @@ pub enum Event {
         /// The tasks that waited for it and no longer do.
         dependents: Vec<TaskId>,
     },
+    /// A person approved or rejected an agent's completion: the evidence
+    /// reviewed, with the review (who, when, why a rejection) on it, so
+    /// that a rejected outcome stays in the history after the task moves on.
+    Reviewed {
+        /// The task's ID at the time.
+        task_id: TaskId,
+        /// The task's title at the time.
+        title: String,
+        /// What the agent gave, and the person's review of it.
+        evidence: Box<Evidence>,
+    },
 }
 
 impl Event {
@@ -121,7 +133,14 @@ impl Event {
                 | Event::LinksRemoved { .. }
                 | Event::Dispatched { .. }
                 | Event::DispatchEnded { .. }
+                | Event::Reviewed { .. }
         )
+    }
+
+    /// Whether the event is a person's review, which only format version 5
+    /// snapshots can hold.
+    pub(crate) fn is_review(&self) -> bool {
+        matches!(self, Event::Reviewed { .. })
     }
 
     /// Whether the event is about a dispatch, which only format version 4

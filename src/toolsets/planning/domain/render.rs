@@ -69,11 +69,12 @@ pub fn task_list(board: &Board, filter: Filter) -> String {
     // Room for typical task lines, so that the text is not copied as it grows.
     out.reserve(board.len() * 64 + 64);
     out.push_str("\n\n");
-    let (mut any, mut cancelled, mut failed) = (false, false, false);
+    let (mut any, mut cancelled, mut failed, mut review) = (false, false, false, false);
     for task in board.tasks().filter(|task| filter.admits(task)) {
         any = true;
         cancelled |= task.status == Status::Cancelled;
         failed |= task.status == Status::Failed;
+        review |= task.status == Status::AwaitingReview;
         push_task_line(&mut out, task);
     }
     if !any {
@@ -91,6 +92,9 @@ pub fn task_list(board: &Board, filter: Filter) -> String {
     }
     if failed {
         out.push_str(" ☒ failed");
+    }
+    if review {
+        out.push_str(" ⧗ awaiting review");
     }
     out
 }
@@ -162,7 +166,21 @@ pub(crate) fn counts_line(board: &Board) -> String {
         .zip(counts)
         .map(|(status, count)| format!("{count} {}", status.label()))
         .collect();
-    format!("Tasks: {} ({})", board.len(), parts.join(", "))
+    format!(
+        "Tasks: {} ({}{})",
+        board.len(),
+        parts.join(", "),
+        awaiting_review_count(board.tasks().map(|task| task.status))
+    )
+}
+
+/// `, 2 awaiting review`, or nothing on a board where no task awaits a
+/// person's review (whose counts read as they always did).
+pub(crate) fn awaiting_review_count(statuses: impl Iterator<Item = Status>) -> String {
+    match statuses.filter(|s| *s == Status::AwaitingReview).count() {
+        0 => String::new(),
+        n => format!(", {n} awaiting review"),
+    }
 }
 
 /// Text on one line (line breaks become spaces, other control characters

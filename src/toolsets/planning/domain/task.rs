@@ -99,6 +99,11 @@ pub enum Status {
     Failed,
     /// Dropped; only the operator should ask for this.
     Cancelled,
+    /// Done by an agent, waiting for a person to approve or reject it
+    /// (toolset `team` with review on; docs/review.md). Not in
+    /// [`Status::ALL`]: no planning tool sets it, the Go server has no
+    /// such status, and a board that never used it reads as before.
+    AwaitingReview,
 }
 
 impl Status {
@@ -111,6 +116,17 @@ impl Status {
         Status::Cancelled,
     ];
 
+    /// Every status a stored board may hold: [`Status::ALL`] and
+    /// [`Status::AwaitingReview`].
+    pub(crate) const STORED: [Status; 6] = [
+        Status::Pending,
+        Status::InProgress,
+        Status::Completed,
+        Status::Failed,
+        Status::Cancelled,
+        Status::AwaitingReview,
+    ];
+
     /// The one-character glyph shown in task lists (one token for a model).
     pub(crate) fn glyph(self) -> char {
         match self {
@@ -119,6 +135,7 @@ impl Status {
             Status::Completed => '☑',
             Status::Failed => '☒',
             Status::Cancelled => '⊗',
+            Status::AwaitingReview => '⧗',
         }
     }
 
@@ -130,6 +147,7 @@ impl Status {
             Status::Completed => "completed",
             Status::Failed => "failed",
             Status::Cancelled => "cancelled",
+            Status::AwaitingReview => "awaiting_review",
         }
     }
 
@@ -137,6 +155,7 @@ impl Status {
     pub(crate) fn label(self) -> &'static str {
         match self {
             Status::InProgress => "in progress",
+            Status::AwaitingReview => "awaiting review",
             other => other.as_str(),
         }
     }
@@ -157,7 +176,9 @@ impl FromStr for Status {
     type Err = UnknownStatus;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        Status::ALL
+        // A stored board may hold `awaiting_review`; a planning tool that
+        // is asked for it refuses it itself (`Board::update_statuses`).
+        Status::STORED
             .into_iter()
             .find(|status| status.as_str() == text)
             .ok_or_else(|| UnknownStatus(text.to_owned()))

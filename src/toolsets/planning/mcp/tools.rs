@@ -345,6 +345,10 @@ impl PlanningTools {
         Parameters(p): Parameters<UpdateTaskStatusesParams>,
     ) -> CallToolResult {
         let replies = self.replies;
+        let review = self
+            .planner
+            .as_ref()
+            .is_some_and(|planner| planner.completion_needs_review());
         self.on_board(move |shared| {
             let updates: Vec<(&str, &str)> = p
                 .tasks
@@ -352,7 +356,7 @@ impl PlanningTools {
                 .map(|u| (u.task_id.as_str(), u.status.as_str()))
                 .collect();
             shared.mutate(
-                |board| Ok(((), board.update_statuses(&updates)?)),
+                |board| Ok(((), board.update_statuses_reviewed(&updates, review)?)),
                 |board, ()| match replies {
                     Replies::Full => render::task_list(board, Filter::All),
                     Replies::Compact => {

@@ -43,14 +43,16 @@
 //! read, and written back as it was, as long as none is added.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
 use super::records::{EntryRecord, GoalRecord, parse_time, timestamp};
 use crate::toolsets::planning::coordination::records::{
-    ClaimRecord, DispatchRecord, EvidenceRecord,
+    ClaimRecord, DispatchRecord, EvidenceRecord, NumberedNoteRecord,
 };
+use crate::toolsets::planning::coordination::data::Change;
 use crate::toolsets::planning::coordination::snapshot_fields::{self, TaskCoordination};
 use crate::toolsets::planning::domain::{
     Board, Entry, Goal, History, Limits, Status, Task, TaskId,
@@ -60,12 +62,13 @@ use crate::toolsets::planning::domain::{
 pub(crate) const FORMAT: &str = "planning-mcp-server board";
 
 /// The newest format version this build writes and reads.
-pub(crate) const VERSION: u64 = 4;
+pub(crate) const VERSION: u64 = 5;
 
 /// The format versions this build reads: 1 (the board alone), 2 (with the
-/// coordination fields), 3 (with `completed_by`) and 4 (with `dispatch`
-/// and `touches`).
-pub(crate) const SUPPORTED_VERSIONS: [u64; 4] = [1, 2, 3, 4];
+/// coordination fields), 3 (with `completed_by`), 4 (with `dispatch`
+/// and `touches`) and 5 (with reviews: the `awaiting_review` status, a
+/// review on evidence, `reviewed` events).
+pub(crate) const SUPPORTED_VERSIONS: [u64; 5] = [1, 2, 3, 4, 5];
 
 /// The two fields read first, to tell a foreign or future file from a corrupt one.
 #[derive(Deserialize)]
@@ -85,6 +88,10 @@ pub(crate) struct SnapshotRecord<'a> {
     goal: Option<GoalRecord<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     done_when: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<NumberedNoteRecord<'a>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    renamed: BTreeMap<TaskId, TaskId>,
     tasks: Vec<TaskRecord<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     history: Option<Vec<EntryRecord<'a>>>,
@@ -181,6 +188,8 @@ impl<'a> SnapshotRecord<'a> {
             saved_at: timestamp(saved_at),
             goal: board.goal().map(GoalRecord::from),
             done_when: board.coordination().done_when().map(Cow::Borrowed),
+            notes: snapshot_fields::notes_of(board),
+            renamed: board.coordination().renamings().collect(),
             tasks: board
                 .tasks()
                 .map(|task| TaskRecord::of(task, snapshot_fields::of_task(board, task.id)))
@@ -329,7 +338,17 @@ impl SnapshotRecord<'_> {
         if self.version < 2 && self.done_when.is_some() {
             return Err(version_1_with("done_when"));
         }
-        let coordination = snapshot_fields::read(coordination, self.done_when)?;
+        if self.version < 5 && !(self.notes.is_empty() && self.renamed.is_empty()) {
+            return Err(format!(
+                "the board holds notes or renamed tasks, which need format version 5, but the file says version {}",
+                self.version
+            ));
+        }
+        let mut coordination = snapshot_fields::read(coordination, self.done_when)?;
+        snapshot_fields::read_notes(&mut coordination, self.notes)?;
+        for (old, new) in self.renamed {
+            let _ = coordination.apply(Change::Renamed(old, Some(new)));
+        }
         let history = if history_enabled {
             let entries = self.history.unwrap_or_default().into_iter().enumerate();
             let entries = entries
@@ -735,6 +754,7 @@ mod tests {
             note: Some("all green".into()),
             by: "worker-2".into(),
             at,
+            review: None,
         };
         let edits = vec![
             Edit::Link {

@@ -87,7 +87,9 @@ pub(crate) fn glyph(status: Status) -> String {
 /// The count of each status as a list: glyph, number, words.
 pub(crate) fn counts(counts: &Counts) -> String {
     let mut out = String::from("<ul class=\"counts\">");
-    for status in Status::ALL {
+    // Awaiting review is counted only on a board that uses review.
+    let review = (counts.get(Status::AwaitingReview) > 0).then_some(Status::AwaitingReview);
+    for status in Status::ALL.into_iter().chain(review) {
         let _ = write!(
             out,
             "<li data-status=\"{}\"><span class=\"glyph\" aria-hidden=\"true\">{}</span> \

@@ -30,6 +30,7 @@ pub(crate) fn column_title(status: Status) -> &'static str {
         Status::Completed => "Completed",
         Status::Failed => "Failed",
         Status::Cancelled => "Cancelled",
+        Status::AwaitingReview => "Awaiting review",
     }
 }
 
@@ -64,6 +65,10 @@ pub fn board_page(view: &BoardView<'_>) -> String {
         .collect();
     for status in Status::ALL {
         push_column(&mut body, status, &view.tasks, &statuses);
+    }
+    // Only a board that uses review has its column.
+    if view.counts.awaiting_review > 0 {
+        push_column(&mut body, Status::AwaitingReview, &view.tasks, &statuses);
     }
     body.push_str("</div>\n");
     push_activity(&mut body, view.history.as_deref());
@@ -403,6 +408,25 @@ fn push_activity(out: &mut String, history: Option<&[EntryView<'_>]>) {
                 escape(worker),
                 reason.replace('_', " ")
             ),
+            EventView::Reviewed {
+                task_id,
+                title,
+                evidence,
+            } => {
+                let (verdict, reason) = evidence
+                    .review
+                    .as_ref()
+                    .map_or(("reviewed", None), |r| (r.verdict, r.reason));
+                let by = evidence.review.as_ref().map_or("", |r| r.by);
+                write!(
+                    out,
+                    "<li>{at} <code class=\"id\">{}</code> {}: {verdict} by {}{}</li>",
+                    escape(task_id),
+                    escape(title),
+                    escape(by),
+                    reason.map_or_else(String::new, |r| format!(": {}", escape(r)))
+                )
+            }
             EventView::GoalSet { .. } | EventView::GoalChanged { .. } => Ok(()),
         };
     }

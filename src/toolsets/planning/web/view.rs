@@ -16,7 +16,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
-use crate::toolsets::planning::coordination::{Claim, Dispatch, Evidence};
+use crate::toolsets::planning::coordination::{Claim, Dispatch, Evidence, Review};
 use crate::toolsets::planning::domain::{Board, Event, Goal, Status, Task};
 
 /// The version of the JSON shape.
@@ -121,6 +121,38 @@ pub(crate) struct EvidenceView<'a> {
     pub(crate) by: &'a str,
     /// When.
     pub(crate) at: String,
+    /// A person's review of it, once there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) review: Option<ReviewView<'a>>,
+}
+
+/// A person's review of an outcome: who, when, the verdict and, for a
+/// rejection, why.
+#[derive(Debug, Serialize)]
+pub(crate) struct ReviewView<'a> {
+    /// The reviewer.
+    pub(crate) by: &'a str,
+    /// When.
+    pub(crate) at: String,
+    /// `approved` or `rejected`.
+    pub(crate) verdict: &'static str,
+    /// Why it was rejected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) reason: Option<&'a str>,
+}
+
+impl<'a> From<&'a Review> for ReviewView<'a> {
+    fn from(review: &'a Review) -> Self {
+        Self {
+            by: &review.by,
+            at: timestamp(review.at),
+            verdict: match review.rejected {
+                Some(_) => "rejected",
+                None => "approved",
+            },
+            reason: review.rejected.as_deref(),
+        }
+    }
 }
 
 /// The goal.
@@ -154,6 +186,14 @@ pub struct Counts {
     pub(crate) failed: usize,
     /// `cancelled` tasks.
     pub(crate) cancelled: usize,
+    /// Tasks awaiting a person's review (left out when none does).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub(crate) awaiting_review: usize,
+}
+
+/// Whether a count is zero (a count left out of the JSON then).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -174,6 +214,7 @@ impl Counts {
             Status::Completed => self.completed,
             Status::Failed => self.failed,
             Status::Cancelled => self.cancelled,
+            Status::AwaitingReview => self.awaiting_review,
         }
     }
 
@@ -184,12 +225,13 @@ impl Counts {
             Status::Completed => &mut self.completed,
             Status::Failed => &mut self.failed,
             Status::Cancelled => &mut self.cancelled,
+            Status::AwaitingReview => &mut self.awaiting_review,
         }
     }
 
     /// Every task.
     pub(crate) fn total(&self) -> usize {
-        Status::ALL.iter().map(|s| self.get(*s)).sum()
+        Status::STORED.iter().map(|s| self.get(*s)).sum()
     }
 }
 
@@ -320,6 +362,15 @@ pub(crate) enum EventView<'a> {
         title: &'a str,
         /// The tasks that waited for it.
         dependents: Vec<String>,
+    },
+    /// A person approved or rejected an agent's completion.
+    Reviewed {
+        /// The task's ID at the time.
+        task_id: String,
+        /// The task's title at the time.
+        title: &'a str,
+        /// The evidence reviewed, with the review.
+        evidence: EvidenceView<'a>,
     },
 }
 
@@ -469,6 +520,7 @@ impl<'a> From<&'a Evidence> for EvidenceView<'a> {
             note: evidence.note.as_deref(),
             by: &evidence.by,
             at: timestamp(evidence.at),
+            review: evidence.review.as_ref().map(ReviewView::from),
         }
     }
 }
@@ -549,6 +601,15 @@ impl<'a> From<&'a Event> for EventView<'a> {
                 title,
                 worker,
                 reason: reason.as_str(),
+            },
+            Event::Reviewed {
+                task_id,
+                title,
+                evidence,
+            } => Self::Reviewed {
+                task_id: task_id.to_string(),
+                title,
+                evidence: EvidenceView::from(&**evidence),
             },
         }
     }

@@ -12,11 +12,13 @@
 //! Each subcommand, its arguments and its run, is in `command` and
 //! `check_command`.
 
+mod board_command;
 mod check_command;
 pub(crate) mod check_touches;
 mod command;
 mod fetch;
 
+pub(crate) use board_command::BOARD;
 pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
 

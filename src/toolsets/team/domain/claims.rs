@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime};
 
 use super::error::{CLAIM_INSTEAD, TeamError};
 use super::evidence::EvidenceRule;
+use super::review::{self, ReviewRule};
 use super::text;
 use super::touches::{self, Conflict, Touches};
 use super::view::View;
@@ -117,6 +118,9 @@ pub struct Claimed {
     pub(crate) overlap: Option<Conflict>,
     /// The worker whose stalled dispatch of the task this claim ended.
     pub(crate) took_over: Option<String>,
+    /// The person's rejection of the task's last outcome, which the claim
+    /// clears from the task: its reply is where the claimant reads it.
+    pub(crate) rejected: Option<Evidence>,
 }
 
 /// Claims `target` for `agent` for `lease`: a task that is pending (or in
@@ -161,6 +165,7 @@ pub fn claim(
         renewed: false,
         overlap: None,
         took_over: None,
+        rejected: review::rejection(view, task).map(|(evidence, _)| evidence.clone()),
     };
     if let Some(held) = view.claim(task.id) {
         if held.holder != agent {
@@ -180,6 +185,9 @@ pub fn claim(
         return Ok((edits, claimed));
     }
     let status = view.status(task);
+    if status == Status::AwaitingReview {
+        return Err(TeamError::AwaitsReview { id: task.id });
+    }
     if !matches!(status, Status::Pending | Status::InProgress) {
         return Err(TeamError::NotClaimable {
             id: task.id,
@@ -269,6 +277,7 @@ pub fn release(
     to: &str,
     evidence: Option<Evidence>,
     rule: EvidenceRule,
+    review: ReviewRule,
 ) -> Result<(Vec<Edit>, Released), TeamError> {
     let agent = text::agent(agent)?;
     let to = match to.parse::<Status>() {
@@ -284,6 +293,10 @@ pub fn release(
         }
     };
     let task = task(view.board, id)?;
+    // Only a person's review ends the wait: not a second release, by anyone.
+    if view.status(task) == Status::AwaitingReview {
+        return Err(TeamError::AwaitsReview { id: task.id });
+    }
     let Some(claim) = view.claim(task.id) else {
         if let Some(ended) = view.expired(task.id).filter(|c| c.holder == agent) {
             return Err(TeamError::Expired {
@@ -338,6 +351,21 @@ pub fn release(
     let mut edits = end_claim(task, claim, ClaimEnd::Released).to_vec();
     if let Some(dispatch) = view.board.coordination().dispatch(task.id) {
         edits.extend(end_dispatch(task, &dispatch.worker, DispatchEnd::Released));
+    }
+    if to == Status::Completed && review == ReviewRule::Required {
+        // The completion waits for a person; the evidence waits with it.
+        edits.push(Edit::Status(task.id, Status::AwaitingReview));
+        edits.push(Edit::Evidence(
+            task.id,
+            Some(review::submitted(evidence, agent, view.now)),
+        ));
+        let released = Released {
+            id: task.id,
+            status: Status::AwaitingReview,
+            now_ready: Vec::new(),
+            evidence_added: false,
+        };
+        return Ok((edits, released));
     }
     edits.push(Edit::Status(task.id, to));
     match evidence {
@@ -474,11 +502,25 @@ pub(crate) fn not_blocked(view: View<'_>, id: TaskId) -> Result<(), TeamError> {
     }
 }
 
-/// The task a request names, or the board's "no task has the ID".
+/// The task a request names, or the board's "no task has the ID" (for the
+/// old ID of a held task a person reworded: its new ID).
 pub(crate) fn task<'a>(board: &'a Board, id: &str) -> Result<&'a Task, TeamError> {
-    TaskId::parse(id)
-        .and_then(|parsed| board.task(parsed))
-        .ok_or_else(|| BoardError::UnknownTasks(vec![id.to_owned()]).into())
+    let parsed = TaskId::parse(id);
+    if let Some(task) = parsed.and_then(|parsed| board.task(parsed)) {
+        return Ok(task);
+    }
+    // A held task a person reworded: the refusal names its new ID.
+    let reworded = parsed
+        .and_then(|old| board.coordination().renamed_to(old))
+        .filter(|new| board.task(*new).is_some());
+    Err(match reworded {
+        Some(new) => BoardError::Reworded {
+            old: id.to_owned(),
+            new: new.to_string(),
+        },
+        None => BoardError::UnknownTasks(vec![id.to_owned()]),
+    }
+    .into())
 }
 
 /// Why no task is ready.
@@ -537,7 +579,7 @@ mod tests {
         let view = View::new(board, now);
         let (mut edits, _) = expiries(view);
         let rule = EvidenceRule::Optional;
-        let (more, released) = release(view, agent, &task.to_string(), to, None, rule)?;
+        let (more, released) = release(view, agent, &task.to_string(), to, None, rule, ReviewRule::Off)?;
         edits.extend(more);
         let _ = board.edit(now, edits)?;
         Ok(released)
@@ -671,11 +713,20 @@ mod tests {
             note: Some(note.into()),
             by: agent.into(),
             at: now,
+            review: None,
         });
         let view = View::new(board, now);
         let (mut edits, _) = expiries(view);
         let (more, released) =
-            release(view, agent, &task.to_string(), "completed", evidence, rule)?;
+            release(
+                view,
+                agent,
+                &task.to_string(),
+                "completed",
+                evidence,
+                rule,
+                ReviewRule::Off,
+            )?;
         edits.extend(more);
         let _ = board.edit(now, edits)?;
         Ok(released)

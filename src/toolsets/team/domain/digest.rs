@@ -142,6 +142,8 @@ struct Parts {
     sections: [Section; 5],
     /// The set-aside section, as it is.
     aside: String,
+    /// A person's part: reviews awaited, rejections, unread notes, as it is.
+    people: String,
 }
 
 impl Parts {
@@ -167,6 +169,7 @@ impl Parts {
             status: format!("{}\n{}", met_line(view), counts_line(view)),
             sections: sections(view),
             aside,
+            people: super::digest_people::sections(view),
         }
     }
 
@@ -180,6 +183,7 @@ impl Parts {
             let _ = write!(out, "\n**Done when:** {}", cut(condition, room.done_when));
         }
         let _ = write!(out, "\n{}", self.status);
+        out.push_str(&self.people);
         // Every section with tasks shows its heading and count.
         let mut first = true;
         for (section, shown) in self.sections.iter().zip(room.shown) {

@@ -68,6 +68,22 @@ pub enum TeamError {
         /// Who holds the task now and until when, if anyone does.
         holder: Option<(String, SystemTime)>,
     },
+    /// A release (or a claim) of a task that awaits a person's review.
+    #[error(
+        "[{id}] awaits a person's review: no agent can complete, release or claim it until a person approves or rejects it (planning-mcp-server board review approve|reject {id}, or the web board); nothing changed."
+    )]
+    AwaitsReview {
+        /// The task.
+        id: TaskId,
+    },
+    /// A review of a task that does not await one.
+    #[error("[{id}] does not await review (it is {status}); only a task an agent completed under review can be approved or rejected.")]
+    NotAwaitingReview {
+        /// The task.
+        id: TaskId,
+        /// Its status.
+        status: Status,
+    },
     /// A claim on a task that is done.
     #[error("[{id}] is {status}; only pending tasks can be claimed.")]
     NotClaimable {

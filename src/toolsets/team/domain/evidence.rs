@@ -111,6 +111,7 @@ impl EvidenceInput<'_> {
             note: self.note.map(str::to_owned),
             by: by.to_owned(),
             at,
+            review: None,
         }))
     }
 }

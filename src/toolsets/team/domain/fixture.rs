@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 use super::claims::{self, Target};
 use super::error::TeamError;
 use super::evidence::{EvidenceInput, EvidenceRule};
+use super::review::ReviewRule;
 use super::links;
 use super::view::View;
 use crate::toolsets::planning::coordination::Edit;
@@ -84,6 +85,7 @@ pub(crate) fn release(
             status.as_str(),
             evidence,
             EvidenceRule::Optional,
+            ReviewRule::Off,
         )
     })
     .unwrap();

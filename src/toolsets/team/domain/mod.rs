@@ -9,6 +9,7 @@
 
 pub(crate) mod claims;
 pub(crate) mod digest;
+pub(crate) mod digest_people;
 pub(crate) mod dispatch;
 pub(crate) mod error;
 pub(crate) mod evidence;
@@ -17,8 +18,10 @@ pub(crate) mod fields;
 pub(crate) mod fixture;
 pub(crate) mod goal;
 pub(crate) mod links;
+pub(crate) mod notes;
 pub(crate) mod plan;
 pub(crate) mod render;
+pub(crate) mod review;
 pub(crate) mod text;
 pub(crate) mod touches;
 pub(crate) mod unblocks;
@@ -30,5 +33,6 @@ pub(crate) mod wave;
 pub(crate) use claims::{LeasePolicy, Target};
 pub(crate) use digest::{digest, digest_at};
 pub(crate) use error::TeamError;
+pub(crate) use review::ReviewRule;
 pub(crate) use evidence::{EvidenceInput, EvidenceRule};
 pub(crate) use view::View;

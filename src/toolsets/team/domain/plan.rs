@@ -23,7 +23,10 @@ use crate::toolsets::planning::domain::{Board, TaskId};
 
 /// Toolset `team`'s rules for the links and touches `add_tasks` takes.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct TeamPlanner;
+pub(crate) struct TeamPlanner {
+    /// Whether every completion waits for a person's review.
+    pub(crate) review: super::ReviewRule,
+}
 
 impl Planner for TeamPlanner {
     fn attach(
@@ -37,6 +40,10 @@ impl Planner for TeamPlanner {
 
     fn reply(&self, board: &Board, now: SystemTime, attached: &[Attach]) -> String {
         reply(View::new(board, now), attached)
+    }
+
+    fn completion_needs_review(&self) -> bool {
+        self.review == super::ReviewRule::Required
     }
 }
 

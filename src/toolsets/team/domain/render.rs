@@ -23,6 +23,7 @@ use super::view::{DispatchState, View};
 use super::wave::{Stalled, Wave};
 use crate::runtime::text::escaped;
 use crate::toolsets::planning::coordination::{Dispatch, Evidence};
+use crate::toolsets::planning::domain::render::awaiting_review_count;
 use crate::toolsets::planning::domain::{Goal, Status, Task, TaskId};
 
 /// How many patterns a task line shows (the rest are counted).
@@ -230,7 +231,44 @@ pub(crate) fn evidence_text(evidence: &Evidence) -> String {
     if let Some(note) = &evidence.note {
         parts.push(format!("\"{}\"", cut(&flat(note), NOTE_CHARS)));
     }
-    format!("{} (by {})", parts.join(", "), escaped(&evidence.by))
+    // A completion under review without evidence keeps only who made it.
+    let given = match parts.is_empty() {
+        true => "none given".to_owned(),
+        false => parts.join(", "),
+    };
+    let mut text = format!("{given} (by {})", escaped(&evidence.by));
+    if let Some(review) = &evidence.review {
+        let _ = match &review.rejected {
+            None => write!(text, ", approved by {}", escaped(&review.by)),
+            Some(reason) => write!(
+                text,
+                ", rejected by {} at {}: \"{}\"",
+                escaped(&review.by),
+                time(review.at),
+                cut(&flat(reason), NOTE_CHARS)
+            ),
+        };
+    }
+    text
+}
+
+/// The line that hands a claimant the reason its task's last outcome was
+/// rejected, e.g. `Rejected by ada at 2026-11-24T21:14:03Z: "the tests skip
+/// the lexer"; the rejected outcome: "all green" (by worker-1).`
+pub(crate) fn rejection_line(evidence: &Evidence) -> Option<String> {
+    let review = evidence.review.as_ref()?;
+    let reason = review.rejected.as_ref()?;
+    let kept = Evidence {
+        review: None,
+        ..evidence.clone()
+    };
+    Some(format!(
+        "Rejected by {} at {}: \"{}\"; the rejected outcome: {}. Fix that before you release it again.",
+        escaped(&review.by),
+        time(review.at),
+        flat(reason),
+        evidence_text(&kept)
+    ))
 }
 
 /// One line per lease this change found ended.
@@ -269,9 +307,10 @@ pub(crate) fn counts_line(view: View<'_>) -> String {
         .collect();
     let (completed, with_evidence) = view.evidence_count();
     format!(
-        "Tasks: {} ({}); {with_evidence} of {completed} completed with evidence",
+        "Tasks: {} ({}{}); {with_evidence} of {completed} completed with evidence",
         view.board.len(),
-        parts.join(", ")
+        parts.join(", "),
+        awaiting_review_count(view.board.tasks().map(|task| view.status(task)))
     )
 }
 
@@ -310,6 +349,9 @@ pub(crate) fn claimed(
     }
     if let Some(overlap) = &claimed.overlap {
         let _ = writeln!(out, "Overlap accepted: it {}.", overlap.describe());
+    }
+    if let Some(line) = claimed.rejected.as_ref().and_then(rejection_line) {
+        let _ = writeln!(out, "{line}");
     }
     if let Some(task) = view.board.task(claimed.id) {
         out.push_str(&plain_line(view, task));
@@ -398,6 +440,13 @@ pub(crate) fn released(view: View<'_>, expired: &[Expiry], released: &Released) 
         (true, _, _) => writeln!(
             out,
             "Added evidence to [{}], which you completed.",
+            released.id
+        ),
+        (false, Status::AwaitingReview, _) => writeln!(
+            out,
+            "Released [{}] as completed: it awaits a person's review (this board requires one), \
+             its evidence kept. A person approves it (then it is completed) or rejects it with a \
+             reason (then it is pending again); you cannot complete it yourself.",
             released.id
         ),
         (false, Status::Completed, false) => writeln!(
@@ -634,7 +683,7 @@ mod tests {
     use crate::toolsets::planning::domain::Board;
     use crate::toolsets::team::domain::claims::{self, Target};
     use crate::toolsets::team::domain::fixture::{apply, at, board, claim, id, link, release};
-    use crate::toolsets::team::domain::{EvidenceInput, goal};
+    use crate::toolsets::team::domain::{EvidenceInput, ReviewRule, goal};
 
     /// A team's board at minute 20: a goal with a done-when condition, a
     /// completed task with evidence, a failed one with a failing command,
@@ -762,6 +811,7 @@ mod tests {
             "completed",
             None,
             Default::default(),
+            Default::default(),
         )
         .unwrap();
         let _ = board.edit(at(31), edits).unwrap();
@@ -778,7 +828,16 @@ mod tests {
         let view = View::new(&board, at(32));
         let rule = Default::default();
         let (edits, added) =
-            claims::release(view, "worker-3", &task, "completed", evidence, rule).unwrap();
+            claims::release(
+                view,
+                "worker-3",
+                &task,
+                "completed",
+                evidence,
+                rule,
+                ReviewRule::Off,
+            )
+            .unwrap();
         let _ = board.edit(at(32), edits).unwrap();
         let view = View::new(&board, at(32));
         insta::assert_snapshot!("evidence_added", super::released(view, &[], &added));

@@ -68,6 +68,22 @@ pub(crate) fn woke(view: View<'_>, woke: &Woke, since: u64, revision: u64) -> St
             Event::Changed => {
                 let _ = writeln!(out, "The board changed since revision {since}.");
             }
+            Event::Review => {
+                let _ = writeln!(
+                    out,
+                    "Awaiting a person's review since revision {since} ({}):",
+                    woke.review.len()
+                );
+                task_lines(&mut out, view, &woke.review);
+            }
+            Event::Reviewed => {
+                let _ = writeln!(
+                    out,
+                    "Reviewed by a person since revision {since} ({}):",
+                    woke.reviewed.len()
+                );
+                task_lines(&mut out, view, &woke.reviewed);
+            }
         }
     }
     out.push_str(&revision_line(revision));
@@ -117,6 +133,8 @@ mod tests {
         let _ = board.update_statuses(&[(&a, "completed")]).unwrap();
         let view = View::new(&board, at(0));
         let happened = Woke {
+            review: Vec::new(),
+            reviewed: Vec::new(),
             events: vec![Event::Finished, Event::Changed],
             finished: vec![id("a")],
             ready: Vec::new(),

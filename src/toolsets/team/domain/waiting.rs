@@ -36,16 +36,22 @@ pub(crate) enum Event {
     GoalMet,
     /// Anything changed.
     Changed,
+    /// A task came to await a person's review.
+    Review,
+    /// A person approved or rejected a task.
+    Reviewed,
 }
 
 impl Event {
     /// Every event, in the order replies name them.
-    pub(crate) const ALL: [Event; 5] = [
+    pub(crate) const ALL: [Event; 7] = [
         Event::Finished,
         Event::Ready,
         Event::Stalled,
         Event::GoalMet,
         Event::Changed,
+        Event::Review,
+        Event::Reviewed,
     ];
 
     /// Its name in `wait_for`'s `events`.
@@ -56,6 +62,8 @@ impl Event {
             Event::Stalled => "stalled",
             Event::GoalMet => "goal_met",
             Event::Changed => "changed",
+            Event::Review => "review",
+            Event::Reviewed => "reviewed",
         }
     }
 
@@ -67,7 +75,7 @@ impl Event {
             .ok_or_else(|| TeamError::Text {
                 field: "event",
                 problem: format!(
-                    "'{}' is none of finished, ready, stalled, goal_met, changed",
+                    "'{}' is none of finished, ready, stalled, goal_met, changed, review, reviewed",
                     crate::runtime::text::clip(name)
                 ),
             })
@@ -97,9 +105,16 @@ pub(crate) struct Tracker {
     finished: HashMap<TaskId, u64>,
     /// Ready tasks, with the revision since which they have been.
     ready: HashMap<TaskId, u64>,
+    /// Tasks awaiting a person's review, with the revision since which
+    /// they have been.
+    awaiting: HashMap<TaskId, u64>,
+    /// Tasks whose evidence carries a person's review, likewise.
+    reviewed: HashMap<TaskId, u64>,
     /// The newest of those revisions.
     newest_finished: u64,
     newest_ready: u64,
+    newest_awaiting: u64,
+    newest_reviewed: u64,
     goal_met: bool,
     /// Every dispatch record's `until`: it is stalled from then on.
     stall_at: Vec<(TaskId, SystemTime)>,
@@ -116,6 +131,10 @@ pub(crate) struct Woke {
     pub(crate) ready: Vec<TaskId>,
     /// Dispatches that are stalled.
     pub(crate) stalled: Vec<TaskId>,
+    /// Tasks that came to await review.
+    pub(crate) review: Vec<TaskId>,
+    /// Tasks a person reviewed.
+    pub(crate) reviewed: Vec<TaskId>,
 }
 
 impl Tracker {
@@ -148,6 +167,23 @@ impl Tracker {
             .ready()
             .map(|t| (t.id, stamp(&self.ready, t.id)))
             .collect();
+        let awaiting: HashMap<TaskId, u64> = view
+            .board
+            .tasks()
+            .filter(|t| t.status == Status::AwaitingReview)
+            .map(|t| (t.id, stamp(&self.awaiting, t.id)))
+            .collect();
+        let coordination = view.board.coordination();
+        let reviewed: HashMap<TaskId, u64> = view
+            .board
+            .tasks()
+            .filter(|t| coordination.evidence(t.id).is_some_and(|e| e.review.is_some()))
+            .map(|t| (t.id, stamp(&self.reviewed, t.id)))
+            .collect();
+        self.newest_awaiting = awaiting.values().copied().max().unwrap_or(0);
+        self.newest_reviewed = reviewed.values().copied().max().unwrap_or(0);
+        self.awaiting = awaiting;
+        self.reviewed = reviewed;
         self.newest_finished = finished.values().copied().max().unwrap_or(0);
         self.newest_ready = ready.values().copied().max().unwrap_or(0);
         self.finished = finished;
@@ -183,6 +219,8 @@ impl Tracker {
             finished: Vec::new(),
             ready: Vec::new(),
             stalled: Vec::new(),
+            review: Vec::new(),
+            reviewed: Vec::new(),
         };
         for event in &condition.events {
             let happened = match event {
@@ -212,6 +250,14 @@ impl Tracker {
                     !woke.stalled.is_empty()
                 }
                 Event::GoalMet => self.goal_met,
+                Event::Review => {
+                    woke.review = newer(&self.awaiting, self.newest_awaiting, since);
+                    !woke.review.is_empty()
+                }
+                Event::Reviewed => {
+                    woke.reviewed = newer(&self.reviewed, self.newest_reviewed, since);
+                    !woke.reviewed.is_empty()
+                }
                 // A revision it has not reached: the board was opened anew.
                 Event::Changed => self.revision != condition.since,
             };

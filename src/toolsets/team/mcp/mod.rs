@@ -6,6 +6,7 @@
 //! `wait_for`'s long poll is [`super::waiter`]) and the digest resource
 //! (`board://{name}/digest`), offered through [`TeamTools`].
 
+mod notes_told;
 pub(crate) mod tools;
 
 use std::time::Duration;
@@ -15,7 +16,7 @@ use rmcp::model::{CallToolRequestParams, ReadResourceResult, Resource, ResourceC
 use rmcp::service::{RequestContext, RoleServer};
 use tokio::sync::watch;
 
-use super::domain::{EvidenceRule, LeasePolicy, View, digest_at};
+use super::domain::{EvidenceRule, LeasePolicy, ReviewRule, View, digest_at};
 use super::waiter::Waiters;
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
@@ -31,6 +32,7 @@ pub(crate) struct TeamTools {
     board: SharedBoard,
     policy: LeasePolicy,
     evidence: EvidenceRule,
+    review: ReviewRule,
     clock: Clock,
     /// `wait_for`'s waiters (what they share: one per board endpoint).
     waiters: Waiters,
@@ -43,6 +45,8 @@ pub(crate) struct Rules {
     pub(crate) policy: LeasePolicy,
     /// Whether completions need evidence.
     pub(crate) evidence: EvidenceRule,
+    /// Whether completions wait for a person's review.
+    pub(crate) review: ReviewRule,
     /// The longest `wait_for`.
     pub(crate) max_wait: Duration,
 }
@@ -56,6 +60,7 @@ impl TeamTools {
             board,
             policy: rules.policy,
             evidence: rules.evidence,
+            review: rules.review,
             clock,
             waiters,
         }
@@ -82,6 +87,7 @@ impl Tools for TeamTools {
     ) -> Option<ToolFuture> {
         let agent = notices::agent_of(&request);
         let call = TOOLS.call(self, request, context)?;
+        let call = notes_told::carried(call, self.board.clone(), self.clock, agent.clone());
         Some(notices::told(call, self.board.clone(), agent))
     }
 

@@ -154,7 +154,7 @@ pub(crate) struct TouchesParams {
 /// Arguments of `wait_for`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub(crate) struct WaitParams {
-    /// Any of: finished, ready, stalled, goal_met, changed.
+    /// Any of: finished, ready, stalled, goal_met, changed, review, reviewed.
     #[schemars(length(min = 1))]
     pub(crate) events: Vec<String>,
     /// For finished: only these tasks.
@@ -343,7 +343,7 @@ impl TeamTools {
         Parameters(p): Parameters<ReleaseParams>,
     ) -> CallToolResult {
         let outcome = p.status.parse::<Status>().unwrap_or(Status::Pending);
-        let rule = self.evidence;
+        let (rule, review) = (self.evidence, self.review);
         self.change(
             move |view| {
                 let input = EvidenceInput {
@@ -354,7 +354,7 @@ impl TeamTools {
                     note: p.note.as_deref(),
                 };
                 let evidence = input.check(&p.agent, view.now, outcome)?;
-                claims::release(view, &p.agent, &p.task_id, &p.status, evidence, rule)
+                claims::release(view, &p.agent, &p.task_id, &p.status, evidence, rule, review)
             },
             |view, expired, released| render::released(view, expired, &released),
         )

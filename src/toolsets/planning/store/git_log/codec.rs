@@ -357,6 +357,7 @@ fn edit_name(edit: &Edit) -> &'static str {
         Edit::DoneWhen(_) => "done_when",
         Edit::Dispatch(..) => "dispatch",
         Edit::Touches(..) => "touches",
+        Edit::Note(..) => "note",
         Edit::Record(_) => "record",
     }
 }

@@ -810,6 +810,7 @@ fn release_with_evidence(board: &SharedBoard, agent: &str, title: &str, note: &s
                 note: Some(note.into()),
                 by: agent.into(),
                 at: now,
+                review: None,
             };
             let (edits, _) = claims::release(
                 view,
@@ -818,6 +819,7 @@ fn release_with_evidence(board: &SharedBoard, agent: &str, title: &str, note: &s
                 "completed",
                 Some(evidence),
                 EvidenceRule::Optional,
+                crate::toolsets::team::domain::ReviewRule::Off,
             )?;
             let undo = b.edit(now, edits).map_err(TeamError::from)?;
             Ok::<_, TeamError>(((), undo))

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::time::{BadTime, parse_time, timestamp};
+use crate::toolsets::planning::coordination::records::EvidenceRecord;
 use crate::toolsets::planning::domain::{
     ClaimEnd, DispatchEnd, Entry, Event, Goal, Status, TaskId,
 };
@@ -150,6 +151,15 @@ pub(crate) enum EventRecord<'a> {
         worker: Cow<'a, str>,
         /// Why it ended.
         reason: DispatchEndRecord,
+    },
+    /// A person reviewed an agent's completion.
+    Reviewed {
+        /// The task.
+        task_id: TaskId,
+        /// Its title then.
+        title: Cow<'a, str>,
+        /// The evidence reviewed, with the review.
+        evidence: EvidenceRecord<'a>,
     },
 }
 
@@ -416,6 +426,15 @@ impl<'a> From<&'a Event> for EventRecord<'a> {
                 worker: Cow::Borrowed(worker),
                 reason: (*reason).into(),
             },
+            Event::Reviewed {
+                task_id,
+                title,
+                evidence,
+            } => Self::Reviewed {
+                task_id: *task_id,
+                title: Cow::Borrowed(title),
+                evidence: EvidenceRecord::from(&**evidence),
+            },
         }
     }
 }
@@ -497,6 +516,15 @@ impl EventRecord<'_> {
                 title: title.into_owned(),
                 worker: worker.into_owned(),
                 reason: reason.into(),
+            },
+            Self::Reviewed {
+                task_id,
+                title,
+                evidence,
+            } => Event::Reviewed {
+                task_id,
+                title: title.into_owned(),
+                evidence: Box::new(evidence.into_evidence()?),
             },
         })
     }

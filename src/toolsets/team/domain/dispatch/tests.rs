@@ -12,7 +12,7 @@ use crate::toolsets::planning::domain::{Board, ClaimEnd, DispatchEnd, Event};
 use crate::toolsets::team::domain::claims::{self, Target};
 use crate::toolsets::team::domain::fixture::{apply, at, board, id, link};
 use crate::toolsets::team::domain::wave::{Stalled, wave};
-use crate::toolsets::team::domain::{EvidenceRule, render};
+use crate::toolsets::team::domain::{EvidenceRule, ReviewRule, render};
 
 const LEASE: Duration = Duration::from_secs(15 * 60);
 
@@ -136,7 +136,15 @@ fn a_release_ends_the_record() {
     claim(&mut board, 1, "w1", "a").unwrap();
     let task = id("a").to_string();
     apply(&mut board, at(2), |v| {
-        claims::release(v, "w1", &task, "completed", None, EvidenceRule::Optional)
+        claims::release(
+            v,
+            "w1",
+            &task,
+            "completed",
+            None,
+            EvidenceRule::Optional,
+            ReviewRule::Off,
+        )
     })
     .unwrap();
     assert!(board.coordination().dispatch(id("a")).is_none());

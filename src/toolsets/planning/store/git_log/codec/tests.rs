@@ -45,6 +45,7 @@ fn every_action() -> Vec<Op> {
         note: Some("\u{0}control".into()),
         by: "worker-1".into(),
         at: at(5),
+        review: None,
     };
     let events = vec![
         Event::GoalSet { goal: goal.clone() },

@@ -1,0 +1,246 @@
+// SPDX-FileCopyrightText: 2026 planning-mcp-server developers
+//
+// SPDX-License-Identifier: AGPL-3.0-or-later
+
+//! `planning-mcp-server board`, a person's hand on the stored board from a
+//! terminal: `board review approve <task-id>`, `board review reject
+//! <task-id> --reason TEXT` and `board note [<task-id>] TEXT`
+//! (docs/review.md), each with `--by NAME` (the OS account by default) and
+//! `--json`. It takes the configuration's board
+//! and storage flags, as `summary` does, and writes the board its server
+//! uses, through the same lock and the same rules as an MCP call. Exit
+//! status 0 when done; 1 with the reason on standard error when refused
+//! (nothing changed) or when the board cannot be read or saved.
+
+use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
+
+use super::BOARD_KEYS;
+use crate::runtime::clock::Clock;
+use crate::server::Enabled;
+use crate::server::BoardName;
+use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::settings::Flag;
+use crate::toolsets::planning::Planning;
+use crate::toolsets::planning::coordination::person::{PersonDesk, PersonReply};
+use crate::toolsets::planning::named_boards::Boards;
+use crate::toolsets::planning::shared_board::SharedBoard;
+use crate::toolsets::team::people::TeamDesk;
+
+/// The subcommand, for the registry entry's `commands`.
+pub(crate) const BOARD: CliCommand = CliCommand {
+    name: "board",
+    define,
+    run: Run::Configured {
+        reads: BOARD_KEYS,
+        flag_help,
+        run,
+    },
+};
+
+/// What its `--help` says of the flags of the keys it reads.
+fn flag_help(flag: &Flag) -> &str {
+    match flag.key {
+        "server.board" => "Board to work on",
+        _ => flag.help,
+    }
+}
+
+/// What `planning-mcp-server --help` says of it.
+const ABOUT: &str = "A person's hand on the stored board: approve or reject an agent's \
+completion that awaits review, leave a note for the agents (docs/review.md)";
+
+// Its arguments. (Not doc comments on the structs: clap would make them
+// the subcommands' about.)
+#[derive(Debug, Args)]
+struct BoardArgs {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Debug, Subcommand)]
+enum Action {
+    /// Approve or reject a task that awaits a person's review
+    Review {
+        #[command(subcommand)]
+        verdict: Verdict,
+    },
+    /// Leave a note for the agents: on a task (its holder's next reply carries it) or on the board
+    Note {
+        /// [TASK-ID] TEXT: the task's ID (omit it for a note on the board), then the note
+        #[arg(value_name = "WORDS", num_args = 1..=2, required = true)]
+        words: Vec<String>,
+        /// Who leaves it (default: the OS account, $USER or $USERNAME)
+        #[arg(long, value_name = "NAME")]
+        by: Option<String>,
+        /// Print the outcome as one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum Verdict {
+    /// Approve it: it is completed, the reviewer and time kept on its evidence
+    Approve {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Reject it with a reason: it is pending again, and its next claimant reads the reason
+    Reject {
+        #[command(flatten)]
+        common: Common,
+        /// Why (one line): what the next claimant must fix
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+    },
+}
+
+#[derive(Debug, Args)]
+struct Common {
+    /// The task's ID (eight hex digits, as get_tasks shows it)
+    #[arg(value_name = "TASK-ID")]
+    task_id: String,
+    /// Who reviews (default: the OS account, $USER or $USERNAME)
+    #[arg(long, value_name = "NAME")]
+    by: Option<String>,
+    /// Print the outcome as one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// `board`'s help and arguments; the configuration's flags are given to
+/// every nested subcommand too (`board review approve X --storage file`).
+fn define(command: Command) -> Command {
+    let command = command.mut_args(|arg| arg.global(true));
+    BoardArgs::augment_args(command.about(ABOUT).subcommand_required(true))
+}
+
+/// Runs the action on the configured board.
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+    let args = BoardArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
+    let config = configuration.load()?;
+    let board = || open(&config.toolsets, &config.board);
+    let desk = TeamDesk {
+        clock: Clock::from_env()?,
+    };
+    let (reply, json) = match &args.action {
+        Action::Review { verdict } => {
+            let common = match verdict {
+                Verdict::Approve { common } | Verdict::Reject { common, .. } => common,
+            };
+            let by = person(common.by.as_deref())?;
+            let board = board()?;
+            let reply = match verdict {
+                Verdict::Approve { common } => desk.approve(&board, &common.task_id, &by),
+                Verdict::Reject { common, reason } => {
+                    desk.reject(&board, &common.task_id, &by, reason)
+                }
+            };
+            (reply, common.json)
+        }
+        Action::Note { words, by, json } => {
+            let by = person(by.as_deref())?;
+            let (task, text) = match words.as_slice() {
+                [task, text] => (Some(task.as_str()), text.as_str()),
+                [text] => (None, text.as_str()),
+                _ => return Err("give the note's text, after the task's ID if any".into()),
+            };
+            (desk.note(&board()?, task, &by, text), *json)
+        }
+    };
+    let reply = reply.map_err(|error| error.to_string())?;
+    Ok(shown(&reply, json))
+}
+
+/// The reply as the person asked for it, ending with a newline.
+fn shown(reply: &PersonReply, json: bool) -> String {
+    match json {
+        true => format!("{}\n", reply.json),
+        false => format!("{}\n", reply.text),
+    }
+}
+
+/// The person: `--by`, else the OS account.
+fn person(by: Option<&str>) -> Result<String, String> {
+    if let Some(by) = by {
+        return Ok(by.to_owned());
+    }
+    ["USER", "USERNAME", "LOGNAME"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()))
+        .ok_or_else(|| {
+            "who are you? The OS account is not known ($USER, $USERNAME); give --by NAME".into()
+        })
+}
+
+/// Board `name` as its server stores it, for a write: the repository's one
+/// board by default, as `summary` reads it. A board that is not stored has
+/// nothing to review or note.
+fn open(toolsets: &Enabled, name: &BoardName) -> Result<SharedBoard, String> {
+    // `stored_board` says why a board cannot be read (memory, git) in the
+    // words `summary` uses; it reads, and the write below opens it again.
+    let stored = super::stored_board(toolsets, name, "board")?;
+    if !stored.exists {
+        return Err(format!(
+            "board {name}: none is stored at {}; nothing to review or note",
+            crate::runtime::text::escaped(&stored.location)
+        ));
+    }
+    let Some(planning) = toolsets.state::<Planning>() else {
+        return Err("board works on toolset planning's boards: enable it".into());
+    };
+    let mut settings = planning.boards().settings().clone();
+    settings.storage.share_by_default = true;
+    let boards = Boards::new(settings);
+    match boards.get_stored(name) {
+        Ok(Some(board)) => Ok(board),
+        Ok(None) => Err(format!("board {name} is not stored; nothing to review or note")),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::subcommand;
+
+    fn parse(args: &[&str]) -> Result<ArgMatches, clap::Error> {
+        subcommand::define(&BOARD)
+            .no_binary_name(true)
+            .try_get_matches_from(args)
+    }
+
+    #[test]
+    fn it_reads_a_verdict_with_the_configuration_flags_anywhere() {
+        let matches = parse(&[
+            "review", "reject", "a46f8d35", "--reason", "no tests", "--by", "ada", "--storage",
+            "file", "--json",
+        ])
+        .unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        let Action::Review {
+            verdict: Verdict::Reject { common, reason },
+        } = args.action
+        else {
+            panic!("a rejection: {args:?}");
+        };
+        assert_eq!(
+            (common.task_id.as_str(), reason.as_str(), common.by.as_deref()),
+            ("a46f8d35", "no tests", Some("ada"))
+        );
+        assert!(common.json);
+        assert!(parse(&["review", "reject", "a46f8d35"]).is_err(), "a reason is required");
+        assert!(parse(&["review"]).is_err());
+        assert!(parse(&["review", "approve", "a46f8d35", "--port", "1"]).is_err());
+    }
+
+    #[test]
+    fn the_reviewer_is_the_flag_first() {
+        assert_eq!(person(Some("ada")).unwrap(), "ada");
+        let matches = parse(&["note", "a46f8d35", "use the v2 lexer"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        assert!(matches!(&args.action, Action::Note { words, .. } if words.len() == 2));
+        assert!(parse(&["note"]).is_err(), "a note has words");
+        assert!(parse(&["note", "a", "b", "c"]).is_err());
+    }
+}
