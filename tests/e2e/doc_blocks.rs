@@ -111,6 +111,26 @@ const SKIPPED: &[(&str, &str, &str)] = &[
         "a git hook: team_touches::check_touches_reports_staged_files_inside_other_agents_reservations installs it in a real git repository and commits through it, the agent in PLANNING_AGENT",
     ),
     (
+        "docs/review.md",
+        "planning-mcp-server board review approve 669924fd --storage file",
+        "needs a stored board whose task awaits review: review::a_completion_waits_and_the_agent_cannot_approve_it runs it on one",
+    ),
+    (
+        "docs/review.md",
+        "planning-mcp-server board review reject 669924fd --reason \"the tests skip the lexer\" --storage file",
+        "needs a stored board whose task awaits review: review::a_rejection_reaches_the_next_claimant runs it on one",
+    ),
+    (
+        "docs/review.md",
+        "planning-mcp-server board note 669924fd \"use the v2 lexer API\" --storage file",
+        "needs a stored board with that task: review::a_note_reaches_the_holder_once runs it on one",
+    ),
+    (
+        "docs/review.md",
+        "planning-mcp-server board note \"stop after the parser; the release is tomorrow\" --storage file",
+        "needs a stored board: review::a_note_reaches_the_holder_once leaves a board note on one",
+    ),
+    (
         "docs/web.md",
         "just run",
         "needs just, which CI does not install; the recipe is the README's cargo run command with --storage file",

@@ -57,7 +57,6 @@ async fn a_completion_waits_and_the_agent_cannot_approve_it() {
     let listed = ok(&client, "get_tasks", json!({})).await;
     assert!(listed.contains(&format!("- ⧗ [{task}] Parser")), "{listed}");
     assert!(listed.contains("⧗ awaiting review"), "the legend: {listed}");
-    let board_before = std::fs::read(dir.path().join("store/default.json")).unwrap();
 
     // Every path an agent has to a completion is refused and changes nothing.
     let (refused, text) = call(
@@ -104,7 +103,6 @@ async fn a_completion_waits_and_the_agent_cannot_approve_it() {
     let listed = ok(&client, "get_tasks", json!({})).await;
     assert!(listed.contains(&format!("- ⧗ [{task}] Parser")), "{listed}");
     assert!(listed.contains(&format!("- ☐ [{}] Lexer", id("Lexer"))), "{listed}");
-    let _ = board_before;
 
     // The person approves from the terminal: it is completed, the
     // reviewer kept with the evidence.
@@ -161,8 +159,8 @@ async fn a_rejection_reaches_the_next_claimant() {
 async fn the_lead_waits_for_review_and_for_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let client = reviewing_agent(&dir).await;
-    let start = ok(&client, "wait_for", json!({"events": ["changed"], "timeout_seconds": 1})).await;
-    let revision = revision_of(&start);
+    // The server opened the board at revision 0: what follows counts.
+    let revision = 0;
     complete(&client, "Parser").await;
     let woke = ok(
         &client,
@@ -170,7 +168,7 @@ async fn the_lead_waits_for_review_and_for_the_verdict() {
         json!({"events": ["review"], "revision": revision}),
     )
     .await;
-    assert!(woke.starts_with("Awaiting a person's review since revision"), "{woke}");
+    assert!(woke.starts_with("Awaiting a person's review (1):"), "{woke}");
     assert!(woke.contains(&format!("- ⧗ [{}] Parser", id("Parser"))), "{woke}");
     let revision = revision_of(&woke);
     let (code, _, err) = review(&dir, &["approve", &id("Parser")]).await;
@@ -186,8 +184,9 @@ async fn the_lead_waits_for_review_and_for_the_verdict() {
 
 /// The revision a `wait_for` reply ends with.
 fn revision_of(reply: &str) -> i64 {
-    let last = reply.lines().last().unwrap();
-    last.strip_prefix("Revision ")
+    reply
+        .lines()
+        .find_map(|line| line.strip_prefix("Revision "))
         .and_then(|rest| rest.split(':').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no revision in {reply}"))
@@ -206,4 +205,92 @@ async fn the_cli_says_why_it_cannot_review() {
     let (code, _, err) = review(&dir, &["approve", "ffffffff"]).await;
     assert_eq!(code, 1);
     assert!(err.contains("No task has the ID 'ffffffff'"), "{err}");
+}
+
+/// `board note ...` on the stored board of `dir`, as `ada`.
+async fn note(dir: &TempDir, args: &[&str]) -> (i32, String, String) {
+    let storage = file_storage(&dir.path().join("store"));
+    let mut all: Vec<&str> = vec!["board", "note"];
+    all.extend(args);
+    all.extend(storage.iter().map(String::as_str));
+    run_binary(dir, &all, &[("USER", "ada")]).await
+}
+
+#[tokio::test]
+async fn a_note_reaches_the_holder_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = reviewing_agent(&dir).await;
+    ok(&client, "add_tasks", json!({"tasks": [{"title": "Parser"}, {"title": "Lexer"}]})).await;
+    let (parser, lexer) = (id("Parser"), id("Lexer"));
+    ok(&client, "claim_task", json!({"agent": "w1", "task_id": parser})).await;
+
+    let (code, out, err) = note(&dir, &[&parser, "use the v2 lexer API", "--json"]).await;
+    assert_eq!(code, 0, "{err}");
+    let left: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(left, json!({"note": 1, "task_id": parser, "by": "ada"}));
+    let (code, out, err) = note(&dir, &["stop after the parser"]).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "Note 2 left on the board: the next reply of the next agent that calls carries it once.\n");
+    let digest = ok(&client, "team_board", json!({})).await;
+    assert!(digest.contains(&format!("- ⟳ [{parser}] Parser")), "{digest}");
+    let (code, _, err) = note(&dir, &["ffffffff", "x"]).await;
+    assert_eq!(code, 1);
+    assert!(err.contains("No task has the ID 'ffffffff'"), "{err}");
+
+    // w1 holds the parser: its next reply carries both notes first, once.
+    let renewed = ok(&client, "claim_task", json!({"agent": "w1", "task_id": parser})).await;
+    insta::assert_snapshot!("review_note_carried", redact_times(&renewed));
+    let again = ok(&client, "claim_task", json!({"agent": "w1", "task_id": parser})).await;
+    assert!(!again.contains("NOTE from"), "told once: {again}");
+    // Another agent gets neither: the board note reached w1 already.
+    let other = ok(&client, "claim_task", json!({"agent": "w2", "task_id": lexer})).await;
+    assert!(!other.contains("NOTE from"), "{other}");
+}
+
+#[tokio::test]
+async fn a_reworded_task_answers_its_holder_with_the_new_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = reviewing_agent(&dir).await;
+    ok(&client, "add_tasks", json!({"tasks": [{"title": "Parser"}]})).await;
+    let old = id("Parser");
+    ok(&client, "claim_task", json!({"agent": "w1", "task_id": old})).await;
+    // The person rewords it (here through the planning tool a lead or the
+    // web board uses): its ID follows its words.
+    ok(&client, "modify_task", json!({"task_id": old, "title": "Parser v2"})).await;
+    let new = id("Parser v2");
+    let expected = format!(
+        "[{old}] was reworded by a person: it is now [{new}] (its ID follows its words; its \
+         claim moved with it); read it again (get_tasks or team_board) and call again with \
+         task_id {new}. Nothing changed."
+    );
+    let (refused, text) = call(
+        &client,
+        "release_task",
+        json!({"agent": "w1", "task_id": old, "status": "pending"}),
+    )
+    .await;
+    assert!(refused);
+    assert_eq!(text, expected);
+    let (refused, text) = call(
+        &client,
+        "update_task_statuses",
+        json!({"tasks": [{"task_id": old, "status": "failed"}]}),
+    )
+    .await;
+    assert!(refused);
+    assert_eq!(text, expected);
+    // The new ID works, and the claim is still w1's.
+    let released = ok(
+        &client,
+        "release_task",
+        json!({"agent": "w1", "task_id": new, "status": "pending"}),
+    )
+    .await;
+    assert!(released.starts_with(&format!("Released [{new}] as pending.")), "{released}");
+    // The redirect is stored with the board: a new server on it answers so too.
+    drop(client);
+    let client = reviewing_agent(&dir).await;
+    let (refused, text) = call(&client, "claim_task", json!({"agent": "w1", "task_id": old})).await;
+    assert!(refused);
+    assert_eq!(text, expected);
 }

@@ -538,7 +538,7 @@ mod tests {
         );
         assert_eq!(
             refused(request(&["soon"], None)).await,
-            "The event 'soon' is none of finished, ready, stalled, goal_met, changed."
+            "The event 'soon' is none of finished, ready, stalled, goal_met, changed, review, reviewed."
         );
         let mut ask = request(&["ready"], None);
         ask.task_ids = Some(vec!["x".into()]);

@@ -99,7 +99,7 @@ pub enum BoardError {
     UnknownTasks(Vec<String>),
     /// The old ID of a task an agent held when a person reworded it.
     #[error(
-        "[{old}] was reworded while you held it: it is now [{new}] (its ID follows its words), and your claim moved with it; read it again (get_tasks or team_board) and call again with task_id {new}. Nothing changed."
+        "[{old}] was reworded by a person: it is now [{new}] (its ID follows its words; its claim moved with it); read it again (get_tasks or team_board) and call again with task_id {new}. Nothing changed."
     )]
     Reworded {
         /// The ID the caller gave.

@@ -308,6 +308,13 @@ impl SnapshotRecord<'_> {
                 dispatch: record.dispatch,
                 touches: record.touches,
             };
+            if self.version < 5 && record.status == Status::AwaitingReview {
+                return Err(format!(
+                    "task {} is awaiting_review, which needs format version 5, but the file says version {}",
+                    n + 1,
+                    self.version
+                ));
+            }
             if self.version < 4 && fields.needs_version_4() {
                 return Err(format!(
                     "task {} holds dispatch or touches, which need format version 4, but the file says version {}",
@@ -550,17 +557,17 @@ mod tests {
             "it is not a planning-mcp-server board (its format is \"vscode settings\")"
         );
         assert!(problem("[1, 2]").starts_with("it has an invalid value"));
-        let future = good.replace("\"version\": 1", "\"version\": 5");
+        let future = good.replace("\"version\": 1", "\"version\": 6");
         assert_eq!(
             problem(&future),
-            "it has format version 5, written by a newer planning-mcp-server; this one reads \
-             versions 1, 2, 3 and 4 (upgrade, or point storage.dir elsewhere)"
+            "it has format version 6, written by a newer planning-mcp-server; this one reads \
+             versions 1, 2, 3, 4 and 5 (upgrade, or point storage.dir elsewhere)"
         );
         let zero = good.replace("\"version\": 1", "\"version\": 0");
         assert_eq!(
             problem(&zero),
             "it has format version 0, which no planning-mcp-server writes; this one reads \
-             versions 1, 2, 3 and 4"
+             versions 1, 2, 3, 4 and 5"
         );
         let forged = good.replace("\"id\": \"a46f8d35\"", "\"id\": \"00000000\"");
         assert_eq!(
@@ -794,6 +801,71 @@ mod tests {
         assert_eq!(back.coordination(), board.coordination());
         let again = String::from_utf8(to_json(&back)).unwrap();
         assert_eq!(without_saved_at(&again), without_saved_at(&text));
+    }
+
+    #[test]
+    fn reviews_notes_and_rewordings_round_trip_as_version_5() {
+        use crate::toolsets::planning::coordination::{Edit, Note, Review};
+        let mut board = coordinated();
+        let a = TaskId::parse("a46f8d35").unwrap();
+        let b = TaskId::parse("21cf99bb").unwrap();
+        let at = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_800_000_060);
+        let mut evidence = board.coordination().evidence(a).cloned().unwrap();
+        evidence.review = Some(Review {
+            by: "ada".into(),
+            at,
+            rejected: Some("the tests skip the lexer".into()),
+        });
+        let note = Note {
+            task: Some(b),
+            by: "ada".into(),
+            at,
+            text: "use v2".into(),
+            told: None,
+        };
+        let edits = vec![
+            Edit::Status(a, Status::AwaitingReview),
+            Edit::Evidence(a, Some(evidence.clone())),
+            Edit::Record(Event::Reviewed {
+                task_id: a,
+                title: "Write tests".into(),
+                evidence: Box::new(evidence),
+            }),
+            Edit::Note(1, Some(note.clone())),
+            Edit::Note(
+                2,
+                Some(Note {
+                    task: None,
+                    told: Some("worker-1".into()),
+                    ..note
+                }),
+            ),
+        ];
+        let _ = board.edit(at, edits).unwrap();
+        // b is held: its rewording is remembered for its holder.
+        let _ = board
+            .modify_task("21cf99bb", Some("Écrire ✓✓"), None)
+            .unwrap();
+        let text = String::from_utf8(to_json(&board)).unwrap();
+        assert!(text.contains("\"version\": 5"), "{text}");
+        for field in [
+            "\"awaiting_review\"",
+            "\"verdict\": \"rejected\"",
+            "\"event\": \"reviewed\"",
+            "\"notes\"",
+            "\"told\": \"worker-1\"",
+            "\"renamed\"",
+        ] {
+            assert!(text.contains(field), "{field}: {text}");
+        }
+        let back = from_json(text.as_bytes(), Limits::default(), true).unwrap();
+        assert_eq!(back.coordination(), board.coordination());
+        assert!(back.coordination().renamed_to(b).is_some());
+        let again = String::from_utf8(to_json(&back)).unwrap();
+        assert_eq!(without_saved_at(&again), without_saved_at(&text));
+        // A file that says an older version refuses what needs version 5.
+        let old = text.replace("\"version\": 5", "\"version\": 4");
+        assert!(problem(&old).contains("need format version 5"), "{}", problem(&old));
     }
 
     #[test]

@@ -90,3 +90,53 @@ fn more(out: &mut String, count: usize) {
         let _ = write!(out, "\n- … and {} more", count - SHOWN);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolsets::team::domain::claims;
+    use crate::toolsets::team::domain::evidence::EvidenceRule;
+    use crate::toolsets::team::domain::fixture::{apply, at, board, claim, id};
+    use crate::toolsets::team::domain::review::ReviewRule;
+    use crate::toolsets::team::domain::{digest, notes};
+
+    /// Completes `title` as `agent` under review, at `minute`.
+    fn complete(board: &mut crate::toolsets::planning::domain::Board, minute: u64, title: &str) {
+        claim(board, minute, "w1", title);
+        let task = id(title).to_string();
+        apply(board, at(minute), |v| {
+            claims::release(
+                v,
+                "w1",
+                &task,
+                "completed",
+                None,
+                EvidenceRule::Optional,
+                ReviewRule::Required,
+            )
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn the_digest_shows_what_waits_for_a_person_and_what_they_said() {
+        let mut board = board(&["Parser", "Lexer", "Docs", "CLI"]);
+        assert_eq!(sections(View::new(&board, at(0))), "", "nothing on a plain board");
+        for (minute, title) in [(1, "Parser"), (2, "Lexer"), (3, "Docs")] {
+            complete(&mut board, minute, title);
+        }
+        let lexer = id("Lexer").to_string();
+        apply(&mut board, at(4), |v| {
+            review::reject(v, &lexer, "ada", "the lexer drops comments")
+        })
+        .unwrap();
+        apply(&mut board, at(5), |v| {
+            notes::leave(v, Some(&id("CLI").to_string()), "ada", "flags first")
+        })
+        .unwrap();
+        apply(&mut board, at(5), |v| notes::leave(v, None, "ada", "stop at five")).unwrap();
+        let text = digest("default", View::new(&board, at(6)));
+        insta::assert_snapshot!("digest_people", text);
+        assert!(text.chars().count() <= crate::toolsets::team::domain::digest::DIGEST_MAX_CHARS);
+    }
+}

@@ -69,11 +69,7 @@ pub(crate) fn woke(view: View<'_>, woke: &Woke, since: u64, revision: u64) -> St
                 let _ = writeln!(out, "The board changed since revision {since}.");
             }
             Event::Review => {
-                let _ = writeln!(
-                    out,
-                    "Awaiting a person's review since revision {since} ({}):",
-                    woke.review.len()
-                );
+                let _ = writeln!(out, "Awaiting a person's review ({}):", woke.review.len());
                 task_lines(&mut out, view, &woke.review);
             }
             Event::Reviewed => {

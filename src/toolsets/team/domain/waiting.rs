@@ -36,7 +36,7 @@ pub(crate) enum Event {
     GoalMet,
     /// Anything changed.
     Changed,
-    /// A task came to await a person's review.
+    /// A task awaits a person's review (one that does already counts at once).
     Review,
     /// A person approved or rejected a task.
     Reviewed,
@@ -105,15 +105,14 @@ pub(crate) struct Tracker {
     finished: HashMap<TaskId, u64>,
     /// Ready tasks, with the revision since which they have been.
     ready: HashMap<TaskId, u64>,
-    /// Tasks awaiting a person's review, with the revision since which
-    /// they have been.
+    /// Tasks awaiting a person's review (their revision is not needed: one
+    /// that awaits review counts at once).
     awaiting: HashMap<TaskId, u64>,
     /// Tasks whose evidence carries a person's review, likewise.
     reviewed: HashMap<TaskId, u64>,
     /// The newest of those revisions.
     newest_finished: u64,
     newest_ready: u64,
-    newest_awaiting: u64,
     newest_reviewed: u64,
     goal_met: bool,
     /// Every dispatch record's `until`: it is stalled from then on.
@@ -180,7 +179,6 @@ impl Tracker {
             .filter(|t| coordination.evidence(t.id).is_some_and(|e| e.review.is_some()))
             .map(|t| (t.id, stamp(&self.reviewed, t.id)))
             .collect();
-        self.newest_awaiting = awaiting.values().copied().max().unwrap_or(0);
         self.newest_reviewed = reviewed.values().copied().max().unwrap_or(0);
         self.awaiting = awaiting;
         self.reviewed = reviewed;
@@ -250,8 +248,11 @@ impl Tracker {
                     !woke.stalled.is_empty()
                 }
                 Event::GoalMet => self.goal_met,
+                // Like a stall, a task that awaits review now counts at once:
+                // the lead is told what waits for the person.
                 Event::Review => {
-                    woke.review = newer(&self.awaiting, self.newest_awaiting, since);
+                    woke.review = self.awaiting.keys().copied().collect();
+                    woke.review.sort_unstable();
                     !woke.review.is_empty()
                 }
                 Event::Reviewed => {
@@ -419,7 +420,7 @@ mod tests {
         }
         assert_eq!(
             Event::parse("done").unwrap_err().to_string(),
-            "The event 'done' is none of finished, ready, stalled, goal_met, changed."
+            "The event 'done' is none of finished, ready, stalled, goal_met, changed, review, reviewed."
         );
     }
 }

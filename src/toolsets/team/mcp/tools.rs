@@ -542,7 +542,7 @@ impl TeamTools {
 
     /// Waits until the board changes in a way the caller named.
     #[tool(
-        description = "Wait instead of polling until an event: finished (a task, or one of task_ids, completed or failed), ready (a task became ready), stalled (a dispatch), goal_met, changed. Returns at the first, or at the timeout with the digest. Pass the revision it returns to the next call.",
+        description = "Wait instead of polling until an event: finished (a task, or one of task_ids, completed or failed), ready (a task became ready), stalled (a dispatch), goal_met, changed, review (a task awaits a person's review), reviewed. Returns at the first, or at the timeout with the digest. Pass the revision it returns to the next call.",
         annotations(
             title = "Wait for",
             read_only_hint = true,
