@@ -38,7 +38,12 @@ async fn review(dir: &TempDir, args: &[&str]) -> (i32, String, String) {
 async fn complete(client: &common::Client, title: &str) -> String {
     ok(client, "add_tasks", json!({"tasks": [{"title": title}]})).await;
     let task = id(title);
-    ok(client, "claim_task", json!({"agent": "w1", "task_id": task})).await;
+    ok(
+        client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": task}),
+    )
+    .await;
     ok(
         client,
         "release_task",
@@ -82,8 +87,16 @@ async fn a_completion_waits_and_the_agent_cannot_approve_it() {
     .await;
     assert!(refused, "{text}");
     insta::assert_snapshot!("review_second_release", text);
-    let (refused, text) = call(&client, "claim_task", json!({"agent": "w2", "task_id": task})).await;
-    assert!(refused && text.contains("awaits a person's review"), "{text}");
+    let (refused, text) = call(
+        &client,
+        "claim_task",
+        json!({"agent": "w2", "task_id": task}),
+    )
+    .await;
+    assert!(
+        refused && text.contains("awaits a person's review"),
+        "{text}"
+    );
     let (refused, text) = call(
         &client,
         "update_task_statuses",
@@ -99,10 +112,16 @@ async fn a_completion_waits_and_the_agent_cannot_approve_it() {
         json!({"tasks": [{"task_id": id("Lexer"), "status": "completed"}]}),
     )
     .await;
-    assert!(refused && text.contains("requires a person's review"), "{text}");
+    assert!(
+        refused && text.contains("requires a person's review"),
+        "{text}"
+    );
     let listed = ok(&client, "get_tasks", json!({})).await;
     assert!(listed.contains(&format!("- ⧗ [{task}] Parser")), "{listed}");
-    assert!(listed.contains(&format!("- ☐ [{}] Lexer", id("Lexer"))), "{listed}");
+    assert!(
+        listed.contains(&format!("- ☐ [{}] Lexer", id("Lexer"))),
+        "{listed}"
+    );
 
     // The person approves from the terminal: it is completed, the
     // reviewer kept with the evidence.
@@ -125,7 +144,10 @@ async fn a_completion_waits_and_the_agent_cannot_approve_it() {
     // Twice is refused, with exit status 1 and nothing on standard output.
     let (code, out, err) = review(&dir, &["approve", &task]).await;
     assert_eq!((code, out.as_str()), (1, ""));
-    assert!(err.contains("does not await review (it is completed)"), "{err}");
+    assert!(
+        err.contains("does not await review (it is completed)"),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -137,10 +159,20 @@ async fn a_rejection_reaches_the_next_claimant() {
 
     let (code, _, err) = review(&dir, &["reject", &task, "--reason", "   "]).await;
     assert_eq!(code, 1);
-    assert!(err.contains("reason of a rejection must not be blank"), "{err}");
+    assert!(
+        err.contains("reason of a rejection must not be blank"),
+        "{err}"
+    );
     let (code, out, err) = review(
         &dir,
-        &["reject", &task, "--reason", "the tests skip the lexer", "--by", "grace"],
+        &[
+            "reject",
+            &task,
+            "--reason",
+            "the tests skip the lexer",
+            "--by",
+            "grace",
+        ],
     )
     .await;
     assert_eq!(code, 0, "{err}");
@@ -148,10 +180,20 @@ async fn a_rejection_reaches_the_next_claimant() {
 
     let digest = ok(&client, "team_board", json!({})).await;
     assert!(digest.contains("rejected by grace"), "{digest}");
-    let claimed = ok(&client, "claim_task", json!({"agent": "w2", "task_id": task})).await;
+    let claimed = ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w2", "task_id": task}),
+    )
+    .await;
     insta::assert_snapshot!("review_claim_after_rejection", redact_times(&claimed));
     // Once claimed, the reason has been handed over; a renewal does not repeat it.
-    let renewed = ok(&client, "claim_task", json!({"agent": "w2", "task_id": task})).await;
+    let renewed = ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w2", "task_id": task}),
+    )
+    .await;
     assert!(!renewed.contains("Rejected by"), "{renewed}");
 }
 
@@ -168,8 +210,14 @@ async fn the_lead_waits_for_review_and_for_the_verdict() {
         json!({"events": ["review"], "revision": revision}),
     )
     .await;
-    assert!(woke.starts_with("Awaiting a person's review (1):"), "{woke}");
-    assert!(woke.contains(&format!("- ⧗ [{}] Parser", id("Parser"))), "{woke}");
+    assert!(
+        woke.starts_with("Awaiting a person's review (1):"),
+        "{woke}"
+    );
+    assert!(
+        woke.contains(&format!("- ⧗ [{}] Parser", id("Parser"))),
+        "{woke}"
+    );
     let revision = revision_of(&woke);
     let (code, _, err) = review(&dir, &["approve", &id("Parser")]).await;
     assert_eq!(code, 0, "{err}");
@@ -179,7 +227,10 @@ async fn the_lead_waits_for_review_and_for_the_verdict() {
         json!({"events": ["reviewed"], "revision": revision}),
     )
     .await;
-    assert!(woke.starts_with("Reviewed by a person since revision"), "{woke}");
+    assert!(
+        woke.starts_with("Reviewed by a person since revision"),
+        "{woke}"
+    );
 }
 
 /// The revision a `wait_for` reply ends with.
@@ -220,9 +271,19 @@ async fn note(dir: &TempDir, args: &[&str]) -> (i32, String, String) {
 async fn a_note_reaches_the_holder_once() {
     let dir = tempfile::tempdir().unwrap();
     let client = reviewing_agent(&dir).await;
-    ok(&client, "add_tasks", json!({"tasks": [{"title": "Parser"}, {"title": "Lexer"}]})).await;
+    ok(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "Parser"}, {"title": "Lexer"}]}),
+    )
+    .await;
     let (parser, lexer) = (id("Parser"), id("Lexer"));
-    ok(&client, "claim_task", json!({"agent": "w1", "task_id": parser})).await;
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": parser}),
+    )
+    .await;
 
     let (code, out, err) = note(&dir, &[&parser, "use the v2 lexer API", "--json"]).await;
     assert_eq!(code, 0, "{err}");
@@ -230,20 +291,41 @@ async fn a_note_reaches_the_holder_once() {
     assert_eq!(left, json!({"note": 1, "task_id": parser, "by": "ada"}));
     let (code, out, err) = note(&dir, &["stop after the parser"]).await;
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, "Note 2 left on the board: the next reply of the next agent that calls carries it once.\n");
+    assert_eq!(
+        out,
+        "Note 2 left on the board: the next reply of the next agent that calls carries it once.\n"
+    );
     let digest = ok(&client, "team_board", json!({})).await;
-    assert!(digest.contains(&format!("- ⟳ [{parser}] Parser")), "{digest}");
+    assert!(
+        digest.contains(&format!("- ⟳ [{parser}] Parser")),
+        "{digest}"
+    );
     let (code, _, err) = note(&dir, &["ffffffff", "x"]).await;
     assert_eq!(code, 1);
     assert!(err.contains("No task has the ID 'ffffffff'"), "{err}");
 
     // w1 holds the parser: its next reply carries both notes first, once.
-    let renewed = ok(&client, "claim_task", json!({"agent": "w1", "task_id": parser})).await;
+    let renewed = ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": parser}),
+    )
+    .await;
     insta::assert_snapshot!("review_note_carried", redact_times(&renewed));
-    let again = ok(&client, "claim_task", json!({"agent": "w1", "task_id": parser})).await;
+    let again = ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": parser}),
+    )
+    .await;
     assert!(!again.contains("NOTE from"), "told once: {again}");
     // Another agent gets neither: the board note reached w1 already.
-    let other = ok(&client, "claim_task", json!({"agent": "w2", "task_id": lexer})).await;
+    let other = ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w2", "task_id": lexer}),
+    )
+    .await;
     assert!(!other.contains("NOTE from"), "{other}");
 }
 
@@ -251,12 +333,27 @@ async fn a_note_reaches_the_holder_once() {
 async fn a_reworded_task_answers_its_holder_with_the_new_id() {
     let dir = tempfile::tempdir().unwrap();
     let client = reviewing_agent(&dir).await;
-    ok(&client, "add_tasks", json!({"tasks": [{"title": "Parser"}]})).await;
+    ok(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "Parser"}]}),
+    )
+    .await;
     let old = id("Parser");
-    ok(&client, "claim_task", json!({"agent": "w1", "task_id": old})).await;
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": old}),
+    )
+    .await;
     // The person rewords it (here through the planning tool a lead or the
     // web board uses): its ID follows its words.
-    ok(&client, "modify_task", json!({"task_id": old, "title": "Parser v2"})).await;
+    ok(
+        &client,
+        "modify_task",
+        json!({"task_id": old, "title": "Parser v2"}),
+    )
+    .await;
     let new = id("Parser v2");
     let expected = format!(
         "[{old}] was reworded by a person: it is now [{new}] (its ID follows its words; its \
@@ -286,11 +383,19 @@ async fn a_reworded_task_answers_its_holder_with_the_new_id() {
         json!({"agent": "w1", "task_id": new, "status": "pending"}),
     )
     .await;
-    assert!(released.starts_with(&format!("Released [{new}] as pending.")), "{released}");
+    assert!(
+        released.starts_with(&format!("Released [{new}] as pending.")),
+        "{released}"
+    );
     // The redirect is stored with the board: a new server on it answers so too.
     drop(client);
     let client = reviewing_agent(&dir).await;
-    let (refused, text) = call(&client, "claim_task", json!({"agent": "w1", "task_id": old})).await;
+    let (refused, text) = call(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": old}),
+    )
+    .await;
     assert!(refused);
     assert_eq!(text, expected);
 }

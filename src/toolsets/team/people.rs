@@ -10,10 +10,10 @@
 
 use serde_json::json;
 
-use super::domain::{claims, notes};
 use super::domain::review::{self, Reviewed};
 use super::domain::text::time;
 use super::domain::{TeamError, View, render};
+use super::domain::{claims, notes};
 use crate::runtime::clock::Clock;
 use crate::toolsets::planning::coordination::Edit;
 use crate::toolsets::planning::coordination::person::{PersonDesk, PersonError, PersonReply};
@@ -161,9 +161,7 @@ fn reply(view: View<'_>, reviewed: &Reviewed) -> PersonReply {
     let reason = review.and_then(|r| r.rejected.clone());
     let mut text = match reviewed.status {
         Status::Completed => format!("Approved [{id}]: it is completed.\n"),
-        _ => format!(
-            "Rejected [{id}]: it is pending again; its next claimant reads the reason.\n"
-        ),
+        _ => format!("Rejected [{id}]: it is pending again; its next claimant reads the reason.\n"),
     };
     if let Some(task) = view.board.task(id) {
         text.push_str(&render::task_line(view, task));

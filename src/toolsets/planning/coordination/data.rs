@@ -476,10 +476,13 @@ impl Coordination {
                     None => self.renamed.remove(&from),
                 },
             ),
-            Change::Note(n, note) => Change::Note(n, match note {
-                Some(note) => self.notes.insert(n, note),
-                None => self.notes.remove(&n),
-            }),
+            Change::Note(n, note) => Change::Note(
+                n,
+                match note {
+                    Some(note) => self.notes.insert(n, note),
+                    None => self.notes.remove(&n),
+                },
+            ),
             Change::Rekey { from, to } => {
                 self.rekey(from, to);
                 Change::Rekey { from: to, to: from }

@@ -63,7 +63,9 @@ pub(crate) fn version_needed(board: &Board) -> u64 {
     let dispatch_events = board
         .history()
         .is_some_and(|history| history.entries().any(|e| e.event.is_dispatch()));
-    let reviews = board.tasks().any(|task| task.status == Status::AwaitingReview)
+    let reviews = board
+        .tasks()
+        .any(|task| task.status == Status::AwaitingReview)
         || coordination.has_reviews()
         || coordination.notes().next().is_some()
         || coordination.renamings().next().is_some()

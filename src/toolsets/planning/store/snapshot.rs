@@ -49,10 +49,10 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use super::records::{EntryRecord, GoalRecord, parse_time, timestamp};
+use crate::toolsets::planning::coordination::data::Change;
 use crate::toolsets::planning::coordination::records::{
     ClaimRecord, DispatchRecord, EvidenceRecord, NumberedNoteRecord,
 };
-use crate::toolsets::planning::coordination::data::Change;
 use crate::toolsets::planning::coordination::snapshot_fields::{self, TaskCoordination};
 use crate::toolsets::planning::domain::{
     Board, Entry, Goal, History, Limits, Status, Task, TaskId,
@@ -865,7 +865,11 @@ mod tests {
         assert_eq!(without_saved_at(&again), without_saved_at(&text));
         // A file that says an older version refuses what needs version 5.
         let old = text.replace("\"version\": 5", "\"version\": 4");
-        assert!(problem(&old).contains("need format version 5"), "{}", problem(&old));
+        assert!(
+            problem(&old).contains("format version 5, but the file says version 4"),
+            "{}",
+            problem(&old)
+        );
     }
 
     #[test]

@@ -16,8 +16,8 @@ use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 
 use super::BOARD_KEYS;
 use crate::runtime::clock::Clock;
-use crate::server::Enabled;
 use crate::server::BoardName;
+use crate::server::Enabled;
 use crate::server::command::{CliCommand, Configuration, Run};
 use crate::server::settings::Flag;
 use crate::toolsets::planning::Planning;
@@ -194,7 +194,9 @@ fn open(toolsets: &Enabled, name: &BoardName) -> Result<SharedBoard, String> {
     let boards = Boards::new(settings);
     match boards.get_stored(name) {
         Ok(Some(board)) => Ok(board),
-        Ok(None) => Err(format!("board {name} is not stored; nothing to review or note")),
+        Ok(None) => Err(format!(
+            "board {name} is not stored; nothing to review or note"
+        )),
         Err(error) => Err(error.to_string()),
     }
 }
@@ -213,8 +215,16 @@ mod tests {
     #[test]
     fn it_reads_a_verdict_with_the_configuration_flags_anywhere() {
         let matches = parse(&[
-            "review", "reject", "a46f8d35", "--reason", "no tests", "--by", "ada", "--storage",
-            "file", "--json",
+            "review",
+            "reject",
+            "a46f8d35",
+            "--reason",
+            "no tests",
+            "--by",
+            "ada",
+            "--storage",
+            "file",
+            "--json",
         ])
         .unwrap();
         let args = BoardArgs::from_arg_matches(&matches).unwrap();
@@ -225,11 +235,18 @@ mod tests {
             panic!("a rejection: {args:?}");
         };
         assert_eq!(
-            (common.task_id.as_str(), reason.as_str(), common.by.as_deref()),
+            (
+                common.task_id.as_str(),
+                reason.as_str(),
+                common.by.as_deref()
+            ),
             ("a46f8d35", "no tests", Some("ada"))
         );
         assert!(common.json);
-        assert!(parse(&["review", "reject", "a46f8d35"]).is_err(), "a reason is required");
+        assert!(
+            parse(&["review", "reject", "a46f8d35"]).is_err(),
+            "a reason is required"
+        );
         assert!(parse(&["review"]).is_err());
         assert!(parse(&["review", "approve", "a46f8d35", "--port", "1"]).is_err());
     }

@@ -579,7 +579,15 @@ mod tests {
         let view = View::new(board, now);
         let (mut edits, _) = expiries(view);
         let rule = EvidenceRule::Optional;
-        let (more, released) = release(view, agent, &task.to_string(), to, None, rule, ReviewRule::Off)?;
+        let (more, released) = release(
+            view,
+            agent,
+            &task.to_string(),
+            to,
+            None,
+            rule,
+            ReviewRule::Off,
+        )?;
         edits.extend(more);
         let _ = board.edit(now, edits)?;
         Ok(released)
@@ -717,16 +725,15 @@ mod tests {
         });
         let view = View::new(board, now);
         let (mut edits, _) = expiries(view);
-        let (more, released) =
-            release(
-                view,
-                agent,
-                &task.to_string(),
-                "completed",
-                evidence,
-                rule,
-                ReviewRule::Off,
-            )?;
+        let (more, released) = release(
+            view,
+            agent,
+            &task.to_string(),
+            "completed",
+            evidence,
+            rule,
+            ReviewRule::Off,
+        )?;
         edits.extend(more);
         let _ = board.edit(now, edits)?;
         Ok(released)

@@ -51,7 +51,11 @@ pub(crate) fn sections(view: View<'_>) -> String {
         .filter_map(|task| review::rejection(view, task).map(|(_, r)| (task, r)))
         .collect();
     if !rejected.is_empty() {
-        let _ = write!(out, "\nRejected, for the next claimant ({}):", rejected.len());
+        let _ = write!(
+            out,
+            "\nRejected, for the next claimant ({}):",
+            rejected.len()
+        );
         for (task, review) in rejected.iter().take(SHOWN) {
             let reason = review.rejected.as_deref().unwrap_or_default();
             let _ = write!(
@@ -121,7 +125,11 @@ mod tests {
     #[test]
     fn the_digest_shows_what_waits_for_a_person_and_what_they_said() {
         let mut board = board(&["Parser", "Lexer", "Docs", "CLI"]);
-        assert_eq!(sections(View::new(&board, at(0))), "", "nothing on a plain board");
+        assert_eq!(
+            sections(View::new(&board, at(0))),
+            "",
+            "nothing on a plain board"
+        );
         for (minute, title) in [(1, "Parser"), (2, "Lexer"), (3, "Docs")] {
             complete(&mut board, minute, title);
         }
@@ -134,7 +142,10 @@ mod tests {
             notes::leave(v, Some(&id("CLI").to_string()), "ada", "flags first")
         })
         .unwrap();
-        apply(&mut board, at(5), |v| notes::leave(v, None, "ada", "stop at five")).unwrap();
+        apply(&mut board, at(5), |v| {
+            notes::leave(v, None, "ada", "stop at five")
+        })
+        .unwrap();
         let text = digest("default", View::new(&board, at(6)));
         insta::assert_snapshot!("digest_people", text);
         assert!(text.chars().count() <= crate::toolsets::team::domain::digest::DIGEST_MAX_CHARS);

@@ -77,7 +77,9 @@ pub enum TeamError {
         id: TaskId,
     },
     /// A review of a task that does not await one.
-    #[error("[{id}] does not await review (it is {status}); only a task an agent completed under review can be approved or rejected.")]
+    #[error(
+        "[{id}] does not await review (it is {status}); only a task an agent completed under review can be approved or rejected."
+    )]
     NotAwaitingReview {
         /// The task.
         id: TaskId,

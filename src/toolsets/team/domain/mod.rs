@@ -33,6 +33,6 @@ pub(crate) mod wave;
 pub(crate) use claims::{LeasePolicy, Target};
 pub(crate) use digest::{digest, digest_at};
 pub(crate) use error::TeamError;
-pub(crate) use review::ReviewRule;
 pub(crate) use evidence::{EvidenceInput, EvidenceRule};
+pub(crate) use review::ReviewRule;
 pub(crate) use view::View;

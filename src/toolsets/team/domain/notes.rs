@@ -136,22 +136,34 @@ mod tests {
     #[test]
     fn a_task_note_reaches_its_holder_once_and_a_board_note_anyone() {
         let (mut board, id) = board_with_claim();
-        let (edits, n) = leave(View::new(&board, at(1)), Some(&id.to_string()), "ada", "use v2")
-            .unwrap();
+        let (edits, n) = leave(
+            View::new(&board, at(1)),
+            Some(&id.to_string()),
+            "ada",
+            "use v2",
+        )
+        .unwrap();
         assert_eq!(n, 1);
         let _ = board.edit(at(1), edits).unwrap();
         let (edits, n) = leave(View::new(&board, at(1)), None, "ada", "stop at 5").unwrap();
         assert_eq!(n, 2);
         let _ = board.edit(at(1), edits).unwrap();
         let view = View::new(&board, at(2));
-        assert_eq!(due(view, "w2").len(), 1, "w2 holds nothing: only the board note");
+        assert_eq!(
+            due(view, "w2").len(),
+            1,
+            "w2 holds nothing: only the board note"
+        );
         let for_w1 = due(view, "w1");
         assert_eq!(for_w1.len(), 2);
         assert_eq!(
             line(for_w1[0].1),
             format!("NOTE from ada (a person) on [{id}]: use v2")
         );
-        assert_eq!(line(for_w1[1].1), "NOTE from ada (a person) on the board: stop at 5");
+        assert_eq!(
+            line(for_w1[1].1),
+            "NOTE from ada (a person) on the board: stop at 5"
+        );
         let edits = told(&for_w1, "w1");
         let _ = board.edit(at(2), edits).unwrap();
         let view = View::new(&board, at(3));
@@ -174,8 +186,13 @@ mod tests {
     #[test]
     fn a_reworded_task_keeps_its_notes() {
         let (mut board, id) = board_with_claim();
-        let (edits, _) =
-            leave(View::new(&board, at(1)), Some(&id.to_string()), "ada", "use v2").unwrap();
+        let (edits, _) = leave(
+            View::new(&board, at(1)),
+            Some(&id.to_string()),
+            "ada",
+            "use v2",
+        )
+        .unwrap();
         let _ = board.edit(at(1), edits).unwrap();
         let _ = board
             .modify_task(&id.to_string(), Some("Parser v2"), None)

@@ -827,17 +827,16 @@ mod tests {
         let evidence = note.check("worker-3", at(32), Status::Completed).unwrap();
         let view = View::new(&board, at(32));
         let rule = Default::default();
-        let (edits, added) =
-            claims::release(
-                view,
-                "worker-3",
-                &task,
-                "completed",
-                evidence,
-                rule,
-                ReviewRule::Off,
-            )
-            .unwrap();
+        let (edits, added) = claims::release(
+            view,
+            "worker-3",
+            &task,
+            "completed",
+            evidence,
+            rule,
+            ReviewRule::Off,
+        )
+        .unwrap();
         let _ = board.edit(at(32), edits).unwrap();
         let view = View::new(&board, at(32));
         insta::assert_snapshot!("evidence_added", super::released(view, &[], &added));

@@ -296,6 +296,9 @@ mod tests {
         apply(&mut done, at(5), edits);
         let twice = approve(View::new(&done, at(6)), &id, "ada").unwrap_err();
         assert!(matches!(twice, TeamError::NotAwaitingReview { .. }));
-        assert!(twice.to_string().contains("does not await review"), "{twice}");
+        assert!(
+            twice.to_string().contains("does not await review"),
+            "{twice}"
+        );
     }
 }

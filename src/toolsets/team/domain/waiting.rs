@@ -176,7 +176,11 @@ impl Tracker {
         let reviewed: HashMap<TaskId, u64> = view
             .board
             .tasks()
-            .filter(|t| coordination.evidence(t.id).is_some_and(|e| e.review.is_some()))
+            .filter(|t| {
+                coordination
+                    .evidence(t.id)
+                    .is_some_and(|e| e.review.is_some())
+            })
             .map(|t| (t.id, stamp(&self.reviewed, t.id)))
             .collect();
         self.newest_reviewed = reviewed.values().copied().max().unwrap_or(0);

@@ -354,7 +354,9 @@ impl TeamTools {
                     note: p.note.as_deref(),
                 };
                 let evidence = input.check(&p.agent, view.now, outcome)?;
-                claims::release(view, &p.agent, &p.task_id, &p.status, evidence, rule, review)
+                claims::release(
+                    view, &p.agent, &p.task_id, &p.status, evidence, rule, review,
+                )
             },
             |view, expired, released| render::released(view, expired, &released),
         )
