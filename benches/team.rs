@@ -26,7 +26,8 @@ use planning_mcp_server::api::planning::{
     Board, Claim, Edit, Limits, MemoryStore, NewTask, SharedBoard, Status, TaskId,
 };
 use planning_mcp_server::api::team::{
-    self, EvidenceRule, Stalled, Target, TeamError, View, WaitRequest, Waiters, digest, wave,
+    self, EvidenceRule, ReviewRule, Stalled, Target, TeamError, View, WaitRequest, Waiters, digest,
+    wave,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -164,7 +165,16 @@ fn team(c: &mut Criterion) {
                             }
                             true => {
                                 let rule = EvidenceRule::Optional;
-                                team::release(view, "bench", &ready, "pending", None, rule)?.0
+                                team::release(
+                                    view,
+                                    "bench",
+                                    &ready,
+                                    "pending",
+                                    None,
+                                    rule,
+                                    ReviewRule::Off,
+                                )?
+                                .0
                             }
                         };
                         let undo = board.edit(now, edits)?;

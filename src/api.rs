@@ -146,6 +146,7 @@ pub mod team {
     pub use crate::toolsets::team::domain::error::TeamError;
     pub use crate::toolsets::team::domain::evidence::EvidenceRule;
     pub use crate::toolsets::team::domain::links::link;
+    pub use crate::toolsets::team::domain::review::ReviewRule;
     pub use crate::toolsets::team::domain::view::View;
     pub use crate::toolsets::team::domain::wave::{Stalled, wave};
     pub use crate::toolsets::team::waiter::{WaitRequest, Waiters};
