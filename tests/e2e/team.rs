@@ -393,8 +393,13 @@ async fn planning_tools_on_claimed_and_linked_tasks_leave_nothing_dangling() {
         json!({"agent": "w1", "task_id": id("a"), "status": "completed"}),
     )
     .await;
+    // The holder's old ID is answered with the new one (docs/review.md).
     assert!(
-        is_error && text.starts_with(&format!("No task has the ID '{}'", id("a"))),
+        is_error
+            && text.starts_with(&format!(
+                "[{}] was reworded by a person: it is now [{reworded}]",
+                id("a")
+            )),
         "{text}"
     );
 
