@@ -67,7 +67,7 @@ impl Subject {
         if !self.ours {
             return json!({"name": "noop", "arguments": {}});
         }
-        let status = if n % 2 == 0 {
+        let status = if n.is_multiple_of(2) {
             "completed"
         } else {
             "in_progress"

@@ -8,7 +8,8 @@
 //! without end (killed at the output cap, the server's memory bounded), a
 //! wrapper script whose own child outlives it (killed with its process
 //! group on a timeout), and shutdown while a VCS runs (a call finishes
-//! within the grace period; after it every VCS process is killed). Every
+//! within the grace period; after it every VCS process is killed), and how
+//! many git processes a call spawns (a read one, a write three). Every
 //! wait is for a state (a file, a log line, a reply, a process gone); the
 //! bounds on the waits only turn a hang into a failure.
 
