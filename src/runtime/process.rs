@@ -181,6 +181,19 @@ impl Runner {
         self.run_in(invocation, MAX_OUTPUT, &CHILDREN).await
     }
 
+    /// [`Runner::run`] for binary input and output (git's objects and
+    /// packs): `input`, when given, is fed on stdin in place of the
+    /// invocation's text, and stdout is kept as bytes.
+    pub(crate) async fn run_raw(
+        &self,
+        invocation: &Invocation<'_>,
+        input: Option<&[u8]>,
+    ) -> Result<BytesOutput, RunError> {
+        let input = input.or(invocation.stdin.map(str::as_bytes));
+        self.run_bytes_in(invocation, input, MAX_OUTPUT, &CHILDREN)
+            .await
+    }
+
     /// [`Runner::run`] for code that is not async (a store's calls, which
     /// run on blocking threads, and the command-line programs): the
     /// command runs on a thread of its own with a small runtime, so this
@@ -208,7 +221,8 @@ impl Runner {
                     .enable_all()
                     .build()
                     .map_err(RunError::Io)?;
-                runtime.block_on(self.run_bytes_in(invocation, MAX_OUTPUT, &CHILDREN))
+                let input = invocation.stdin.map(str::as_bytes);
+                runtime.block_on(self.run_bytes_in(invocation, input, MAX_OUTPUT, &CHILDREN))
             });
             ran.join().unwrap_or_else(|_| {
                 Err(RunError::Io(std::io::Error::other(
@@ -226,7 +240,8 @@ impl Runner {
         cap: usize,
         children: &Children,
     ) -> Result<Output, RunError> {
-        let output = self.run_bytes_in(invocation, cap, children).await?;
+        let input = invocation.stdin.map(str::as_bytes);
+        let output = self.run_bytes_in(invocation, input, cap, children).await?;
         Ok(Output {
             code: output.code,
             stdout: text(output.stdout),
@@ -234,10 +249,12 @@ impl Runner {
         })
     }
 
-    /// [`Runner::run_in`], its stdout as bytes.
+    /// [`Runner::run_in`], its stdout as bytes, `input` on its stdin
+    /// (`None` closes it).
     async fn run_bytes_in(
         &self,
         invocation: &Invocation<'_>,
+        input: Option<&[u8]>,
         cap: usize,
         children: &Children,
     ) -> Result<BytesOutput, RunError> {
@@ -248,7 +265,7 @@ impl Runner {
         }
         command
             .envs(invocation.env.iter().copied())
-            .stdin(match invocation.stdin {
+            .stdin(match input {
                 Some(_) => Stdio::piped(),
                 None => Stdio::null(),
             })
@@ -267,7 +284,7 @@ impl Runner {
         // its ID cannot have been reused.
         let group = children.track(pid).map_err(|_| RunError::ShuttingDown)?;
         let stdin = child.stdin.take();
-        let input = invocation.stdin.unwrap_or_default().as_bytes();
+        let input = input.unwrap_or_default();
         let feed = async move {
             if let Some(mut stdin) = stdin {
                 let fed = async {

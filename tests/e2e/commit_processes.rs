@@ -8,7 +8,8 @@
 //! without end (killed at the output cap, the server's memory bounded), a
 //! wrapper script whose own child outlives it (killed with its process
 //! group on a timeout), and shutdown while a VCS runs (a call finishes
-//! within the grace period; after it every VCS process is killed). Every
+//! within the grace period; after it every VCS process is killed), and how
+//! many git processes a call spawns (a read one, a write three). Every
 //! wait is for a state (a file, a log line, a reply, a process gone); the
 //! bounds on the waits only turn a hang into a failure.
 
@@ -427,4 +428,70 @@ async fn commit_shutdown_over_stdio_leaves_no_vcs_process_behind() {
     all_gone(&[pid], "the server").await;
     all_gone(&[wrapper, child], "after the server exited").await;
     call.abort();
+}
+
+/// The git commands a wrapper recorded in `log` since the last look, one
+/// line each (`cat-file --batch-command`), and the log emptied.
+fn recorded(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    std::fs::write(log, "").unwrap();
+    text.lines().map(str::to_owned).collect()
+}
+
+#[tokio::test]
+async fn commit_git_reads_in_at_most_two_processes_and_writes_in_three() {
+    let repo = Repo::new(Backend::Git, None);
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "init"]);
+    let dir = repo.dir.path();
+    let log = dir.join("git.log");
+    let git = script(
+        dir,
+        "recording-git",
+        &format!("echo \"$*\" >> '{}'\nexec git \"$@\"", log.display()),
+    );
+    let (client, _) = start(
+        &repo,
+        &[
+            ("PLANNING_COMMIT_VCS", "git"),
+            ("PLANNING_COMMIT_GIT_BIN", &git),
+        ],
+    )
+    .await;
+    let read = ["cat-file --batch-command"];
+    let files = "status --porcelain=v1 --untracked-files=all";
+    let write = |tool: &str| {
+        vec![
+            "cat-file --batch-command".to_owned(),
+            "unpack-objects -q".to_owned(),
+            format!("update-ref -m planning-mcp-server: {tool} refs/commit-plan/main"),
+        ]
+    };
+    // What each call ran, the object IDs of update-ref left out.
+    let ran = |log: &Path| -> Vec<String> {
+        recorded(log)
+            .into_iter()
+            .map(|line| match line.split_once(" refs/commit-plan/main") {
+                Some((head, _)) => format!("{head} refs/commit-plan/main"),
+                None => line,
+            })
+            .collect()
+    };
+    ok(&client, "gather_requirements", json!({})).await;
+    assert_eq!(ran(&log), [read[0], files]);
+    let goal = json!({"goal": {"type": "feat", "title": "fewer processes"}});
+    ok(&client, "set_overarching_goal", goal).await;
+    assert_eq!(ran(&log), write("set_overarching_goal"));
+    ok(&client, "set_plan", json!({"plan": [{"text": "One step"}]})).await;
+    assert_eq!(ran(&log), write("set_plan"));
+    ok(&client, "mark_task", json!({"task_id": "1"})).await;
+    assert_eq!(ran(&log), write("mark_task"));
+    // Finished: one more read, whether the plan was committed.
+    ok(&client, "verify_plan", json!({})).await;
+    let verified = ran(&log);
+    assert!(verified.len() <= 3, "{verified:?}");
+    assert_eq!(verified[0], read[0]);
+    // The plan as git holds it: three versions and the plan, every object sound.
+    assert_eq!(repo.git_plan_versions("main").len(), 3);
+    repo.git(&["fsck", "--strict", "--no-dangling"]);
+    client.cancel().await.unwrap();
 }

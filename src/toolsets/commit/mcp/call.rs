@@ -370,6 +370,7 @@ mod tests {
                 },
                 base: None,
                 legacy: false,
+                history: None,
                 around: Around::default(),
             })
         }

@@ -13,9 +13,10 @@
 use std::path::PathBuf;
 
 use super::failure::{Critical, Failure, Subject};
-use super::git_plan::{self, Stored};
-use super::git_state::{self, GitState};
-use super::process::{Invocation, Output, Runner};
+use super::git_objects;
+use super::git_plan::{self, History, Stored};
+use super::git_state::{self, GitState, Head};
+use super::process::{BytesOutput, Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
 use crate::toolsets::commit::document::{Limits, Reading, read};
 use crate::toolsets::commit::place::{Around, Committed, Place};
@@ -64,13 +65,32 @@ impl Git {
         stdin: Option<&str>,
         expect: Expect,
     ) -> Result<Output, Failure> {
+        let output = self
+            .run_raw(args, env, stdin.map(str::as_bytes), expect)
+            .await?;
+        Ok(Output {
+            code: output.code,
+            stdout: String::from_utf8(output.stdout)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            stderr: output.stderr,
+        })
+    }
+
+    /// [`Git::run`] with binary stdin and stdout (objects, packs).
+    async fn run_raw(
+        &self,
+        args: &[&str],
+        env: &[(&str, &str)],
+        input: Option<&[u8]>,
+        expect: Expect,
+    ) -> Result<BytesOutput, Failure> {
         let invocation = Invocation {
             program: &self.program,
             args: args.iter().map(|a| (*a).to_owned()).collect(),
             env,
-            stdin,
+            stdin: None,
         };
-        let output = match self.runner.run(&invocation).await {
+        let output = match self.runner.run_raw(&invocation, input).await {
             Ok(output) => output,
             Err(error) => {
                 let critical = Critical::not_run(Subject::Git, &invocation, &error);
@@ -78,7 +98,7 @@ impl Git {
             }
         };
         let ok = match expect {
-            Expect::Success => output.success(),
+            Expect::Success => output.code == Some(0),
             Expect::ZeroOrOne => matches!(output.code, Some(0 | 1)),
             Expect::Any => true,
         };
@@ -91,10 +111,15 @@ impl Git {
                 "read the error above; repair the repository or git's configuration, then retry."
             }
         };
+        let failed = Output {
+            code: output.code,
+            stdout: String::new(),
+            stderr: output.stderr,
+        };
         Err(Failure::Critical(Critical::failed(
             Subject::Git,
             &invocation,
-            &output,
+            &failed,
             fix,
         )))
     }
@@ -114,23 +139,32 @@ impl Git {
     /// [`Failure::State`].
     async fn branch(&self) -> Result<(String, GitState), Failure> {
         self.refuse_bare()?;
-        let head = self
-            .query(
-                &["symbolic-ref", "--quiet", "HEAD"],
-                None,
-                Expect::ZeroOrOne,
-            )
-            .await?;
-        let state = self
-            .top
-            .as_deref()
-            .and_then(git_state::git_dir)
+        let git_dir = self.top.as_deref().and_then(git_state::git_dir);
+        // HEAD's file, as git writes it, costs no process; git answers
+        // where the file does not say (a reftable repository's).
+        let head = match git_dir.as_deref().and_then(git_state::read_head) {
+            Some(head) => head,
+            None => {
+                let head = self
+                    .query(
+                        &["symbolic-ref", "--quiet", "HEAD"],
+                        None,
+                        Expect::ZeroOrOne,
+                    )
+                    .await?;
+                match head.code == Some(0) {
+                    true => Head::Symbolic(head.stdout.trim().to_owned()),
+                    false => Head::Detached,
+                }
+            }
+        };
+        let state = git_dir
             .map(|dir| git_state::read_state(&dir))
             .unwrap_or_default();
         // The full name: `--short` answers `heads/main` when a tag is also
         // called `main`.
-        if let Some(branch) = head.stdout.trim().strip_prefix("refs/heads/")
-            && head.code == Some(0)
+        if let Head::Symbolic(reference) = &head
+            && let Some(branch) = reference.strip_prefix("refs/heads/")
         {
             return Ok((branch.to_owned(), state));
         }
@@ -184,14 +218,16 @@ impl Git {
         Ok(text)
     }
 
-    /// What `refs/commit-plan/{branch}` holds, in one process.
-    async fn stored(&self, branch: &str) -> Result<Stored, Failure> {
+    /// What `refs/commit-plan/{branch}` holds and what a write extends,
+    /// in one process.
+    async fn stored(&self, branch: &str) -> Result<(Stored, History), Failure> {
         let name = Place::git_ref(branch);
         let commands = git_plan::read_commands(&name);
         let output = self
-            .query(
+            .run_raw(
                 &["cat-file", "--batch-command"],
-                Some(&commands),
+                &IDENTITY[..1],
+                Some(commands.as_bytes()),
                 Expect::Success,
             )
             .await?;
@@ -255,34 +291,33 @@ impl Git {
 
     /// Writes `text` as the next version of the plan on `base`'s branch and
     /// moves the ref to it with compare-and-swap; the first write on a ref
-    /// of the earlier layout carries its versions over.
+    /// of the earlier layout carries its versions over. Two processes: one
+    /// `git unpack-objects` for every object of the write, made here, and
+    /// the `git update-ref`.
     async fn commit(&self, base: &Snapshot, text: &str, tool: &str) -> Result<(), Failure> {
         let Place::Git { branch } = &base.place else {
             return Err(Failure::Conflict);
         };
         let name = Place::git_ref(branch);
-        let mut history = match (&base.base, base.legacy) {
-            (None, _) => String::new(),
-            (Some(tree), false) => self.history_of(tree).await?,
-            (Some(commit), true) => self.legacy_history(commit).await?,
+        let Some(history) = &base.history else {
+            return Err(Failure::Conflict); // not read from git
         };
-        let number = history.split('\0').filter(|e| !e.is_empty()).count() + 1;
-        let blob = self
-            .query(
-                &["hash-object", "-w", "--stdin"],
-                Some(text),
-                Expect::Success,
-            )
-            .await?;
-        let blob = blob.stdout.trim().to_owned();
-        history.push_str(&git_plan::history_line(
-            &blob,
-            &git_plan::version_name(number, tool),
-        ));
-        let history_tree = self.mktree(&history).await?;
-        let root = self
-            .mktree(&git_plan::root_tree(&blob, &history_tree))
-            .await?;
+        let earlier = match (&base.base, base.legacy) {
+            (Some(commit), true) => self.legacy_history(commit).await?,
+            _ => Vec::new(),
+        };
+        let (objects, root) =
+            git_plan::next_version(history, &earlier, text, tool).ok_or_else(|| {
+                self.unreadable(&name, "its history/ lists an object ID that is not hex")
+            })?;
+        let pack = git_objects::pack(&objects, history.format);
+        self.run_raw(
+            &["unpack-objects", "-q"],
+            &IDENTITY[..1],
+            Some(&pack),
+            Expect::Success,
+        )
+        .await?;
         let reason = format!("planning-mcp-server: {tool}");
         let old = base.base.clone().unwrap_or_default();
         let args = [
@@ -313,70 +348,36 @@ impl Git {
         }
     }
 
-    /// `git mktree -z` of `entries` (each ended by a NUL): the new tree.
-    async fn mktree(&self, entries: &str) -> Result<String, Failure> {
-        let tree = self
-            .query(&["mktree", "-z"], Some(entries), Expect::Success)
-            .await?;
-        Ok(tree.stdout.trim().to_owned())
-    }
-
-    /// The `git mktree -z` entries of the versions in tree `root`'s
-    /// `history/` (NUL-ended, so that no name is quoted).
-    async fn history_of(&self, root: &str) -> Result<String, Failure> {
-        let listing = format!("{root}:history");
-        let output = self
-            .query(&["ls-tree", "-z", &listing], None, Expect::Any)
-            .await?;
-        // A tree without history (made by hand) starts one.
-        Ok(match output.success() {
-            true => output.stdout,
-            false => String::new(),
-        })
-    }
-
-    /// The versions of a commit chain of the earlier layout, as `history/`
-    /// lines: each message written as a blob.
-    async fn legacy_history(&self, commit: &str) -> Result<String, Failure> {
+    /// The versions of a commit chain of the earlier layout, oldest first:
+    /// the messages of its commits.
+    async fn legacy_history(&self, commit: &str) -> Result<Vec<String>, Failure> {
         let chain = self
             .query(&["rev-list", "--reverse", commit], None, Expect::Success)
             .await?;
         let commits: Vec<&str> = chain.stdout.lines().collect();
         let commands: String = commits.iter().map(|c| format!("contents {c}\n")).collect();
         let objects = self
-            .query(
+            .run_raw(
                 &["cat-file", "--batch-command"],
-                Some(&commands),
+                &IDENTITY[..1],
+                Some(commands.as_bytes()),
                 Expect::Success,
             )
             .await?;
-        let messages =
-            git_plan::legacy_versions(&objects.stdout, commits.len()).ok_or_else(|| {
-                self.unreadable(
-                    commit,
-                    "a plan version of the earlier layout is not a commit",
-                )
-            })?;
-        let mut history = String::new();
-        for (index, message) in messages.iter().enumerate() {
-            let blob = self
-                .query(
-                    &["hash-object", "-w", "--stdin"],
-                    Some(message),
-                    Expect::Success,
-                )
-                .await?;
-            let name = git_plan::version_name(index + 1, "from-commit");
-            history.push_str(&git_plan::history_line(blob.stdout.trim(), &name));
-        }
-        Ok(history)
+        git_plan::legacy_versions(&objects.stdout, commits.len()).ok_or_else(|| {
+            self.unreadable(
+                commit,
+                "a plan version of the earlier layout is not a commit",
+            )
+        })
     }
 }
 
 impl Vcs for Git {
     async fn read(&self, limits: &Limits) -> Result<Snapshot, Failure> {
         let (branch, state) = self.branch().await?;
-        let (text, base, legacy) = match self.stored(&branch).await? {
+        let (stored, history) = self.stored(&branch).await?;
+        let (text, base, legacy) = match stored {
             Stored::Nothing => (String::new(), None, false),
             Stored::Tree { oid, text } => (text, Some(oid), false),
             Stored::Legacy { oid, text } => (text, Some(oid), true),
@@ -395,6 +396,7 @@ impl Vcs for Git {
             place: Place::Git { branch },
             base,
             legacy,
+            history: Some(history),
             around: Around {
                 operation: state.operation,
                 committed,

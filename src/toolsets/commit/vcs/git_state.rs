@@ -32,6 +32,31 @@ pub(crate) fn git_dir(top: &Path) -> Option<PathBuf> {
     Some(top.join(target))
 }
 
+/// What HEAD is, as its file in a git directory says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Head {
+    /// It names a ref (`refs/heads/main`), as `git symbolic-ref HEAD` prints.
+    Symbolic(String),
+    /// It holds a commit ID.
+    Detached,
+}
+
+/// HEAD of `git_dir`, read from its file as git writes it; `None` when the
+/// file says nothing sure (missing, or the placeholder of a reftable
+/// repository, whose HEAD only git can read): then git is asked.
+pub(crate) fn read_head(git_dir: &Path) -> Option<Head> {
+    let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    if let Some(reference) = text.strip_prefix("ref: ") {
+        let sure = reference.starts_with("refs/")
+            && reference != "refs/heads/.invalid"
+            && !reference.contains(char::is_whitespace);
+        return sure.then(|| Head::Symbolic(reference.to_owned()));
+    }
+    let id = matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit());
+    id.then_some(Head::Detached)
+}
+
 /// Whether `dir` or one of its parents looks like a bare repository (a
 /// `HEAD` file beside `objects/` and `refs/`, with no working tree).
 pub(crate) fn bare_repository(dir: &Path) -> Option<PathBuf> {
@@ -120,6 +145,28 @@ mod tests {
         assert_eq!(read_state(&git).operation, Some(Operation::CherryPick));
         std::fs::remove_file(git.join("CHERRY_PICK_HEAD")).unwrap();
         assert_eq!(read_state(&git), GitState::default());
+    }
+
+    #[test]
+    fn head_is_read_from_its_file_unless_only_git_can_say() {
+        let tmp = tempfile::tempdir().unwrap();
+        let head = |text: &str| {
+            std::fs::write(tmp.path().join("HEAD"), text).unwrap();
+            read_head(tmp.path())
+        };
+        assert_eq!(
+            head("ref: refs/heads/feat/x\n"),
+            Some(Head::Symbolic("refs/heads/feat/x".into()))
+        );
+        assert_eq!(
+            head("0123456789abcdef0123456789abcdef01234567\n"),
+            Some(Head::Detached)
+        );
+        // A reftable repository's HEAD, and what git would not write.
+        assert_eq!(head("ref: refs/heads/.invalid\n"), None);
+        assert_eq!(head("garbage\n"), None);
+        std::fs::remove_file(tmp.path().join("HEAD")).unwrap();
+        assert_eq!(read_head(tmp.path()), None);
     }
 
     #[test]

@@ -417,6 +417,7 @@ impl Vcs for Jj {
             text: at.description,
             base: Some(at.commit_id),
             legacy: false,
+            history: None,
             around,
         };
         if !at.description.is_empty() {
@@ -452,6 +453,7 @@ impl Vcs for Jj {
                     text: plan.description,
                     base: Some(plan.commit_id),
                     legacy: false,
+                    history: None,
                     around,
                 })
             }

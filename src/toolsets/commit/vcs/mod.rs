@@ -10,6 +10,7 @@
 
 pub(crate) mod failure;
 pub(crate) mod git;
+pub(crate) mod git_objects;
 pub(crate) mod git_plan;
 pub(crate) mod git_state;
 pub(crate) mod jj;
@@ -40,6 +41,9 @@ pub(crate) struct Snapshot {
     /// git: `base` is a commit of the earlier layout, migrated by the next
     /// write.
     pub(crate) legacy: bool,
+    /// git: what a write extends (the object format, `history/`); `None`
+    /// for jj.
+    pub(crate) history: Option<git_plan::History>,
     /// What the replies say about the repository around the plan.
     pub(crate) around: Around,
 }
