@@ -69,12 +69,6 @@ fn open(view: View<'_>, id: TaskId) -> bool {
     )
 }
 
-/// The open tasks that wait for `id` directly.
-fn waiting<'a>(view: View<'a>, id: TaskId) -> impl Iterator<Item = TaskId> + 'a {
-    let dependents = view.board.coordination().dependents(id);
-    dependents.iter().copied().filter(move |d| open(view, *d))
-}
-
 /// How [`count`] counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Way {
@@ -97,26 +91,56 @@ impl Way {
 
 /// The open tasks the tasks `of` reach, numbered in the order a walk from
 /// them meets them, with, for each, the numbers of those that wait for it.
+/// Each task met is looked up once (whether it is open work), whatever
+/// the number of links that reach it.
 #[derive(Default)]
 struct Reach {
-    /// Task ID -> its number.
-    index: HashMap<TaskId, usize>,
+    /// Task ID -> its number, `None` for a task that is no open work.
+    index: HashMap<TaskId, Option<usize>>,
     /// The tasks, by number.
     nodes: Vec<TaskId>,
 }
 
 impl Reach {
     /// The numbers of the open tasks that wait for `id` directly, each
-    /// task met for the first time numbered.
-    fn children(&mut self, view: View<'_>, id: TaskId) -> Vec<usize> {
-        waiting(view, id)
-            .map(|next| {
-                *self.index.entry(next).or_insert_with(|| {
+    /// task met for the first time numbered, added to `into`.
+    fn children(&mut self, view: View<'_>, id: TaskId, into: &mut Vec<usize>) {
+        for &next in view.board.coordination().dependents(id) {
+            let number = *self.index.entry(next).or_insert_with(|| {
+                open(view, next).then(|| {
                     self.nodes.push(next);
                     self.nodes.len() - 1
                 })
-            })
-            .collect()
+            });
+            into.extend(number);
+        }
+    }
+}
+
+/// Lists of numbers, one after the other in one vector: the children of
+/// each node without an allocation per node.
+#[derive(Debug, Default)]
+struct Lists {
+    /// All the lists' numbers.
+    numbers: Vec<usize>,
+    /// Where each list ends in `numbers`.
+    ends: Vec<usize>,
+}
+
+impl Lists {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// List `n`.
+    fn get(&self, n: usize) -> &[usize] {
+        let start = n.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.numbers[start..self.ends[n]]
+    }
+
+    /// Ends the list being written.
+    fn end(&mut self) {
+        self.ends.push(self.numbers.len());
     }
 }
 
@@ -135,11 +159,16 @@ fn count_by(view: View<'_>, of: &[&Task], way: Option<Way>) -> Unblocks {
     // children of each as it goes. (A ready task waits for no open task,
     // so none of `of` is among them.)
     let mut reach = Reach::default();
-    let roots: Vec<Vec<usize>> = of.iter().map(|t| reach.children(view, t.id)).collect();
-    let mut children: Vec<Vec<usize>> = Vec::new();
+    let mut roots = Lists::default();
+    for task in of {
+        reach.children(view, task.id, &mut roots.numbers);
+        roots.end();
+    }
+    let mut children = Lists::default();
     while children.len() < reach.nodes.len() {
         let id = reach.nodes[children.len()];
-        children.push(reach.children(view, id));
+        reach.children(view, id, &mut children.numbers);
+        children.end();
     }
     let way = way.unwrap_or_else(|| Way::for_sizes(of.len(), children.len()));
     // A cycle, which only a hand-edited board can hold, has no order
@@ -151,11 +180,10 @@ fn count_by(view: View<'_>, of: &[&Task], way: Option<Way>) -> Unblocks {
     let counts = match sets {
         Some(sets) => {
             let words = children.len().div_ceil(64);
-            roots
-                .iter()
-                .map(|below| {
+            (0..roots.len())
+                .map(|root| {
                     let mut set = vec![0u64; words];
-                    for d in below {
+                    for d in roots.get(root) {
                         add(&mut set, *d, &sets[*d]);
                     }
                     set.iter().map(|w| w.count_ones() as usize).sum()
@@ -173,20 +201,18 @@ fn count_by(view: View<'_>, of: &[&Task], way: Option<Way>) -> Unblocks {
 /// For each of `roots` (the numbers of the nodes just below it), how many
 /// nodes are below it: each walked on its own, with one mark per node
 /// (the root's turn) so that no walk clears the marks of the last.
-fn walks(children: &[Vec<usize>], roots: &[Vec<usize>]) -> Vec<usize> {
+fn walks(children: &Lists, roots: &Lists) -> Vec<usize> {
     let mut mark = vec![usize::MAX; children.len()];
     let mut todo: Vec<usize> = Vec::new();
-    roots
-        .iter()
-        .enumerate()
-        .map(|(turn, below)| {
+    (0..roots.len())
+        .map(|turn| {
             let mut n = 0;
-            todo.extend(below);
+            todo.extend(roots.get(turn));
             while let Some(node) = todo.pop() {
                 if mark[node] != turn {
                     mark[node] = turn;
                     n += 1;
-                    todo.extend(&children[node]);
+                    todo.extend(children.get(node));
                 }
             }
             n
@@ -204,21 +230,21 @@ fn add(set: &mut [u64], node: usize, below: &[u64]) {
 
 /// For every node, the set of nodes below it (its children, theirs, ...),
 /// computed children first; `None` when the graph has a cycle.
-fn closures(children: &[Vec<usize>]) -> Option<Vec<Vec<u64>>> {
+fn closures(children: &Lists) -> Option<Vec<Vec<u64>>> {
     let words = children.len().div_ceil(64);
     let mut parents: Vec<Vec<usize>> = vec![Vec::new(); children.len()];
-    for (parent, list) in children.iter().enumerate() {
-        for child in list {
+    for parent in 0..children.len() {
+        for child in children.get(parent) {
             parents[*child].push(parent);
         }
     }
-    let mut left: Vec<usize> = children.iter().map(Vec::len).collect();
+    let mut left: Vec<usize> = (0..children.len()).map(|n| children.get(n).len()).collect();
     let mut todo: Vec<usize> = (0..children.len()).filter(|n| left[*n] == 0).collect();
     let mut sets: Vec<Vec<u64>> = vec![Vec::new(); children.len()];
     let mut done = 0;
     while let Some(node) = todo.pop() {
         let mut set = vec![0u64; words];
-        for child in &children[node] {
+        for child in children.get(node) {
             add(&mut set, *child, &sets[*child]);
         }
         sets[node] = set;
@@ -243,6 +269,12 @@ mod tests {
     use crate::toolsets::planning::coordination::Edit;
     use crate::toolsets::planning::domain::Board;
     use crate::toolsets::team::domain::fixture::{at, board, id, link};
+
+    /// The open tasks that wait for `id` directly.
+    fn waiting<'a>(view: View<'a>, id: TaskId) -> impl Iterator<Item = TaskId> + 'a {
+        let dependents = view.board.coordination().dependents(id);
+        dependents.iter().copied().filter(move |d| open(view, *d))
+    }
 
     /// The open tasks that wait for `id`, counted by walking them.
     fn walk(view: View<'_>, id: TaskId) -> usize {
