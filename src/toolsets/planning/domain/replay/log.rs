@@ -219,39 +219,62 @@ impl Log {
     /// counted: a replica's operations travel as a prefix, so only a
     /// forged one lies beyond a gap.
     pub(crate) fn vector(&self) -> Vector {
-        self.reach(u64::MAX)
+        self.reaches(u64::MAX).0
     }
 
     /// [`Self::vector`] that also stops at a replica's first operation
     /// stamped past `bound` (its later ones wait with it).
     pub(crate) fn reach(&self, bound: u64) -> Vector {
-        let mut vector = self
+        self.reaches(bound).0
+    }
+
+    /// [`Self::reach`] by `bound` and [`Self::vector`], in one pass over
+    /// the operations: the replay needs both, and an append the second,
+    /// so this is one sort of each replica's counters (nearly sorted
+    /// already: the log's order is by stamp), not a map built per call.
+    pub(crate) fn reaches(&self, bound: u64) -> (Vector, Vector) {
+        let covered = self
             .checkpoint()
             .map(|checkpoint| checkpoint.covers.clone())
             .unwrap_or_default();
-        let mut counters: BTreeMap<Replica, BTreeMap<u64, bool>> = BTreeMap::new();
-        for (&(replica, counter), id) in &self.names {
-            let fits = self.ops.get(id).is_some_and(|op| in_time(op, bound));
-            let entry = counters.entry(replica).or_default().entry(counter);
-            *entry.or_insert(false) |= fits;
+        // Per replica, its counters, each with whether it fits `bound`
+        // (an unreadable entry's name always does).
+        let mut counters: BTreeMap<Replica, Vec<(u64, bool)>> = BTreeMap::new();
+        for op in self.ops.values() {
+            let list = counters.entry(op.id.replica).or_default();
+            list.push((op.id.counter, in_time(op, bound)));
         }
         for (replica, counter) in self.corrupt.values().filter_map(|c| c.name) {
-            counters.entry(replica).or_default().insert(counter, true);
+            counters.entry(replica).or_default().push((counter, true));
         }
-        for (replica, counters) in counters {
-            let from = vector.get(&replica).copied().unwrap_or(0);
-            let mut reach = from;
-            for (&counter, &fits) in counters.range(from.saturating_add(1)..) {
-                if Some(counter) != reach.checked_add(1) || !fits {
-                    break;
+        let (mut trusted, mut counted) = (covered.clone(), covered);
+        for (replica, mut list) in counters {
+            list.sort_unstable();
+            let from = counted.get(&replica).copied().unwrap_or(0);
+            let mut fitting = Reaching::from(from);
+            let mut gapless = Reaching::from(from);
+            let mut at = 0;
+            while at < list.len() && (fitting.on || gapless.on) {
+                let counter = list[at].0;
+                // One name may come more than once (an operation and an
+                // unreadable entry): it fits if any of them does.
+                let mut fits = false;
+                while list.get(at).is_some_and(|(c, _)| *c == counter) {
+                    fits |= list[at].1;
+                    at += 1;
                 }
-                reach = counter;
+                if counter > from {
+                    fitting.meet(counter, fits);
+                    gapless.meet(counter, true);
+                }
             }
-            if reach > 0 {
-                vector.insert(replica, reach);
+            for (vector, reaching) in [(&mut trusted, fitting), (&mut counted, gapless)] {
+                if reaching.reach > 0 {
+                    vector.insert(replica, reaching.reach);
+                }
             }
         }
-        vector
+        (trusted, counted)
     }
 
     /// The highest stamp of the log that is at most `bound`: the stamps
@@ -301,8 +324,7 @@ impl Log {
             None => State::new(empty),
         };
         let clock = state.board.clock();
-        let reach = self.reach(bound);
-        let counted = self.vector();
+        let (reach, counted) = self.reaches(bound);
         for op in self.ops.values() {
             let within = reach
                 .get(&op.id.replica)
@@ -416,6 +438,31 @@ impl Log {
     /// Whether the log holds nothing beyond its checkpoint.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// A replica's reach as its counters are met in order: it runs on while
+/// each is the next one and fits, then stops for good.
+#[derive(Debug, Clone, Copy)]
+struct Reaching {
+    /// The last counter reached.
+    reach: u64,
+    /// Whether it still runs.
+    on: bool,
+}
+
+impl Reaching {
+    fn from(reach: u64) -> Self {
+        Self { reach, on: true }
+    }
+
+    /// Meets `counter`, the next distinct one above the last met.
+    fn meet(&mut self, counter: u64, fits: bool) {
+        if self.on && fits && Some(counter) == self.reach.checked_add(1) {
+            self.reach = counter;
+        } else {
+            self.on = false;
+        }
     }
 }
 
