@@ -16,9 +16,11 @@ mod check_command;
 pub(crate) mod check_touches;
 mod command;
 mod fetch;
+mod statusline_command;
 
 pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
+pub(crate) use statusline_command::STATUSLINE;
 
 use std::sync::Arc;
 

@@ -19,6 +19,7 @@ pub(crate) mod goal;
 pub(crate) mod links;
 pub(crate) mod plan;
 pub(crate) mod render;
+pub(crate) mod status_line;
 pub(crate) mod text;
 pub(crate) mod touches;
 pub(crate) mod unblocks;
