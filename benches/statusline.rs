@@ -19,7 +19,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planning_mcp_server::api::planning::{Board, Claim, Edit, Limits, NewTask, Status, TaskId, snapshot_json};
+use planning_mcp_server::api::planning::{
+    Board, Claim, Edit, Limits, NewTask, Status, TaskId, snapshot_json,
+};
 
 const TASKS: usize = 1_000;
 const BIN: &str = env!("CARGO_BIN_EXE_planning-mcp-server");
@@ -40,7 +42,9 @@ fn board() -> Board {
     let _ = board.add_tasks(&tasks).unwrap();
     let id = |n: usize| TaskId::from_content(&title(n), "");
     let now = SystemTime::now();
-    let mut edits: Vec<Edit> = (0..700).map(|n| Edit::Status(id(n), Status::Completed)).collect();
+    let mut edits: Vec<Edit> = (0..700)
+        .map(|n| Edit::Status(id(n), Status::Completed))
+        .collect();
     edits.extend((700..730).map(|n| Edit::Status(id(n), Status::Failed)));
     for n in 730..740 {
         edits.push(Edit::Status(id(n), Status::InProgress));
@@ -76,7 +80,12 @@ fn statusline(c: &mut Criterion) {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
         child.wait_with_output().unwrap()
     };
     let line = String::from_utf8(run().stdout).unwrap();

@@ -149,7 +149,7 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
             let quiet = line.is_none() && more.before == more.after;
             if !quiet {
                 edit = Edit {
-                after: more.after,
+                    after: more.after,
                     what: format!("{}; {}", edit.what, more.what),
                     ..edit
                 };

@@ -246,7 +246,9 @@ fn check_statusline(file: &ConfigFile, dir: &Path, report: &mut Report) {
     let argv = match split_words(&command) {
         Ok(words)
             if words.len() == 4
-                && Path::new(&words[0]).file_name().is_some_and(|n| n == PROGRAM)
+                && Path::new(&words[0])
+                    .file_name()
+                    .is_some_and(|n| n == PROGRAM)
                 && words[1..] == ["statusline", "--storage", "file"] =>
         {
             words
@@ -268,12 +270,18 @@ fn check_statusline(file: &ConfigFile, dir: &Path, report: &mut Report) {
         Ok(program) => program,
         Err(NotRunnable::Missing) => {
             return report.fail(
-                &format!("statusLine `{shown}` is not run: {} is not found", escaped(&argv[0])),
+                &format!(
+                    "statusLine `{shown}` is not run: {} is not found",
+                    escaped(&argv[0])
+                ),
                 &format!("put {PROGRAM} on PATH (cargo install --path .)"),
             );
         }
         Err(NotRunnable::Refused(why)) => {
-            return report.fail(&format!("not run: statusLine `{shown}`: {why}"), "run setup again");
+            return report.fail(
+                &format!("not run: statusLine `{shown}`: {why}"),
+                "run setup again",
+            );
         }
     };
     match probe::hook(program.path(), &argv[1..], dir) {

@@ -324,12 +324,20 @@ mod tests {
             storage: Some(Storage::Memory),
             ..line.clone()
         };
-        assert!(planned(&memory).unwrap_err().contains("--statusline shows the stored board"));
+        assert!(
+            planned(&memory)
+                .unwrap_err()
+                .contains("--statusline shows the stored board")
+        );
         let codex = Request {
             agent: Agent::Codex,
             ..line.clone()
         };
-        assert!(planned(&codex).unwrap_err().starts_with("--statusline: Codex has no status line"));
+        assert!(
+            planned(&codex)
+                .unwrap_err()
+                .starts_with("--statusline: Codex has no status line")
+        );
         let http = Request {
             http: Some("http://localhost:8080".into()),
             ..line

@@ -187,7 +187,10 @@ async fn the_webhook_is_signed_retried_and_gets_a_burst_in_one_message() {
     assert_eq!(body["type"], "planning.board.events");
     assert_eq!(
         body["data"]["summary"],
-        format!("finished [{}] Task 1 by worker-1 on board default", id("Task 1"))
+        format!(
+            "finished [{}] Task 1 by worker-1 on board default",
+            id("Task 1")
+        )
     );
     let event = &body["data"]["events"][0];
     assert_eq!(event["task"]["id"], id("Task 1"));
@@ -210,7 +213,10 @@ async fn the_webhook_is_signed_retried_and_gets_a_burst_in_one_message() {
     assert_eq!(got.len(), 20, "{got:?}");
     assert!(got[..19].iter().all(|(kind, _, _)| kind == "finished"));
     assert_eq!(got[19].0, "goal_met");
-    assert_eq!(body["data"]["summary"], "19 finished, goal met on board default");
+    assert_eq!(
+        body["data"]["summary"],
+        "19 finished, goal met on board default"
+    );
 
     // The next message is the next one the receiver gets: nothing came
     // between.
@@ -239,7 +245,12 @@ async fn the_command_gets_the_message_on_stdin_and_the_summary_as_an_argument() 
     );
     std::fs::write(dir.path().join("planning-mcp-server.toml"), config).unwrap();
     let client = stdio_client(&dir, &TEAM, &[]).await;
-    ok(&client, "add_tasks", json!({"tasks": [{"title": "Parser"}]})).await;
+    ok(
+        &client,
+        "add_tasks",
+        json!({"tasks": [{"title": "Parser"}]}),
+    )
+    .await;
     ok(
         &client,
         "claim_task",
@@ -255,12 +266,19 @@ async fn the_command_gets_the_message_on_stdin_and_the_summary_as_an_argument() 
     let summary_file = out.with_extension("txt");
     let summary = common::eventually("the command's summary file", || {
         let file = summary_file.clone();
-        async move { std::fs::read_to_string(&file).ok().filter(|s| !s.is_empty()) }
+        async move {
+            std::fs::read_to_string(&file)
+                .ok()
+                .filter(|s| !s.is_empty())
+        }
     })
     .await;
     assert_eq!(
         summary,
-        format!("failed [{}] Parser by worker-1 on board default", id("Parser"))
+        format!(
+            "failed [{}] Parser by worker-1 on board default",
+            id("Parser")
+        )
     );
     // The JSON was written before the summary.
     let json: Value =
@@ -270,7 +288,10 @@ async fn the_command_gets_the_message_on_stdin_and_the_summary_as_an_argument() 
         events(&json),
         [("failed".into(), "Parser".into(), json!("worker-1"))]
     );
-    assert_eq!(json["data"]["events"][0]["link"], "http://localhost:8080/boards/default");
+    assert_eq!(
+        json["data"]["events"][0]["link"],
+        "http://localhost:8080/boards/default"
+    );
     client.cancel().await.unwrap();
 }
 

@@ -17,7 +17,7 @@ use serde_json::json;
 use tokio::io::AsyncWriteExt;
 
 /// Runs `statusline` in `dir` with `args`, `stdin` written to it (none:
-/// stdin closed); exit code and stdout.
+/// stdin closed); exit code and stdout (stderr when it fails).
 async fn statusline(dir: &tempfile::TempDir, args: &[&str], stdin: Option<&str>) -> (i32, String) {
     let mut child = common::command(dir)
         .arg("statusline")
@@ -36,11 +36,18 @@ async fn statusline(dir: &tempfile::TempDir, args: &[&str], stdin: Option<&str>)
         .await
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.is_empty() || output.status.code() != Some(0), "{stderr}");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-    )
+    let code = output.status.code().unwrap_or(-1);
+    match code {
+        0 => {
+            assert!(stderr.is_empty(), "{stderr}");
+            (code, String::from_utf8(output.stdout).unwrap())
+        }
+        // A status bar shows nothing; the reason is on stderr.
+        _ => {
+            assert!(output.stdout.is_empty());
+            (code, stderr.into_owned())
+        }
+    }
 }
 
 #[tokio::test]
@@ -67,8 +74,18 @@ async fn the_line_of_the_board_in_claude_codes_session_directory() {
         .map(|t| json!({"title": t}))
         .collect();
     ok(&client, "add_tasks", json!({"tasks": tasks})).await;
-    ok(&client, "claim_task", json!({"agent": "worker-1", "task_id": id("Parser")})).await;
-    ok(&client, "claim_task", json!({"agent": "worker-2", "task_id": id("Lexer")})).await;
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "worker-1", "task_id": id("Parser")}),
+    )
+    .await;
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "worker-2", "task_id": id("Lexer")}),
+    )
+    .await;
     ok(
         &client,
         "update_task_statuses",
@@ -86,9 +103,7 @@ async fn the_line_of_the_board_in_claude_codes_session_directory() {
     lines.push(statusline(&project, &["--storage", "file"], Some("")).await);
     lines.push(statusline(&project, &["--storage", "file", "--no-stdin"], None).await);
     // A named board is named.
-    lines.push(
-        statusline(&project, &["--storage", "file", "--board", "release"], None).await,
-    );
+    lines.push(statusline(&project, &["--storage", "file", "--board", "release"], None).await);
     // Without a stored board to read: an error, exit status 1.
     lines.push(statusline(&project, &[], None).await);
     let shown: Vec<String> = lines
@@ -103,7 +118,10 @@ async fn setup_writes_the_status_line_and_doctor_runs_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = format!(
         "{}:{}",
-        std::path::Path::new(common::BIN).parent().unwrap().display(),
+        std::path::Path::new(common::BIN)
+            .parent()
+            .unwrap()
+            .display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let env = [("PATH", path.as_str())];
@@ -117,7 +135,10 @@ async fn setup_writes_the_status_line_and_doctor_runs_it() {
         written["statusLine"],
         json!({"type": "command", "command": "planning-mcp-server statusline --storage file", "padding": 0})
     );
-    assert!(out.contains("set statusLine, which runs `planning-mcp-server statusline --storage file`"), "{out}");
+    assert!(
+        out.contains("set statusLine, which runs `planning-mcp-server statusline --storage file`"),
+        "{out}"
+    );
     // Again: nothing changes.
     let (_, again, _) =
         common::run_binary(&dir, &["setup", "claude-code", "--statusline"], &env).await;
@@ -138,14 +159,18 @@ async fn setup_writes_the_status_line_and_doctor_runs_it() {
     let (code, _, err) =
         common::run_binary(&dir, &["setup", "claude-code", "--statusline"], &env).await;
     assert_eq!(code, 1);
-    assert!(err.contains("has a statusLine that setup did not write"), "{err}");
+    assert!(
+        err.contains("has a statusLine that setup did not write"),
+        "{err}"
+    );
     // --remove takes out only ours.
     std::fs::write(
         &settings,
         r#"{"statusLine": {"type": "command", "command": "planning-mcp-server statusline --storage file"}, "theme": "dark"}"#,
     )
     .unwrap();
-    let (code, out, err) = common::run_binary(&dir, &["setup", "claude-code", "--remove"], &env).await;
+    let (code, out, err) =
+        common::run_binary(&dir, &["setup", "claude-code", "--remove"], &env).await;
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("removed statusLine"), "{out}");
     let left: serde_json::Value =

@@ -93,7 +93,11 @@ fn session_dir() -> Option<PathBuf> {
         return None;
     }
     let mut text = String::new();
-    stdin.lock().take(MAX_STDIN).read_to_string(&mut text).ok()?;
+    stdin
+        .lock()
+        .take(MAX_STDIN)
+        .read_to_string(&mut text)
+        .ok()?;
     dir_of(&text)
 }
 
@@ -119,7 +123,12 @@ mod tests {
         let both = format!(r#"{{"cwd":"/nonexistent","workspace":{{"current_dir":"{shown}"}}}}"#);
         assert_eq!(dir_of(&both), Some(here.clone()));
         assert_eq!(dir_of(&format!(r#"{{"cwd":"{shown}"}}"#)), Some(here));
-        for none in ["", "not json", r#"{"cwd":"/nonexistent/x"}"#, r#"{"cwd":3}"#] {
+        for none in [
+            "",
+            "not json",
+            r#"{"cwd":"/nonexistent/x"}"#,
+            r#"{"cwd":3}"#,
+        ] {
             assert_eq!(dir_of(none), None, "{none}");
         }
     }

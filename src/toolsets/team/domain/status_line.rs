@@ -102,7 +102,14 @@ mod tests {
         };
         release(&mut b, 4, "worker-1", "Parser", Status::Completed, evidence);
         claim(&mut b, 5, "worker-3", "CLI");
-        release(&mut b, 6, "worker-3", "CLI", Status::Failed, EvidenceInput::default());
+        release(
+            &mut b,
+            6,
+            "worker-3",
+            "CLI",
+            Status::Failed,
+            EvidenceInput::default(),
+        );
         shown.push(status_line("default", View::new(&b, at(7))));
         // worker-2's lease (15 minutes from minute 2) has ended.
         shown.push(status_line("default", View::new(&b, at(30))));

@@ -27,7 +27,10 @@ pub(crate) async fn run(command: &[String], summary: &str, json: &str) -> Result
     };
     let invocation = Invocation {
         program,
-        args: args.iter().map(|arg| arg.replace("{summary}", summary)).collect(),
+        args: args
+            .iter()
+            .map(|arg| arg.replace("{summary}", summary))
+            .collect(),
         env: &[("PLANNING_NOTIFY_SUMMARY", summary)],
         stdin: Some(json),
     };

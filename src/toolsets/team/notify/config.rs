@@ -121,7 +121,10 @@ impl NotifySettings {
         let mut problems = Vec::new();
         let webhook = match table.webhook_url.trim() {
             "" => None,
-            url => match (WebhookUrl::parse(url), SigningKey::parse(table.webhook_secret.expose())) {
+            url => match (
+                WebhookUrl::parse(url),
+                SigningKey::parse(table.webhook_secret.expose()),
+            ) {
                 (Ok(url), Ok(key)) => Some(Webhook { url, key }),
                 (url, key) => {
                     if let Err(what) = url {

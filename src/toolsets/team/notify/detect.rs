@@ -97,7 +97,10 @@ impl Detector {
         let coordination = view.board.coordination();
         let claims = coordination.claims().map(|(_, claim)| claim.until);
         let dispatches = coordination.dispatches().map(|(_, d)| d.until);
-        claims.chain(dispatches).filter(|until| *until > view.now).min()
+        claims
+            .chain(dispatches)
+            .filter(|until| *until > view.now)
+            .min()
     }
 
     /// The history entries recorded since the last look, oldest first.
@@ -185,9 +188,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::toolsets::team::domain::EvidenceInput;
     use crate::toolsets::team::domain::dispatch::{Request, dispatch};
     use crate::toolsets::team::domain::fixture::{apply, at, board, claim, id, release};
-    use crate::toolsets::team::domain::EvidenceInput;
 
     fn kinds(notices: &[Notice]) -> Vec<(Kind, String, Option<String>)> {
         notices
@@ -213,8 +216,22 @@ mod tests {
         claim(&mut b, 1, "worker-1", "Parser");
         claim(&mut b, 1, "worker-2", "Lexer");
         assert_eq!(detector.look(View::new(&b, at(1))), vec![]);
-        release(&mut b, 2, "worker-1", "Parser", Status::Completed, evidence());
-        release(&mut b, 2, "worker-2", "Lexer", Status::Failed, EvidenceInput::default());
+        release(
+            &mut b,
+            2,
+            "worker-1",
+            "Parser",
+            Status::Completed,
+            evidence(),
+        );
+        release(
+            &mut b,
+            2,
+            "worker-2",
+            "Lexer",
+            Status::Failed,
+            EvidenceInput::default(),
+        );
         let told = detector.look(View::new(&b, at(2)));
         assert_eq!(
             kinds(&told),
@@ -233,7 +250,14 @@ mod tests {
         let mut detector = Detector::new("default", at(0));
         assert_eq!(detector.look(View::new(&b, at(0))), vec![]);
         claim(&mut b, 1, "worker-1", "Parser");
-        release(&mut b, 2, "worker-1", "Parser", Status::Completed, evidence());
+        release(
+            &mut b,
+            2,
+            "worker-1",
+            "Parser",
+            Status::Completed,
+            evidence(),
+        );
         let told = detector.look(View::new(&b, at(2)));
         assert_eq!(
             kinds(&told),

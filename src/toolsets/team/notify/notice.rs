@@ -48,7 +48,9 @@ impl Kind {
 
     /// The kind named `name`.
     pub(crate) fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|kind| kind.as_str() == name.trim())
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name.trim())
     }
 
     /// How a summary counts it: `3 finished`, `1 to review`.
@@ -98,7 +100,11 @@ pub(crate) fn summary(notices: &[Notice]) -> String {
     boards.dedup();
     let single = match (notices, counts.len()) {
         ([one], 1) => {
-            let who = one.agent.as_deref().map(|a| format!(" by {a}")).unwrap_or_default();
+            let who = one
+                .agent
+                .as_deref()
+                .map(|a| format!(" by {a}"))
+                .unwrap_or_default();
             let task = one.task.map(|t| format!(" [{t}]")).unwrap_or_default();
             Some(format!("{}{task} {}{who}", one.kind.as_str(), one.title))
         }

@@ -52,7 +52,14 @@ impl SigningKey {
     /// The `webhook-signature` header's value for message `id` sent at
     /// `timestamp` (Unix seconds) with `body`.
     pub(crate) fn sign(&self, id: &str, timestamp: i64, body: &[u8]) -> String {
-        let signed = [id.as_bytes(), b".", timestamp.to_string().as_bytes(), b".", body].concat();
+        let signed = [
+            id.as_bytes(),
+            b".",
+            timestamp.to_string().as_bytes(),
+            b".",
+            body,
+        ]
+        .concat();
         format!("v1,{}", STANDARD.encode(hmac_sha256(&self.0, &signed)))
     }
 }

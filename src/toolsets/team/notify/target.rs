@@ -17,9 +17,9 @@ pub(crate) struct WebhookUrl(Uri);
 impl WebhookUrl {
     /// `text` as a webhook URL, or what is wrong with it.
     pub(crate) fn parse(text: &str) -> Result<Self, String> {
-        let url: Uri = text
-            .parse()
-            .map_err(|error| format!("is not a URL ({error}), e.g. https://hooks.example.com/in"))?;
+        let url: Uri = text.parse().map_err(|error| {
+            format!("is not a URL ({error}), e.g. https://hooks.example.com/in")
+        })?;
         let (Some(scheme), Some(authority)) = (url.scheme_str(), url.authority()) else {
             return Err("is not an absolute URL, e.g. https://hooks.example.com/in".into());
         };
@@ -34,7 +34,9 @@ impl WebhookUrl {
                 "is http:// to {host}, which is not a loopback address: use https:// (plain \
                  http is accepted only for localhost, 127.0.0.1 or ::1)"
             )),
-            other => Err(format!("is {other}://; a webhook is https:// (or http:// on loopback)")),
+            other => Err(format!(
+                "is {other}://; a webhook is https:// (or http:// on loopback)"
+            )),
         }
     }
 
@@ -67,7 +69,10 @@ mod tests {
             assert!(WebhookUrl::parse(ok).is_ok(), "{ok}");
         }
         for (bad, says) in [
-            ("http://hooks.example.com/x", "not a loopback address: use https://"),
+            (
+                "http://hooks.example.com/x",
+                "not a loopback address: use https://",
+            ),
             ("http://10.0.0.1/x", "not a loopback address"),
             ("ftp://localhost/x", "is ftp://"),
             ("localhost:9000", "is not an absolute URL"),

@@ -83,14 +83,21 @@ impl Sender {
 
     /// Sends `body` as message `id`, retrying; `now` gives each attempt's
     /// timestamp.
-    pub(crate) async fn send(&self, id: &str, body: &[u8], now: impl Fn() -> SystemTime) -> Outcome {
+    pub(crate) async fn send(
+        &self,
+        id: &str,
+        body: &[u8],
+        now: impl Fn() -> SystemTime,
+    ) -> Outcome {
         let mut delay = self.backoff.first;
         let mut attempt = 0;
         loop {
             attempt += 1;
             let failure = match self.attempt(id, body, now()).await {
                 Ok(status) if status.is_success() => return Outcome::Delivered(attempt),
-                Ok(status) if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS => {
+                Ok(status)
+                    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS =>
+                {
                     format!("answered {status}")
                 }
                 Ok(status) => return Outcome::Failed(attempt, format!("answered {status}")),
@@ -109,19 +116,31 @@ impl Sender {
     async fn attempt(&self, id: &str, body: &[u8], at: SystemTime) -> Result<StatusCode, String> {
         let timestamp = at
             .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |since| i64::try_from(since.as_secs()).unwrap_or(i64::MAX));
+            .map_or(0, |since| {
+                i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+            });
         let request = Request::builder()
             .method(Method::POST)
             .uri(self.webhook.url.uri().clone())
             .header("content-type", "application/json")
-            .header("user-agent", concat!("planning-mcp-server/", env!("CARGO_PKG_VERSION")))
+            .header(
+                "user-agent",
+                concat!("planning-mcp-server/", env!("CARGO_PKG_VERSION")),
+            )
             .header("webhook-id", id)
             .header("webhook-timestamp", timestamp.to_string())
-            .header("webhook-signature", self.webhook.key.sign(id, timestamp, body))
+            .header(
+                "webhook-signature",
+                self.webhook.key.sign(id, timestamp, body),
+            )
             .body(Full::new(Bytes::copy_from_slice(body)))
             .map_err(|error| format!("cannot build the request: {error}"))?;
         let answered = tokio::time::timeout(ATTEMPT_TIMEOUT, async {
-            let response = self.client.request(request).await.map_err(|e| e.to_string())?;
+            let response = self
+                .client
+                .request(request)
+                .await
+                .map_err(|e| e.to_string())?;
             let status = response.status();
             // Read the answer through (bounded by the timeout) so that the
             // connection can be used again.
@@ -132,7 +151,10 @@ impl Sender {
         match answered {
             Ok(Ok(status)) => Ok(status),
             Ok(Err(error)) => Err(format!("could not be reached: {error}")),
-            Err(_) => Err(format!("did not answer within {} s", ATTEMPT_TIMEOUT.as_secs())),
+            Err(_) => Err(format!(
+                "did not answer within {} s",
+                ATTEMPT_TIMEOUT.as_secs()
+            )),
         }
     }
 }
