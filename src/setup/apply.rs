@@ -147,10 +147,9 @@ pub(crate) fn statusline(
         Doc::Toml(_) => return Err(format!("{shown} is not JSON")),
     };
     let existing = doc.get(&["statusLine"]).map(|node| doc.data(node));
-    let ours = match &existing {
-        None => None,
-        Some(data) => Some(data.as_ref().is_some_and(is_our_statusline)),
-    };
+    let ours = existing
+        .as_ref()
+        .map(|data| data.as_ref().is_some_and(is_our_statusline));
     let (changed, what) = match (command, ours) {
         (Some(_), Some(false)) => {
             let how = existing

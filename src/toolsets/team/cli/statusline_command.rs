@@ -68,11 +68,13 @@ fn define(command: Command) -> Command {
 /// Prints the line of the configured board (`--board`).
 fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = StatuslineArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
-    if !args.no_stdin {
-        if let Some(dir) = session_dir() {
-            std::env::set_current_dir(&dir)
-                .map_err(|error| format!("cannot enter {}: {error}", dir.display()))?;
-        }
+    let session = match args.no_stdin {
+        true => None,
+        false => session_dir(),
+    };
+    if let Some(dir) = session {
+        std::env::set_current_dir(&dir)
+            .map_err(|error| format!("cannot enter {}: {error}", dir.display()))?;
     }
     let config = configuration.load()?;
     let stored = stored_board(&config.toolsets, &config.board, "statusline")?;

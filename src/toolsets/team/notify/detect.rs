@@ -114,11 +114,9 @@ impl Detector {
             if entry.at < time {
                 continue;
             }
-            if entry.at == time {
-                if same > 0 {
-                    same -= 1;
-                    continue;
-                }
+            if entry.at == time && same > 0 {
+                same -= 1;
+                continue;
             }
             new.push(entry.clone());
         }
@@ -142,10 +140,11 @@ impl Detector {
         let coordination = view.board.coordination();
         for (id, claim) in coordination.claims() {
             let dispatched = coordination.dispatch(id).is_some();
-            if claim.until <= view.now && !dispatched {
-                if let Some(task) = view.board.task(id) {
-                    found.push((id, &task.title, &claim.holder, claim.until));
-                }
+            if claim.until <= view.now
+                && !dispatched
+                && let Some(task) = view.board.task(id)
+            {
+                found.push((id, &task.title, &claim.holder, claim.until));
             }
         }
         let mut notices = Vec::new();

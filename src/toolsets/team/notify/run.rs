@@ -81,10 +81,10 @@ pub(crate) fn notifier(
                     }
                 }
             }
-            if let Some(batch) = coalescer.take(Instant::now()) {
-                if batches.try_send(batch).is_err() {
-                    tracing::warn!("notify: deliveries are behind; a batch of notices was dropped");
-                }
+            if let Some(batch) = coalescer.take(Instant::now())
+                && batches.try_send(batch).is_err()
+            {
+                tracing::warn!("notify: deliveries are behind; a batch of notices was dropped");
             }
         }
     })
@@ -168,10 +168,10 @@ async fn deliver(
                 }
             }
         }
-        if let Some(program) = &settings.command {
-            if let Err(error) = command::run(program, &batch.summary(), &json).await {
-                tracing::warn!(%error, "notify: the command failed");
-            }
+        if let Some(program) = &settings.command
+            && let Err(error) = command::run(program, &batch.summary(), &json).await
+        {
+            tracing::warn!(%error, "notify: the command failed");
         }
     }
 }
