@@ -77,7 +77,16 @@ fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String
             .map_err(|error| format!("cannot enter {}: {error}", dir.display()))?;
     }
     let config = configuration.load()?;
-    let stored = stored_board(&config.toolsets, &config.board, "statusline")?;
+    let stored = stored_board(&config.toolsets, &config.board, "statusline").map_err(|error| {
+        // `summary` can ask a server instead; the status line reads only
+        // what is stored, so it says what to store.
+        match error.strip_suffix(": pass --url of that server") {
+            Some(memory) => {
+                format!("{memory}: the status line reads a stored board (--storage file)")
+            }
+            None => error,
+        }
+    })?;
     if !stored.exists {
         return Ok(format!("board {}: none stored\n", stored.name));
     }
