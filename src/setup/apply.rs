@@ -133,6 +133,65 @@ pub(crate) fn hooks(
     Ok(Doc::Json(doc).finish(before, !changed.is_empty(), what))
 }
 
+/// The edit of Claude Code's settings (`file`, its text `before`): the
+/// `statusLine` runs `command`, or is removed (`None`). A status line that
+/// `setup` did not write is refused, never replaced.
+pub(crate) fn statusline(
+    file: &ConfigFile,
+    before: Option<&str>,
+    command: Option<&str>,
+) -> Result<Edit, String> {
+    let shown = &file.shown;
+    let mut doc = match Doc::read(file, before)? {
+        Doc::Json(doc) => doc,
+        Doc::Toml(_) => return Err(format!("{shown} is not JSON")),
+    };
+    let existing = doc.get(&["statusLine"]).map(|node| doc.data(node));
+    let ours = existing
+        .as_ref()
+        .map(|data| data.as_ref().is_some_and(is_our_statusline));
+    let (changed, what) = match (command, ours) {
+        (Some(_), Some(false)) => {
+            let how = existing
+                .flatten()
+                .and_then(|data| data.get("command").cloned())
+                .map_or_else(|| "something else".to_owned(), |v| v.to_string());
+            return Err(format!(
+                "{shown} has a statusLine that setup did not write ({how}): remove it there, or                  leave out --statusline; nothing was changed"
+            ));
+        }
+        (Some(command), _) => {
+            let entry = Json::object([
+                ("type", Json::string("command")),
+                ("command", Json::string(command)),
+                ("padding", Json::Number(0)),
+            ]);
+            let changed = doc
+                .set_member(&[], "statusLine", &entry)
+                .map_err(|m| misfit(shown, &m.0))?;
+            let what = match changed {
+                true => format!("set statusLine, which runs `{command}`"),
+                false => format!("statusLine is set up already: it runs `{command}`"),
+            };
+            (changed, what)
+        }
+        (None, Some(true)) => {
+            let removed = doc.remove_member(&[], "statusLine");
+            (removed, "removed statusLine".to_owned())
+        }
+        (None, _) => (false, "no statusLine of setup to remove".to_owned()),
+    };
+    Ok(Doc::Json(doc).finish(before, changed, what))
+}
+
+/// Whether a `statusLine` is one `setup` wrote: a command that runs
+/// `planning-mcp-server statusline`.
+pub(crate) fn is_our_statusline(line: &serde_json::Value) -> bool {
+    line.get("command")
+        .and_then(|c| c.as_str())
+        .is_some_and(|command| runs(command, "statusline"))
+}
+
 /// A matcher group of Claude Code's hooks running `command`.
 fn hook_group(matcher: &str, command: &str) -> Json {
     Json::object([
@@ -163,6 +222,11 @@ pub(crate) fn is_our_hook(group: &serde_json::Value) -> bool {
 /// Whether `command` runs `planning-mcp-server summary` (by name or path,
 /// the path possibly in single quotes).
 pub(crate) fn runs_summary(command: &str) -> bool {
+    runs(command, "summary")
+}
+
+/// Whether `command` runs `planning-mcp-server SUBCOMMAND`.
+fn runs(command: &str, subcommand: &str) -> bool {
     let command = command.trim_start();
     let (program, rest) = match command.strip_prefix('\'') {
         Some(quoted) => match quoted.split_once('\'') {
@@ -174,7 +238,7 @@ pub(crate) fn runs_summary(command: &str) -> bool {
     let ours = std::path::Path::new(program)
         .file_name()
         .is_some_and(|n| n == PROGRAM);
-    ours && rest.split_whitespace().next() == Some("summary")
+    ours && rest.split_whitespace().next() == Some(subcommand)
 }
 
 fn misfit(shown: &str, what: &str) -> String {

@@ -28,8 +28,9 @@ pub(crate) const SETUP: CliCommand = CliCommand {
 };
 
 /// What `planning-mcp-server --help` says of it.
-const ABOUT: &str = "Add this server (and, with toolset team, Claude Code's digest hooks) to a \
-coding agent's config files, keeping everything else in them; --remove takes it out again";
+const ABOUT: &str = "Add this server (and, with toolset team, Claude Code's digest hooks; with \
+--statusline, its status line) to a coding agent's config files, keeping everything else in \
+them; --remove takes it out again";
 
 /// The agents' names, for the parser.
 const AGENTS: [&str; 6] = [
@@ -65,8 +66,11 @@ struct SetupArgs {
     /// Print the diff of every file instead of writing it
     #[arg(long)]
     dry_run: bool,
-    /// Take out what setup wrote (the server and its hooks), nothing else
-    #[arg(long, conflicts_with_all = ["toolsets", "storage", "http"])]
+    /// Claude Code: show the board in its status line (statusLine runs `statusline`)
+    #[arg(long)]
+    statusline: bool,
+    /// Take out what setup wrote (the server, its hooks and status line), nothing else
+    #[arg(long, conflicts_with_all = ["toolsets", "storage", "http", "statusline"])]
     remove: bool,
 }
 
@@ -100,6 +104,7 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
         },
         http: args.http.clone(),
         scope: parse_scope(args.scope.as_deref()),
+        statusline: args.statusline,
     };
     let scope = request.scope.unwrap_or(agent.default_scope());
     let program = program::for_scope(scope)?;
@@ -131,7 +136,25 @@ fn run(matches: &ArgMatches) -> Result<String, String> {
     if agent.has_hooks() {
         let hooks_file = agent.hooks_file(scope, &places).ok_or_else(no_home)?;
         let before = files::read(&hooks_file.path, &hooks_file.shown)?;
-        let edit = apply::hooks(&hooks_file, before.as_deref(), hook)?;
+        let mut edit = apply::hooks(&hooks_file, before.as_deref(), hook)?;
+        // The status line is in the same file: its edit starts from the
+        // hooks'. Without --statusline (or --remove) it is left as it is.
+        let line = match args.remove {
+            true => Some(None),
+            false => plan.statusline.as_deref().map(Some),
+        };
+        if let Some(line) = line {
+            let more = apply::statusline(&hooks_file, edit.after.as_deref(), line)?;
+            // --remove says so only of a status line it took out.
+            let quiet = line.is_none() && more.before == more.after;
+            if !quiet {
+                edit = Edit {
+                    after: more.after,
+                    what: format!("{}; {}", edit.what, more.what),
+                    ..edit
+                };
+            }
+        }
         edits.push((hooks_file, edit));
     }
     let mut out = format!("{}, {} scope:\n", agent.title(), scope.name());

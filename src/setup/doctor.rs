@@ -221,6 +221,82 @@ fn check(
     }
     if let Some(hooks_file) = hooks_file {
         check_hooks(&hooks_file, &dir, team, &setup, report);
+        check_statusline(&hooks_file, &dir, report);
+    }
+}
+
+/// Runs the `statusLine` of `file` if it runs this program: only the one
+/// `setup --statusline` writes is run; there is nothing to say of a
+/// status line that is not there or runs something else.
+fn check_statusline(file: &ConfigFile, dir: &Path, report: &mut Report) {
+    let Ok(Some(text)) = files::read(&file.path, &file.shown) else {
+        return;
+    };
+    let Ok(doc) = Document::parse(&text, false) else {
+        return; // check_hooks said so.
+    };
+    let command = doc
+        .get(&["statusLine"])
+        .and_then(|node| doc.data(node))
+        .and_then(|line| line.get("command")?.as_str().map(str::to_owned));
+    let Some(command) = command.filter(|c| c.contains(PROGRAM)) else {
+        return;
+    };
+    let shown = escaped(&command).into_owned();
+    let argv = match split_words(&command) {
+        Ok(words)
+            if words.len() == 4
+                && Path::new(&words[0])
+                    .file_name()
+                    .is_some_and(|n| n == PROGRAM)
+                && words[1..] == ["statusline", "--storage", "file"] =>
+        {
+            words
+        }
+        _ => {
+            return report.fail(
+                &format!("not run: statusLine `{shown}`"),
+                &format!(
+                    "setup writes only `{PROGRAM} statusline --storage file`; run {PROGRAM} setup \
+                     claude-code --statusline, or remove it from {}",
+                    file.shown
+                ),
+            );
+        }
+    };
+    let this = program::this_binary().unwrap_or_default();
+    let path = std::env::var_os("PATH");
+    let program = match program::runnable(&argv[0], &this, dir, path.as_deref()) {
+        Ok(program) => program,
+        Err(NotRunnable::Missing) => {
+            return report.fail(
+                &format!(
+                    "statusLine `{shown}` is not run: {} is not found",
+                    escaped(&argv[0])
+                ),
+                &format!("put {PROGRAM} on PATH (cargo install --path .)"),
+            );
+        }
+        Err(NotRunnable::Refused(why)) => {
+            return report.fail(
+                &format!("not run: statusLine `{shown}`: {why}"),
+                "run setup again",
+            );
+        }
+    };
+    match probe::hook(program.path(), &argv[1..], dir) {
+        Ok(out) if !out.trim().is_empty() => report.ok(&format!(
+            "statusLine `{shown}` exits 0 and prints `{}`",
+            out.lines().next().unwrap_or("").trim()
+        )),
+        Ok(_) => report.fail(
+            &format!("statusLine `{shown}` prints nothing"),
+            "run it yourself in the project to see why",
+        ),
+        Err(why) => report.fail(
+            &format!("statusLine `{shown}` fails: {why}"),
+            &format!("run {PROGRAM} setup claude-code --statusline again"),
+        ),
     }
 }
 

@@ -40,6 +40,8 @@ pub(crate) struct Request {
     pub(crate) http: Option<String>,
     /// `--scope`.
     pub(crate) scope: Option<Scope>,
+    /// `--statusline`: Claude Code's status line shows the board.
+    pub(crate) statusline: bool,
 }
 
 /// What `setup` writes.
@@ -51,6 +53,8 @@ pub(crate) struct Plan {
     pub(crate) launch: Launch,
     /// The command the hooks run, if it writes hooks.
     pub(crate) hook: Option<String>,
+    /// The command of Claude Code's `statusLine`, if it writes one.
+    pub(crate) statusline: Option<String>,
     /// What the user should know about the choices made, one line each.
     pub(crate) notes: Vec<String>,
 }
@@ -78,6 +82,17 @@ pub(crate) fn plan(
     // Toolset team's `summary` prints the digest the hooks inject.
     let team = toolsets.iter().any(|t| t == "team");
     let hooks = team && agent.has_hooks();
+    if request.statusline && !agent.has_hooks() {
+        return Err(format!(
+            "--statusline: {} has no status line setting that runs a command (Claude Code's \
+             statusLine); for tmux see docs/notify.md",
+            agent.title()
+        ));
+    }
+    // The status line reads the stored board, like the hooks.
+    let statusline = request
+        .statusline
+        .then(|| format!("{} statusline --storage file", shell_word(program)));
     let mut notes = Vec::new();
     if let Some(url) = &request.http {
         let url = endpoint(url)?;
@@ -111,14 +126,31 @@ pub(crate) fn plan(
                 "--toolsets: the HTTP server offers the toolsets its own flags enable".to_owned(),
             );
         }
+        if statusline.is_some() {
+            notes.push(
+                "--statusline: the status line reads the board stored in the project \
+                 (.planning-mcp-server/): start the HTTP server there with --storage file"
+                    .to_owned(),
+            );
+        }
         return Ok(Plan {
             scope,
             launch: Launch::Http { url },
             hook,
+            statusline,
             notes,
         });
     }
-    let storage = match (request.storage, hooks) {
+    let reads_board = hooks || statusline.is_some();
+    let storage = match (request.storage, reads_board) {
+        (Some(Storage::Memory), true) if !hooks => {
+            return Err(
+                "--statusline shows the stored board, which it cannot read from a board kept in \
+                 the memory of the agent's server: use --storage file, or --http URL of a shared \
+                 server"
+                    .into(),
+            );
+        }
         (Some(Storage::Memory), true) => {
             return Err(format!(
                 "with toolset team, {}'s hooks print the board's digest, which they cannot read \
@@ -126,6 +158,14 @@ pub(crate) fn plan(
                  --http URL of a shared server",
                 agent.title()
             ));
+        }
+        (None, true) if !hooks => {
+            notes.push(
+                "--statusline: the board is kept in .planning-mcp-server/ (--storage file), so \
+                 that the status line can read it"
+                    .to_owned(),
+            );
+            Some(Storage::File)
         }
         (None, true) => {
             notes.push(
@@ -163,6 +203,7 @@ pub(crate) fn plan(
             args,
         },
         hook,
+        statusline,
         notes,
     })
 }
@@ -239,6 +280,7 @@ mod tests {
 
     fn request(agent: Agent) -> Request {
         Request {
+            statusline: false,
             agent,
             toolsets: None,
             storage: None,
@@ -263,6 +305,46 @@ mod tests {
             Launch::Stdio { args, .. } => args.clone(),
             Launch::Http { url } => vec![url.clone()],
         }
+    }
+
+    #[test]
+    fn the_status_line_reads_the_stored_board_on_claude_code_only() {
+        let line = Request {
+            statusline: true,
+            ..request(Agent::ClaudeCode)
+        };
+        let plan = planned(&line).unwrap();
+        assert_eq!(
+            plan.statusline.as_deref(),
+            Some("planning-mcp-server statusline --storage file")
+        );
+        assert_eq!(args(&plan), ["--storage", "file"]);
+        assert_eq!(plan.hook, None);
+        let memory = Request {
+            storage: Some(Storage::Memory),
+            ..line.clone()
+        };
+        assert!(
+            planned(&memory)
+                .unwrap_err()
+                .contains("--statusline shows the stored board")
+        );
+        let codex = Request {
+            agent: Agent::Codex,
+            ..line.clone()
+        };
+        assert!(
+            planned(&codex)
+                .unwrap_err()
+                .starts_with("--statusline: Codex has no status line")
+        );
+        let http = Request {
+            http: Some("http://localhost:8080".into()),
+            ..line
+        };
+        let plan = planned(&http).unwrap();
+        assert!(plan.statusline.is_some());
+        assert!(plan.notes[0].contains("start the HTTP server there with --storage file"));
     }
 
     #[test]

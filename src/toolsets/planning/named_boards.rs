@@ -127,8 +127,7 @@ impl Boards {
         }
     }
 
-    /// The boards open now, by name.
-    #[cfg(test)]
+    /// The boards open now, by name (for team's notifier, which watches them).
     pub(crate) fn list(&self) -> Vec<(BoardName, SharedBoard)> {
         let mut boards: Vec<_> = self
             .open

@@ -22,6 +22,7 @@ pub(crate) mod cli;
 pub(crate) mod config;
 pub(crate) mod domain;
 pub(crate) mod mcp;
+pub(crate) mod notify;
 pub(crate) mod people;
 pub(crate) mod reserved;
 pub(crate) mod routes;

@@ -10,11 +10,12 @@
 
 use std::sync::Arc;
 
-use super::cli::{BOARD, CHECK_TOUCHES, SUMMARY};
+use super::cli::{BOARD, CHECK_TOUCHES, STATUSLINE, SUMMARY};
 use super::config::{EXAMPLE, TeamSettings};
 use super::domain::plan::TeamPlanner;
 use super::domain::{View, digest_at};
 use super::mcp::{Rules, TeamTools};
+use super::notify::{self, NotifySettings};
 use super::people::TeamDesk;
 use super::reserved::{self, Reservations};
 use super::routes;
@@ -24,7 +25,7 @@ use crate::server::command::CliCommand;
 use crate::server::routes::{HttpContext, Routes};
 use crate::server::settings::Settings;
 use crate::server::skill::{Skill, docs_section};
-use crate::server::toolset::{OpenError, Tools, Toolset, ToolsetKind};
+use crate::server::toolset::{BackgroundTask, OpenError, Tools, Toolset, ToolsetKind};
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::domain::Board;
 use crate::toolsets::planning::domain::replay::SetAside;
@@ -74,7 +75,7 @@ impl ToolsetKind for TeamKind {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["team"]
+        &["team", "notify"]
     }
 
     fn requires(&self) -> &'static [&'static str] {
@@ -82,15 +83,26 @@ impl ToolsetKind for TeamKind {
     }
 
     fn example(&self) -> &'static str {
-        EXAMPLE
+        static BOTH: std::sync::LazyLock<String> =
+            std::sync::LazyLock::new(|| format!("{EXAMPLE}{}", notify::EXAMPLE));
+        &BOTH
     }
 
     fn commands(&self) -> &'static [CliCommand] {
-        &[SUMMARY, CHECK_TOUCHES, BOARD]
+        &[SUMMARY, CHECK_TOUCHES, BOARD, STATUSLINE]
     }
 
     fn configure(&self, settings: &Settings<'_>) -> Result<Arc<dyn Toolset>, Vec<String>> {
-        let team = TeamSettings::read(settings)?;
+        let team = TeamSettings::read(settings);
+        let notify = NotifySettings::read(settings);
+        let (team, notify) = match (team, notify) {
+            (Ok(team), Ok(notify)) => (team, notify),
+            (team, notify) => {
+                let mut problems = team.err().unwrap_or_default();
+                problems.extend(notify.err().unwrap_or_default());
+                return Err(problems);
+            }
+        };
         let clock = Clock::from_env().map_err(|problem| vec![problem])?;
         let Some(planning) = settings.configured::<Planning>() else {
             return Err(vec![
@@ -109,6 +121,7 @@ impl ToolsetKind for TeamKind {
             boards: planning.boards().clone(),
             rules,
             clock,
+            notify: notify.map(Arc::new),
         }))
     }
 }
@@ -119,6 +132,8 @@ pub(crate) struct Team {
     boards: Arc<Boards>,
     rules: Rules,
     clock: Clock,
+    /// `[notify]`, when it sends anything.
+    notify: Option<Arc<NotifySettings>>,
 }
 
 impl Team {
@@ -159,6 +174,12 @@ impl Toolset for Team {
             self.rules,
             self.clock,
         )))
+    }
+
+    /// The notifier, when `[notify]` sends anything (docs/notify.md).
+    fn background(&self) -> Option<BackgroundTask> {
+        let settings = self.notify.as_deref()?.clone();
+        Some(notify::notifier(settings, self.boards.clone(), self.clock))
     }
 
     /// `GET /boards/{name}/digest` and `GET /boards/{name}/reservations`.

@@ -17,10 +17,12 @@ mod check_command;
 pub(crate) mod check_touches;
 mod command;
 mod fetch;
+mod statusline_command;
 
 pub(crate) use board_command::BOARD;
 pub(crate) use check_command::CHECK_TOUCHES;
 pub(crate) use command::SUMMARY;
+pub(crate) use statusline_command::STATUSLINE;
 
 use std::sync::Arc;
 

@@ -22,6 +22,7 @@ pub(crate) mod notes;
 pub(crate) mod plan;
 pub(crate) mod render;
 pub(crate) mod review;
+pub(crate) mod status_line;
 pub(crate) mod text;
 pub(crate) mod touches;
 pub(crate) mod unblocks;
