@@ -884,3 +884,39 @@ async fn with_a_token_a_write_needs_sign_in_first() {
     }
     agent.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_page_is_not_live_while_its_store_cannot_be_read() {
+    let Some(browser) = Browser::start("the_page_tells_the_store", 1024, 768).await else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("store");
+    let flags = common::file_storage(&store);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = HttpServer::start_in(&home, &args, &[]).await;
+    let agent = common::client_at(&server.board_url("fragile")).await;
+    ok(&agent, "set_goal", json!({"title": "Tell the truth", "description": ""})).await;
+    browser
+        .goto(&format!("{}/boards/fragile", server.base()))
+        .await;
+    wait_live(&browser, "the page connects").await;
+
+    // Another process leaves a board the server cannot read: nothing
+    // changes through this server, yet the page stops saying "Live".
+    let file = store.join("fragile.json");
+    let good = std::fs::read(&file).unwrap();
+    std::fs::write(&file, b"{ not a board").unwrap();
+    shows(&browser, "the store's problem", LIVE_STATE, json!([]), json!("problem")).await;
+    let said = browser
+        .run("return document.getElementById('live').textContent;", json!([]))
+        .await;
+    assert!(
+        said.as_str().unwrap().starts_with("The board cannot be read: "),
+        "{said}"
+    );
+    // Readable again: live again, with the board as stored.
+    std::fs::write(&file, good).unwrap();
+    wait_live(&browser, "the page is live again").await;
+    agent.cancel().await.unwrap();
+}
