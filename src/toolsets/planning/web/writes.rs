@@ -259,6 +259,28 @@ async fn run(
     .await
 }
 
+/// A write as its route carries it out once the body is read: the origin
+/// and token checks of `headers`, the JSON `body` of `action`, the change
+/// on `board`; answers the task's ID, if the write names one, or why
+/// nothing changed (`benches/storage.rs` measures it on the file backend).
+pub fn write_json(
+    board: &SharedBoard,
+    action: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Option<String>, String> {
+    let checked = || -> Result<Written, WriteError> {
+        csrf::same_origin(headers)?;
+        let fields = Fields::from_json(body)?;
+        csrf::token(headers, fields.optional(csrf::FIELD))?;
+        let apply = planning_action(action).ok_or_else(|| WriteError::NoAction(action.into()))?;
+        apply(board, &fields)
+    };
+    checked()
+        .map(|written| written.task_id.map(|id| id.to_string()))
+        .map_err(|error| error.to_string())
+}
+
 fn parse(headers: &HeaderMap, body: &Bytes) -> Result<Fields, WriteError> {
     match content_type(headers).as_str() {
         "application/json" => Fields::from_json(body),
