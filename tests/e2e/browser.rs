@@ -664,7 +664,10 @@ const CARD_TITLE: &str = "const card = document.getElementById('task-' + argumen
 /// `title=Forged` to `action`; served once per connection, for a while.
 async fn foreign_site(action: String) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://127.0.0.1:{}/", listener.local_addr().unwrap().port());
+    let url = format!(
+        "http://127.0.0.1:{}/",
+        listener.local_addr().unwrap().port()
+    );
     let page = format!(
         "<!doctype html><title>elsewhere</title><form id=\"f\" method=\"post\" \
          action=\"{action}\"><input name=\"title\" value=\"Forged\">\
@@ -758,7 +761,10 @@ async fn a_person_adds_and_edits_tasks_live_in_another_page_and_forgeries_change
     )
     .await;
     person
-        .run(FILL_AND_SUBMIT, json!(["#status-form", {"status": "in_progress"}]))
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#status-form", {"status": "in_progress"}]),
+        )
         .await;
     shows(
         &watcher,
@@ -851,13 +857,21 @@ async fn with_a_token_a_write_needs_sign_in_first() {
     let server = HttpServer::start(&[], &[("PLANNING_SERVER_AUTH_TOKEN", TOKEN)]).await;
     let base = server.base();
     let agent = common::client_with_token(&server.board_url("guarded"), TOKEN).await;
-    ok(&agent, "set_goal", json!({"title": "Guarded", "description": ""})).await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Guarded", "description": ""}),
+    )
+    .await;
     let action = format!("{base}/boards/guarded/actions/add");
 
     // Not signed in: 401 before any other check (no token, no origin).
     browser.goto(&format!("{base}/boards/guarded")).await;
     let status = browser
-        .run_async(POST_FROM_PAGE, json!([action, {"title": "Anonymous"}, null]))
+        .run_async(
+            POST_FROM_PAGE,
+            json!([action, {"title": "Anonymous"}, null]),
+        )
         .await;
     assert_eq!(status, json!(401));
 
@@ -896,7 +910,12 @@ async fn the_page_is_not_live_while_its_store_cannot_be_read() {
     let args: Vec<&str> = flags.iter().map(String::as_str).collect();
     let server = HttpServer::start_in(&home, &args, &[]).await;
     let agent = common::client_at(&server.board_url("fragile")).await;
-    ok(&agent, "set_goal", json!({"title": "Tell the truth", "description": ""})).await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Tell the truth", "description": ""}),
+    )
+    .await;
     browser
         .goto(&format!("{}/boards/fragile", server.base()))
         .await;
@@ -907,12 +926,24 @@ async fn the_page_is_not_live_while_its_store_cannot_be_read() {
     let file = store.join("fragile.json");
     let good = std::fs::read(&file).unwrap();
     std::fs::write(&file, b"{ not a board").unwrap();
-    shows(&browser, "the store's problem", LIVE_STATE, json!([]), json!("problem")).await;
+    shows(
+        &browser,
+        "the store's problem",
+        LIVE_STATE,
+        json!([]),
+        json!("problem"),
+    )
+    .await;
     let said = browser
-        .run("return document.getElementById('live').textContent;", json!([]))
+        .run(
+            "return document.getElementById('live').textContent;",
+            json!([]),
+        )
         .await;
     assert!(
-        said.as_str().unwrap().starts_with("The board cannot be read: "),
+        said.as_str()
+            .unwrap()
+            .starts_with("The board cannot be read: "),
         "{said}"
     );
     // Readable again: live again, with the board as stored.

@@ -711,12 +711,23 @@ mod tests {
             })
         };
         replying.recv().unwrap();
-        assert_eq!(board.read(Board::len).unwrap(), 0, "the board before the change");
-        assert!(!watcher.has_changed().unwrap(), "not told while reads show the old board");
+        assert_eq!(
+            board.read(Board::len).unwrap(),
+            0,
+            "the board before the change"
+        );
+        assert!(
+            !watcher.has_changed().unwrap(),
+            "not told while reads show the old board"
+        );
         go.send(()).unwrap();
         assert_eq!(writer.join().unwrap().unwrap(), 1);
         watcher.changed().await.unwrap();
-        assert_eq!(board.read(Board::len).unwrap(), 1, "told: the read shows it");
+        assert_eq!(
+            board.read(Board::len).unwrap(),
+            1,
+            "told: the read shows it"
+        );
     }
 
     #[tokio::test]

@@ -127,7 +127,10 @@ fn token_eq(given: &str, expected: &str) -> bool {
 
 /// Tokens are 32 lower-case hex digits.
 fn valid(token: &str) -> bool {
-    token.len() == 32 && token.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    token.len() == 32
+        && token
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 #[cfg(test)]
@@ -160,10 +163,7 @@ mod tests {
             ("http://127.0.0.1:8080", "none"),
         ] {
             let theirs = headers(&[host, ("origin", origin), ("sec-fetch-site", site)]);
-            assert_eq!(
-                same_origin(&theirs),
-                Err(CrossSite::FetchSite(site.into()))
-            );
+            assert_eq!(same_origin(&theirs), Err(CrossSite::FetchSite(site.into())));
         }
         for origin in ["http://localhost:8080", "http://127.0.0.1:9", "null"] {
             let theirs = headers(&[host, ("origin", origin)]);

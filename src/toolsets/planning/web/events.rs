@@ -80,7 +80,8 @@ pub(crate) fn stream(
     // The first poll sends the current state at once.
     changes.mark_changed();
     // The first event tells the store's state as read; the checks follow.
-    let mut check = tokio::time::interval_at(tokio::time::Instant::now() + STORE_CHECK, STORE_CHECK);
+    let mut check =
+        tokio::time::interval_at(tokio::time::Instant::now() + STORE_CHECK, STORE_CHECK);
     check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let state = Watch {
         name,

@@ -321,7 +321,13 @@ fn push_writes(out: &mut String, name: &str, csrf: &str) {
     let task = "<input type=\"hidden\" name=\"task_id\" class=\"task-id\" value=\"\">";
     let statuses: String = Status::ALL
         .iter()
-        .map(|s| format!("<option value=\"{}\">{}</option>", s.as_str(), column_title(*s)))
+        .map(|s| {
+            format!(
+                "<option value=\"{}\">{}</option>",
+                s.as_str(),
+                column_title(*s)
+            )
+        })
         .collect();
     let _ = write!(
         out,

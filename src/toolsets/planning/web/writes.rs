@@ -214,7 +214,10 @@ pub(crate) async fn handle(
     match outcome {
         Ok((board, written, action)) => match form {
             // Back to the board page: /boards/{name}/actions/{action} -> ../../{name}.
-            true => (StatusCode::SEE_OTHER, [(header::LOCATION, format!("../../{name}"))])
+            true => (
+                StatusCode::SEE_OTHER,
+                [(header::LOCATION, format!("../../{name}"))],
+            )
                 .into_response(),
             false => {
                 let mut body = json!({"ok": true, "action": action, "revision": board.revision()});
@@ -411,7 +414,7 @@ mod tests {
     fn board() -> SharedBoard {
         SharedBoard::open(
             "w",
-            Box::new(MemoryStore::default()),
+            Box::new(MemoryStore),
             Board::new(Limits::default(), true),
             Duration::from_secs(1),
         )
@@ -456,7 +459,11 @@ mod tests {
         )
         .unwrap();
         let id = edited.task_id.unwrap().to_string();
-        status(&board, &fields(&[("task_id", &id), ("status", "in_progress")])).unwrap();
+        status(
+            &board,
+            &fields(&[("task_id", &id), ("status", "in_progress")]),
+        )
+        .unwrap();
         cancel(&board, &fields(&[("task_id", &id)])).unwrap();
         let state = board
             .read(|b| {
@@ -468,7 +475,11 @@ mod tests {
 
         goal(&board, &fields(&[("title", "Ship")])).unwrap();
         let refused = goal(&board, &fields(&[("title", "Ship more")])).unwrap_err();
-        assert_eq!(refused.status(), StatusCode::CONFLICT, "a change needs a reason");
+        assert_eq!(
+            refused.status(),
+            StatusCode::CONFLICT,
+            "a change needs a reason"
+        );
         goal(
             &board,
             &fields(&[("title", "Ship more"), ("reason", "asked")]),
