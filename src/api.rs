@@ -96,6 +96,7 @@ pub mod planning {
         pub use crate::toolsets::planning::web::index::{Row, Summary, index_page};
         pub use crate::toolsets::planning::web::page::board_page;
         pub use crate::toolsets::planning::web::view::{BoardView, Counts};
+        pub use crate::toolsets::planning::web::writes::write_json;
     }
 }
 

@@ -640,3 +640,314 @@ async fn dispatches_and_touches_show_on_the_cards_and_stall_without_an_event() {
     );
     lead.cancel().await.unwrap();
 }
+
+/// Fills the form `arguments[0]` (a selector) with `arguments[1]` (field
+/// names to values) and submits it as a person would.
+const FILL_AND_SUBMIT: &str = "const form = document.querySelector(arguments[0]); \
+     for (const [name, value] of Object.entries(arguments[1])) form.elements[name].value = value; \
+     form.requestSubmit();";
+
+/// Posts `arguments[1]` (JSON) to the write `arguments[0]` from the page,
+/// with the header `X-CSRF-Token: arguments[2]` unless null; answers the
+/// status.
+const POST_FROM_PAGE: &str = "const done = arguments[arguments.length - 1]; \
+     const headers = {'Content-Type': 'application/json'}; \
+     if (arguments[2] !== null) headers['X-CSRF-Token'] = arguments[2]; \
+     fetch(arguments[0], {method: 'POST', headers, body: JSON.stringify(arguments[1])}) \
+       .then((r) => done(r.status), (e) => done(String(e)));";
+
+/// The text of the card's title of task `arguments[0]`, or null.
+const CARD_TITLE: &str = "const card = document.getElementById('task-' + arguments[0]); \
+                          return card ? card.querySelector('.title').textContent : null;";
+
+/// A page of another site (another port: another origin) whose form posts
+/// `title=Forged` to `action`; served once per connection, for a while.
+async fn foreign_site(action: String) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!(
+        "http://127.0.0.1:{}/",
+        listener.local_addr().unwrap().port()
+    );
+    let page = format!(
+        "<!doctype html><title>elsewhere</title><form id=\"f\" method=\"post\" \
+         action=\"{action}\"><input name=\"title\" value=\"Forged\">\
+         <input name=\"csrf\" value=\"0123456789abcdef0123456789abcdef\"></form>"
+    );
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        while let Ok((mut tcp, _)) = listener.accept().await {
+            let mut buffer = [0u8; 4096];
+            let _ = tcp.read(&mut buffer).await;
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\n\
+                 connection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = tcp.write_all(response.as_bytes()).await;
+        }
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_person_adds_and_edits_tasks_live_in_another_page_and_forgeries_change_nothing() {
+    let Some(person) = Browser::start("a_person_writes", 1280, 1000).await else {
+        return;
+    };
+    let Some(watcher) = Browser::start("another_page_watches", 1024, 768).await else {
+        return;
+    };
+    let server = HttpServer::start(&[], &[]).await;
+    let base = server.base();
+    let agent = common::client_at(&server.board_url("hands")).await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Steer the agents", "description": ""}),
+    )
+    .await;
+    let page = format!("{base}/boards/hands");
+    for browser in [&person, &watcher] {
+        browser.goto(&page).await;
+        wait_live(browser, "the page connects").await;
+    }
+
+    // Adds a task from the page; the other page shows it live.
+    let add = json!({"title": "Review the plan", "description": "Before the agents start"});
+    person
+        .run(FILL_AND_SUBMIT, json!(["#add-task form", add]))
+        .await;
+    let old = TaskId::from_content("Review the plan", "Before the agents start").to_string();
+    for browser in [&watcher, &person] {
+        let what = "the added card, pending";
+        shows(browser, what, COLUMN_OF, json!([old]), json!("pending")).await;
+    }
+
+    // Edits it: the card's Edit button fills the form; the ID follows the words.
+    person
+        .run(
+            "document.querySelector('#task-' + arguments[0] + ' button.edit').click();",
+            json!([old]),
+        )
+        .await;
+    let filled = "const f = document.getElementById('edit-form'); \
+                  return [f.elements.task_id.value, f.elements.title.value];";
+    assert_eq!(
+        person.run(filled, json!([])).await,
+        json!([old, "Review the plan"])
+    );
+    person
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#edit-form", {"title": "Review the whole plan"}]),
+        )
+        .await;
+    let new = TaskId::from_content("Review the whole plan", "Before the agents start").to_string();
+    shows(
+        &watcher,
+        "the edited title in the other page",
+        CARD_TITLE,
+        json!([new]),
+        json!("Review the whole plan"),
+    )
+    .await;
+    // The edit forms follow the new ID; the status goes through them too.
+    shows(
+        &person,
+        "the edit form on the new ID",
+        "return document.getElementById('status-form').elements.task_id.value;",
+        json!([]),
+        json!(new),
+    )
+    .await;
+    person
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#status-form", {"status": "in_progress"}]),
+        )
+        .await;
+    shows(
+        &watcher,
+        "the card in progress in the other page",
+        COLUMN_OF,
+        json!([new]),
+        json!("in_progress"),
+    )
+    .await;
+    // The goal, from the page, with the reason a change needs.
+    person
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#set-goal form", {"title": "Steer the agents well", "reason": "Say how"}]),
+        )
+        .await;
+    shows(
+        &watcher,
+        "the new goal in the other page",
+        "return document.getElementById('goal-title').textContent;",
+        json!([]),
+        json!("Steer the agents well"),
+    )
+    .await;
+    // The agents' view is the same board.
+    let listed = ok(&agent, "get_tasks", json!({})).await;
+    assert!(
+        listed.contains(&format!("[{new}] Review the whole plan")),
+        "{listed}"
+    );
+    if std::env::var_os("PLANNING_UPDATE_SCREENSHOTS").is_some() {
+        person.fit_page(1280).await;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/web-writes.png");
+        std::fs::write(&path, person.screenshot().await).unwrap();
+        eprintln!("wrote {}", path.display());
+    }
+
+    // Without the CSRF token, or with a wrong one: 403, nothing changed.
+    let action = format!("{base}/boards/hands/actions/add");
+    let token = person
+        .run(
+            "return document.getElementById('writes').dataset.csrf;",
+            json!([]),
+        )
+        .await;
+    for given in [Value::Null, json!("fedcba9876543210fedcba9876543210")] {
+        let status = person
+            .run_async(
+                POST_FROM_PAGE,
+                json!([action, {"title": "Without the token"}, given]),
+            )
+            .await;
+        assert_eq!(status, json!(403), "token {given}");
+    }
+    let status = person
+        .run_async(POST_FROM_PAGE, json!([action, {"title": "With it"}, token]))
+        .await;
+    assert_eq!(status, json!(200), "the page's own token");
+    card_in(&watcher, "With it", "pending").await;
+
+    // From another site's page, a form that posts to the board: 403.
+    let elsewhere = foreign_site(action.clone()).await;
+    watcher.goto(&elsewhere).await;
+    watcher
+        .run("document.getElementById('f').submit();", json!([]))
+        .await;
+    shows(
+        &watcher,
+        "the refusal of a foreign origin",
+        "return document.body ? document.body.textContent : '';",
+        json!([]),
+        json!(
+            "Nothing changed: refused: the request came from another site (Sec-Fetch-Site: \
+             same-site)\n"
+        ),
+    )
+    .await;
+    let listed = ok(&agent, "get_tasks", json!({})).await;
+    for refused in ["Forged", "Without the token"] {
+        assert!(!listed.contains(refused), "{listed}");
+    }
+    agent.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn with_a_token_a_write_needs_sign_in_first() {
+    let Some(browser) = Browser::start("writes_need_sign_in", 1024, 768).await else {
+        return;
+    };
+    let server = HttpServer::start(&[], &[("PLANNING_SERVER_AUTH_TOKEN", TOKEN)]).await;
+    let base = server.base();
+    let agent = common::client_with_token(&server.board_url("guarded"), TOKEN).await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Guarded", "description": ""}),
+    )
+    .await;
+    let action = format!("{base}/boards/guarded/actions/add");
+
+    // Not signed in: 401 before any other check (no token, no origin).
+    browser.goto(&format!("{base}/boards/guarded")).await;
+    let status = browser
+        .run_async(
+            POST_FROM_PAGE,
+            json!([action, {"title": "Anonymous"}, null]),
+        )
+        .await;
+    assert_eq!(status, json!(401));
+
+    // Signed in, the page's form works; a fetch without the token is 403.
+    browser
+        .goto(&format!("{base}/boards/guarded?token={TOKEN}"))
+        .await;
+    wait_live(&browser, "the page connects").await;
+    let status = browser
+        .run_async(POST_FROM_PAGE, json!([action, {"title": "No token"}, null]))
+        .await;
+    assert_eq!(status, json!(403));
+    browser
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#add-task form", {"title": "Signed in"}]),
+        )
+        .await;
+    card_in(&browser, "Signed in", "pending").await;
+    let listed = ok(&agent, "get_tasks", json!({})).await;
+    assert!(listed.contains("Signed in"), "{listed}");
+    for refused in ["Anonymous", "No token"] {
+        assert!(!listed.contains(refused), "{listed}");
+    }
+    agent.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_page_is_not_live_while_its_store_cannot_be_read() {
+    let Some(browser) = Browser::start("the_page_tells_the_store", 1024, 768).await else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("store");
+    let flags = common::file_storage(&store);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let server = HttpServer::start_in(&home, &args, &[]).await;
+    let agent = common::client_at(&server.board_url("fragile")).await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Tell the truth", "description": ""}),
+    )
+    .await;
+    browser
+        .goto(&format!("{}/boards/fragile", server.base()))
+        .await;
+    wait_live(&browser, "the page connects").await;
+
+    // Another process leaves a board the server cannot read: nothing
+    // changes through this server, yet the page stops saying "Live".
+    let file = store.join("fragile.json");
+    let good = std::fs::read(&file).unwrap();
+    std::fs::write(&file, b"{ not a board").unwrap();
+    shows(
+        &browser,
+        "the store's problem",
+        LIVE_STATE,
+        json!([]),
+        json!("problem"),
+    )
+    .await;
+    let said = browser
+        .run(
+            "return document.getElementById('live').textContent;",
+            json!([]),
+        )
+        .await;
+    assert!(
+        said.as_str()
+            .unwrap()
+            .starts_with("The board cannot be read: "),
+        "{said}"
+    );
+    // Readable again: live again, with the board as stored.
+    std::fs::write(&file, good).unwrap();
+    wait_live(&browser, "the page is live again").await;
+    agent.cancel().await.unwrap();
+}

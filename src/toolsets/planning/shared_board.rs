@@ -93,6 +93,18 @@ struct Inner {
     /// Whether the last fetch failed (so that an offline spell is logged
     /// once, not at every fetch).
     fetch_failing: AtomicBool,
+    /// Why the last fetch failed, while it does (for the web board).
+    fetch_problem: Mutex<Option<String>>,
+}
+
+/// A board's sync with other machines, as last seen
+/// ([`SharedBoard::sync_state`]).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct SyncState {
+    /// Why the last fetch from the remote failed, while it does.
+    pub(crate) offline: Option<String>,
+    /// Why changes made here are not pushed yet ([`SnapshotStore::unpushed`]).
+    pub(crate) unpushed: Option<String>,
 }
 
 /// The pace of a store's fetches: one at a time, each at least the
@@ -167,6 +179,7 @@ impl SharedBoard {
                 before_write: Mutex::new(None),
                 pace: FetchPace::default(),
                 fetch_failing: AtomicBool::new(false),
+                fetch_problem: Mutex::new(None),
             }),
         })
     }
@@ -267,6 +280,7 @@ impl SharedBoard {
             let _fetching = Fetching(&inner.pace);
             inner.store.fetch()
         };
+        *inner.fetch_problem.lock() = fetched.as_ref().err().map(|error| error.public());
         match fetched {
             Ok(changed) => {
                 if inner.fetch_failing.swap(false, Ordering::SeqCst) {
@@ -328,22 +342,29 @@ impl SharedBoard {
             .try_write_until(until)
             .ok_or_else(|| self.busy())?;
         let mut races = 0;
-        let _published = Published(&inner.before_write);
-        loop {
-            inner
-                .reload_if_changed(&mut board)
-                .map_err(CallError::NotLoaded)?;
+        // Whether the board changed (reloaded or saved): the watchers are
+        // told only once the new board is what reads see, after the lock
+        // and the board published for reads are let go. Told earlier, a
+        // watcher could wake, read the board as it was before the change
+        // (`before_write`) and never hear of the change again.
+        let mut changed = false;
+        let published = Published(&inner.before_write);
+        let outcome = loop {
+            match inner.reload(&mut board) {
+                Ok(reloaded) => changed |= reloaded,
+                Err(error) => break Err(CallError::NotLoaded(error)),
+            }
             if inner.store.may_block() {
                 *inner.before_write.lock() = Some(Arc::new(board.clone()));
             }
             let (outcome, undo) = match change(&mut board) {
-                Ok(changed) => changed,
-                Err(refused) => return Ok(Err(refused)),
+                Ok(made) => made,
+                Err(refused) => break Ok(Err(refused)),
             };
             match inner.store.save(&board, undo.change()) {
                 Ok(()) => {
-                    inner.changed();
-                    return Ok(Ok(reply(&board, outcome)));
+                    changed = true;
+                    break Ok(Ok(reply(&board, outcome)));
                 }
                 Err(StoreError::Raced) if races < inner.store.races() => {
                     board.undo(undo);
@@ -352,10 +373,16 @@ impl SharedBoard {
                 Err(error) => {
                     board.undo(undo);
                     tracing::error!(board = %inner.name, %error, "a change was not saved and was taken back");
-                    return Err(CallError::NotSaved(error));
+                    break Err(CallError::NotSaved(error));
                 }
             }
+        };
+        drop(published);
+        drop(board);
+        if changed {
+            inner.changed();
         }
+        outcome
     }
 
     /// The time now as the board tells it: its store's clock when the store
@@ -381,6 +408,15 @@ impl SharedBoard {
     /// (a git board's; for the digest): as of the last load or save.
     pub(crate) fn set_aside(&self) -> Arc<[SetAside]> {
         self.inner.store.set_aside()
+    }
+
+    /// The board's sync with other machines: whether the remote answers
+    /// the fetches, and whether changes wait here to be pushed.
+    pub(crate) fn sync_state(&self) -> SyncState {
+        SyncState {
+            offline: self.inner.fetch_problem.lock().clone(),
+            unpushed: self.inner.store.unpushed(),
+        }
     }
 
     /// When the board last changed: the time of the last change this process
@@ -432,18 +468,32 @@ fn is_blank(board: &Board) -> bool {
 }
 
 impl Inner {
-    /// Replaces the board with the stored one if that changed, and tells watchers.
+    /// Replaces the board with the stored one if that changed, and tells
+    /// watchers (the caller holds the board's write lock, and publishes no
+    /// older board for reads: a watcher that wakes waits for the lock).
     fn reload_if_changed(&self, board: &mut Board) -> Result<(), StoreError> {
-        if let Some(stored) = self.store.load_if_changed()? {
-            *board = stored.with_clock(self.clock);
+        if self.reload(board)? {
             self.changed();
         }
+        Ok(())
+    }
+
+    /// Replaces the board with the stored one if that changed, and answers
+    /// whether it did; the caller tells the watchers.
+    fn reload(&self, board: &mut Board) -> Result<bool, StoreError> {
+        let reloaded = match self.store.load_if_changed()? {
+            Some(stored) => {
+                *board = stored.with_clock(self.clock);
+                true
+            }
+            None => false,
+        };
         // A store with one clock for every process times the board's
         // changes too (as read just now, with the load).
         if let Some(clock) = self.store.clock() {
             board.set_clock(clock);
         }
-        Ok(())
+        Ok(reloaded)
     }
 
     /// Records that the board changed now, and wakes watchers.
@@ -609,6 +659,77 @@ mod tests {
     /// Exactly what wakes a subscriber: an end-to-end test can only show
     /// that nothing arrived before a later notification; here the receiver
     /// says whether it was woken at all.
+    /// A store whose calls may block (as the file backend's do): reads
+    /// during a write see the board as it was before it.
+    #[derive(Debug, Default)]
+    struct SlowStore;
+
+    impl SnapshotStore for SlowStore {
+        fn lock(&self, _until: Instant) -> Result<WriteLock<'_>, StoreError> {
+            Ok(Box::new(()))
+        }
+        fn may_block(&self) -> bool {
+            true
+        }
+        fn persistent(&self) -> bool {
+            false
+        }
+        fn may_have_changed(&self) -> bool {
+            false
+        }
+        fn load_if_changed(&self) -> Result<Option<Board>, StoreError> {
+            Ok(None)
+        }
+        fn save(&self, _board: &Board, _change: &Done) -> Result<(), StoreError> {
+            Ok(())
+        }
+    }
+
+    /// A watcher is told of a change only once a read shows it: while the
+    /// writer still holds the board (here: in its reply), reads see the
+    /// board as before, so a watcher woken then would read the old board
+    /// and miss the change for good (the web page that said "Live" and
+    /// never showed a task added after a restart).
+    #[tokio::test]
+    async fn a_watcher_is_told_of_a_change_only_once_reads_show_it() {
+        let board = open(Box::new(SlowStore)).unwrap();
+        let mut watcher = board.watch();
+        let (in_reply, replying) = std::sync::mpsc::channel();
+        let (go, wait) = std::sync::mpsc::channel::<()>();
+        let writer = {
+            let board = board.clone();
+            std::thread::spawn(move || {
+                let task = NewTask::new("Told once shown", "");
+                board.mutate(
+                    |b| b.add_tasks(std::slice::from_ref(&task)),
+                    |b, _| {
+                        in_reply.send(()).unwrap();
+                        wait.recv().unwrap();
+                        b.len()
+                    },
+                )
+            })
+        };
+        replying.recv().unwrap();
+        assert_eq!(
+            board.read(Board::len).unwrap(),
+            0,
+            "the board before the change"
+        );
+        assert!(
+            !watcher.has_changed().unwrap(),
+            "not told while reads show the old board"
+        );
+        go.send(()).unwrap();
+        assert_eq!(writer.join().unwrap().unwrap(), 1);
+        watcher.changed().await.unwrap();
+        assert_eq!(
+            board.read(Board::len).unwrap(),
+            1,
+            "told: the read shows it"
+        );
+    }
+
     #[tokio::test]
     async fn only_a_saved_change_wakes_watchers() {
         use std::sync::atomic::Ordering::SeqCst;

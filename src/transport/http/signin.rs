@@ -5,8 +5,10 @@
 //! Browser sign-in: a browser cannot send a bearer header when a person opens
 //! a page, so `GET /any/page?token=<token>` with the right token sets a
 //! cookie and redirects (303) to the same page without the token; from then
-//! on the cookie lets the browser read pages (GET and HEAD only: the cookie
-//! never lets a request change a board).
+//! on the cookie lets the browser read pages (GET and HEAD), and post a
+//! person's writes to the paths under an `actions` segment, which check
+//! their own origin and CSRF token before they change anything; it never
+//! lets a request call a tool.
 //!
 //! The cookie holds a value derived from the token, not the token: it cannot
 //! be used as a bearer token, and changing the token signs every browser out.
@@ -55,10 +57,13 @@ impl SignIn {
         }
     }
 
-    /// Whether `request` may be let through on its cookie: a GET or HEAD
-    /// with the right cookie.
+    /// Whether `request` may be let through on its cookie: a GET or HEAD,
+    /// or a POST to a write ([`WRITES`]), with the right cookie.
     pub(crate) fn admits<B>(&self, request: &Request<B>) -> bool {
-        matches!(*request.method(), Method::GET | Method::HEAD)
+        let method = request.method();
+        let allowed = matches!(*method, Method::GET | Method::HEAD)
+            || (*method == Method::POST && is_write(request.uri().path()));
+        allowed
             && request
                 .headers()
                 .get_all(header::COOKIE)
@@ -89,6 +94,18 @@ impl SignIn {
         )
             .into_response()
     }
+}
+
+/// The path segment under which a route takes a person's writes
+/// (`/boards/{name}/actions/{action}`): such a route refuses a request from
+/// another origin or without its CSRF token itself, so the cookie may
+/// admit a POST to it.
+pub(crate) const WRITES: &str = "actions";
+
+/// Whether `path` is a write's: its next-to-last segment is [`WRITES`].
+fn is_write(path: &str) -> bool {
+    let mut segments = path.rsplit('/');
+    segments.next().is_some_and(|last| !last.is_empty()) && segments.next() == Some(WRITES)
 }
 
 /// The token a GET or HEAD request brings in its query (percent-decoded), if any.
@@ -191,7 +208,7 @@ mod tests {
     }
 
     #[test]
-    fn the_cookie_admits_reads_only() {
+    fn the_cookie_admits_reads_and_writes_only() {
         let sign_in = SignIn::new("s3cret");
         let set_cookie = sign_in.set_cookie.to_str().unwrap().to_owned();
         assert!(
@@ -218,6 +235,18 @@ mod tests {
         assert!(sign_in.admits(&with_cookie(Method::GET, &good)));
         assert!(sign_in.admits(&with_cookie(Method::HEAD, &good)));
         assert!(!sign_in.admits(&with_cookie(Method::POST, &good)));
+        let post = |uri: &str| {
+            Request::builder()
+                .method(Method::POST)
+                .uri(uri)
+                .header(header::COOKIE, good.as_str())
+                .body(())
+                .unwrap()
+        };
+        assert!(sign_in.admits(&post("/boards/a/actions/add")));
+        for not_a_write in ["/boards/a/mcp", "/mcp", "/boards/a/actions/", "/actions"] {
+            assert!(!sign_in.admits(&post(not_a_write)), "{not_a_write}");
+        }
         assert!(!sign_in.admits(&with_cookie(Method::GET, "planning_auth=s3cret")));
         assert!(!sign_in.admits(&get("/")));
         assert!(!SignIn::new("other").admits(&with_cookie(Method::GET, &good)));

@@ -176,6 +176,17 @@ impl Browser {
         .await
     }
 
+    /// Runs `script` (a function body) in the page and answers what it
+    /// passes to its callback, the last of `arguments` (a promise's result).
+    pub(crate) async fn run_async(&self, script: &str, args: Value) -> Value {
+        self.call(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": args})),
+        )
+        .await
+    }
+
     /// Runs `script` until it returns `expected` and answers how long that
     /// took (a figure to print, not to judge: a loaded machine is slow);
     /// panics, naming `what`, with the last value after [`super::HANG`].

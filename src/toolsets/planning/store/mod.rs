@@ -84,6 +84,13 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
         std::sync::Arc::from([])
     }
 
+    /// Why changes made here are not on the other machines yet, while
+    /// they are not (the git log: the last push's problem); `None` by
+    /// default.
+    fn unpushed(&self) -> Option<String> {
+        None
+    }
+
     /// The board's one clock, when the store keeps one that every process
     /// sharing the board reads (PostgreSQL's: the database's time, read with
     /// the last load, so under the lock during a change); then leases and

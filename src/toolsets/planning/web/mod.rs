@@ -2,14 +2,16 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The web board, toolset `planning`'s HTTP face (`Toolset::routes`): a
-//! read-only view of every board in a browser, served in HTTP mode next to
-//! the MCP endpoints and behind the same guard and token.
+//! The web board, toolset `planning`'s HTTP face (`Toolset::routes`): every
+//! board in a browser, live, and a person's writes to it, served in HTTP
+//! mode next to the MCP endpoints and behind the same guard and token.
 //!
 //! - `GET /`: the boards ([`index`]);
 //! - `GET /boards/{name}`: a board as a page ([`page`]), `.json` ([`view`])
 //!   or `.md` (the `get_tasks` text);
 //! - `GET /boards/{name}/events`: live updates as Server-Sent Events ([`events`]);
+//! - `POST /boards/{name}/actions/{action}`: a person's write ([`writes`],
+//!   guarded against other sites by [`csrf`]);
 //! - `GET /assets/web.css`, `/assets/web.js`, `/assets/icon.svg` (also at
 //!   `/favicon.ico`): embedded ([`assets`]).
 //!
@@ -20,12 +22,15 @@
 
 pub(crate) mod answers;
 pub(crate) mod assets;
+pub(crate) mod csrf;
 pub(crate) mod events;
 pub(crate) mod html;
 pub(crate) mod index;
 pub(crate) mod page;
 pub(crate) mod routes;
+pub(crate) mod store_state;
 pub(crate) mod view;
+pub(crate) mod writes;
 
 use std::sync::Arc;
 
@@ -34,7 +39,7 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::get;
+use axum::routing::{get, post};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
@@ -42,10 +47,10 @@ use crate::toolsets::planning::named_boards::Boards;
 
 /// The Content-Security-Policy of every web response: only our own script,
 /// stylesheet, event stream and images (the icon); no inline code, no
-/// frames, no forms.
+/// frames; forms post only to this server (a person's writes).
 pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
                        connect-src 'self'; img-src 'self'; base-uri 'none'; \
-                       form-action 'none'; frame-ancestors 'none'";
+                       form-action 'self'; frame-ancestors 'none'";
 
 /// What the web handlers share.
 #[derive(Clone)]
@@ -75,6 +80,7 @@ pub(crate) fn routes(web: Web) -> Router {
         .route("/", get(routes::list))
         .route("/boards/{name}", get(routes::board))
         .route("/boards/{name}/events", get(routes::board_events))
+        .route("/boards/{name}/actions/{action}", post(writes::action))
         .route("/assets/{name}", get(assets::serve))
         .route("/favicon.ico", get(assets::favicon))
         .layer(middleware::from_fn(security_headers))

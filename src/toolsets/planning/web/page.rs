@@ -34,8 +34,15 @@ pub(crate) fn column_title(status: Status) -> &'static str {
     }
 }
 
-/// The whole board page.
+/// The whole board page, read-only.
 pub fn board_page(view: &BoardView<'_>) -> String {
+    board_page_with(view, None)
+}
+
+/// The whole board page; with `csrf` (the page's CSRF token, [`super::csrf`])
+/// also the forms of a person's writes ([`super::writes`]) and an "Edit"
+/// button on each card.
+pub(crate) fn board_page_with(view: &BoardView<'_>, csrf: Option<&str>) -> String {
     let name = escape(view.board);
     let mut body = format!(
         "<a class=\"skip\" href=\"#columns\">Skip to the tasks</a>\n\
@@ -45,6 +52,7 @@ pub fn board_page(view: &BoardView<'_>) -> String {
          reload for changes</p>\n</header>\n\
          <main id=\"board\" data-events=\"{name}/events\">\n"
     );
+    push_store(&mut body, view);
     push_goal(&mut body, view);
     let _ = write!(
         body,
@@ -52,6 +60,9 @@ pub fn board_page(view: &BoardView<'_>) -> String {
         html::progress("progress", view.progress.completed, view.progress.total),
         html::counts(&view.counts)
     );
+    if let Some(csrf) = csrf {
+        push_writes(&mut body, &name, csrf);
+    }
     let _ = write!(
         body,
         "<p id=\"no-tasks\" class=\"empty\"{}>No tasks yet.</p>\n\
@@ -64,7 +75,7 @@ pub fn board_page(view: &BoardView<'_>) -> String {
         .map(|t| (t.id.as_str(), t.status))
         .collect();
     for status in Status::ALL {
-        push_column(&mut body, status, &view.tasks, &statuses);
+        push_column(&mut body, status, &view.tasks, &statuses, csrf.is_some());
     }
     // Only a board that uses review has its column.
     if view.counts.awaiting_review > 0 {
@@ -177,6 +188,7 @@ fn push_column(
     status: Status,
     tasks: &[TaskView<'_>],
     statuses: &HashMap<&str, Status>,
+    editable: bool,
 ) {
     let cards: Vec<&TaskView<'_>> = tasks.iter().filter(|t| t.status == status).collect();
     let key = status.as_str();
@@ -191,13 +203,18 @@ fn push_column(
         cards.len()
     );
     for task in cards {
-        push_card(out, task, statuses);
+        push_card(out, task, statuses, editable);
     }
     out.push_str("</ol>\n</section>\n");
 }
 
 /// One card. `web.js` builds the same markup in `card()`.
-fn push_card(out: &mut String, task: &TaskView<'_>, statuses: &HashMap<&str, Status>) {
+fn push_card(
+    out: &mut String,
+    task: &TaskView<'_>,
+    statuses: &HashMap<&str, Status>,
+    editable: bool,
+) {
     let _ = write!(
         out,
         "\n<li id=\"task-{id}\" class=\"card\" data-task-id=\"{id}\" tabindex=\"0\">\
@@ -245,7 +262,111 @@ fn push_card(out: &mut String, task: &TaskView<'_>, statuses: &HashMap<&str, Sta
     if let Some(evidence) = &task.evidence {
         push_evidence(out, evidence);
     }
+    if editable {
+        let _ = write!(
+            out,
+            "<button type=\"button\" class=\"edit\" data-task-id=\"{}\">Edit</button>",
+            escape(&task.id)
+        );
+    }
     out.push_str("</li>");
+}
+
+/// The state of the board's store, when it is not simply fine: the store
+/// cannot be reached, or (a git board) the sync is offline, changes wait
+/// to be pushed, or operations were set aside. `web.js` builds the same in
+/// `renderStore()`.
+fn push_store(out: &mut String, view: &BoardView<'_>) {
+    let store = &view.store;
+    let _ = write!(
+        out,
+        "<section id=\"store\" class=\"store\" aria-label=\"Store\" data-state=\"{}\"{}>\n\
+         <p id=\"store-problem\" class=\"problem\"{}>{}</p>\n",
+        store.state(),
+        hidden(store.is_fine()),
+        hidden(store.problem.is_none()),
+        escape(store.problem.as_deref().unwrap_or_default())
+    );
+    let sync = store.sync.as_ref();
+    let offline = sync.and_then(|s| s.offline.as_deref());
+    let unpushed = sync.and_then(|s| s.unpushed.as_deref());
+    let _ = write!(
+        out,
+        "<p id=\"sync-offline\" class=\"offline\"{}>Sync offline: {}</p>\n\
+         <p id=\"sync-unpushed\" class=\"unpushed\"{}>Not pushed yet: {}</p>\n",
+        hidden(offline.is_none()),
+        escape(offline.unwrap_or_default()),
+        hidden(unpushed.is_none()),
+        escape(unpushed.unwrap_or_default())
+    );
+    let aside = sync.map(|s| s.set_aside.as_slice()).unwrap_or_default();
+    let _ = write!(
+        out,
+        "<details id=\"set-aside\" class=\"set-aside\"{}><summary>Set aside \
+         (<span class=\"n\">{}</span>)</summary>\n<ol>",
+        hidden(aside.is_empty()),
+        aside.len()
+    );
+    for line in aside {
+        let _ = write!(out, "<li>{}</li>", escape(line));
+    }
+    out.push_str("</ol>\n</details>\n</section>\n");
+}
+
+/// The forms of a person's writes. Each posts to
+/// `{board}/actions/{action}` with the CSRF token, and works without
+/// JavaScript (the answer sends the browser back to the page); `web.js`
+/// sends them as JSON instead, and fills the edit form from a card's
+/// "Edit" button.
+fn push_writes(out: &mut String, name: &str, csrf: &str) {
+    let token = format!(
+        "<input type=\"hidden\" name=\"csrf\" value=\"{}\">",
+        escape(csrf)
+    );
+    let task = "<input type=\"hidden\" name=\"task_id\" class=\"task-id\" value=\"\">";
+    let statuses: String = Status::ALL
+        .iter()
+        .map(|s| {
+            format!(
+                "<option value=\"{}\">{}</option>",
+                s.as_str(),
+                column_title(*s)
+            )
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "<section id=\"writes\" class=\"writes\" aria-label=\"Change the board\" \
+         data-csrf=\"{csrf}\">\n\
+         <details id=\"add-task\"><summary>Add a task</summary>\n\
+         <form class=\"write\" method=\"post\" action=\"{name}/actions/add\">{token}\
+         <label>Title <input name=\"title\" required></label>\
+         <label>Description <textarea name=\"description\" rows=\"3\"></textarea></label>\
+         <button type=\"submit\">Add</button></form>\n</details>\n\
+         <details id=\"edit-task\" hidden><summary>Edit task \
+         <code class=\"id\"></code></summary>\n\
+         <form id=\"edit-form\" class=\"write\" method=\"post\" \
+         action=\"{name}/actions/edit\">{token}{task}\
+         <label>Title <input name=\"title\" required></label>\
+         <label>Description <textarea name=\"description\" rows=\"3\"></textarea></label>\
+         <button type=\"submit\">Save</button></form>\n\
+         <form id=\"status-form\" class=\"write\" method=\"post\" \
+         action=\"{name}/actions/status\">{token}{task}\
+         <label>Status <select name=\"status\">{statuses}</select></label>\
+         <button type=\"submit\">Set status</button></form>\n\
+         <form id=\"cancel-form\" class=\"write\" method=\"post\" \
+         action=\"{name}/actions/cancel\">{token}{task}\
+         <button type=\"submit\">Cancel the task</button></form>\n</details>\n\
+         <details id=\"set-goal\"><summary>Set the goal</summary>\n\
+         <form class=\"write\" method=\"post\" action=\"{name}/actions/goal\">{token}\
+         <label>Title <input name=\"title\" required></label>\
+         <label>Description <textarea name=\"description\" rows=\"3\"></textarea></label>\
+         <label>Reason (to replace a goal) <input name=\"reason\"></label>\
+         <button type=\"submit\">Set the goal</button></form>\n</details>\n\
+         <p id=\"write-status\" class=\"write-status\" role=\"status\" aria-live=\"polite\"></p>\n\
+         </section>\n",
+        csrf = escape(csrf)
+    );
 }
 
 /// The dispatch line of a card: in flight (the worker, where, until when)

@@ -6,12 +6,13 @@
 //! and its live events.
 
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::answers::{no_board, no_such_board, not_opened, unreadable};
+use super::store_state::StoreView;
 use super::view::BoardView;
-use super::{Web, events, index, page};
+use super::{Web, csrf, events, index, page};
 use crate::runtime::blocking;
 use crate::server::BoardName;
 use crate::server::routes::unavailable;
@@ -54,11 +55,17 @@ fn split_extension(segment: &str) -> Option<(BoardName, Format)> {
 }
 
 /// `GET /boards/{name}`, `/boards/{name}.json`, `/boards/{name}.md`. A
-/// board that does not exist is 404: reading never creates one.
-pub(crate) async fn board(State(web): State<Web>, Path(segment): Path<String>) -> Response {
+/// board that does not exist is 404: reading never creates one. The page
+/// hands out the CSRF token of a person's writes ([`csrf::for_page`]).
+pub(crate) async fn board(
+    State(web): State<Web>,
+    Path(segment): Path<String>,
+    headers: HeaderMap,
+) -> Response {
     let Some((name, format)) = split_extension(&segment) else {
         return no_such_board();
     };
+    let (token, set_cookie) = csrf::for_page(&headers);
     // Opening a stored board reads its file: off the async workers.
     blocking::run(move || {
         let board = match web.boards.get_stored(&name) {
@@ -66,10 +73,14 @@ pub(crate) async fn board(State(web): State<Web>, Path(segment): Path<String>) -
             Ok(None) => return no_board(&name),
             Err(error) => return not_opened(&name, &error),
         };
+        let store = match format {
+            Format::Markdown => StoreView::default(),
+            _ => StoreView::of(&web.boards, &board),
+        };
         let shown = board.read(|b| {
-            let view = || BoardView::of(name.as_str(), b, board.changed_at());
+            let view = || BoardView::of(name.as_str(), b, board.changed_at()).with_store(store);
             match format {
-                Format::Page => page::board_page(&view()),
+                Format::Page => page::board_page_with(&view(), Some(&token)),
                 Format::Json => view().to_json(),
                 Format::Markdown => render::task_list(b, Filter::All),
             }
@@ -79,7 +90,13 @@ pub(crate) async fn board(State(web): State<Web>, Path(segment): Path<String>) -
             Err(error) => return unreadable(&name, &error),
         };
         match format {
-            Format::Page => page_response(body),
+            Format::Page => {
+                let mut response = page_response(body);
+                if let Some(cookie) = set_cookie {
+                    response.headers_mut().insert(header::SET_COOKIE, cookie);
+                }
+                response
+            }
             Format::Json => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
             Format::Markdown => (
                 [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
@@ -112,7 +129,9 @@ pub(crate) async fn board_events(State(web): State<Web>, Path(name): Path<String
             "too many live pages are open (server.max_sessions); close some or retry later",
         );
     };
-    let mut response = events::stream(name, board, web.closed.clone(), slot).into_response();
+    let boards = web.boards.clone();
+    let mut response =
+        events::stream(name, boards, board, web.closed.clone(), slot).into_response();
     // Tells nginx and similar proxies not to buffer the stream.
     response
         .headers_mut()

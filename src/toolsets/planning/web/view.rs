@@ -16,6 +16,7 @@ use std::time::SystemTime;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
+use super::store_state::StoreView;
 use crate::toolsets::planning::coordination::{Claim, Dispatch, Evidence, Review};
 use crate::toolsets::planning::domain::{Board, Event, Goal, Status, Task};
 
@@ -45,6 +46,10 @@ pub struct BoardView<'a> {
     /// left out when they added nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) team: Option<TeamView<'a>>,
+    /// The state of the board's store ([`StoreView`]); left out while all
+    /// is well.
+    #[serde(skip_serializing_if = "StoreView::is_fine")]
+    pub(crate) store: StoreView,
 }
 
 /// The board-wide coordination facts.
@@ -404,7 +409,14 @@ impl<'a> BoardView<'a> {
             }),
             changed_at: changed_at.map(timestamp),
             team: TeamView::of(board, &counts, now),
+            store: StoreView::default(),
         }
+    }
+
+    /// The view with the state of its store.
+    pub(crate) fn with_store(mut self, store: StoreView) -> Self {
+        self.store = store;
+        self
     }
 
     /// The view as compact JSON.

@@ -55,6 +55,8 @@ pub struct GitLogStore {
     /// What the newest replay set aside, oldest first: apart from `inner`,
     /// so that a digest never waits for a save that pushes.
     set_aside: Mutex<Arc<[SetAside]>>,
+    /// `Inner::offline`, apart from it for the same reason.
+    unpushed: Mutex<Option<String>>,
 }
 
 #[derive(Debug, Default)]
@@ -105,6 +107,7 @@ impl GitLogStore {
             has_remote,
             inner: Mutex::new(Inner::default()),
             set_aside: Mutex::new(Arc::from([])),
+            unpushed: Mutex::new(None),
         })
     }
 
@@ -274,6 +277,7 @@ impl GitLogStore {
             Pushed::Done => {
                 let _ = git.update_ref(&tracking, commit, expected.as_deref());
                 inner.offline = None;
+                *self.unpushed.lock() = None;
                 Ok(())
             }
             Pushed::Rejected(problem) => {
@@ -355,6 +359,7 @@ impl GitLogStore {
             inner.provisional.push(op.id);
         }
         tracing::warn!(board = %self.board, remote = %self.sync.remote, %problem, "a change was kept here: the push failed");
+        *self.unpushed.lock() = Some(crate::runtime::text::clip(&problem));
         inner.offline = Some(problem);
         Ok(())
     }
@@ -569,6 +574,10 @@ impl SnapshotStore for GitLogStore {
 
     fn set_aside(&self) -> Arc<[SetAside]> {
         GitLogStore::set_aside(self)
+    }
+
+    fn unpushed(&self) -> Option<String> {
+        self.unpushed.lock().clone()
     }
 
     fn fetch_every(&self) -> Option<Duration> {

@@ -159,7 +159,36 @@
       item.append(touches);
     }
     if (task.evidence) item.append(evidence(task.evidence));
+    if (byId('writes')) {
+      const edit = el('button', 'edit', 'Edit');
+      edit.type = 'button';
+      edit.dataset.taskId = task.id;
+      item.append(edit);
+    }
     return item;
+  }
+
+  // The store's state (as page.rs's push_store): whether it can be
+  // reached, and a git board's sync. Absent from the JSON while all is well.
+  function renderStore(state) {
+    const section = byId('store');
+    if (!section) return;
+    const store = state.store || { state: 'ok', problem: null, sync: null };
+    const sync = store.sync || { offline: null, unpushed: null, set_aside: [] };
+    section.dataset.state = store.state;
+    const show = (id, text, prefix) => {
+      const node = byId(id);
+      node.hidden = !text;
+      node.textContent = text ? prefix + text : '';
+    };
+    show('store-problem', store.problem, '');
+    show('sync-offline', sync.offline, 'Sync offline: ');
+    show('sync-unpushed', sync.unpushed, 'Not pushed yet: ');
+    const aside = byId('set-aside');
+    aside.hidden = sync.set_aside.length === 0;
+    aside.querySelector('.n').textContent = String(sync.set_aside.length);
+    aside.querySelector('ol').replaceChildren(...sync.set_aside.map((line) => el('li', '', line)));
+    section.hidden = !store.problem && !sync.offline && !sync.unpushed && sync.set_aside.length === 0;
   }
 
   function goalEntry(entry) {
@@ -298,6 +327,7 @@
   }
 
   function render(state) {
+    renderStore(state);
     renderGoal(state);
     renderTeam(state);
     renderProgress(state);
@@ -328,7 +358,11 @@
         return;
       }
       render(state);
-      setLive('live', 'Live');
+      if (state.store && state.store.state === 'unreachable') {
+        setLive('problem', 'The store cannot be reached: ' + state.store.problem);
+      } else {
+        setLive('live', 'Live');
+      }
     });
     source.addEventListener('unavailable', (event) => {
       setLive('problem', 'The board cannot be read: ' + event.data);
@@ -368,11 +402,80 @@
     }
   }
 
+  // A person's writes: each form is sent as JSON with the page's CSRF
+  // token; the change then arrives through the event stream like any other.
+  function writeStatus(text, failed) {
+    const status = byId('write-status');
+    status.textContent = text;
+    status.dataset.failed = String(failed);
+  }
+
+  async function submit(event) {
+    const form = event.target;
+    if (!form.classList || !form.classList.contains('write')) return;
+    event.preventDefault();
+    const token = byId('writes').dataset.csrf;
+    const fields = Object.fromEntries(new FormData(form));
+    let answer;
+    try {
+      const response = await fetch(form.action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': token },
+        body: JSON.stringify(fields),
+        credentials: 'same-origin',
+      });
+      answer = await response.json();
+    } catch {
+      writeStatus('Not sent: the server cannot be reached.', true);
+      return;
+    }
+    if (answer.error) {
+      writeStatus('Nothing changed: ' + answer.error, true);
+      return;
+    }
+    writeStatus('Done.', false);
+    if (form.closest('#add-task')) form.reset();
+    // An edit gives the task a new ID: the edit forms follow it.
+    if (answer.task_id && form.closest('#edit-task')) editing(answer.task_id);
+  }
+
+  // Fills the edit forms with task `id` as the page shows it.
+  function editing(id, title, description, status) {
+    const panel = byId('edit-task');
+    panel.hidden = false;
+    panel.open = true;
+    panel.querySelector('summary .id').textContent = id;
+    for (const field of panel.querySelectorAll('.task-id')) field.value = id;
+    const form = byId('edit-form');
+    if (title !== undefined) form.elements.title.value = title;
+    if (description !== undefined) form.elements.description.value = description;
+    if (status !== undefined) byId('status-form').elements.status.value = status;
+  }
+
+  function onEdit(event) {
+    const button = event.target.closest && event.target.closest('button.edit');
+    if (!button) return;
+    const card = button.closest('.card');
+    const text = card.querySelector('.text');
+    editing(
+      button.dataset.taskId,
+      card.querySelector('.title').textContent,
+      text ? text.textContent : '',
+      card.closest('.column').dataset.status,
+    );
+    byId('edit-form').elements.title.focus();
+  }
+
   function start() {
     for (const time of document.querySelectorAll('time[datetime]')) localise(time);
     const board = byId('board');
     if (!board) return;
     byId('columns').addEventListener('keydown', onKey);
+    const writes = byId('writes');
+    if (writes) {
+      writes.addEventListener('submit', submit);
+      byId('columns').addEventListener('click', onEdit);
+    }
     setInterval(markStalls, STALL_CHECK_MS);
     if (window.EventSource) connect(board.dataset.events);
   }
