@@ -34,6 +34,7 @@ mod load;
 mod lock_waits;
 mod multiprocess;
 mod own_files;
+mod packages;
 mod persistence;
 mod plans_cli;
 mod plans_mcp;
