@@ -40,6 +40,7 @@ dist_version=0.34.0
 maturin_version=1.16.0
 uv_version=0.13.9
 pipx_version=1.8.0
+pip_version=25.3
 jsonschema_version=4.25.1
 mcpb_version=2.1.2
 # packaging/registry/README.md: the schema's digest.
@@ -81,7 +82,7 @@ claude="$(scripts/agent-clis.sh)/claude"
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 commit=${PLANNING_EXPECT_COMMIT:-$(git rev-parse --short=12 HEAD)}
-binary=$(realpath "${PLANNING_PACKAGES_BINARY:-target/release/planning-mcp-server}")
+binary=$(realpath -m "${PLANNING_PACKAGES_BINARY:-target/release/planning-mcp-server}")
 host=$(rustc -vV | sed -n 's/^host: //p')
 toolsets=planning,plans,team,workflow,commit
 out="$root/target/packages"
@@ -250,9 +251,13 @@ fi
 
 # --- 4. PyPI ---------------------------------------------------------------------
 if want pypi; then
-step "PyPI: maturin build (the dist profile)"
-"$venv/bin/maturin" build --locked --quiet -m packaging/python/pyproject.toml \
-  --target "$host" --out "$out/wheels" 2>&1 | tail -n 5
+# The release workflow builds the wheels with the dist profile (pyproject.toml);
+# here the release profile's, which reuses the library the README's run command
+# built, where the dist profile would link three binaries with fat LTO again.
+profile=${PLANNING_PACKAGES_WHEEL_PROFILE:-release}
+step "PyPI: maturin build --profile $profile"
+(cd packaging/python && "$venv/bin/maturin" build --locked --quiet --profile "$profile" \
+  --out "$out/wheels" 2>&1 | tail -n 5)
 wheel=$(ls "$out"/wheels/planning_mcp_server-"$version"-*.whl)
 echo "ok   $(basename "$wheel")"
 step "PyPI: the wheel in a fresh virtualenv"
@@ -273,7 +278,11 @@ echo "ok   uvx planning-mcp-server --version: $said"
 )
 line="pipx install planning-mcp-server"
 readme_line "$line"
-(cd "$dir" && env HOME="$dir/home" PATH="$venv/bin:$system_path" PIP_NO_INDEX=1 "PIP_FIND_LINKS=$out/wheels" \
+# pipx first installs pip into its shared libraries: from a wheel kept with the tools.
+pip_wheels="$tools/pip-wheels-$pip_version"
+[ -n "$(ls "$pip_wheels"/pip-*.whl 2>/dev/null)" ] \
+  || "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps --dest "$pip_wheels" "pip==$pip_version"
+(cd "$dir" && env HOME="$dir/home" PATH="$venv/bin:$system_path" PIP_NO_INDEX=1 "PIP_FIND_LINKS=$out/wheels $pip_wheels" \
   PIPX_HOME="$dir/pipx" PIPX_BIN_DIR="$dir/pipx-bin" sh -c "$line" >/dev/null)
 reports_version "$dir/pipx-bin/planning-mcp-server" "$dir/pipx-bin:$system_path"
 fi
