@@ -64,7 +64,8 @@ fn from_vcs_info() -> Option<String> {
 /// `git ARGS` in the crate's directory, its trimmed output when it succeeds.
 fn git(args: &[&str]) -> Option<String> {
     let output = Command::new("git").args(args).output().ok()?;
-    output.status.success().then(|| {
-        String::from_utf8_lossy(&output.stdout).trim().to_owned()
-    })
+    output
+        .status
+        .success()
+        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }

@@ -180,10 +180,12 @@ step "the crate: its unit tests, from the .crate alone"
 mkdir -p "$work/crate"
 tar -xzf "target/package/planning-mcp-server-$version.crate" -C "$work/crate"
 # Outside the clone (no git repository around it), sharing the built dependencies.
-(cd "$work/crate/planning-mcp-server-$version" && CARGO_TARGET_DIR="$root/target" \
-  cargo test --locked --quiet --lib --bins 2>&1 | grep -E '^test result|FAILED|panicked' || true)
-(cd "$work/crate/planning-mcp-server-$version" && CARGO_TARGET_DIR="$root/target" \
-  cargo test --locked --quiet --lib --bins >/dev/null 2>&1) || fail "the packaged crate's unit tests"
+if ! (cd "$work/crate/planning-mcp-server-$version" && CARGO_TARGET_DIR="$root/target" \
+    cargo test --locked --lib --bins) >"$out/crate-tests.log" 2>&1; then
+  grep -E 'FAILED|panicked|^error' "$out/crate-tests.log" | head -n 40
+  fail "the packaged crate's unit tests ($out/crate-tests.log)"
+fi
+grep -E '^test result' "$out/crate-tests.log" | sed 's/^/    /'
 fi
 
 # --- 2. the release archive ----------------------------------------------------

@@ -48,7 +48,9 @@ fn every_package_has_the_crates_version() {
         if package["registryType"] == "mcpb" {
             let url = package["identifier"].as_str().unwrap();
             assert!(
-                url.contains(&format!("/download/v{VERSION}/planning-mcp-server-{VERSION}-")),
+                url.contains(&format!(
+                    "/download/v{VERSION}/planning-mcp-server-{VERSION}-"
+                )),
                 "server.json: {url} is the release's bundle"
             );
         }
@@ -68,8 +70,14 @@ fn every_package_has_the_crates_version() {
     let pyproject: toml::Table = toml::from_str(&read("packaging/python/pyproject.toml")).unwrap();
     let project = pyproject["project"].as_table().unwrap();
     assert_eq!(project["name"].as_str(), Some("planning-mcp-server"));
-    assert!(!project.contains_key("version"), "pyproject.toml: no version of its own");
-    assert_eq!(project["dynamic"].as_array().unwrap()[0].as_str(), Some("version"));
+    assert!(
+        !project.contains_key("version"),
+        "pyproject.toml: no version of its own"
+    );
+    assert_eq!(
+        project["dynamic"].as_array().unwrap()[0].as_str(),
+        Some("version")
+    );
 
     let mcpb = json("packaging/mcpb/manifest.json");
     assert_eq!(mcpb["version"], VERSION, "the MCP Bundle's manifest");
@@ -77,14 +85,19 @@ fn every_package_has_the_crates_version() {
     let plugin = json("packaging/claude-plugin/.claude-plugin/plugin.json");
     assert_eq!(plugin["version"], VERSION, "the Claude Code plugin");
     let marketplace = json(".claude-plugin/marketplace.json");
-    assert_eq!(marketplace["plugins"][0]["version"], VERSION, "the marketplace");
+    assert_eq!(
+        marketplace["plugins"][0]["version"], VERSION,
+        "the marketplace"
+    );
     // The plugin's server and hooks run this version's npm package.
     let pinned = format!("planning-mcp-server@{VERSION}");
     let mcp = json("packaging/claude-plugin/.mcp.json");
-    assert!(mcp["mcpServers"]["planning"]["args"]
-        .as_array()
-        .unwrap()
-        .contains(&Value::from(pinned.clone())));
+    assert!(
+        mcp["mcpServers"]["planning"]["args"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from(pinned.clone()))
+    );
     let hooks = read("packaging/claude-plugin/hooks/hooks.json");
     assert_eq!(hooks.matches("npx -y planning-mcp-server@").count(), 2);
     assert_eq!(hooks.matches(&format!("npx -y {pinned} ")).count(), 2);
@@ -123,9 +136,12 @@ async fn the_bundle_lists_the_tools_the_server_serves() {
 async fn the_plugins_skills_are_the_ones_the_server_serves() {
     let dir = tempfile::tempdir().unwrap();
     // The toolsets of the plugin's server (packaging/claude-plugin/.mcp.json).
-    let client =
-        common::stdio_client(&dir, &["--toolsets", "planning,team", "--storage", "file"], &[])
-            .await;
+    let client = common::stdio_client(
+        &dir,
+        &["--toolsets", "planning,team", "--storage", "file"],
+        &[],
+    )
+    .await;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("packaging/claude-plugin/skills");
     let mut in_plugin: Vec<String> = std::fs::read_dir(&root)
         .unwrap()
@@ -178,5 +194,8 @@ fn version_names_the_crates_version_and_a_commit() {
     let said = String::from_utf8(output.stdout).unwrap();
     // A debug build records no commit (build.rs); a release build its HEAD.
     let wanted = format!("planning-mcp-server {VERSION} (");
-    assert!(said.starts_with(&wanted) && said.ends_with(")\n"), "{said:?}");
+    assert!(
+        said.starts_with(&wanted) && said.ends_with(")\n"),
+        "{said:?}"
+    );
 }
