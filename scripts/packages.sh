@@ -174,11 +174,15 @@ if grep -E '^(target|fuzz|benches|scripts|packaging|conformance|\.ci|\.claude-pl
   fail "the crate holds the files above (Cargo.toml's include)"
 fi
 echo "ok   $(wc -l <"$out/crate-files.txt") files, none from target/, tests/e2e, benches, fuzz, scripts or packaging"
-step "the crate: cargo publish --dry-run --locked"
-cargo publish --dry-run --locked
+step "the crate: cargo publish --dry-run --locked --allow-dirty"
+cargo publish --dry-run --locked --allow-dirty
 step "the crate: its unit tests, from the .crate alone"
 mkdir -p "$work/crate"
-tar -xzf "target/package/planning-mcp-server-$version.crate" -C "$work/crate"
+# `cargo publish --dry-run` leaves the .crate in target/package/tmp-crate/.
+crate_file=$(ls target/package/tmp-crate/planning-mcp-server-"$version".crate \
+  target/package/planning-mcp-server-"$version".crate 2>/dev/null | head -n 1)
+[ -n "$crate_file" ] || fail "cargo publish --dry-run left no planning-mcp-server-$version.crate"
+tar -xzf "$crate_file" -C "$work/crate"
 # Outside the clone (no git repository around it), sharing the built dependencies.
 if ! (cd "$work/crate/planning-mcp-server-$version" && CARGO_TARGET_DIR="$root/target" \
     cargo test --locked --lib --bins) >"$out/crate-tests.log" 2>&1; then
