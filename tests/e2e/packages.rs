@@ -113,7 +113,8 @@ async fn the_bundle_lists_the_tools_the_server_serves() {
     let dir = tempfile::tempdir().unwrap();
     let client = common::stdio_client(&dir, &[], &[]).await;
     let info = client.peer_info().unwrap();
-    assert_eq!(info.server_info.version, VERSION, "serverInfo.version");
+    let server = info.server_info.as_ref().expect("serverInfo");
+    assert_eq!(server.version, VERSION, "serverInfo.version");
     let served: Vec<String> = client
         .list_all_tools()
         .await
