@@ -397,10 +397,12 @@ fn peers(root: &Path, work: &Path) -> Vec<Subject> {
     ]
 }
 
-/// Builds the floor with the release profile, next to our binary.
+/// Builds the floor with the bench profile (ours's: fat LTO, one codegen
+/// unit; `release` is cheaper), next to our binary: the bench profile's
+/// directory is `release`.
 fn build_floor(root: &Path, ours: &Path) -> PathBuf {
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--example", "floor"])
+        .args(["build", "--profile", "bench", "--example", "floor"])
         .current_dir(root)
         .status()
         .expect("run cargo");
@@ -409,14 +411,15 @@ fn build_floor(root: &Path, ours: &Path) -> PathBuf {
 }
 
 /// Builds our server on mimalloc (feature `mimalloc-sessions`), with the
-/// release profile, in a target directory of its own so that it does not
+/// bench profile, in a target directory of its own so that it does not
 /// replace the binary under test.
 fn build_on_mimalloc(root: &Path) -> PathBuf {
     let target = root.join("target/mimalloc-sessions");
     let status = Command::new(env!("CARGO"))
         .args([
             "build",
-            "--release",
+            "--profile",
+            "bench",
             "--features",
             "mimalloc-sessions",
             "--bin",

@@ -34,7 +34,8 @@ static ALLOCATOR: allocator::Sessions = allocator::Sessions;
 // before a subcommand they are refused, not silently ignored.
 #[command(
     name = "planning-mcp-server",
-    version,
+    // The commit too (build.rs), so that a binary names what it was built from.
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("PLANNING_COMMIT"), ")"),
     args_conflicts_with_subcommands = true
 )]
 struct Cli {

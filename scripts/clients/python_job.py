@@ -9,13 +9,14 @@
 TARGET is a Streamable HTTP URL or a stdio command line (split on whitespace; the server
 starts in the current directory). `--mode legacy` speaks protocol 2025-11-25 (initialize,
 sessions), `auto` the newest the server offers (2026-07-28: stateless, per-request _meta).
-Prints one line per step; exits 1 at the first step that fails, naming it.
+With PLANNING_EXPECT_VERSION set, serverInfo.version must be it. Prints one line per step; exits 1 at the first step that fails, naming it.
 """
 
 import argparse
 import asyncio
 import hashlib
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -139,6 +140,9 @@ async def main() -> int:
     async with Client(server, mode=options.mode) as client:
         check(client.protocol_version == ERA[options.mode], f"protocol {client.protocol_version}")
         check(client.server_info.name == "planning-mcp-server", f"server {client.server_info}")
+        # A package's binary (scripts/packages.sh) must serve the crate's version.
+        version = os.environ.get("PLANNING_EXPECT_VERSION")
+        check(version in (None, client.server_info.version), f"server {client.server_info}")
         for uri in JOB["instructions"]:
             check(uri in (client.instructions or ""), f"the instructions point to {uri}")
         tools = (await client.list_tools()).tools

@@ -129,6 +129,9 @@ async function main(target) {
   try {
     const server = client.getServerVersion();
     check(server.name === "planning-mcp-server", `server ${JSON.stringify(server)}`);
+    // A package's binary (scripts/packages.sh) must serve the crate's version.
+    const version = process.env.PLANNING_EXPECT_VERSION;
+    check(version === undefined || server.version === version, `server ${JSON.stringify(server)}`);
     const instructions = client.getInstructions() ?? "";
     for (const uri of job.instructions) check(instructions.includes(uri), `the instructions point to ${uri}`);
     const { tools } = await client.listTools();

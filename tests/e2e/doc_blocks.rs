@@ -57,6 +57,41 @@ const SKIPPED: &[(&str, &str, &str)] = &[
     ),
     (
         "README.md",
+        "claude mcp add planning -- npx -y planning-mcp-server",
+        "the npm registry holds the package only after a release: scripts/packages.sh runs this line as written in a project where the tarballs packed from this commit are installed",
+    ),
+    (
+        "README.md",
+        "claude mcp add planning -- uvx planning-mcp-server",
+        "PyPI holds the package only after a release: scripts/packages.sh runs this line as written with uv pointed at the wheel built from this commit",
+    ),
+    (
+        "README.md",
+        "pipx install planning-mcp-server",
+        "PyPI holds the package only after a release: scripts/packages.sh runs this line as written with pip pointed at the wheel built from this commit",
+    ),
+    (
+        "README.md",
+        "curl --proto '=https' --tlsv1.2 -LsSf https://github.com/planning-mcp-server/planning-mcp-server/releases/latest/download/planning-mcp-server-installer.sh | sh",
+        "downloads a release: scripts/packages.sh runs the installer dist build generates, pointed at the archive built from this commit",
+    ),
+    (
+        "README.md",
+        "cargo binstall planning-mcp-server",
+        "needs cargo-binstall and a release: Cargo.toml's [package.metadata.binstall] names the archives that scripts/packages.sh builds and installs",
+    ),
+    (
+        "README.md",
+        "cargo install --locked planning-mcp-server",
+        "crates.io holds the crate only after a release: scripts/packages.sh builds the .crate cargo would download and runs its unit tests",
+    ),
+    (
+        "README.md",
+        "cargo install --locked --path .",
+        "builds the release profile (minutes): .ci/run's README run command builds the same binary",
+    ),
+    (
+        "README.md",
         "cargo test",
         "the test suite this test is part of",
     ),

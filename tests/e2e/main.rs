@@ -35,6 +35,7 @@ mod lock_waits;
 mod multiprocess;
 mod notify;
 mod own_files;
+mod packages;
 mod persistence;
 mod plans_cli;
 mod plans_mcp;
