@@ -951,3 +951,109 @@ async fn the_page_is_not_live_while_its_store_cannot_be_read() {
     wait_live(&browser, "the page is live again").await;
     agent.cancel().await.unwrap();
 }
+
+/// Opens task `arguments[0]`'s edit panel from its card.
+const OPEN_EDIT: &str = "document.querySelector('#task-' + arguments[0] + ' button.edit').click();";
+
+#[tokio::test]
+async fn a_person_reviews_and_notes_from_the_page() {
+    let Some(person) = Browser::start("a_person_reviews", 1280, 1000).await else {
+        return;
+    };
+    let server = HttpServer::start(
+        &["--toolsets", "planning,team"],
+        &[("PLANNING_TEAM_REQUIRE_REVIEW", "true")],
+    )
+    .await;
+    let agent = server.client().await;
+    ok(&agent, "add_tasks", json!({"tasks": [{"title": "Parser"}]})).await;
+    let task = id("Parser");
+    let claim = json!({"agent": "w1", "task_id": task});
+    let release =
+        json!({"agent": "w1", "task_id": task, "status": "completed", "note": "all green"});
+    ok(&agent, "claim_task", claim.clone()).await;
+    ok(&agent, "release_task", release.clone()).await;
+    person
+        .goto(&format!("{}/boards/default", server.base()))
+        .await;
+    wait_live(&person, "the page connects").await;
+    shows(
+        &person,
+        "the card awaiting review",
+        COLUMN_OF,
+        json!([task]),
+        json!("awaiting_review"),
+    )
+    .await;
+
+    // Rejected with a reason from the page: pending again, and the next
+    // claimant reads why.
+    person.run(OPEN_EDIT, json!([task])).await;
+    person
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#reject-form", {"reason": "Test the empty input"}]),
+        )
+        .await;
+    shows(
+        &person,
+        "the rejected card, pending",
+        COLUMN_OF,
+        json!([task]),
+        json!("pending"),
+    )
+    .await;
+    let claimed = ok(&agent, "claim_task", claim).await;
+    assert!(claimed.contains("Test the empty input"), "{claimed}");
+
+    // A note on the task reaches its holder's next reply, once.
+    person.run(OPEN_EDIT, json!([task])).await;
+    person
+        .run(
+            FILL_AND_SUBMIT,
+            json!(["#task-note-form", {"text": "Mind the CRLF files"}]),
+        )
+        .await;
+    shows(
+        &person,
+        "the note's answer",
+        "return document.getElementById('write-status').textContent;",
+        json!([]),
+        json!("Done."),
+    )
+    .await;
+    let told = ok(&agent, "release_task", release).await;
+    assert!(told.contains("Mind the CRLF files"), "{told}");
+    shows(
+        &person,
+        "the card awaiting review again",
+        COLUMN_OF,
+        json!([task]),
+        json!("awaiting_review"),
+    )
+    .await;
+    if std::env::var_os("PLANNING_UPDATE_SCREENSHOTS").is_some() {
+        person.fit_page(1280).await;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/web-review.png");
+        std::fs::write(&path, person.screenshot().await).unwrap();
+        eprintln!("wrote {}", path.display());
+    }
+
+    // Approved from the page: completed.
+    person.run(OPEN_EDIT, json!([task])).await;
+    person
+        .run(FILL_AND_SUBMIT, json!(["#approve-form", {}]))
+        .await;
+    shows(
+        &person,
+        "the approved card, completed",
+        COLUMN_OF,
+        json!([task]),
+        json!("completed"),
+    )
+    .await;
+    let listed = ok(&agent, "get_tasks", json!({})).await;
+    assert!(listed.contains(&format!("[{task}] Parser")), "{listed}");
+    let history = ok(&agent, "team_board", json!({})).await;
+    assert!(!history.contains("awaiting review"), "{history}");
+}

@@ -133,10 +133,6 @@ impl Planning {
 
     /// The person's desk, when a toolset on top (team) gave one: where the
     /// web board approves or rejects a review and leaves a note.
-    #[allow(
-        dead_code,
-        reason = "the web board's writes call it; the terminal's board command uses the team's desk directly"
-    )]
     pub(crate) fn person_desk(&self) -> Option<Arc<dyn PersonDesk>> {
         self.desk.get().cloned()
     }
@@ -189,7 +185,12 @@ impl Toolset for Planning {
 
     /// The web board, announced as `board: <url>/` at start-up.
     fn routes(&self, http: &HttpContext) -> Option<Routes> {
-        let web = Web::new(self.boards.clone(), http.max_streams, http.closed.clone());
+        let web = Web::new(
+            self.boards.clone(),
+            self.person_desk(),
+            http.max_streams,
+            http.closed.clone(),
+        );
         Some(Routes::new(web::routes(web)).with_page("board", "/"))
     }
 }

@@ -17,7 +17,7 @@ use super::domain::{claims, notes};
 use crate::runtime::clock::Clock;
 use crate::toolsets::planning::coordination::Edit;
 use crate::toolsets::planning::coordination::person::{PersonDesk, PersonError, PersonReply};
-use crate::toolsets::planning::domain::Status;
+use crate::toolsets::planning::domain::{Status, TaskId};
 use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// Toolset `team`'s desk for a person, timed by the toolset's clock.
@@ -96,13 +96,20 @@ impl PersonDesk for TeamDesk {
     }
 }
 
-/// The lines of the notes due to `agent` (on the tasks it holds, on the
-/// board), marked told as one change so that they are carried once; none
+/// The lines of the notes due to `agent` (on the tasks it holds or `held`
+/// before its call, on the board), marked told as one change so that they are carried once; none
 /// when nothing is due (a read, no change) or the change cannot be saved
 /// (they stay due, for its next reply).
-pub(crate) fn deliver(board: &SharedBoard, clock: Clock, agent: &str) -> Vec<String> {
+pub(crate) fn deliver(
+    board: &SharedBoard,
+    clock: Clock,
+    agent: &str,
+    held: &[TaskId],
+) -> Vec<String> {
     let any = board
-        .read(|now_board| !notes::due(View::new(now_board, board.now(clock)), agent).is_empty())
+        .read(|now_board| {
+            !notes::due(View::new(now_board, board.now(clock)), agent, held).is_empty()
+        })
         .unwrap_or(false);
     if !any {
         return Vec::new();
@@ -111,7 +118,7 @@ pub(crate) fn deliver(board: &SharedBoard, clock: Clock, agent: &str) -> Vec<Str
         |board_now| {
             let now = board.now(clock);
             let view = View::new(board_now, now);
-            let due = notes::due(view, agent);
+            let due = notes::due(view, agent, held);
             let lines: Vec<String> = due.iter().map(|(_, note)| notes::line(note)).collect();
             let edits = notes::told(&due, agent);
             let undo = board_now.edit(now, edits)?;
@@ -123,6 +130,14 @@ pub(crate) fn deliver(board: &SharedBoard, clock: Clock, agent: &str) -> Vec<Str
         Ok(Ok(lines)) => lines,
         _ => Vec::new(),
     }
+}
+
+/// The tasks `agent` holds with a note not yet told (read before its call,
+/// for [`deliver`] after it); none when the board cannot be read.
+pub(crate) fn held_with_notes(board: &SharedBoard, clock: Clock, agent: &str) -> Vec<TaskId> {
+    board
+        .read(|now_board| notes::held_with_notes(View::new(now_board, board.now(clock)), agent))
+        .unwrap_or_default()
 }
 
 /// Makes the review `decide` says as one change: the leases that ended

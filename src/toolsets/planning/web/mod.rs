@@ -43,6 +43,7 @@ use axum::routing::{get, post};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
+use crate::toolsets::planning::coordination::person::PersonDesk;
 use crate::toolsets::planning::named_boards::Boards;
 
 /// The Content-Security-Policy of every web response: only our own script,
@@ -56,6 +57,9 @@ pub(crate) const CSP: &str = "default-src 'none'; script-src 'self'; style-src '
 #[derive(Clone)]
 pub(crate) struct Web {
     boards: Arc<Boards>,
+    /// Where a person approves, rejects and leaves notes, when toolset team
+    /// gave one: the web board's `approve`, `reject` and `note` writes.
+    desk: Option<Arc<dyn PersonDesk>>,
     /// One permit per open event stream.
     streams: Arc<Semaphore>,
     /// Cancelled at shutdown: ends the event streams.
@@ -65,9 +69,15 @@ pub(crate) struct Web {
 impl Web {
     /// The web view of `boards`, with at most `max_streams` live pages at
     /// once; `closed` ends their event streams at shutdown.
-    pub(crate) fn new(boards: Arc<Boards>, max_streams: usize, closed: CancellationToken) -> Self {
+    pub(crate) fn new(
+        boards: Arc<Boards>,
+        desk: Option<Arc<dyn PersonDesk>>,
+        max_streams: usize,
+        closed: CancellationToken,
+    ) -> Self {
         Self {
             boards,
+            desk,
             streams: Arc::new(Semaphore::new(max_streams)),
             closed,
         }

@@ -39,10 +39,20 @@ pub fn board_page(view: &BoardView<'_>) -> String {
     board_page_with(view, None)
 }
 
-/// The whole board page; with `csrf` (the page's CSRF token, [`super::csrf`])
-/// also the forms of a person's writes ([`super::writes`]) and an "Edit"
-/// button on each card.
-pub(crate) fn board_page_with(view: &BoardView<'_>, csrf: Option<&str>) -> String {
+/// The forms a board page offers a person.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Writes<'a> {
+    /// The page's CSRF token ([`super::csrf`]).
+    pub(crate) csrf: &'a str,
+    /// Whether the board takes a person's approve, reject and note (toolset
+    /// team's desk).
+    pub(crate) people: bool,
+}
+
+/// The whole board page; with `writes` also the forms of a person's writes
+/// ([`super::writes`]) and an "Edit" button on each card.
+pub(crate) fn board_page_with(view: &BoardView<'_>, writes: Option<Writes<'_>>) -> String {
+    let csrf = writes.map(|w| w.csrf);
     let name = escape(view.board);
     let mut body = format!(
         "<a class=\"skip\" href=\"#columns\">Skip to the tasks</a>\n\
@@ -60,8 +70,8 @@ pub(crate) fn board_page_with(view: &BoardView<'_>, csrf: Option<&str>) -> Strin
         html::progress("progress", view.progress.completed, view.progress.total),
         html::counts(&view.counts)
     );
-    if let Some(csrf) = csrf {
-        push_writes(&mut body, &name, csrf);
+    if let Some(writes) = writes {
+        push_writes(&mut body, &name, writes);
     }
     let _ = write!(
         body,
@@ -79,7 +89,13 @@ pub(crate) fn board_page_with(view: &BoardView<'_>, csrf: Option<&str>) -> Strin
     }
     // Only a board that uses review has its column.
     if view.counts.awaiting_review > 0 {
-        push_column(&mut body, Status::AwaitingReview, &view.tasks, &statuses);
+        push_column(
+            &mut body,
+            Status::AwaitingReview,
+            &view.tasks,
+            &statuses,
+            csrf.is_some(),
+        );
     }
     body.push_str("</div>\n");
     push_activity(&mut body, view.history.as_deref());
@@ -318,7 +334,8 @@ fn push_store(out: &mut String, view: &BoardView<'_>) {
 /// JavaScript (the answer sends the browser back to the page); `web.js`
 /// sends them as JSON instead, and fills the edit form from a card's
 /// "Edit" button.
-fn push_writes(out: &mut String, name: &str, csrf: &str) {
+fn push_writes(out: &mut String, name: &str, writes: Writes<'_>) {
+    let csrf = writes.csrf;
     let token = format!(
         "<input type=\"hidden\" name=\"csrf\" value=\"{}\">",
         escape(csrf)
@@ -334,6 +351,7 @@ fn push_writes(out: &mut String, name: &str, csrf: &str) {
             )
         })
         .collect();
+    let (people_task, people_board) = person_forms(name, &token, task, writes.people);
     let _ = write!(
         out,
         "<section id=\"writes\" class=\"writes\" aria-label=\"Change the board\" \
@@ -356,17 +374,45 @@ fn push_writes(out: &mut String, name: &str, csrf: &str) {
          <button type=\"submit\">Set status</button></form>\n\
          <form id=\"cancel-form\" class=\"write\" method=\"post\" \
          action=\"{name}/actions/cancel\">{token}{task}\
-         <button type=\"submit\">Cancel the task</button></form>\n</details>\n\
+         <button type=\"submit\">Cancel the task</button></form>\n{people_task}</details>\n\
          <details id=\"set-goal\"><summary>Set the goal</summary>\n\
          <form class=\"write\" method=\"post\" action=\"{name}/actions/goal\">{token}\
          <label>Title <input name=\"title\" required></label>\
          <label>Description <textarea name=\"description\" rows=\"3\"></textarea></label>\
          <label>Reason (to replace a goal) <input name=\"reason\"></label>\
          <button type=\"submit\">Set the goal</button></form>\n</details>\n\
-         <p id=\"write-status\" class=\"write-status\" role=\"status\" aria-live=\"polite\"></p>\n\
+         {people_board}<p id=\"write-status\" class=\"write-status\" role=\"status\" aria-live=\"polite\"></p>\n\
          </section>\n",
         csrf = escape(csrf)
     );
+}
+
+/// The review and note forms of the edit panel (for the task being
+/// edited) and of the board, when the board takes them (toolset team).
+fn person_forms(name: &str, token: &str, task: &str, people: bool) -> (String, String) {
+    if !people {
+        return (String::new(), String::new());
+    }
+    let on_task = format!(
+        "<form id=\"approve-form\" class=\"write\" method=\"post\" \
+         action=\"{name}/actions/approve\">{token}{task}\
+         <button type=\"submit\">Approve</button></form>\n\
+         <form id=\"reject-form\" class=\"write\" method=\"post\" \
+         action=\"{name}/actions/reject\">{token}{task}\
+         <label>Reason <input name=\"reason\" required></label>\
+         <button type=\"submit\">Reject</button></form>\n\
+         <form id=\"task-note-form\" class=\"write\" method=\"post\" \
+         action=\"{name}/actions/note\">{token}{task}\
+         <label>Note to its holder <input name=\"text\" required></label>\
+         <button type=\"submit\">Leave the note</button></form>\n"
+    );
+    let on_board = format!(
+        "<details id=\"board-note\"><summary>Leave a note for the agents</summary>\n\
+         <form class=\"write\" method=\"post\" action=\"{name}/actions/note\">{token}\
+         <label>Note <input name=\"text\" required></label>\
+         <button type=\"submit\">Leave the note</button></form>\n</details>\n"
+    );
+    (on_task, on_board)
 }
 
 /// The dispatch line of a card: in flight (the worker, where, until when)

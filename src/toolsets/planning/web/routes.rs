@@ -80,7 +80,13 @@ pub(crate) async fn board(
         let shown = board.read(|b| {
             let view = || BoardView::of(name.as_str(), b, board.changed_at()).with_store(store);
             match format {
-                Format::Page => page::board_page_with(&view(), Some(&token)),
+                Format::Page => page::board_page_with(
+                    &view(),
+                    Some(page::Writes {
+                        csrf: &token,
+                        people: web.desk.is_some(),
+                    }),
+                ),
                 Format::Json => view().to_json(),
                 Format::Markdown => render::task_list(b, Filter::All),
             }

@@ -19,11 +19,10 @@
 //! or `{"error": "…"}`), to a form a `303` back to the board page (or the
 //! error as text).
 //!
-//! Extension point: [`ACTIONS`] are the planning board's own writes. A
-//! toolset that brings more (toolset `team`: approve, reject, note) routes
-//! `POST /boards/{name}/actions/{its action}` to [`handle`] with its own
-//! [`Apply`]; everything but the change itself (sign-in, origin, token,
-//! parsing, answers) is shared.
+//! [`ACTIONS`] are the planning board's own writes; [`PERSON_ACTIONS`]
+//! (approve, reject, note) go to the person's desk that toolset `team`
+//! gives ([`PersonDesk`]), and are refused (404) without it. Everything but
+//! the change itself (sign-in, origin, token, parsing, answers) is shared.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,6 +36,7 @@ use serde_json::{Value, json};
 use super::Web;
 use super::csrf;
 use crate::server::BoardName;
+use crate::toolsets::planning::coordination::person::{PersonDesk, PersonError};
 use crate::toolsets::planning::domain::{BoardError, NewTask, Status, TaskId};
 use crate::toolsets::planning::named_boards::Boards;
 use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
@@ -46,6 +46,12 @@ pub(crate) const MAX_BODY: usize = 256 * 1024;
 
 /// The planning board's writes, as `{action}` names them.
 pub(crate) const ACTIONS: [&str; 5] = ["add", "edit", "status", "cancel", "goal"];
+
+/// A person's own writes, on the desk toolset `team` gives (docs/review.md).
+pub(crate) const PERSON_ACTIONS: [&str; 3] = ["approve", "reject", "note"];
+
+/// Who a person's write names when the form gives no `by`: the web board.
+const WEB_PERSON: &str = "a person on the web board";
 
 /// The fields of a write: a JSON object of strings, or the form's fields.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -137,6 +143,14 @@ pub(crate) enum WriteError {
     /// No such action (404).
     #[error("no action {0:?} here; the actions are {actions}", actions = ACTIONS.join(", "))]
     NoAction(String),
+    /// A person's action without toolset team, which owns review and notes (404).
+    #[error(
+        "no action {0:?} here: review and notes come with toolset team (--toolsets planning,team)"
+    )]
+    NoDesk(String),
+    /// The person's desk refused the action (409) or could not do it (503).
+    #[error(transparent)]
+    Person(#[from] PersonError),
     /// No such board (404).
     #[error("no board {0} yet: a board is created by an MCP session at /boards/{0}/mcp")]
     NoBoard(BoardName),
@@ -162,7 +176,9 @@ impl WriteError {
         match self {
             Self::Invalid(_) => StatusCode::BAD_REQUEST,
             Self::CrossSite(_) => StatusCode::FORBIDDEN,
-            Self::NoAction(_) | Self::NoBoard(_) => StatusCode::NOT_FOUND,
+            Self::NoAction(_) | Self::NoDesk(_) | Self::NoBoard(_) => StatusCode::NOT_FOUND,
+            Self::Person(PersonError::Refused(_)) => StatusCode::CONFLICT,
+            Self::Person(PersonError::Failed(_)) => StatusCode::SERVICE_UNAVAILABLE,
             Self::MediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Call(CallError::Refused(_)) => StatusCode::CONFLICT,
             Self::NotOpened(_) | Self::Call(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -171,11 +187,16 @@ impl WriteError {
 }
 
 /// A write's change: validates `fields` and changes the board through
-/// [`SharedBoard::mutate`] (or `mutate_with`). Runs off the async workers.
-pub(crate) type Apply = fn(&SharedBoard, &Fields) -> Result<Written, WriteError>;
+/// [`SharedBoard::mutate`] (or `mutate_with`, or the person's desk). Runs
+/// off the async workers.
+pub(crate) type Apply =
+    Box<dyn FnOnce(&SharedBoard, &Fields) -> Result<Written, WriteError> + Send + 'static>;
 
-/// The [`Apply`] of one of [`ACTIONS`].
-fn planning_action(action: &str) -> Option<Apply> {
+/// A planning write, as a plain function.
+type PlanningApply = fn(&SharedBoard, &Fields) -> Result<Written, WriteError>;
+
+/// The change of one of [`ACTIONS`].
+fn planning_action(action: &str) -> Option<PlanningApply> {
     Some(match action {
         "add" => add,
         "edit" => edit,
@@ -193,10 +214,47 @@ pub(crate) async fn action(
     request: Request,
 ) -> Response {
     let form = is_form(request.headers());
-    match planning_action(&action) {
-        Some(apply) => handle(web.boards.clone(), &name, &action, request, apply).await,
-        None => answer(form, &action, Err(WriteError::NoAction(action.clone()))),
-    }
+    let apply: Apply = match (planning_action(&action), &web.desk) {
+        (Some(apply), _) => Box::new(apply),
+        (None, Some(desk)) if PERSON_ACTIONS.contains(&action.as_str()) => {
+            person_action(desk.clone(), action.clone())
+        }
+        (None, None) if PERSON_ACTIONS.contains(&action.as_str()) => {
+            return answer(form, &action, Err(WriteError::NoDesk(action.clone())));
+        }
+        (None, _) => return answer(form, &action, Err(WriteError::NoAction(action.clone()))),
+    };
+    handle(web.boards.clone(), &name, &action, request, apply).await
+}
+
+/// The change of one of [`PERSON_ACTIONS`] on `desk`: `task_id` (optional
+/// for a board note), `by` (else [`WEB_PERSON`]), and `reason` (reject) or
+/// `text` (note).
+fn person_action(desk: Arc<dyn PersonDesk>, action: String) -> Apply {
+    Box::new(move |board, fields| {
+        let by = fields
+            .optional("by")
+            .map(str::trim)
+            .filter(|by| !by.is_empty())
+            .unwrap_or(WEB_PERSON);
+        let task = fields
+            .optional("task_id")
+            .map(str::trim)
+            .filter(|id| !id.is_empty());
+        match action.as_str() {
+            "approve" => desk.approve(board, fields.required("task_id")?, by)?,
+            "reject" => desk.reject(
+                board,
+                fields.required("task_id")?,
+                by,
+                fields.required("reason")?,
+            )?,
+            _ => desk.note(board, task, by, fields.required("text")?)?,
+        };
+        Ok(Written {
+            task_id: task.and_then(TaskId::parse),
+        })
+    })
 }
 
 /// Runs write `action` on board `name` with `apply`, after the checks every

@@ -46,16 +46,31 @@ pub(crate) fn leave(
 }
 
 /// The notes `agent`'s reply carries now: the untold notes on the tasks it
-/// holds and on the board, oldest first.
-pub(crate) fn due<'a>(view: View<'a>, agent: &str) -> Vec<(u64, &'a Note)> {
+/// holds, or `held` before the call (a release ends the claim the note was
+/// for), and on the board, oldest first.
+pub(crate) fn due<'a>(view: View<'a>, agent: &str, held: &[TaskId]) -> Vec<(u64, &'a Note)> {
     view.board
         .coordination()
         .notes()
         .filter(|(_, note)| note.told.is_none())
         .filter(|(_, note)| match note.task {
             None => true,
-            Some(id) => view.claim(id).is_some_and(|claim| claim.holder == agent),
+            Some(id) => {
+                held.contains(&id) || view.claim(id).is_some_and(|claim| claim.holder == agent)
+            }
         })
+        .collect()
+}
+
+/// The tasks `agent` holds that have an untold note: what its reply must
+/// still carry when the call releases them.
+pub(crate) fn held_with_notes(view: View<'_>, agent: &str) -> Vec<TaskId> {
+    view.board
+        .coordination()
+        .notes()
+        .filter(|(_, note)| note.told.is_none())
+        .filter_map(|(_, note)| note.task)
+        .filter(|id| view.claim(*id).is_some_and(|claim| claim.holder == agent))
         .collect()
 }
 

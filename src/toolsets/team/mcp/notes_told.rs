@@ -24,15 +24,23 @@ pub(super) fn carried(
     agent: Option<String>,
 ) -> ToolFuture {
     Box::pin(async move {
-        let mut response = call.await?;
         let Some(agent) = agent else {
-            return Ok(response);
+            return call.await;
         };
+        // A release ends the claim a note was for: what the agent held
+        // before the call is still due to it after.
+        let held = {
+            let agent = agent.clone();
+            board
+                .run(move |shared| people::held_with_notes(shared, clock, &agent))
+                .await
+        };
+        let mut response = call.await?;
         let CallToolResponse::Complete(result) = &mut response else {
             return Ok(response);
         };
         let lines = board
-            .run(move |shared| people::deliver(shared, clock, &agent))
+            .run(move |shared| people::deliver(shared, clock, &agent, &held))
             .await;
         if lines.is_empty() {
             return Ok(response);
