@@ -7,7 +7,7 @@
 //! output a script reads (the ID alone, `--json`), its exit statuses, and a
 //! refusal that changes nothing.
 
-use crate::common::{file_storage, id, run_binary};
+use crate::common::{HttpServer, file_storage, id, run_binary};
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -161,5 +161,67 @@ async fn the_task_commands_need_only_toolset_planning() {
     assert!(
         out.contains(&format!("- ☐ [{}] Parser", id("Parser"))),
         "{out}"
+    );
+}
+
+#[tokio::test]
+async fn list_asks_a_running_server_with_its_token() {
+    let dir = tempfile::tempdir().unwrap();
+    board(&dir, &["goal", "Ship"]).await;
+    board(&dir, &["add", "Parser", "--description", "the v2 lexer"]).await;
+    board(&dir, &["add", "Lexer"]).await;
+    board(&dir, &["status", &id("Lexer"), "completed"]).await;
+    let stored_text = board(&dir, &["list"]).await;
+    let stored_json: Value =
+        serde_json::from_str(board(&dir, &["list", "--json"]).await.trim()).unwrap();
+
+    let token = [("PLANNING_SERVER_AUTH_TOKEN", "s3cret")];
+    let storage = file_storage(&dir.path().join("store"));
+    let args: Vec<&str> = storage.iter().map(String::as_str).collect();
+    let server = HttpServer::start_in(&dir, &args, &token).await;
+    for url in [server.base(), server.url.as_str()] {
+        let run = |args: &[&str]| {
+            let mut all = vec!["board"];
+            all.extend(args);
+            all.extend(["--url", url]);
+            all.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+        };
+        let text = run(&["list"]);
+        let text: Vec<&str> = text.iter().map(String::as_str).collect();
+        let (code, out, err) = run_binary(&dir, &text, &token).await;
+        assert_eq!((code, out.as_str()), (0, stored_text.as_str()), "{err}");
+        let json = run(&["list", "--json"]);
+        let json: Vec<&str> = json.iter().map(String::as_str).collect();
+        let (code, out, err) = run_binary(&dir, &json, &token).await;
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            serde_json::from_str::<Value>(out.trim()).unwrap(),
+            stored_json
+        );
+    }
+    let (code, out, err) = run_binary(&dir, &["board", "list", "--url", server.base()], &[]).await;
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("wants a token: set PLANNING_SERVER_AUTH_TOKEN"),
+        "{err}"
+    );
+    let (code, out, err) = run_binary(
+        &dir,
+        &[
+            "board",
+            "list",
+            "--board",
+            "other",
+            "--url",
+            server.base(),
+            "--json",
+        ],
+        &token,
+    )
+    .await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(out.trim()).unwrap(),
+        json!({"board": "other", "stored": false, "goal": null, "tasks": []})
     );
 }

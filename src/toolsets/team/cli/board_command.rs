@@ -67,6 +67,11 @@ enum Action {
         /// Only the tasks with this status (pending, in_progress, completed, failed, cancelled, awaiting_review)
         #[arg(long, value_name = "STATUS")]
         status: Option<String>,
+        /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead of reading the
+        /// stored board, waiting 5 s at most; its token comes from server.auth_token
+        /// (PLANNING_SERVER_AUTH_TOKEN)
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
         /// Print the goal and the tasks as one JSON object instead of text
         #[arg(long)]
         json: bool,
@@ -191,10 +196,16 @@ fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String
     };
     let created = || open(&config.toolsets, &config.board, Missing::Created);
     let (reply, json) = match &args.action {
-        Action::List { status, json } => {
+        Action::List { status, url, json } => {
             let filter = Filter::parse(status.as_deref().unwrap_or("all"))
                 .map_err(|error| error.to_string())?;
-            let stored = super::stored_board(&config.toolsets, &config.board, "board list")?;
+            let stored = match url {
+                Some(url) => {
+                    let token = config.auth_token.as_ref().map(|t| t.expose());
+                    board_tasks::served(url, &config.board, token)?
+                }
+                None => super::stored_board(&config.toolsets, &config.board, "board list")?,
+            };
             return Ok(shown(&board_tasks::list(&stored, filter), *json));
         }
         Action::Add {

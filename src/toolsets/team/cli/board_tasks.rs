@@ -9,12 +9,15 @@
 //! `set_goal`/`change_goal`): the same checks, limits, lock and save. Only
 //! planning's rules are used, so these work when toolset team is off.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::Stored;
+use crate::server::BoardName;
 use crate::toolsets::planning::coordination::person::PersonReply;
 use crate::toolsets::planning::domain::render::{self, Filter};
-use crate::toolsets::planning::domain::{Goal, NewTask, Task, TaskId};
+use crate::toolsets::planning::domain::{Board, Goal, Limits, NewTask, Task, TaskId};
 use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// `board list`: the tasks `filter` admits (oldest first) with their
@@ -39,6 +42,56 @@ pub(crate) fn list(stored: &Stored, filter: Filter) -> PersonReply {
         "tasks": tasks,
     });
     PersonReply { text, json }
+}
+
+/// Board `name` as the web board of the server at `url` shows it
+/// (`GET /boards/{name}.json`), for [`list`]: its goal and tasks (the rest
+/// of the JSON, the team's fields and the history, is not listed). A board
+/// the server does not hold is empty and not stored, as on the disk.
+pub(crate) fn served(url: &str, name: &BoardName, token: Option<&str>) -> Result<Stored, String> {
+    let body = super::fetch::board_json(url, name, token)?;
+    let json: Option<Value> = body
+        .map(|body| serde_json::from_str(&body))
+        .transpose()
+        .map_err(|error| format!("{url} answered a board that is not JSON: {error}"))?;
+    let bad = || format!("{url} answered a board this command does not read (docs/web.md#json)");
+    let goal = match json.as_ref().map(|json| &json["goal"]) {
+        Some(Value::Object(goal)) => Some(Goal {
+            title: text(goal.get("title")).ok_or_else(bad)?,
+            description: text(goal.get("description")).unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    let mut tasks = Vec::new();
+    let listed = json.as_ref().and_then(|json| json["tasks"].as_array());
+    for task in listed.into_iter().flatten() {
+        let id = text(task.get("id")).and_then(|id| TaskId::parse(&id));
+        let status = text(task.get("status")).and_then(|status| status.parse().ok());
+        let (Some(id), Some(status), Some(title)) = (id, status, text(task.get("title"))) else {
+            return Err(bad());
+        };
+        tasks.push(Task {
+            id,
+            title,
+            description: text(task.get("description")).unwrap_or_default(),
+            status,
+            // Not listed: the time does not matter here.
+            created_at: std::time::SystemTime::UNIX_EPOCH,
+        });
+    }
+    Ok(Stored {
+        exists: json.is_some(),
+        // What the server showed is what it holds: no limit to apply.
+        board: Board::restore(Limits::default(), goal, tasks, None),
+        set_aside: Arc::from([]),
+        name: name.clone(),
+        location: url.to_owned(),
+    })
+}
+
+/// A JSON string's text.
+fn text(value: Option<&Value>) -> Option<String> {
+    value.and_then(Value::as_str).map(str::to_owned)
 }
 
 /// `board add`: adds one task; the reply is its ID (that of the same task
