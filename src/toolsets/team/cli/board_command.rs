@@ -390,4 +390,41 @@ mod tests {
         assert!(parse(&["note"]).is_err(), "a note has words");
         assert!(parse(&["note", "a", "b", "c"]).is_err());
     }
+
+    #[test]
+    fn the_task_actions_take_their_arguments() {
+        let matches = parse(&["edit", "a46f8d35", "--title", "Parser v2", "--json"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        let Action::Edit {
+            task_id,
+            title,
+            description,
+            json,
+        } = args.action
+        else {
+            panic!("an edit: {args:?}");
+        };
+        assert_eq!(
+            (task_id.as_str(), title.as_deref(), description, json),
+            ("a46f8d35", Some("Parser v2"), None, true)
+        );
+        let matches = parse(&["list", "--status", "pending", "--url", "http://h:1"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        assert!(matches!(
+            &args.action,
+            Action::List { status: Some(s), url: Some(u), json: false } if s == "pending" && u == "http://h:1"
+        ));
+        let matches = parse(&["add", "Parser"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        assert!(matches!(&args.action, Action::Add { description, .. } if description.is_empty()));
+        assert!(
+            parse(&["status", "a46f8d35"]).is_err(),
+            "a status is required"
+        );
+        assert!(parse(&["add"]).is_err(), "a title is required");
+        assert!(
+            parse(&["add", "x", "--url", "http://h:1"]).is_err(),
+            "only list asks a server"
+        );
+    }
 }
