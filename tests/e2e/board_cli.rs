@@ -138,6 +138,12 @@ async fn a_refused_change_exits_1_and_changes_nothing() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert_eq!(stored(&dir), before, "{args:?} changed the board");
     }
+    // The planning tools' limits hold: a full board takes no more.
+    let full = [("PLANNING_PLANNING_MAX_TASKS", "1")];
+    let (code, out, err) = board_with(&dir, &["add", "Lexer"], &full).await;
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("The board is full"), "{err}");
+    assert_eq!(stored(&dir), before, "a full board changed");
     // A usage mistake is clap's: exit status 2, nothing changed.
     let (code, out, err) = board_with(&dir, &["status", &parser], &[]).await;
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
