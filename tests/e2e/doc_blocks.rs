@@ -14,7 +14,7 @@
 //!   the block's later lines (`summary --url`, `claude mcp add --transport
 //!   http`) until the block ends. `claude mcp add NAME -- CMD` runs CMD as
 //!   the client would and checks it speaks MCP; `--transport http URL`
-//!   checks URL. Other commands (`summary`, `setup`, `doctor`,
+//!   checks URL. Other commands (`summary`, `board`, `setup`, `doctor`,
 //!   `long-term-plan`) must exit 0.
 //! - `toml`: written to the project's `planning-mcp-server.toml`, where the
 //!   server looks first; the server, started with no flag, must load it
@@ -635,6 +635,8 @@ async fn run_command(project: &mut Project, command: &str) -> Result<String, Str
             project.run(command).await
         }
         ["planning-mcp-server", "setup" | "doctor", ..] => project.run(command).await,
+        // A block of `board` commands works on one stored board, line by line.
+        ["planning-mcp-server", "board", ..] => project.run(command).await,
         ["planning-mcp-server", "check-touches", ..] => {
             // It reads the staged files of the git repository it runs in.
             project.git_init().await?;

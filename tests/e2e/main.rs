@@ -16,6 +16,7 @@
 
 mod common;
 
+mod board_cli;
 mod browser;
 mod budget;
 mod cli;

@@ -399,3 +399,89 @@ async fn a_reworded_task_answers_its_holder_with_the_new_id() {
     assert!(refused);
     assert_eq!(text, expected);
 }
+
+#[tokio::test]
+async fn a_persons_status_leaves_a_task_awaiting_review_to_board_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = reviewing_agent(&dir).await;
+    complete(&client, "Parser").await;
+    let task = id("Parser");
+    let storage = file_storage(&dir.path().join("store"));
+    let board = |args: &[&str]| {
+        let mut all: Vec<String> = ["board"]
+            .iter()
+            .chain(args)
+            .map(|a| a.to_string())
+            .collect();
+        all.extend(storage.iter().cloned());
+        all
+    };
+    let args = board(&["status", &task, "completed"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run_binary(&dir, &args, &REVIEW).await;
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains(&format!(
+            "[{task}] awaits a person's review: only a person approves or rejects it \
+             (planning-mcp-server board review approve|reject {task}"
+        )),
+        "{err}"
+    );
+    let listed = ok(&client, "get_tasks", json!({})).await;
+    assert!(listed.contains(&format!("- ⧗ [{task}] Parser")), "{listed}");
+
+    // A task no agent completed: the person completes it themself.
+    ok(&client, "add_tasks", json!({"tasks": [{"title": "Lexer"}]})).await;
+    let args = board(&["status", &id("Lexer"), "completed"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run_binary(&dir, &args, &REVIEW).await;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("- ☑ [{}] Lexer\n", id("Lexer")));
+}
+
+#[tokio::test]
+async fn a_task_the_person_adds_and_rewords_from_the_terminal_reaches_the_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = reviewing_agent(&dir).await;
+    let storage = file_storage(&dir.path().join("store"));
+    let board = |args: &[&str]| -> Vec<String> {
+        let mut all: Vec<String> = ["board"]
+            .iter()
+            .chain(args)
+            .map(|a| a.to_string())
+            .collect();
+        all.extend(storage.iter().cloned());
+        all
+    };
+    let add = board(&["add", "Parser"]);
+    let add: Vec<&str> = add.iter().map(String::as_str).collect();
+    let (code, out, err) = run_binary(&dir, &add, &[]).await;
+    assert_eq!((code, out), (0, format!("{}\n", id("Parser"))), "{err}");
+    // The running server reads the stored board at its next call.
+    let old = id("Parser");
+    ok(
+        &client,
+        "claim_task",
+        json!({"agent": "w1", "task_id": old}),
+    )
+    .await;
+
+    let edit = board(&["edit", &old, "--title", "Parser v2"]);
+    let edit: Vec<&str> = edit.iter().map(String::as_str).collect();
+    let (code, out, err) = run_binary(&dir, &edit, &[]).await;
+    let new = id("Parser v2");
+    assert_eq!((code, out), (0, format!("{new}\n")), "{err}");
+    let (refused, text) = call(
+        &client,
+        "release_task",
+        json!({"agent": "w1", "task_id": old, "status": "pending"}),
+    )
+    .await;
+    assert!(refused, "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "[{old}] was reworded by a person: it is now [{new}]"
+        )),
+        "{text}"
+    );
+}

@@ -39,7 +39,8 @@ impl Filter {
         }
     }
 
-    fn admits(self, task: &Task) -> bool {
+    /// Whether `task` is one the filter lists.
+    pub(crate) fn admits(self, task: &Task) -> bool {
         match self {
             Filter::All => true,
             Filter::Only(status) => task.status == status,
@@ -209,7 +210,7 @@ pub(crate) fn goal_reply(confirmation: &str, board: &Board) -> String {
     format!("{confirmation}\n\n{}", goal_line(board.goal()))
 }
 
-fn push_task_line(out: &mut String, task: &Task) {
+pub(crate) fn push_task_line(out: &mut String, task: &Task) {
     out.push_str("- ");
     out.push(task.status.glyph());
     out.push_str(" [");

@@ -3,10 +3,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
 //! `planning-mcp-server board`, a person's hand on the stored board from a
-//! terminal: `board review approve <task-id>`, `board review reject
-//! <task-id> --reason TEXT` and `board note [<task-id>] TEXT`
-//! (docs/review.md), each with `--by NAME` (the OS account by default) and
-//! `--json`. It takes the configuration's board
+//! terminal: `board list`, `add`, `edit`, `status`, `goal` (planning's
+//! rules, [`super::board_tasks`]), `board review approve <task-id>`,
+//! `board review reject <task-id> --reason TEXT` and `board note
+//! [<task-id>] TEXT` (team's, with `--by NAME`, the OS account by
+//! default), each with `--json` (docs/review.md). It takes the configuration's board
 //! and storage flags, as `summary` does, and writes the board its server
 //! uses, through the same lock and the same rules as an MCP call. Exit
 //! status 0 when done; 1 with the reason on standard error when refused
@@ -14,7 +15,7 @@
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 
-use super::BOARD_KEYS;
+use super::{BOARD_KEYS, board_tasks};
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::Enabled;
@@ -22,6 +23,7 @@ use crate::server::command::{CliCommand, Configuration, Run};
 use crate::server::settings::Flag;
 use crate::toolsets::planning::Planning;
 use crate::toolsets::planning::coordination::person::{PersonDesk, PersonReply};
+use crate::toolsets::planning::domain::render::Filter;
 use crate::toolsets::planning::named_boards::Boards;
 use crate::toolsets::planning::shared_board::SharedBoard;
 use crate::toolsets::team::people::TeamDesk;
@@ -46,8 +48,9 @@ fn flag_help(flag: &Flag) -> &str {
 }
 
 /// What `planning-mcp-server --help` says of it.
-const ABOUT: &str = "A person's hand on the stored board: approve or reject an agent's \
-completion that awaits review, leave a note for the agents (docs/review.md)";
+const ABOUT: &str = "A person's hand on the stored board: list, add, edit and set the status \
+of tasks, set the goal, approve or reject an agent's completion that awaits review, leave a \
+note for the agents (docs/review.md)";
 
 // Its arguments. (Not doc comments on the structs: clap would make them
 // the subcommands' about.)
@@ -59,6 +62,74 @@ struct BoardArgs {
 
 #[derive(Debug, Subcommand)]
 enum Action {
+    /// List the goal and the tasks (oldest first) with their glyphs, IDs and statuses
+    List {
+        /// Only the tasks with this status (pending, in_progress, completed, failed, cancelled, awaiting_review)
+        #[arg(long, value_name = "STATUS")]
+        status: Option<String>,
+        /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead of reading the
+        /// stored board, waiting 5 s at most; its token comes from server.auth_token
+        /// (PLANNING_SERVER_AUTH_TOKEN)
+        #[arg(long, value_name = "URL")]
+        url: Option<String>,
+        /// Print the goal and the tasks as one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add a task; prints its ID
+    Add {
+        /// The task's title (one line)
+        #[arg(value_name = "TITLE")]
+        title: String,
+        /// What done looks like
+        #[arg(long, value_name = "TEXT", default_value = "")]
+        description: String,
+        /// Print the outcome as one JSON object instead of the ID
+        #[arg(long)]
+        json: bool,
+    },
+    /// Reword a task; prints its new ID (an ID follows the title and description)
+    Edit {
+        /// The task's ID (eight hex digits, as list shows it)
+        #[arg(value_name = "TASK-ID")]
+        task_id: String,
+        /// Its new title
+        #[arg(long, value_name = "TEXT")]
+        title: Option<String>,
+        /// Its new description
+        #[arg(long, value_name = "TEXT")]
+        description: Option<String>,
+        /// Print the outcome as one JSON object instead of the ID
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set a task's status: pending, in_progress, completed, failed or cancelled
+    Status {
+        /// The task's ID (eight hex digits, as list shows it)
+        #[arg(value_name = "TASK-ID")]
+        task_id: String,
+        /// The status to set
+        #[arg(value_name = "STATUS")]
+        status: String,
+        /// Print the outcome as one JSON object instead of the task's line
+        #[arg(long)]
+        json: bool,
+    },
+    /// Set the goal, or replace it (then with --reason)
+    Goal {
+        /// The goal's title
+        #[arg(value_name = "TITLE")]
+        title: String,
+        /// What done looks like
+        #[arg(long, value_name = "TEXT", default_value = "")]
+        description: String,
+        /// Why it changes (required when a goal is set; kept in the history)
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        /// Print the outcome as one JSON object instead of the goal's line
+        #[arg(long)]
+        json: bool,
+    },
     /// Approve or reject a task that awaits a person's review
     Review {
         #[command(subcommand)]
@@ -119,11 +190,53 @@ fn define(command: Command) -> Command {
 fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
     let args = BoardArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let config = configuration.load()?;
-    let board = || open(&config.toolsets, &config.board);
+    let board = || open(&config.toolsets, &config.board, Missing::Refused);
     let desk = TeamDesk {
         clock: Clock::from_env()?,
     };
+    let created = || open(&config.toolsets, &config.board, Missing::Created);
     let (reply, json) = match &args.action {
+        Action::List { status, url, json } => {
+            let filter = Filter::parse(status.as_deref().unwrap_or("all"))
+                .map_err(|error| error.to_string())?;
+            let stored = match url {
+                Some(url) => {
+                    let token = config.auth_token.as_ref().map(|t| t.expose());
+                    board_tasks::served(url, &config.board, token)?
+                }
+                None => super::stored_board(&config.toolsets, &config.board, "board list")?,
+            };
+            return Ok(shown(&board_tasks::list(&stored, filter), *json));
+        }
+        Action::Add {
+            title,
+            description,
+            json,
+        } => return tasks(board_tasks::add(&created()?, title, description), *json),
+        Action::Edit {
+            task_id,
+            title,
+            description,
+            json,
+        } => {
+            let reply =
+                board_tasks::edit(&board()?, task_id, title.as_deref(), description.as_deref());
+            return tasks(reply, *json);
+        }
+        Action::Status {
+            task_id,
+            status,
+            json,
+        } => return tasks(board_tasks::status(&board()?, task_id, status), *json),
+        Action::Goal {
+            title,
+            description,
+            reason,
+            json,
+        } => {
+            let reply = board_tasks::goal(&created()?, title, description, reason.as_deref());
+            return tasks(reply, *json);
+        }
         Action::Review { verdict } => {
             let common = match verdict {
                 Verdict::Approve { common } | Verdict::Reject { common, .. } => common,
@@ -152,6 +265,11 @@ fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String
     Ok(shown(&reply, json))
 }
 
+/// A task action's reply as the person asked for it.
+fn tasks(reply: Result<PersonReply, String>, json: bool) -> Result<String, String> {
+    reply.map(|reply| shown(&reply, json))
+}
+
 /// The reply as the person asked for it, ending with a newline.
 fn shown(reply: &PersonReply, json: bool) -> String {
     match json {
@@ -173,16 +291,25 @@ fn person(by: Option<&str>) -> Result<String, String> {
         })
 }
 
+/// What a write does with a board that is not stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    /// Refuses: nothing to change on it (`edit`, `status`, `review`, `note`).
+    Refused,
+    /// Creates it, as an MCP call does (`add`, `goal`).
+    Created,
+}
+
 /// Board `name` as its server stores it, for a write: the repository's one
 /// board by default, as `summary` reads it. A board that is not stored has
-/// nothing to review or note.
-fn open(toolsets: &Enabled, name: &BoardName) -> Result<SharedBoard, String> {
+/// nothing to review, note, edit or set, unless `missing` creates it.
+fn open(toolsets: &Enabled, name: &BoardName, missing: Missing) -> Result<SharedBoard, String> {
     // `stored_board` says why a board cannot be read (memory, git) in the
     // words `summary` uses; it reads, and the write below opens it again.
     let stored = super::stored_board(toolsets, name, "board")?;
-    if !stored.exists {
+    if !stored.exists && missing == Missing::Refused {
         return Err(format!(
-            "board {name}: none is stored at {}; nothing to review or note",
+            "board {name}: none is stored at {}; nothing to review, note or change",
             crate::runtime::text::escaped(&stored.location)
         ));
     }
@@ -192,10 +319,13 @@ fn open(toolsets: &Enabled, name: &BoardName) -> Result<SharedBoard, String> {
     let mut settings = planning.boards().settings().clone();
     settings.storage.share_by_default = true;
     let boards = Boards::new(settings);
+    if missing == Missing::Created {
+        return boards.get(name).map_err(|error| error.to_string());
+    }
     match boards.get_stored(name) {
         Ok(Some(board)) => Ok(board),
         Ok(None) => Err(format!(
-            "board {name} is not stored; nothing to review or note"
+            "board {name} is not stored; nothing to review, note or change"
         )),
         Err(error) => Err(error.to_string()),
     }
@@ -259,5 +389,42 @@ mod tests {
         assert!(matches!(&args.action, Action::Note { words, .. } if words.len() == 2));
         assert!(parse(&["note"]).is_err(), "a note has words");
         assert!(parse(&["note", "a", "b", "c"]).is_err());
+    }
+
+    #[test]
+    fn the_task_actions_take_their_arguments() {
+        let matches = parse(&["edit", "a46f8d35", "--title", "Parser v2", "--json"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        let Action::Edit {
+            task_id,
+            title,
+            description,
+            json,
+        } = args.action
+        else {
+            panic!("an edit: {args:?}");
+        };
+        assert_eq!(
+            (task_id.as_str(), title.as_deref(), description, json),
+            ("a46f8d35", Some("Parser v2"), None, true)
+        );
+        let matches = parse(&["list", "--status", "pending", "--url", "http://h:1"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        assert!(matches!(
+            &args.action,
+            Action::List { status: Some(s), url: Some(u), json: false } if s == "pending" && u == "http://h:1"
+        ));
+        let matches = parse(&["add", "Parser"]).unwrap();
+        let args = BoardArgs::from_arg_matches(&matches).unwrap();
+        assert!(matches!(&args.action, Action::Add { description, .. } if description.is_empty()));
+        assert!(
+            parse(&["status", "a46f8d35"]).is_err(),
+            "a status is required"
+        );
+        assert!(parse(&["add"]).is_err(), "a title is required");
+        assert!(
+            parse(&["add", "x", "--url", "http://h:1"]).is_err(),
+            "only list asks a server"
+        );
     }
 }

@@ -22,6 +22,8 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_DIGEST: usize = 64 * 1024;
 /// The most bytes of a board's reservations read.
 const MAX_RESERVATIONS: usize = 8 * 1024 * 1024;
+/// The most bytes of a board's JSON read (its history included).
+const MAX_BOARD: usize = 64 * 1024 * 1024;
 
 /// The digest of board `name` from the server at `url`.
 pub(crate) fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
@@ -45,7 +47,28 @@ pub(crate) fn reservations(
     )
 }
 
-/// The body of `GET {url}/boards/{name}/{what}`, at most `max` bytes.
+/// Board `name` as the web board's `GET {url}/boards/{name}.json` shows
+/// it (docs/web.md), or `None` when the server holds no such board.
+pub(crate) fn board_json(
+    url: &str,
+    name: &BoardName,
+    token: Option<&str>,
+) -> Result<Option<String>, String> {
+    match request(
+        url,
+        &format!("/boards/{name}.json"),
+        "application/json",
+        MAX_BOARD,
+        token,
+    )? {
+        (200, body) => Ok(Some(body)),
+        (404, _) => Ok(None),
+        (status, body) => Err(refusal(url, status, &body)),
+    }
+}
+
+/// The body of `GET {url}/boards/{name}/{what}` (toolset team's routes),
+/// at most `max` bytes.
 fn get(
     url: &str,
     name: &BoardName,
@@ -54,8 +77,40 @@ fn get(
     max: usize,
     token: Option<&str>,
 ) -> Result<String, String> {
+    match request(url, &format!("/boards/{name}/{what}"), accept, max, token)? {
+        (200, body) => Ok(body),
+        (404, _) => Err(format!(
+            "{url} serves no {what} of board {name}: is toolset team enabled there \
+             (--toolsets planning,team)?"
+        )),
+        (status, body) => Err(refusal(url, status, &body)),
+    }
+}
+
+/// What an answer other than 200 or 404 means to the person.
+fn refusal(url: &str, status: u16, body: &str) -> String {
+    match status {
+        401 => {
+            format!("{url} wants a token: set PLANNING_SERVER_AUTH_TOKEN (or server.auth_token)")
+        }
+        other => format!(
+            "{url} answered {other}: {}",
+            crate::runtime::text::clip(body.trim())
+        ),
+    }
+}
+
+/// The status and body of `GET {url}{tail}` (`tail` from `/boards/`
+/// on), at most `max` bytes, within [`TIMEOUT`].
+fn request(
+    url: &str,
+    tail: &str,
+    accept: &str,
+    max: usize,
+    token: Option<&str>,
+) -> Result<(u16, String), String> {
     let (authority, base) = split(url)?;
-    let path = format!("{base}/boards/{name}/{what}");
+    let path = format!("{base}{tail}");
     let mut request = format!(
         "GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: {accept}\r\nUser-Agent: planning-mcp-server-cli\r\n"
     );
@@ -72,21 +127,7 @@ fn get(
             _ => format!("cannot reach {url}: {error}"),
         }
     })?;
-    let (status, body) = parse(&response).ok_or_else(|| format!("{url} did not answer HTTP"))?;
-    match status {
-        200 => Ok(body),
-        401 => Err(format!(
-            "{url} wants a token: set PLANNING_SERVER_AUTH_TOKEN (or server.auth_token)"
-        )),
-        404 => Err(format!(
-            "{url} serves no {what} of board {name}: is toolset team enabled there \
-             (--toolsets planning,team)?"
-        )),
-        other => Err(format!(
-            "{url} answered {other}: {}",
-            crate::runtime::text::clip(body.trim())
-        )),
-    }
+    parse(&response).ok_or_else(|| format!("{url} did not answer HTTP"))
 }
 
 /// `http://host:port/prefix[/mcp]` -> (`host:port`, `/prefix`).

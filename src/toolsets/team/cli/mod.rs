@@ -13,6 +13,7 @@
 //! `check_command`.
 
 mod board_command;
+mod board_tasks;
 mod check_command;
 pub(crate) mod check_touches;
 mod command;
