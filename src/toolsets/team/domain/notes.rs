@@ -165,11 +165,17 @@ mod tests {
         let _ = board.edit(at(1), edits).unwrap();
         let view = View::new(&board, at(2));
         assert_eq!(
-            due(view, "w2").len(),
+            due(view, "w2", &[]).len(),
             1,
             "w2 holds nothing: only the board note"
         );
-        let for_w1 = due(view, "w1");
+        assert_eq!(held_with_notes(view, "w1"), vec![id]);
+        assert_eq!(
+            due(view, "w2", &[id]).len(),
+            2,
+            "held before the call (then released): the task's note is due too"
+        );
+        let for_w1 = due(view, "w1", &[]);
         assert_eq!(for_w1.len(), 2);
         assert_eq!(
             line(for_w1[0].1),
@@ -182,7 +188,7 @@ mod tests {
         let edits = told(&for_w1, "w1");
         let _ = board.edit(at(2), edits).unwrap();
         let view = View::new(&board, at(3));
-        assert!(due(view, "w1").is_empty(), "told once");
+        assert!(due(view, "w1", &[]).is_empty(), "told once");
         assert_eq!(unread(view).count(), 0);
     }
 
@@ -214,7 +220,7 @@ mod tests {
             .unwrap();
         let new = TaskId::from_content("Parser v2", "");
         let view = View::new(&board, at(2));
-        let due = due(view, "w1");
+        let due = due(view, "w1", &[]);
         assert_eq!(due.len(), 1);
         assert_eq!(due[0].1.task, Some(new));
     }
