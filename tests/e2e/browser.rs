@@ -1032,6 +1032,14 @@ async fn a_person_reviews_and_notes_from_the_page() {
         json!("awaiting_review"),
     )
     .await;
+    shows(
+        &person,
+        "the live card's glyph",
+        "return document.querySelector('#task-' + arguments[0] + ' .glyph').textContent;",
+        json!([task]),
+        json!("⧗"),
+    )
+    .await;
     if std::env::var_os("PLANNING_UPDATE_SCREENSHOTS").is_some() {
         person.fit_page(1280).await;
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/web-review.png");

@@ -19,8 +19,16 @@
     completed: 'completed',
     failed: 'failed',
     cancelled: 'cancelled',
+    awaiting_review: 'awaiting review',
   };
-  const GLYPHS = { pending: '☐', in_progress: '⟳', completed: '☑', failed: '☒', cancelled: '⊗' };
+  const GLYPHS = {
+    pending: '☐',
+    in_progress: '⟳',
+    completed: '☑',
+    failed: '☒',
+    cancelled: '⊗',
+    awaiting_review: '⧗',
+  };
   // How many status changes "Recent activity" lists (as page.rs).
   const ACTIVITY_SHOWN = 20;
   // How long to wait before reopening a stream that the browser gave up on.
