@@ -179,8 +179,11 @@ cargo publish --dry-run --locked --allow-dirty
 step "the crate: its unit tests, from the .crate alone"
 mkdir -p "$work/crate"
 # `cargo publish --dry-run` leaves the .crate in target/package/tmp-crate/.
-crate_file=$(ls target/package/tmp-crate/planning-mcp-server-"$version".crate \
-  target/package/planning-mcp-server-"$version".crate 2>/dev/null | head -n 1)
+crate_file=
+for candidate in target/package/tmp-crate/planning-mcp-server-"$version".crate \
+  target/package/planning-mcp-server-"$version".crate; do
+  if [ -f "$candidate" ]; then crate_file=$candidate; break; fi
+done
 [ -n "$crate_file" ] || fail "cargo publish --dry-run left no planning-mcp-server-$version.crate"
 tar -xzf "$crate_file" -C "$work/crate"
 # Outside the clone (no git repository around it), sharing the built dependencies.
