@@ -34,16 +34,21 @@ async fn review(dir: &TempDir, args: &[&str]) -> (i32, String, String) {
     run_binary(dir, &all, &[("USER", "ada")]).await
 }
 
+/// Claims `task` as `agent` (or renews the claim); the reply.
+async fn claim(client: &common::Client, agent: &str, task: &str) -> String {
+    ok(
+        client,
+        "claim_task",
+        json!({"agent": agent, "task_id": task}),
+    )
+    .await
+}
+
 /// Adds `title`, claims it as w1 and releases it as completed with a note.
 async fn complete(client: &common::Client, title: &str) -> String {
     ok(client, "add_tasks", json!({"tasks": [{"title": title}]})).await;
     let task = id(title);
-    ok(
-        client,
-        "claim_task",
-        json!({"agent": "w1", "task_id": task}),
-    )
-    .await;
+    claim(client, "w1", &task).await;
     ok(
         client,
         "release_task",
@@ -180,20 +185,10 @@ async fn a_rejection_reaches_the_next_claimant() {
 
     let digest = ok(&client, "team_board", json!({})).await;
     assert!(digest.contains("rejected by grace"), "{digest}");
-    let claimed = ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w2", "task_id": task}),
-    )
-    .await;
+    let claimed = claim(&client, "w2", &task).await;
     insta::assert_snapshot!("review_claim_after_rejection", redact_times(&claimed));
     // Once claimed, the reason has been handed over; a renewal does not repeat it.
-    let renewed = ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w2", "task_id": task}),
-    )
-    .await;
+    let renewed = claim(&client, "w2", &task).await;
     assert!(!renewed.contains("Rejected by"), "{renewed}");
 }
 
@@ -278,12 +273,7 @@ async fn a_note_reaches_the_holder_once() {
     )
     .await;
     let (parser, lexer) = (id("Parser"), id("Lexer"));
-    ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w1", "task_id": parser}),
-    )
-    .await;
+    claim(&client, "w1", &parser).await;
 
     let (code, out, err) = note(&dir, &[&parser, "use the v2 lexer API", "--json"]).await;
     assert_eq!(code, 0, "{err}");
@@ -305,27 +295,12 @@ async fn a_note_reaches_the_holder_once() {
     assert!(err.contains("No task has the ID 'ffffffff'"), "{err}");
 
     // w1 holds the parser: its next reply carries both notes first, once.
-    let renewed = ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w1", "task_id": parser}),
-    )
-    .await;
+    let renewed = claim(&client, "w1", &parser).await;
     insta::assert_snapshot!("review_note_carried", redact_times(&renewed));
-    let again = ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w1", "task_id": parser}),
-    )
-    .await;
+    let again = claim(&client, "w1", &parser).await;
     assert!(!again.contains("NOTE from"), "told once: {again}");
     // Another agent gets neither: the board note reached w1 already.
-    let other = ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w2", "task_id": lexer}),
-    )
-    .await;
+    let other = claim(&client, "w2", &lexer).await;
     assert!(!other.contains("NOTE from"), "{other}");
 }
 
@@ -340,12 +315,7 @@ async fn a_reworded_task_answers_its_holder_with_the_new_id() {
     )
     .await;
     let old = id("Parser");
-    ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w1", "task_id": old}),
-    )
-    .await;
+    claim(&client, "w1", &old).await;
     // The person rewords it (here through the planning tool a lead or the
     // web board uses): its ID follows its words.
     ok(
@@ -459,12 +429,7 @@ async fn a_task_the_person_adds_and_rewords_from_the_terminal_reaches_the_agent(
     assert_eq!((code, out), (0, format!("{}\n", id("Parser"))), "{err}");
     // The running server reads the stored board at its next call.
     let old = id("Parser");
-    ok(
-        &client,
-        "claim_task",
-        json!({"agent": "w1", "task_id": old}),
-    )
-    .await;
+    claim(&client, "w1", &old).await;
 
     let edit = board(&["edit", &old, "--title", "Parser v2"]);
     let edit: Vec<&str> = edit.iter().map(String::as_str).collect();

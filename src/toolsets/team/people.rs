@@ -133,11 +133,18 @@ pub(crate) fn deliver(
 }
 
 /// The tasks `agent` holds with a note not yet told (read before its call,
-/// for [`deliver`] after it); none when the board cannot be read.
-pub(crate) fn held_with_notes(board: &SharedBoard, clock: Clock, agent: &str) -> Vec<TaskId> {
+/// for [`deliver`] after it); `None` when no note is untold or the board
+/// cannot be read: nothing to deliver (a note left meanwhile waits for the
+/// agent's next call).
+pub(crate) fn held_with_notes(
+    board: &SharedBoard,
+    clock: Clock,
+    agent: &str,
+) -> Option<Vec<TaskId>> {
     board
         .read(|now_board| notes::held_with_notes(View::new(now_board, board.now(clock)), agent))
-        .unwrap_or_default()
+        .ok()
+        .flatten()
 }
 
 /// Makes the review `decide` says as one change: the leases that ended

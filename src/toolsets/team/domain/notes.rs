@@ -63,15 +63,22 @@ pub(crate) fn due<'a>(view: View<'a>, agent: &str, held: &[TaskId]) -> Vec<(u64,
 }
 
 /// The tasks `agent` holds that have an untold note: what its reply must
-/// still carry when the call releases them.
-pub(crate) fn held_with_notes(view: View<'_>, agent: &str) -> Vec<TaskId> {
-    view.board
+/// still carry when the call releases them. `None` when no note on the
+/// board is untold, so that a call's reply need not look again.
+pub(crate) fn held_with_notes(view: View<'_>, agent: &str) -> Option<Vec<TaskId>> {
+    let mut untold = view
+        .board
         .coordination()
         .notes()
         .filter(|(_, note)| note.told.is_none())
-        .filter_map(|(_, note)| note.task)
-        .filter(|id| view.claim(*id).is_some_and(|claim| claim.holder == agent))
-        .collect()
+        .peekable();
+    untold.peek()?;
+    Some(
+        untold
+            .filter_map(|(_, note)| note.task)
+            .filter(|id| view.claim(*id).is_some_and(|claim| claim.holder == agent))
+            .collect(),
+    )
 }
 
 /// The edits that mark `due` told to `agent`.
@@ -169,7 +176,7 @@ mod tests {
             1,
             "w2 holds nothing: only the board note"
         );
-        assert_eq!(held_with_notes(view, "w1"), vec![id]);
+        assert_eq!(held_with_notes(view, "w1"), Some(vec![id]));
         assert_eq!(
             due(view, "w2", &[id]).len(),
             2,

@@ -28,12 +28,16 @@ pub(super) fn carried(
             return call.await;
         };
         // A release ends the claim a note was for: what the agent held
-        // before the call is still due to it after.
+        // before the call is still due to it after. One read per call when
+        // no note waits (the usual case): the reply is not looked at again.
         let held = {
             let agent = agent.clone();
             board
                 .run(move |shared| people::held_with_notes(shared, clock, &agent))
                 .await
+        };
+        let Some(held) = held else {
+            return call.await;
         };
         let mut response = call.await?;
         let CallToolResponse::Complete(result) = &mut response else {
