@@ -19,16 +19,16 @@ mod reported;
 pub(crate) use command::SYNC;
 pub(crate) use every::background_syncs;
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::server::BoardName;
 use crate::toolsets::planning::config::{Backend, BoardSettings};
+use crate::toolsets::planning::store::git_log::fetched::{self, Fetched};
 use crate::toolsets::planning::store::git_log::git::Git;
 use crate::toolsets::planning::store::git_log::place::{BOARDS, Place};
 use crate::toolsets::planning::store::git_log::settings::check_remote;
 use crate::toolsets::planning::store::git_log::stored::Logs;
-use crate::toolsets::planning::store::git_log::sync::{self, Plan, Report, SyncError};
+use crate::toolsets::planning::store::git_log::sync::{self, Plan, Prefetched, Report, SyncError};
 use crate::toolsets::planning::store::repository_dir;
 
 /// What `sync` reads of the configuration, and so its only flags (besides
@@ -65,22 +65,16 @@ pub(crate) fn sync(
             "this repository has no remote '{remote}' (git remote add {remote} URL, or --remote NAME)"
         ));
     }
-    // The remote's logs as the last fetch left them: a log that the fetch
-    // does not extend was rewritten on the remote.
-    let tracking = format!("refs/planning/remotes/{remote}/");
-    let before: HashMap<String, String> = git
-        .refs(&tracking)
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .filter_map(|(name, commit)| Some((name.strip_prefix(&tracking)?.to_owned(), commit)))
-        .collect();
-    git.fetch(remote)
+    // The remote's logs as the last fetch left them: a log that lost
+    // operations since was rewritten on the remote.
+    let place = Place::new(git.common_dir());
+    let before = fetched::last(&git, &place, remote).map_err(|e| e.to_string())?;
+    let now = fetched::fetch(&git, &place, remote)
         .map_err(|e| format!("cannot fetch from {remote}: {e}"))?;
     let boards = match board {
         Some(board) => vec![board.to_string()],
-        None => names(&git, remote).map_err(|e| e.to_string())?,
+        None => names(&git, &now).map_err(|e| e.to_string())?,
     };
-    let place = Place::new(git.common_dir());
     let planning = &settings.planning;
     let logs = Logs::new(git, planning.limits(), planning.history_enabled);
     let mut outcome = Vec::with_capacity(boards.len());
@@ -91,8 +85,11 @@ pub(crate) fn sync(
             checkpoint_every: settings.sync.checkpoint_every,
             until: Instant::now() + settings.lock_timeout,
         };
-        let known = before.get(&name).cloned();
-        let mut synced = sync::sync_board(&logs, &place, &name, plan, Some(known));
+        let prefetched = Prefetched {
+            before: before.get(&name),
+            now: now.get(&name),
+        };
+        let mut synced = sync::sync_board(&logs, &place, &name, plan, Some(prefetched));
         if let Ok(report) = &mut synced {
             reported::only_new(&place, report);
         }
@@ -101,22 +98,17 @@ pub(crate) fn sync(
     Ok(outcome)
 }
 
-/// The boards this clone or the remote (as just fetched) has, sorted;
+/// The boards this clone or the remote (as just `fetched`) has, sorted;
 /// refs whose name is not a board's are left out.
 fn names(
     git: &Git,
-    remote: &str,
+    fetched: &Fetched,
 ) -> Result<Vec<String>, crate::toolsets::planning::store::git_log::git::GitError> {
-    let tracking = format!("refs/planning/remotes/{remote}/");
     let mut names: Vec<String> = git
         .refs(BOARDS)?
         .into_iter()
         .filter_map(|(name, _)| name.strip_prefix(BOARDS).map(str::to_owned))
-        .chain(
-            git.refs(&tracking)?
-                .into_iter()
-                .filter_map(|(name, _)| name.strip_prefix(&tracking).map(str::to_owned)),
-        )
+        .chain(fetched.boards().map(str::to_owned))
         .filter(|name| BoardName::parse(name).is_some())
         .collect();
     names.sort();

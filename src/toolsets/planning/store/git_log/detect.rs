@@ -20,8 +20,17 @@ use super::place::BOARDS;
 pub(crate) fn boards_in_git(dir: &Path, remote: Option<&str>, timeout: Duration) -> Option<String> {
     let git = Git::open(dir, timeout).ok()?;
     let here = git.refs(BOARDS).ok()?;
-    let fetched = git.refs("refs/planning/remotes/").ok()?;
-    if !(here.is_empty() && fetched.is_empty()) {
+    // What a fetch left: its files (or the refs of an earlier build).
+    let place = super::place::Place::new(git.common_dir());
+    let fetched = std::fs::read_dir(place.dir().join("fetched"))
+        .map(|files| {
+            files
+                .filter_map(Result::ok)
+                .any(|file| std::fs::metadata(file.path()).is_ok_and(|m| m.len() > 0))
+        })
+        .unwrap_or(false);
+    let legacy = git.refs("refs/planning/remotes/").ok()?;
+    if !here.is_empty() || fetched || !legacy.is_empty() {
         return Some("in this repository".into());
     }
     let remote = remote?;

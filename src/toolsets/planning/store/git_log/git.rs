@@ -5,7 +5,8 @@
 //! The git commands the log needs, run through the runtime's runner (no
 //! shell, a timeout, an output cap, the repository variables removed):
 //! plumbing only (`hash-object`, `mktree`, `commit-tree`, `update-ref`
-//! with the old value, `ls-tree`, `cat-file --batch`), and `fetch`/`push`
+//! with the old value, `ls-tree`, `cat-file --batch`, `log` of a log's
+//! own commits), and `fetch`/`push`
 //! of `refs/planning/boards/*` with the user's own remotes and
 //! credentials. Nothing touches a working tree, the index, HEAD or a
 //! branch. git never prompts: a remote that wants a password the user's
@@ -71,6 +72,17 @@ pub(crate) struct Entry {
     pub(crate) oid: String,
     /// The blob's size in bytes (`None` for a tree or a submodule).
     pub(crate) size: Option<u64>,
+}
+
+/// One commit of a [`Git::history`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Listed {
+    /// The commit.
+    pub(crate) id: String,
+    /// Its tree.
+    pub(crate) tree: String,
+    /// Its parents.
+    pub(crate) parents: Vec<String>,
 }
 
 /// What a tree we write holds under one name: the mode, type and object
@@ -178,19 +190,6 @@ impl Git {
     pub(crate) fn resolve(&self, name: &str) -> Result<Option<String>, GitError> {
         let spec = format!("{name}^{{commit}}");
         let args = ["rev-parse", "--verify", "--quiet", &spec];
-        let output = self.run_any(&args, None)?;
-        match output.code {
-            Some(0) => Ok(Some(output.stdout.trim().to_owned())),
-            Some(1) if output.stderr.trim().is_empty() => Ok(None),
-            _ => Err(self.error(&args, said(&output))),
-        }
-    }
-
-    /// The object ref `name` holds, whatever its type (a hostile push may
-    /// leave a blob where a log's commit belongs), or `None` when the ref
-    /// does not exist.
-    pub(crate) fn ref_value(&self, name: &str) -> Result<Option<String>, GitError> {
-        let args = ["rev-parse", "--verify", "--quiet", "--end-of-options", name];
         let output = self.run_any(&args, None)?;
         match output.code {
             Some(0) => Ok(Some(output.stdout.trim().to_owned())),
@@ -372,21 +371,42 @@ impl Git {
         Ok(blobs)
     }
 
-    /// Whether commit `ancestor` is an ancestor of (or is) `of`.
-    pub(crate) fn is_ancestor(&self, ancestor: &str, of: &str) -> Result<bool, GitError> {
-        let args = ["merge-base", "--is-ancestor", ancestor, of];
-        let output = self.run_any(&args, None)?;
-        match output.code {
-            Some(0) => Ok(true),
-            Some(1) => Ok(false),
-            _ => Err(self.error(&args, said(&output))),
-        }
+    /// The commits `commit` reaches (itself first, newest first), each
+    /// with its tree and parents: how a log finds, in a chain an earlier
+    /// build wrote, the commit its checkpoint was made in.
+    pub(crate) fn history(&self, commit: &str) -> Result<Vec<Listed>, GitError> {
+        let args = [
+            "log",
+            "--no-show-signature",
+            "--format=%H %T %P",
+            "--end-of-options",
+            commit,
+        ];
+        let output = self.run(&args, None)?;
+        Ok(output
+            .stdout
+            .lines()
+            .filter_map(|line| {
+                let mut parts = line.split(' ').filter(|p| !p.is_empty());
+                let (id, tree) = (parts.next()?, parts.next()?);
+                Some(Listed {
+                    id: id.to_owned(),
+                    tree: tree.to_owned(),
+                    parents: parts.map(str::to_owned).collect(),
+                })
+            })
+            .collect())
     }
 
-    /// Fetches every board of `remote` into `refs/planning/remotes/{remote}/`
-    /// (boards the remote no longer has are pruned there).
-    pub(crate) fn fetch(&self, remote: &str) -> Result<(), GitError> {
-        let refspec = format!("+refs/planning/boards/*:refs/planning/remotes/{remote}/*");
+    /// The longest one command may take.
+    pub(crate) fn timeout(&self) -> Duration {
+        self.runner.timeout
+    }
+
+    /// Fetches every board of `remote` into refs under `into` (boards the
+    /// remote no longer has are pruned there).
+    pub(crate) fn fetch(&self, remote: &str, into: &str) -> Result<(), GitError> {
+        let refspec = format!("+refs/planning/boards/*:{into}*");
         let args = [
             "fetch",
             "--quiet",
@@ -398,9 +418,9 @@ impl Git {
             remote,
             &refspec,
         ];
-        // Two processes of one clone (a server and `sync`) may fetch at
-        // once: git then refuses the one whose tracking ref moved under it.
-        // That fetch is tried again: the other one brought the same refs.
+        // A process that fetches without the fetch lock (an earlier build)
+        // may move a ref under this fetch: git then refuses it, and it is
+        // tried again.
         let mut tries = 0;
         loop {
             match self.run(&args, None) {
@@ -411,6 +431,19 @@ impl Git {
                 done => return done.map(drop),
             }
         }
+    }
+
+    /// Deletes the refs `refs` (name, the value it must have), in one
+    /// transaction: none is deleted if one moved meanwhile.
+    pub(crate) fn delete_refs(&self, refs: &[(String, String)]) -> Result<(), GitError> {
+        if refs.is_empty() {
+            return Ok(());
+        }
+        let input: String = refs
+            .iter()
+            .map(|(name, old)| format!("delete {name} {old}\n"))
+            .collect();
+        self.run(&["update-ref", "--stdin"], Some(&input)).map(drop)
     }
 
     /// Pushes commit `commit` to `remote`'s ref `name` if that ref is at
@@ -593,7 +626,15 @@ mod tests {
         );
         let blobs = git.cat_blobs(&[(&blob, 8)]).unwrap();
         assert_eq!(blobs[&blob], b"{\"a\":1}\n");
-        assert!(git.is_ancestor(&commit, &commit).unwrap());
+        let history = git.history(&commit).unwrap();
+        assert_eq!(
+            history,
+            [Listed {
+                id: commit.clone(),
+                tree,
+                parents: Vec::new(),
+            }]
+        );
         // Nothing shows in the work tree, the index or the branches.
         let status = std::process::Command::new("git")
             .args(["status", "--porcelain", "--ignored"])

@@ -8,6 +8,7 @@
 
 pub(crate) mod codec;
 pub(crate) mod detect;
+pub(crate) mod fetched;
 pub(crate) mod git;
 pub(crate) mod place;
 pub(crate) mod settings;

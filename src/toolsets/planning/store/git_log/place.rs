@@ -20,12 +20,6 @@ pub(crate) fn local_ref(board: &str) -> String {
     format!("refs/planning/boards/{board}")
 }
 
-/// The ref that holds board `board`'s log as `remote` had it at the last
-/// fetch.
-pub(crate) fn tracking_ref(remote: &str, board: &str) -> String {
-    format!("refs/planning/remotes/{remote}/{board}")
-}
-
 /// The prefix of every board's ref.
 pub(crate) const BOARDS: &str = "refs/planning/boards/";
 
@@ -44,6 +38,11 @@ impl Place {
             common_dir: common_dir.to_path_buf(),
             dir: common_dir.join("planning-mcp-server"),
         }
+    }
+
+    /// The directory of the server's files (`{git-common-dir}/planning-mcp-server`).
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// The path of board `board`'s lock file.

@@ -21,8 +21,9 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use parking_lot::Mutex;
 
+use super::fetched;
 use super::git::{Git, Pushed};
-use super::place::{Place, local_ref, tracking_ref};
+use super::place::{Place, local_ref};
 use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
 use super::sync::{Plan, fetch_board, now_micros, remote_log, writes_under};
@@ -250,8 +251,11 @@ impl GitLogStore {
     ) -> Result<(), StoreError> {
         let git = self.logs.git();
         let (remote, board) = (self.sync.remote.as_str(), self.board.as_str());
-        let tracking = tracking_ref(remote, board);
-        let (fetched, lease) = remote_log(git, &tracking).map_err(|e| self.error(e.to_string()))?;
+        let last = fetched::last(git, &self.place, remote)
+            .map_err(|e| self.error(e.to_string()))?
+            .get(board);
+        let (fetched, lease) =
+            remote_log(git, last.as_deref()).map_err(|e| self.error(e.to_string()))?;
         let Some(commit) = written.commit.as_deref() else {
             return Ok(());
         };
@@ -261,9 +265,10 @@ impl GitLogStore {
         // them from the remote.
         let merged = match (&fetched, before.commit.as_deref()) {
             (None, _) => true,
-            (Some(theirs), Some(ours)) => git
-                .is_ancestor(theirs, ours)
-                .map_err(|e| self.error(e.to_string()))?,
+            (Some(theirs), Some(ours)) => self
+                .logs
+                .holds_commit(ours, theirs)
+                .map_err(|e| self.log_error(e))?,
             (Some(_), None) => false,
         };
         if !merged {
@@ -275,18 +280,19 @@ impl GitLogStore {
             .map_err(|e| self.error(e.to_string()))?;
         match pushed {
             Pushed::Done => {
-                let _ = git.update_ref(&tracking, commit, expected.as_deref());
+                let _ = fetched::record(git, &self.place, remote, board, commit);
                 inner.offline = None;
                 *self.unpushed.lock() = None;
                 Ok(())
             }
             Pushed::Rejected(problem) => {
                 // A race if the remote's log moved since our last fetch.
-                if let Err(error) = git.fetch(remote) {
-                    return self.kept_here(inner, before, written, op, error.problem);
-                }
+                let value = match fetched::fetch(git, &self.place, remote) {
+                    Ok(fetched) => fetched.get(board),
+                    Err(error) => return self.kept_here(inner, before, written, op, error.problem),
+                };
                 let (theirs, now) =
-                    remote_log(git, &tracking).map_err(|e| self.error(e.to_string()))?;
+                    remote_log(git, value.as_deref()).map_err(|e| self.error(e.to_string()))?;
                 if now == expected {
                     return self.kept_here(inner, before, written, op, problem);
                 }

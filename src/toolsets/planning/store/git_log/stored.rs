@@ -4,12 +4,19 @@
 
 //! Logs as git holds them: a commit whose tree has one blob per operation
 //! (`op-{replica}-{counter}`) and at most one checkpoint
-//! (`checkpoint-{stamp}-{replica}`); its parents are the log's history.
-//! Reading decodes each blob once (a cache by object ID); writing an
-//! operation, merging two logs and compacting one each make one commit.
-//! Moving a ref is the caller's: these only make objects.
+//! (`checkpoint-{stamp}-{replica}`). Its parents are not the log's earlier
+//! commits but only the commit its checkpoint was made in (none before
+//! the first checkpoint), whose own parent is the log it compacted: so
+//! `git log --all` shows a board's tip and its checkpoints, and the
+//! operations a checkpoint covers stay in git's history (docs/sync.md,
+//! "Layout"). Whether one log holds another is therefore read from their
+//! operations, never from their ancestry. A chain an earlier build wrote
+//! (each commit the parent of the next) reads the same, and is written on
+//! in this layout. Reading decodes each blob once (a cache by object ID);
+//! writing an operation, merging two logs and compacting one each make
+//! one commit. Moving a ref is the caller's: these only make objects.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use parking_lot::Mutex;
@@ -40,13 +47,15 @@ fn set_aside_whole(tree: &str, why: String) -> StoredLog {
     stored
 }
 
-/// Whether log `a` holds every operation `b` reaches (by their vectors).
-fn holds(a: &StoredLog, b: &StoredLog) -> bool {
-    let reach = a.log.vector();
-    b.log
-        .vector()
-        .iter()
-        .all(|(replica, n)| reach.get(replica).is_some_and(|m| m >= n))
+/// How many results each of `Logs`' small caches keeps before it starts
+/// over.
+const CACHED: usize = 64;
+
+/// Whether log `a` holds everything of log `b`: their union adds nothing
+/// to `a` (every operation and unreadable entry of `b`, its checkpoint or
+/// one built on it).
+pub(crate) fn holds(a: &StoredLog, b: &StoredLog) -> bool {
+    a.commit == b.commit || a.log.merge(&b.log).is_ok_and(|union| union == a.log)
 }
 
 /// Why a log could not be read or written.
@@ -91,6 +100,9 @@ pub(crate) struct StoredLog {
     entries: BTreeMap<String, Item>,
     /// The checkpoint's entry name and the tree it compacted.
     checkpoint: Option<(String, String)>,
+    /// The commit the checkpoint was made in (the parent of a commit of
+    /// this log; none without a checkpoint).
+    base: Vec<String>,
 }
 
 /// Reads and writes the logs of one repository, with the limits and the
@@ -103,6 +115,12 @@ pub(crate) struct Logs {
     /// Blobs decoded so far, by object ID and entry name (a blob never
     /// changes; what it reads as depends on its name too).
     decoded: Mutex<HashMap<(String, String), Decoded>>,
+    /// The checkpoint's commit of the logs read so far, by commit.
+    bases: Mutex<HashMap<String, Vec<String>>>,
+    /// Pairs of commits (ours, theirs) found to hold one another: a
+    /// commit never changes, so a fetch that brings nothing new reads
+    /// neither log again.
+    held: Mutex<HashSet<(String, String)>>,
 }
 
 impl Logs {
@@ -113,6 +131,8 @@ impl Logs {
             limits,
             history_enabled,
             decoded: Mutex::new(HashMap::new()),
+            bases: Mutex::new(HashMap::new()),
+            held: Mutex::new(HashSet::new()),
         }
     }
 
@@ -133,7 +153,58 @@ impl Logs {
         };
         let mut stored = self.read_tree(commit)?;
         stored.commit = Some(commit.to_owned());
+        if let Some((_, compacted)) = &stored.checkpoint {
+            stored.base = self.base(commit, compacted);
+        }
         Ok(stored)
+    }
+
+    /// Whether the log at commit `ours` holds everything of the log at
+    /// `theirs` ([`holds`]; remembered when it does).
+    pub(crate) fn holds_commit(&self, ours: &str, theirs: &str) -> Result<bool, LogError> {
+        let key = (ours.to_owned(), theirs.to_owned());
+        if ours == theirs || self.held.lock().contains(&key) {
+            return Ok(true);
+        }
+        let held = holds(&self.read(Some(ours))?, &self.read(Some(theirs))?);
+        if held {
+            let mut memo = self.held.lock();
+            if memo.len() >= CACHED {
+                memo.clear();
+            }
+            memo.insert(key);
+        }
+        Ok(held)
+    }
+
+    /// The commit the checkpoint of the log at `commit` was made in: the
+    /// child of the commit whose tree is `compacted` (the log the
+    /// checkpoint compacted). In this layout it is `commit` or its
+    /// parent; in a chain an earlier build wrote, further back. When git's
+    /// history does not show it (a history cut short), `commit` itself:
+    /// a commit of the log then keeps all of what it kept.
+    fn base(&self, commit: &str, compacted: &str) -> Vec<String> {
+        if let Some(base) = self.bases.lock().get(commit) {
+            return base.clone();
+        }
+        let found = self.git.history(commit).ok().and_then(|history| {
+            let full: HashSet<&str> = history
+                .iter()
+                .filter(|c| c.tree == compacted)
+                .map(|c| c.id.as_str())
+                .collect();
+            history
+                .iter()
+                .find(|c| c.tree != compacted && c.parents.iter().any(|p| full.contains(p.as_str())))
+                .map(|c| c.id.clone())
+        });
+        let base = vec![found.unwrap_or_else(|| commit.to_owned())];
+        let mut bases = self.bases.lock();
+        if bases.len() >= CACHED {
+            bases.clear();
+        }
+        bases.insert(commit.to_owned(), base.clone());
+        base
     }
 
     /// The log of tree (or commit) `tree`, without a commit. A tree past
@@ -281,7 +352,8 @@ impl Logs {
         }
     }
 
-    /// A commit of `base` with `op` added (its parent: `base`'s commit).
+    /// A commit of `base` with `op` added (its parent: the commit of
+    /// `base`'s checkpoint, if it has one).
     pub(crate) fn append(&self, base: &StoredLog, op: Op) -> Result<StoredLog, LogError> {
         let name = codec::op_name(op.id.replica, op.id.counter);
         let json = codec::op_to_json(&op);
@@ -296,7 +368,7 @@ impl Logs {
         let mut stored = base.clone();
         stored.entries.insert(name, Item::blob(oid));
         stored.log.insert(op);
-        let parents: Vec<&str> = base.commit.as_deref().into_iter().collect();
+        let parents: Vec<&str> = base.base.iter().map(String::as_str).collect();
         stored.commit = Some(self.commit(&stored, &parents, "operation")?);
         Ok(stored)
     }
@@ -318,9 +390,11 @@ impl Logs {
 
     /// `ours` and `theirs` as one log: `ours` when it holds `theirs`
     /// already, `theirs` when it holds `ours` (a fast-forward), else a
-    /// merge commit of the union (see `domain::replay::log`). Checkpoints
-    /// that went apart are first expanded back to their common part from
-    /// git's history; if that history is gone, the merge is refused.
+    /// commit of the union (see `domain::replay::log`) whose parent is the
+    /// commit of the checkpoint it keeps. Checkpoints that went apart are
+    /// first expanded back to their common part from git's history (the
+    /// union's commit then keeps both checkpoints' commits as parents); if
+    /// that history is gone, the merge is refused.
     pub(crate) fn merge(
         &self,
         ours: &StoredLog,
@@ -332,19 +406,19 @@ impl Logs {
                 None => theirs.clone(),
             });
         };
-        // A descendant holds its ancestor's operations, unless a commit in
-        // between was set aside (a hostile push): then only a union loses
-        // nothing.
-        if a == b || (self.git.is_ancestor(b, a)? && holds(ours, theirs)) {
+        if a == b {
             return Ok(ours.clone());
         }
-        if self.git.is_ancestor(a, b)? && holds(theirs, ours) {
-            return Ok(theirs.clone());
-        }
+        // Which log holds the other is read from their operations (their
+        // commits' ancestry says nothing in this layout).
         let (mut left, mut right) = (ours.clone(), theirs.clone());
+        let mut parents: Vec<String> = Vec::new();
         let log = match left.log.merge(&right.log) {
+            Ok(log) if log == ours.log => return Ok(ours.clone()),
+            Ok(log) if log == theirs.log => return Ok(theirs.clone()),
             Ok(log) => log,
             Err(diverged) => {
+                parents.extend(ours.base.iter().chain(&theirs.base).cloned());
                 left = self.expand(&left, diverged.common)?;
                 right = self.expand(&right, diverged.common)?;
                 left.log.merge(&right.log).map_err(|_| {
@@ -357,13 +431,25 @@ impl Logs {
             log,
             entries: BTreeMap::new(),
             checkpoint: None,
+            base: Vec::new(),
         };
         let lineage = |s: &StoredLog| s.log.checkpoint().map(|c| c.lineage());
         let chosen = match lineage(&merged) {
             None => None,
-            l if l == lineage(&left) => left.checkpoint.clone(),
-            _ => right.checkpoint.clone(),
+            l if l == lineage(&left) => {
+                merged.base.clone_from(&ours.base);
+                left.checkpoint.clone()
+            }
+            _ => {
+                merged.base.clone_from(&theirs.base);
+                right.checkpoint.clone()
+            }
         };
+        for parent in parents {
+            if !merged.base.contains(&parent) {
+                merged.base.push(parent);
+            }
+        }
         if let Some((name, compacted)) = chosen {
             let item = left
                 .entries
@@ -393,7 +479,8 @@ impl Logs {
                 merged.entries.insert(corrupt.label.clone(), oid.clone());
             }
         }
-        merged.commit = Some(self.commit(&merged, &[a, b], "merge")?);
+        let parents: Vec<&str> = merged.base.iter().map(String::as_str).collect();
+        merged.commit = Some(self.commit(&merged, &parents, "merge")?);
         Ok(merged)
     }
 
@@ -445,6 +532,7 @@ impl Logs {
             log,
             entries,
             checkpoint: before.checkpoint,
+            base: stored.base.clone(),
         })
     }
 
@@ -487,8 +575,11 @@ impl Logs {
             log,
             entries,
             checkpoint: Some((name, tree)),
+            base: Vec::new(),
         };
-        compacted.commit = Some(self.commit(&compacted, &[commit], "checkpoint")?);
+        let made = self.commit(&compacted, &[commit], "checkpoint")?;
+        compacted.base = vec![made.clone()];
+        compacted.commit = Some(made);
         Ok(compacted)
     }
 }

@@ -12,13 +12,18 @@
 //! A remote whose log no longer holds what this clone fetched before (it
 //! was rewritten by force, or deleted) is rebuilt from the union: the
 //! merge keeps every operation of both, and the push puts back what the
-//! remote lost; the report says so.
+//! remote lost; the report says so. What was fetched before is
+//! `fetched.rs`'s; whether one log holds another is read from their
+//! operations (`stored::holds`), not from their commits' ancestry. A push
+//! is therefore seldom a fast-forward: its lease (the exact value the
+//! remote had at the fetch) is what makes it safe.
 
 use std::collections::HashSet;
 use std::time::Instant;
 
+use super::fetched;
 use super::git::{Git, GitError, Pushed};
-use super::place::{Place, local_ref, tracking_ref};
+use super::place::{Place, local_ref};
 use super::stored::{LogError, Logs, StoredLog};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::replay::{CheckpointId, Op, OpId, Replica, SetAside};
@@ -127,19 +132,28 @@ pub(crate) fn lock(place: &Place, board: &str, until: Instant) -> Result<FileLoc
     })
 }
 
+/// The remote's ref of one board at two fetches: the one before (to tell
+/// a remote rewritten since) and the one just made.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Prefetched {
+    /// What the fetch before this one found.
+    pub(crate) before: Option<String>,
+    /// What this fetch found.
+    pub(crate) now: Option<String>,
+}
+
 /// Syncs `board` with `plan.remote`. `prefetched` is `Some` when the
 /// remote's boards were just fetched (one fetch serves every board of a
-/// sync), with the board's remote log as the fetch before that one had left
-/// it (to tell a remote rewritten since); `None`: this sync fetches.
+/// sync); `None`: this sync fetches.
 pub(crate) fn sync_board(
     logs: &Logs,
     place: &Place,
     board: &str,
     plan: Plan<'_>,
-    prefetched: Option<Option<String>>,
+    prefetched: Option<Prefetched>,
 ) -> Result<Report, SyncError> {
     let git = logs.git();
-    let (local_name, remote_name) = (local_ref(board), tracking_ref(plan.remote, board));
+    let local_name = local_ref(board);
     let _lock = lock(place, board, plan.until)?;
     let replica = place.replica().map_err(|error| SyncError::Lock {
         board: board.to_owned(),
@@ -149,28 +163,28 @@ pub(crate) fn sync_board(
         board: board.to_owned(),
         ..Report::default()
     };
-    let mut fetched = prefetched.is_some();
-    let mut known = match prefetched {
-        Some(known) => known,
-        None => remote_log(git, &remote_name)?.0,
+    let (mut known, mut pending) = match prefetched {
+        Some(Prefetched { before, now }) => (remote_log(git, before.as_deref())?.0, Some(now)),
+        None => {
+            let before = fetched::last(git, place, plan.remote)?.get(board);
+            (remote_log(git, before.as_deref())?.0, None)
+        }
     };
     for attempt in 1..=plan.retries {
-        if !fetched {
-            git.fetch(plan.remote)?;
-        }
-        fetched = false;
-        let (remote_commit, lease) = remote_log(git, &remote_name)?;
+        let value = match pending.take() {
+            Some(value) => value,
+            None => fetched::fetch(git, place, plan.remote)?.get(board),
+        };
+        let (remote_commit, lease) = remote_log(git, value.as_deref())?;
+        let remote = logs.read(remote_commit.as_deref())?;
         if let Some(before) = &known
-            && remote_commit
-                .as_deref()
-                .is_none_or(|now| !git.is_ancestor(before, now).unwrap_or(false))
+            && !(remote_commit.is_some() && reaches(&remote, &logs.read(Some(before))?))
         {
             report.rewritten = true;
         }
         known.clone_from(&remote_commit);
         let local_commit = git.resolve(&local_name)?;
         let local = logs.read(local_commit.as_deref())?;
-        let remote = logs.read(remote_commit.as_deref())?;
         let shared = writes_under(replica, &local, &remote);
         let lock_error = |error| SyncError::Lock {
             board: board.to_owned(),
@@ -242,21 +256,21 @@ pub(crate) fn sync_board(
                 {
                     git.update_ref(&local_name, &commit, Some(merged_commit))?;
                 }
-                git.update_ref(&remote_name, &commit, lease.as_deref())?;
+                fetched::record(git, place, plan.remote, board, &commit)?;
                 return Ok(report);
             }
             Pushed::Rejected(problem) => {
                 // A race if the remote's log moved meanwhile; a refusal
                 // (a hook, a rule) if it did not.
-                git.fetch(plan.remote)?;
-                fetched = true;
-                if git.ref_value(&remote_name)? == lease {
+                let now = fetched::fetch(git, place, plan.remote)?.get(board);
+                if now == lease {
                     return Err(SyncError::Push {
                         board: board.to_owned(),
                         remote: plan.remote.to_owned(),
                         problem,
                     });
                 }
+                pending = Some(now);
             }
             Pushed::Failed(problem) => {
                 return Err(SyncError::Push {
@@ -287,38 +301,42 @@ pub(crate) fn fetch_board(
     plan: Plan<'_>,
 ) -> Result<bool, SyncError> {
     let git = logs.git();
-    let tracking = tracking_ref(plan.remote, board);
-    let known = remote_log(git, &tracking)?.0;
-    git.fetch(plan.remote)?;
-    let Some(theirs) = remote_log(git, &tracking)?.0 else {
+    let before = fetched::last(git, place, plan.remote)?.get(board);
+    let now = fetched::fetch(git, place, plan.remote)?.get(board);
+    let Some(theirs) = remote_log(git, now.as_deref())?.0 else {
         return Ok(false);
     };
     if let Some(ours) = git.resolve(&local_ref(board))?
-        && git.is_ancestor(&theirs, &ours)?
+        && logs.holds_commit(&ours, &theirs)?
     {
         return Ok(false);
     }
-    match sync_board(logs, place, board, plan, Some(known)) {
+    match sync_board(logs, place, board, plan, Some(Prefetched { before, now })) {
         Ok(_) => Ok(true),
         Err(SyncError::Busy(_)) => Ok(false),
         Err(error) => Err(error),
     }
 }
 
-/// The remote's log as tracking ref `name` holds it: its commit (`None`:
-/// no log), and what the ref holds, which a push's lease names. A ref
-/// that holds no commit (a blob a hostile clone pushed) is no log: it
-/// reads as an empty one, and the next push replaces it.
+/// The remote's log as a fetch found its ref at `value`: its commit
+/// (`None`: no log), and the value, which a push's lease names. A value
+/// that is no commit (a blob a hostile clone pushed) is no log: it reads
+/// as an empty one, and the next push replaces it. A value whose object
+/// this repository no longer has (`git gc` pruned what no ref kept) reads
+/// as nothing fetched: the next push's lease fails and fetches again.
 pub(crate) fn remote_log(
     git: &Git,
-    name: &str,
+    value: Option<&str>,
 ) -> Result<(Option<String>, Option<String>), GitError> {
-    let Some(value) = git.ref_value(name)? else {
+    let Some(value) = value else {
         return Ok((None, None));
     };
-    match git.resolve(name) {
-        Ok(commit) => Ok((commit, Some(value))),
-        Err(_) => Ok((None, Some(value))),
+    if let Ok(Some(commit)) = git.resolve(value) {
+        return Ok((Some(commit), Some(value.to_owned())));
+    }
+    match git.has_object(value)? {
+        true => Ok((None, Some(value.to_owned()))),
+        false => Ok((None, None)),
     }
 }
 
@@ -332,6 +350,16 @@ pub(crate) fn writes_under(replica: Replica, ours: &StoredLog, theirs: &StoredLo
             && !ours.log.covered(replica, op.id.counter)
             && ours.log.op(replica, op.id.counter) != Some(op)
     })
+}
+
+/// Whether log `a` reaches every operation `b` reaches (by their vectors:
+/// what a remote that lost nothing still has, compacted or not).
+fn reaches(a: &StoredLog, b: &StoredLog) -> bool {
+    let reach = a.log.vector();
+    b.log
+        .vector()
+        .iter()
+        .all(|(replica, n)| reach.get(replica).is_some_and(|m| m >= n))
 }
 
 /// Records in `report` what the board holds after the sync.

@@ -10,6 +10,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use super::GitLogStore;
+use super::fetched;
 use super::git::Git;
 use super::place::Place;
 use super::settings::SyncSettings;
@@ -238,14 +239,15 @@ fn the_log_compacts_through_the_remote_and_keeps_its_history() {
     );
     assert_eq!(tree.lines().count(), 1, "one checkpoint: {tree}");
     assert!(tree.starts_with("checkpoint-"));
-    // The operations stay in the history.
-    let log = git(
+    // The operations stay in the history: the checkpoint's parent is the
+    // log it compacted.
+    let compacted = git(
         &c.remote,
-        &["log", "--format=%s", "refs/planning/boards/default"],
+        &["ls-tree", "--name-only", "refs/planning/boards/default^"],
     );
     assert!(
-        log.lines().filter(|l| *l == "operation").count() >= 16,
-        "{log}"
+        compacted.lines().filter(|l| l.starts_with("op-")).count() >= 16,
+        "{compacted}"
     );
     let b = board(&c.clones[1], false);
     sync(&c.clones[1]);
@@ -429,10 +431,8 @@ fn a_push_after_a_fetch_it_did_not_merge_keeps_the_fetched_claim() {
     claim(&b, "bea", "shared").unwrap();
     // A sync (or the interval's task) of clone a fetched b's claim and
     // has not merged it yet when a's next change pushes.
-    Git::open(&c.clones[0], Duration::from_secs(60))
-        .unwrap()
-        .fetch("origin")
-        .unwrap();
+    let g = Git::open(&c.clones[0], Duration::from_secs(60)).unwrap();
+    fetched::fetch(&g, &Place::new(g.common_dir()), "origin").unwrap();
     add(&a, &["third"]).unwrap();
     // b's acknowledged claim stays on the remote and reaches a.
     let log = git(
@@ -526,15 +526,8 @@ fn a_blob_as_the_remotes_board_ref_is_set_aside_and_replaced() {
         &c.remote,
         &["update-ref", "refs/planning/boards/default", &blob],
     );
-    git(
-        &c.clones[1],
-        &[
-            "fetch",
-            "-q",
-            "origin",
-            "+refs/planning/boards/*:refs/planning/remotes/origin/*",
-        ],
-    );
+    let g = Git::open(&c.clones[1], Duration::from_secs(60)).unwrap();
+    fetched::fetch(&g, &Place::new(g.common_dir()), "origin").unwrap();
     add(&b, &["from b"]).unwrap();
     let report = sync_ok(&c.clones[1]).unwrap();
     assert!(report.push, "{report:?}");
@@ -925,4 +918,199 @@ fn a_change_too_large_to_read_back_is_refused_and_changes_nothing() {
     assert_eq!(titles(&board), ["small"]);
     drop(board);
     assert_eq!(titles(&self::board(dir, false)), ["small"], "as stored");
+}
+
+/// How many lines `git log --all --oneline` prints in `dir`.
+fn log_all(dir: &Path) -> usize {
+    git(dir, &["log", "--all", "--oneline"]).lines().count()
+}
+
+/// 99 status changes of task `title` (on a board that has it).
+fn toggle(board: &SharedBoard, title: &str, times: usize) {
+    let id = crate::toolsets::planning::domain::TaskId::from_content(title, "").to_string();
+    for n in 0..times {
+        let status = ["completed", "pending"][n % 2];
+        board
+            .mutate(
+                |x| x.update_statuses(&[(&id, status)]).map(|u| ((), u)),
+                |_, ()| (),
+            )
+            .unwrap();
+    }
+}
+
+#[test]
+fn a_hundred_changes_leave_a_handful_of_commits_in_git_log_all() {
+    let c = clones(2);
+    let a = board(&c.clones[0], true);
+    add(&a, &["Write the parser"]).unwrap();
+    toggle(&a, "Write the parser", 99);
+    // Each change pushed: the clone and the remote show the tip alone.
+    let (here, remote) = (log_all(&c.clones[0]), log_all(&c.remote));
+    eprintln!("git log --all after 100 changes: {here} here, {remote} on the remote");
+    assert_eq!((here, remote), (1, 1));
+    // A checkpoint adds itself and the log it compacted.
+    assert!(sync(&c.clones[0]).compacted);
+    assert_eq!(log_all(&c.clones[0]), 2);
+    assert_eq!(log_all(&c.remote), 2);
+    // The other clone converges, writes offline, and both converge again
+    // with as few commits.
+    let b = board(&c.clones[1], false);
+    sync(&c.clones[1]);
+    assert_eq!(titles(&b), titles(&a));
+    add(&b, &["Write the tests"]).unwrap();
+    add(&a, &["Ship it"]).unwrap();
+    sync(&c.clones[1]);
+    sync(&c.clones[0]);
+    assert_eq!(titles(&a), ["Write the parser", "Write the tests", "Ship it"]);
+    assert_eq!(titles(&b), titles(&a));
+    for dir in [&c.clones[0], &c.clones[1], &c.remote] {
+        assert!(log_all(dir) <= 3, "{}", git(dir, &["log", "--all", "--oneline"]));
+    }
+}
+
+#[test]
+fn a_mirror_push_sends_nothing_of_the_boards_but_their_refs() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], true), board(&c.clones[1], true));
+    add(&a, &["from a"]).unwrap();
+    sync(&c.clones[1]);
+    add(&b, &["from b"]).unwrap();
+    sync(&c.clones[0]);
+    assert_eq!(titles(&a), titles(&b));
+    let mirror = c._root.path().join("mirror.git");
+    git(
+        c._root.path(),
+        &["init", "-q", "--bare", mirror.to_str().unwrap()],
+    );
+    for dir in &c.clones {
+        git(dir, &["push", "-q", "--mirror", mirror.to_str().unwrap()]);
+        let refs = git(dir, &["ls-remote", mirror.to_str().unwrap()]);
+        let ours: Vec<&str> = refs
+            .lines()
+            .filter_map(|line| line.split_once('\t').map(|(_, name)| name))
+            .filter(|name| name.starts_with("refs/planning/"))
+            .collect();
+        assert_eq!(ours, ["refs/planning/boards/default"], "{refs}");
+    }
+}
+
+/// The commits of an earlier build's log over `trees` (oldest first): a
+/// chain, each the parent of the next, as that build wrote them; returns
+/// the newest.
+fn chain(dir: &Path, trees: &[String]) -> String {
+    let mut parent: Option<String> = None;
+    for tree in trees {
+        let mut args = vec!["commit-tree", tree.as_str(), "-m", "operation"];
+        if let Some(parent) = &parent {
+            args.extend(["-p", parent.as_str()]);
+        }
+        parent = Some(git(dir, &args).trim().to_owned());
+    }
+    parent.unwrap()
+}
+
+#[test]
+fn a_log_an_earlier_build_wrote_loads_and_is_written_on_in_this_layout() {
+    let c = clones(2);
+    let dir = &c.clones[0];
+    let name = "refs/planning/boards/default";
+    let tree = || git(dir, &["rev-parse", &format!("{name}^{{tree}}")]).trim().to_owned();
+    // The trees an earlier build wrote are those of this one: the same
+    // operations' blobs. Its commits made a chain, a checkpoint's among
+    // them, and its fetch left a ref.
+    let mut trees = Vec::new();
+    {
+        let a = board(dir, false);
+        add(&a, &["Write the parser"]).unwrap();
+        trees.push(tree());
+        for _ in 0..11 {
+            toggle(&a, "Write the parser", 1);
+            trees.push(tree());
+        }
+        assert!(sync(dir).compacted);
+        trees.push(tree());
+        add(&a, &["Write the tests"]).unwrap();
+        trees.push(tree());
+    }
+    let old = chain(dir, &trees);
+    git(dir, &["update-ref", name, &old]);
+    git(dir, &["push", "-q", "-f", "origin", &format!("{old}:{name}")]);
+    git(dir, &["fetch", "-q", "origin", "+refs/planning/boards/*:refs/planning/remotes/origin/*"]);
+    std::fs::remove_dir_all(dir.join(".git/planning-mcp-server/fetched")).unwrap();
+    let checkpoint = git(dir, &["rev-parse", &format!("{old}^")]).trim().to_owned();
+    // It loads as it is.
+    let a = board(dir, false);
+    assert_eq!(titles(&a), ["Write the parser", "Write the tests"]);
+    // A change on it: a commit whose parent is the checkpoint's commit.
+    add(&a, &["Ship it"]).unwrap();
+    let parents = git(dir, &["log", "-1", "--format=%P", name]);
+    assert_eq!(parents.trim(), checkpoint);
+    // The sync reads the earlier build's fetch (the remote was not
+    // rewritten) and removes its ref; the other clone converges.
+    let report = sync(dir);
+    assert!(!report.rewritten, "{report:?}");
+    assert_eq!(git(dir, &["for-each-ref", "refs/planning/remotes/"]), "");
+    let b = board(&c.clones[1], false);
+    sync(&c.clones[1]);
+    assert_eq!(titles(&b), ["Write the parser", "Write the tests", "Ship it"]);
+    // What the chain held after its checkpoint is no longer in git's
+    // history; the checkpoint and what it compacted are.
+    let history = git(dir, &["rev-list", name]);
+    assert!(!history.contains(&old), "{history}");
+    assert!(history.contains(&checkpoint), "{history}");
+}
+
+#[test]
+fn a_chain_an_earlier_build_wrote_without_a_checkpoint_leaves_git_log() {
+    let c = clones(1);
+    let dir = &c.clones[0];
+    let name = "refs/planning/boards/default";
+    let mut trees = Vec::new();
+    {
+        let a = board(dir, false);
+        for title in ["a", "b", "c"] {
+            add(&a, &[title]).unwrap();
+            trees.push(
+                git(dir, &["rev-parse", &format!("{name}^{{tree}}")])
+                    .trim()
+                    .to_owned(),
+            );
+        }
+    }
+    let old = chain(dir, &trees);
+    git(dir, &["update-ref", name, &old]);
+    let a = board(dir, false);
+    assert_eq!(titles(&a), ["a", "b", "c"]);
+    add(&a, &["d"]).unwrap();
+    assert_eq!(git(dir, &["log", "-1", "--format=%P", name]).trim(), "");
+    assert_eq!(log_all(dir), 1);
+    let reopened = board(dir, false);
+    assert_eq!(titles(&reopened), ["a", "b", "c", "d"]);
+}
+
+#[test]
+fn a_fetched_log_that_git_gc_pruned_reads_as_not_fetched_before() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], true), board(&c.clones[1], false));
+    add(&a, &["from a"]).unwrap();
+    add(&b, &["from b"]).unwrap();
+    // Clone b fetched (and was stopped before it merged): the file names
+    // a commit that no ref of b keeps, and gc prunes it.
+    let g = Git::open(&c.clones[1], Duration::from_secs(60)).unwrap();
+    let place = Place::new(g.common_dir());
+    let fetched = fetched::fetch(&g, &place, "origin").unwrap();
+    let fetched = fetched.get("default").unwrap();
+    git(&c.clones[1], &["gc", "-q", "--prune=now"]);
+    assert!(!g.has_object(&fetched).unwrap(), "pruned");
+    // A change pushed on it: its lease names nothing, the remote refuses
+    // it, and the change is made again on the merged board.
+    let pushing = board(&c.clones[1], true);
+    add(&pushing, &["after gc"]).unwrap();
+    assert_eq!(titles(&pushing), ["from a", "from b", "after gc"]);
+    // A sync says nothing of a rewrite, and the clones converge.
+    let report = sync(&c.clones[1]);
+    assert!(!report.rewritten, "{report:?}");
+    sync(&c.clones[0]);
+    assert_eq!(titles(&a), titles(&pushing));
 }
