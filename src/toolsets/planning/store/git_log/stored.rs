@@ -279,6 +279,14 @@ impl Logs {
                 }
             }
         }
+        // Two checkpoints in one tree (no clone writes that): the newest,
+        // the last by name (its stamp leads it), is read; the other is
+        // read past like any entry that is not an operation.
+        let newest = listed
+            .iter()
+            .filter(|e| matches!(decoded.get(&key(e)), Some(Decoded::Checkpoint(_))))
+            .map(|e| e.name.clone())
+            .max();
         let mut stored = StoredLog::default();
         let mut corrupt = Vec::new();
         for entry in &listed {
@@ -302,12 +310,13 @@ impl Logs {
                     stored.log.insert(op.clone());
                     continue;
                 }
+                ("blob", Some(Decoded::Checkpoint(_))) if newest.as_ref() != Some(&entry.name) => {
+                    format!(
+                        "a second checkpoint: the log reads the newest, {}",
+                        newest.as_deref().unwrap_or_default()
+                    )
+                }
                 ("blob", Some(Decoded::Checkpoint(checkpoint))) => {
-                    if stored.checkpoint.is_some() {
-                        return Err(LogError::Unusable(format!(
-                            "the log {tree} holds two checkpoints"
-                        )));
-                    }
                     stored.checkpoint = Some((entry.name.clone(), checkpoint.compacted.clone()));
                     // Operations listed before it go in again, so that
                     // those it covers are left out.

@@ -1114,3 +1114,37 @@ fn a_fetched_log_that_git_gc_pruned_reads_as_not_fetched_before() {
     sync(&c.clones[0]);
     assert_eq!(titles(&a), titles(&pushing));
 }
+
+#[test]
+fn a_tree_with_two_checkpoints_reads_the_newest_and_reads_past_the_other() {
+    let c = clones(3);
+    let a = board(&c.clones[0], false);
+    add(&a, &["Write the parser"]).unwrap();
+    toggle(&a, "Write the parser", 11);
+    assert!(sync(&c.clones[0]).compacted);
+    let existing = board(&c.clones[1], false);
+    sync(&c.clones[1]);
+    // A second checkpoint beside the first, older by its name.
+    let listing = git(&c.remote, &["ls-tree", "refs/planning/boards/default"]);
+    let (head, name) = listing
+        .lines()
+        .find_map(|line| line.split_once('\t').filter(|(_, n)| n.starts_with("checkpoint-")))
+        .unwrap();
+    let oid = head.split(' ').nth(2).unwrap().to_owned();
+    let replica = name.rsplit('-').next().unwrap();
+    let older = format!("checkpoint-0000000000000001-{replica}");
+    hostile_push(&c.remote, &[(older.clone(), oid)]);
+    let fresh = board(&c.clones[2], false);
+    for (dir, board) in [(&c.clones[1], &existing), (&c.clones[2], &fresh)] {
+        let report = sync_ok(dir).unwrap();
+        let line = format!("{older}: a second checkpoint: the log reads the newest, {name}");
+        assert!(report.corrupt.contains(&line), "{report:?}");
+        assert_eq!(titles(board), ["Write the parser"]);
+        let status = board.read(|b| b.tasks().map(|t| t.status).collect::<Vec<_>>());
+        assert_eq!(status.unwrap(), [Status::Completed]);
+    }
+    add(&fresh, &["Write the tests"]).unwrap();
+    sync_ok(&c.clones[2]).unwrap();
+    sync_ok(&c.clones[0]).unwrap();
+    assert_eq!(titles(&a), ["Write the parser", "Write the tests"]);
+}
