@@ -945,7 +945,10 @@ async fn compaction_during_concurrent_syncs_loses_nothing() {
         &["log", "-p", "--format=%s", "refs/planning/boards/default"],
     );
     for title in ["a 0.0", "b 0.5", "a 2.5"] {
-        assert!(history.contains(&format!("\"title\":\"{title}\"")), "{title}");
+        assert!(
+            history.contains(&format!("\"title\":\"{title}\"")),
+            "{title}"
+        );
     }
     let commits = git(&clones.remote, &["log", "--all", "--oneline"]);
     assert!(commits.lines().count() <= 12, "{commits}");

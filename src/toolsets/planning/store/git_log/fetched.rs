@@ -239,10 +239,17 @@ mod tests {
         for board in ["default", "release"] {
             git(
                 &c.clones[0],
-                &["update-ref", &format!("refs/planning/boards/{board}"), commit],
+                &[
+                    "update-ref",
+                    &format!("refs/planning/boards/{board}"),
+                    commit,
+                ],
             );
         }
-        git(&c.clones[0], &["push", "-q", "origin", "refs/planning/boards/*"]);
+        git(
+            &c.clones[0],
+            &["push", "-q", "origin", "refs/planning/boards/*"],
+        );
         let g = Git::open(&c.clones[1], Duration::from_secs(60)).unwrap();
         let place = Place::new(g.common_dir());
         assert_eq!(last(&g, &place, "origin").unwrap(), Fetched::default());
@@ -252,7 +259,10 @@ mod tests {
         assert_eq!(last(&g, &place, "origin").unwrap(), fetched);
         assert_eq!(git(&c.clones[1], &["for-each-ref", "refs/planning/"]), "");
         // A board the remote no longer has is gone from the file.
-        git(&c.remote, &["update-ref", "-d", "refs/planning/boards/release"]);
+        git(
+            &c.remote,
+            &["update-ref", "-d", "refs/planning/boards/release"],
+        );
         let fetched = fetch(&g, &place, "origin").unwrap();
         assert_eq!(fetched.boards().collect::<Vec<_>>(), ["default"]);
         record(&g, &place, "origin", "other", commit).unwrap();

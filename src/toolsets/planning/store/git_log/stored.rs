@@ -195,7 +195,9 @@ impl Logs {
                 .collect();
             history
                 .iter()
-                .find(|c| c.tree != compacted && c.parents.iter().any(|p| full.contains(p.as_str())))
+                .find(|c| {
+                    c.tree != compacted && c.parents.iter().any(|p| full.contains(p.as_str()))
+                })
                 .map(|c| c.id.clone())
         });
         let base = vec![found.unwrap_or_else(|| commit.to_owned())];

@@ -947,7 +947,6 @@ fn a_hundred_changes_leave_a_handful_of_commits_in_git_log_all() {
     toggle(&a, "Write the parser", 99);
     // Each change pushed: the clone and the remote show the tip alone.
     let (here, remote) = (log_all(&c.clones[0]), log_all(&c.remote));
-    eprintln!("git log --all after 100 changes: {here} here, {remote} on the remote");
     assert_eq!((here, remote), (1, 1));
     // A checkpoint adds itself and the log it compacted.
     assert!(sync(&c.clones[0]).compacted);
@@ -962,10 +961,17 @@ fn a_hundred_changes_leave_a_handful_of_commits_in_git_log_all() {
     add(&a, &["Ship it"]).unwrap();
     sync(&c.clones[1]);
     sync(&c.clones[0]);
-    assert_eq!(titles(&a), ["Write the parser", "Write the tests", "Ship it"]);
+    assert_eq!(
+        titles(&a),
+        ["Write the parser", "Write the tests", "Ship it"]
+    );
     assert_eq!(titles(&b), titles(&a));
     for dir in [&c.clones[0], &c.clones[1], &c.remote] {
-        assert!(log_all(dir) <= 3, "{}", git(dir, &["log", "--all", "--oneline"]));
+        assert!(
+            log_all(dir) <= 3,
+            "{}",
+            git(dir, &["log", "--all", "--oneline"])
+        );
     }
 }
 
@@ -1015,7 +1021,11 @@ fn a_log_an_earlier_build_wrote_loads_and_is_written_on_in_this_layout() {
     let c = clones(2);
     let dir = &c.clones[0];
     let name = "refs/planning/boards/default";
-    let tree = || git(dir, &["rev-parse", &format!("{name}^{{tree}}")]).trim().to_owned();
+    let tree = || {
+        git(dir, &["rev-parse", &format!("{name}^{{tree}}")])
+            .trim()
+            .to_owned()
+    };
     // The trees an earlier build wrote are those of this one: the same
     // operations' blobs. Its commits made a chain, a checkpoint's among
     // them, and its fetch left a ref.
@@ -1035,10 +1045,23 @@ fn a_log_an_earlier_build_wrote_loads_and_is_written_on_in_this_layout() {
     }
     let old = chain(dir, &trees);
     git(dir, &["update-ref", name, &old]);
-    git(dir, &["push", "-q", "-f", "origin", &format!("{old}:{name}")]);
-    git(dir, &["fetch", "-q", "origin", "+refs/planning/boards/*:refs/planning/remotes/origin/*"]);
+    git(
+        dir,
+        &["push", "-q", "-f", "origin", &format!("{old}:{name}")],
+    );
+    git(
+        dir,
+        &[
+            "fetch",
+            "-q",
+            "origin",
+            "+refs/planning/boards/*:refs/planning/remotes/origin/*",
+        ],
+    );
     std::fs::remove_dir_all(dir.join(".git/planning-mcp-server/fetched")).unwrap();
-    let checkpoint = git(dir, &["rev-parse", &format!("{old}^")]).trim().to_owned();
+    let checkpoint = git(dir, &["rev-parse", &format!("{old}^")])
+        .trim()
+        .to_owned();
     // It loads as it is.
     let a = board(dir, false);
     assert_eq!(titles(&a), ["Write the parser", "Write the tests"]);
@@ -1053,7 +1076,10 @@ fn a_log_an_earlier_build_wrote_loads_and_is_written_on_in_this_layout() {
     assert_eq!(git(dir, &["for-each-ref", "refs/planning/remotes/"]), "");
     let b = board(&c.clones[1], false);
     sync(&c.clones[1]);
-    assert_eq!(titles(&b), ["Write the parser", "Write the tests", "Ship it"]);
+    assert_eq!(
+        titles(&b),
+        ["Write the parser", "Write the tests", "Ship it"]
+    );
     // What the chain held after its checkpoint is no longer in git's
     // history; the checkpoint and what it compacted are.
     let history = git(dir, &["rev-list", name]);
@@ -1128,7 +1154,10 @@ fn a_tree_with_two_checkpoints_reads_the_newest_and_reads_past_the_other() {
     let listing = git(&c.remote, &["ls-tree", "refs/planning/boards/default"]);
     let (head, name) = listing
         .lines()
-        .find_map(|line| line.split_once('\t').filter(|(_, n)| n.starts_with("checkpoint-")))
+        .find_map(|line| {
+            line.split_once('\t')
+                .filter(|(_, n)| n.starts_with("checkpoint-"))
+        })
         .unwrap();
     let oid = head.split(' ').nth(2).unwrap().to_owned();
     let replica = name.rsplit('-').next().unwrap();
