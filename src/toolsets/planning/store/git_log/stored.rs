@@ -54,7 +54,7 @@ const CACHED: usize = 64;
 /// Whether log `a` holds everything of log `b`: their union adds nothing
 /// to `a` (every operation and unreadable entry of `b`, its checkpoint or
 /// one built on it).
-pub(crate) fn holds(a: &StoredLog, b: &StoredLog) -> bool {
+fn holds(a: &StoredLog, b: &StoredLog) -> bool {
     a.commit == b.commit || a.log.merge(&b.log).is_ok_and(|union| union == a.log)
 }
 

@@ -177,10 +177,12 @@ pub(crate) fn sync_board(
         };
         let (remote_commit, lease) = remote_log(git, value.as_deref())?;
         let remote = logs.read(remote_commit.as_deref())?;
-        if let Some(before) = &known
-            && !(remote_commit.is_some() && reaches(&remote, &logs.read(Some(before))?))
-        {
-            report.rewritten = true;
+        if let Some(before) = &known {
+            // A fetch before that git gc left unreadable counts as none.
+            report.rewritten |= match logs.read(Some(before)) {
+                Ok(before) => remote_commit.is_none() || !reaches(&remote, &before),
+                Err(_) => false,
+            };
         }
         known.clone_from(&remote_commit);
         let local_commit = git.resolve(&local_name)?;
@@ -256,7 +258,9 @@ pub(crate) fn sync_board(
                 {
                     git.update_ref(&local_name, &commit, Some(merged_commit))?;
                 }
-                fetched::record(git, place, plan.remote, board, &commit)?;
+                // Not recorded (the fetch lock held past the deadline):
+                // the next push's lease fails, and that sync fetches.
+                let _ = fetched::record(git, place, plan.remote, board, &commit);
                 return Ok(report);
             }
             Pushed::Rejected(problem) => {
