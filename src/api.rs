@@ -33,7 +33,7 @@ pub mod transport {
 /// The subcommands of `planning-mcp-server` (`src/main.rs`): the server's
 /// own (`setup`, `doctor`), then those the toolsets bring.
 pub mod subcommands {
-    pub use crate::server::command::CliCommand;
+    pub use crate::server::command::{CliCommand, Failure};
 
     /// Every subcommand of `planning-mcp-server`: the server's own
     /// (`setup`, `doctor`), then those the toolsets bring, in registry order.

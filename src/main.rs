@@ -163,7 +163,10 @@ where
 fn run(command: &CliCommand, matches: &ArgMatches) -> ExitCode {
     match config::subcommand::run(command, matches) {
         Ok(text) => output::print_or_fail(PROGRAM, &text),
-        Err(error) => fail(&error),
+        Err(error) => {
+            fail(&error);
+            ExitCode::from(error.code())
+        }
     }
 }
 

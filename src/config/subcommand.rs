@@ -11,7 +11,7 @@
 use clap::{ArgMatches, Command};
 
 use super::flags::{ConfigFlags, taken};
-use crate::server::command::{CliCommand, Configuration, Configured, Run};
+use crate::server::command::{CliCommand, Configuration, Configured, Failure, Run};
 
 /// `command`'s parser: its own arguments, and for one that reads keys,
 /// `--config` and the flags that set them.
@@ -30,9 +30,9 @@ pub fn define(command: &CliCommand) -> Command {
 
 /// Runs `command` on the arguments `matches` ([`define`]'s): the text to
 /// print, or what went wrong.
-pub fn run(command: &CliCommand, matches: &ArgMatches) -> Result<String, String> {
+pub fn run(command: &CliCommand, matches: &ArgMatches) -> Result<String, Failure> {
     match command.run {
-        Run::Alone(run) => run(matches),
+        Run::Alone(run) => run(matches).map_err(Failure::from),
         Run::Configured { reads, run, .. } => {
             let flags = ConfigFlags::read(matches, &taken(reads));
             let load = || {

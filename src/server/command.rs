@@ -32,7 +32,8 @@ pub struct CliCommand {
 
 /// How a subcommand runs on the arguments its parser read: each answers the
 /// text to print on standard output, or what went wrong (printed on
-/// standard error after the program's name; exit status 1).
+/// standard error after the program's name; exit status 1, or the one a
+/// [`Failure`] names).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Run {
     /// It reads no configuration (`setup`, `doctor`).
@@ -47,8 +48,48 @@ pub(crate) enum Run {
         /// Its help of a flag.
         flag_help: fn(&Flag) -> &str,
         /// The run, handed the configuration to load when it needs it.
-        run: fn(&ArgMatches, &Configuration<'_>) -> Result<String, String>,
+        run: fn(&ArgMatches, &Configuration<'_>) -> Result<String, Failure>,
     },
+}
+
+/// Why a subcommand did not do what it was asked: the sentence for
+/// standard error and the exit status, so that a script can tell kinds of
+/// failure apart (`board`'s, docs/review.md). A bare sentence exits 1.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Failure {
+    /// What went wrong, for a person.
+    pub(crate) message: String,
+    /// The exit status: 1, or another the subcommand documents (never 0,
+    /// and never 2, clap's for a wrong command line).
+    pub(crate) code: u8,
+}
+
+impl Failure {
+    /// The exit status it asks for.
+    pub fn code(&self) -> u8 {
+        self.code
+    }
+
+    /// A failure that exits with `code`.
+    pub(crate) fn with_code(code: u8, message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code,
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Self::with_code(1, message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Self::with_code(1, message)
+    }
 }
 
 /// A flag's own help ([`Run::Configured`]'s `flag_help` when the subcommand

@@ -197,9 +197,12 @@ fn check(
             if let Some(board) = board_dir(args) {
                 match probe::writable(&dir.join(&board)) {
                     Ok(()) => report.ok(&format!("its board directory {board} is writable")),
-                    Err(why) => report.fail(
-                        &format!("its board directory {board} is not writable: {why}"),
-                        "give the directory write permission, or run setup with another --storage",
+                    Err(refused) => report.fail(
+                        &format!(
+                            "its board directory {board} is not writable: {}",
+                            refused.why
+                        ),
+                        &format!("{}; or run setup with another --storage", refused.fix),
                     ),
                 }
             }

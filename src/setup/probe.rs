@@ -236,21 +236,53 @@ pub(crate) fn hook(program: &Path, args: &[String], dir: &Path) -> Result<String
     }
 }
 
+/// Why the server could not keep its boards in a directory, and the
+/// command that makes it able to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unwritable {
+    /// What is in the way.
+    pub(crate) why: String,
+    /// What to run, for this path.
+    pub(crate) fix: String,
+}
+
 /// Whether the server can keep its boards in `dir` (made if missing, as
 /// the server would): a file is made in it and removed again, or in the
-/// nearest directory above it that exists.
-pub(crate) fn writable(dir: &Path) -> Result<(), String> {
-    let existing = dir
-        .ancestors()
-        .find(|d| d.is_dir())
-        .ok_or("no directory above it exists")?;
+/// nearest directory above it that exists. A file where a directory of the
+/// path should be is in the way too: the server could make nothing there.
+pub(crate) fn writable(dir: &Path) -> Result<(), Unwritable> {
+    let nearest = dir.ancestors().find(|d| d.symlink_metadata().is_ok());
+    let Some(existing) = nearest else {
+        return Err(Unwritable {
+            why: "no directory above it exists".into(),
+            fix: "make the directory".into(),
+        });
+    };
+    let shown = existing.display().to_string();
+    if !existing.is_dir() {
+        let moved = format!("{shown}.moved");
+        return Err(Unwritable {
+            why: format!("{shown} is a file, not a directory"),
+            fix: format!(
+                "move the file away (`mv {} {}`); the server makes the directory",
+                super::agent::shell_word(&shown),
+                super::agent::shell_word(&moved)
+            ),
+        });
+    }
     let probe = existing.join(format!(
         ".planning-mcp-server-doctor-{}",
         std::process::id()
     ));
     std::fs::write(&probe, b"")
         .and_then(|()| std::fs::remove_file(&probe))
-        .map_err(|e| format!("{} cannot be written: {e}", existing.display()))
+        .map_err(|e| Unwritable {
+            why: format!("{shown} cannot be written: {e}"),
+            fix: format!(
+                "give it write permission (`chmod u+w {}`)",
+                super::agent::shell_word(&shown)
+            ),
+        })
 }
 
 #[cfg(test)]
@@ -300,6 +332,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         writable(&dir.path().join("not/yet")).unwrap();
         assert!(!dir.path().join("not").exists());
+        // A file where a directory of the path goes: nothing can be made.
+        std::fs::write(dir.path().join("file"), "").unwrap();
+        let shown = dir.path().join("file").display().to_string();
+        let refused = writable(&dir.path().join("file/boards")).unwrap_err();
+        assert_eq!(refused.why, format!("{shown} is a file, not a directory"));
+        assert!(
+            refused.fix.contains(&format!("`mv {shown} {shown}.moved`")),
+            "{refused:?}"
+        );
         assert!(
             http_server("https://x/mcp")
                 .unwrap_err()

@@ -2,12 +2,15 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server board list|add|edit|status|goal` (docs/review.md,
-//! "The board from a terminal"): the real binary on a file board, its
-//! output a script reads (the ID alone, `--json`), its exit statuses, and a
-//! refusal that changes nothing.
+//! `planning-mcp-server board list|add|edit|status|goal|note|review`
+//! (docs/review.md, "The board from a terminal"): the real binary on a
+//! file board and on a running HTTP server (`--url`), its output a script
+//! reads (the ID alone, `--json`), its exit statuses, and a refusal that
+//! changes nothing.
 
-use crate::common::{HttpServer, file_storage, id, run_binary};
+use crate::common::{HttpServer, call, client_with_token, file_storage, free_port, id};
+use crate::common::{ok, run_binary};
+use crate::team::TEAM;
 
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -105,35 +108,44 @@ async fn a_person_adds_lists_edits_and_sets_statuses_from_the_terminal() {
 }
 
 #[tokio::test]
-async fn a_refused_change_exits_1_and_changes_nothing() {
+async fn a_refused_change_exits_non_zero_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     board(&dir, &["add", "Parser"]).await;
     board(&dir, &["goal", "Ship"]).await;
     let before = stored(&dir);
     let parser = id("Parser");
-    let refusals: [(&[&str], &str); 6] = [
-        (&["status", &parser, "done"], "'done' is not a status"),
+    let refusals: [(&[&str], i32, &str); 7] = [
+        (&["status", &parser, "done"], 1, "'done' is not a status"),
         (
             &["status", &parser, "awaiting_review"],
+            1,
             "awaiting_review is not set by hand",
         ),
         (
             &["status", "0badc0de", "completed"],
+            4,
+            "No task has the ID '0badc0de'",
+        ),
+        (
+            &["edit", "0badc0de", "--title", "x"],
+            4,
             "No task has the ID '0badc0de'",
         ),
         (
             &["edit", &parser],
+            1,
             "Give a new title, a new description, or both.",
         ),
-        (&["edit", &parser, "--title", " "], "must not be blank"),
+        (&["edit", &parser, "--title", " "], 1, "must not be blank"),
         (
             &["goal", "Ship more"],
+            1,
             "a goal is set (**Goal:** Ship): give --reason TEXT",
         ),
     ];
-    for (args, says) in refusals {
+    for (args, status, says) in refusals {
         let (code, out, err) = board_with(&dir, args, &[]).await;
-        assert_eq!((code, out.as_str()), (1, ""), "{args:?}: {err}");
+        assert_eq!((code, out.as_str()), (status, ""), "{args:?}: {err}");
         assert!(err.starts_with("planning-mcp-server: "), "{args:?}: {err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert_eq!(stored(&dir), before, "{args:?} changed the board");
@@ -151,7 +163,7 @@ async fn a_refused_change_exits_1_and_changes_nothing() {
     // `edit` and `status` create no board where none is stored.
     let empty = tempfile::tempdir().unwrap();
     let (code, _, err) = board_with(&empty, &["status", &parser, "completed"], &[]).await;
-    assert_eq!(code, 1);
+    assert_eq!(code, 3, "exit status 3: no such board");
     assert!(err.contains("none is stored at"), "{err}");
     assert!(!empty.path().join("store").join("default.json").exists());
 }
@@ -206,7 +218,7 @@ async fn list_asks_a_running_server_with_its_token() {
         );
     }
     let (code, out, err) = run_binary(&dir, &["board", "list", "--url", server.base()], &[]).await;
-    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!((code, out.as_str()), (6, ""), "exit status 6: no sign-in");
     assert!(
         err.contains("wants a token: set PLANNING_SERVER_AUTH_TOKEN"),
         "{err}"
@@ -229,5 +241,296 @@ async fn list_asks_a_running_server_with_its_token() {
     assert_eq!(
         serde_json::from_str::<Value>(out.trim()).unwrap(),
         json!({"board": "other", "stored": false, "goal": null, "tasks": []})
+    );
+}
+
+/// The token of the servers below.
+const TOKEN: (&str, &str) = ("PLANNING_SERVER_AUTH_TOKEN", "s3cret");
+
+/// A person's commands: each one's exit status, standard output and
+/// standard error must be the same on the stored board and on a server's.
+fn script() -> Vec<Vec<String>> {
+    let lexer = id("Lexer");
+    let lexer_v2 = id("Lexer v2");
+    let parser = id("Parser");
+    let lines: [&[&str]; 17] = [
+        &["goal", "Ship the parser"],
+        &["add", "Parser"],
+        &["add", "Lexer", "--description", ""],
+        &["add", "Lexer", "--json"],
+        &["status", &lexer, "in_progress"],
+        &["edit", &lexer, "--title", "Lexer v2", "--json"],
+        &["status", &lexer_v2, "completed", "--json"],
+        &[
+            "goal",
+            "Ship v2",
+            "--reason",
+            "the v1 parser is dropped",
+            "--json",
+        ],
+        &["note", "stop after the parser", "--by", "ada", "--json"],
+        &["note", &parser, "use the v2 lexer API", "--by", "ada"],
+        // Refusals, each with its exit status.
+        &["status", &lexer_v2, "done"],
+        &["status", "0badc0de", "completed"],
+        &["edit", &parser],
+        &["goal", "Ship more"],
+        &["review", "approve", &parser, "--by", "ada"],
+        &[
+            "review", "reject", "0badc0de", "--reason", "no tests", "--by", "ada",
+        ],
+        &["list", "--json"],
+    ];
+    let mut all: Vec<Vec<String>> = lines
+        .iter()
+        .map(|line| line.iter().map(|a| a.to_string()).collect())
+        .collect();
+    all.push(vec!["list".into()]);
+    all
+}
+
+/// `board args...` against the server at `url`, with `envs`.
+async fn served(
+    dir: &TempDir,
+    url: &str,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut all: Vec<&str> = vec!["board"];
+    all.extend(args);
+    all.extend(["--url", url]);
+    run_binary(dir, &all, envs).await
+}
+
+/// A server with team on and the token, its boards in `dir/served`.
+async fn team_server(dir: &TempDir, envs: &[(&str, &str)]) -> HttpServer {
+    let storage = file_storage(&dir.path().join("served"));
+    let mut args: Vec<&str> = TEAM.to_vec();
+    args.extend(storage.iter().map(String::as_str));
+    let mut all = vec![TOKEN];
+    all.extend(envs);
+    HttpServer::start_in(dir, &args, &all).await
+}
+
+#[tokio::test]
+async fn every_command_answers_the_same_from_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = team_server(&dir, &[]).await;
+    // A session makes the server's board (a write never creates one).
+    let agent = client_with_token(&server.url, TOKEN.1).await;
+    ok(&agent, "get_tasks", json!({})).await;
+    let team = [("PLANNING_SERVER_TOOLSETS", "planning,team")];
+    let mut statuses = Vec::new();
+    for line in script() {
+        let line: Vec<&str> = line.iter().map(String::as_str).collect();
+        let stored = board_with(&dir, &line, &team).await;
+        let from_server = served(&dir, server.base(), &line, &[TOKEN]).await;
+        assert_eq!(from_server, stored, "board {line:?}");
+        statuses.push(stored.0);
+    }
+    assert_eq!(
+        statuses,
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4, 1, 1, 1, 4, 0, 0],
+        "the refusals exit with their own statuses"
+    );
+
+    // It happened on the server: its sessions read it.
+    let listed = ok(&agent, "get_tasks", json!({})).await;
+    assert!(listed.contains("**Goal:** Ship v2"), "{listed}");
+    assert!(
+        listed.contains(&format!("- ☑ [{}] Lexer v2", id("Lexer v2"))),
+        "{listed}"
+    );
+    // The note on the task waits for its holder; the board's reaches the
+    // next agent that calls, once.
+    let claimed = ok(
+        &agent,
+        "claim_task",
+        json!({"agent": "w1", "task_id": id("Parser")}),
+    )
+    .await;
+    assert!(
+        claimed.contains("NOTE from ada (a person) on the board: stop after the parser"),
+        "{claimed}"
+    );
+    assert!(
+        claimed.contains(&format!(
+            "NOTE from ada (a person) on [{}]: use the v2 lexer API",
+            id("Parser")
+        )),
+        "{claimed}"
+    );
+}
+
+#[tokio::test]
+async fn a_person_reviews_an_agents_work_on_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = team_server(&dir, &[("PLANNING_TEAM_REQUIRE_REVIEW", "true")]).await;
+    let agent = client_with_token(&server.url, TOKEN.1).await;
+    let url = server.base();
+    let ada = [TOKEN, ("USER", "ada")];
+    let (code, out, err) = served(&dir, url, &["add", "Parser"], &ada).await;
+    assert_eq!((code, out), (0, format!("{}\n", id("Parser"))), "{err}");
+    let task = id("Parser");
+    let release = |note: &'static str| json!({"agent": "w1", "task_id": task, "status": "completed", "note": note});
+    ok(
+        &agent,
+        "claim_task",
+        json!({"agent": "w1", "task_id": task}),
+    )
+    .await;
+    ok(&agent, "release_task", release("all green")).await;
+
+    // Rejected from the terminal, with a reason: the next claimant reads it.
+    let reject = [
+        "review",
+        "reject",
+        &task,
+        "--reason",
+        "the tests skip the lexer",
+    ];
+    let (code, out, err) = served(&dir, url, &[&reject[..], &["--json"]].concat(), &ada).await;
+    assert_eq!(code, 0, "{err}");
+    let outcome: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (
+            &outcome["status"],
+            &outcome["verdict"],
+            &outcome["reviewer"],
+            &outcome["evidence_by"]
+        ),
+        (
+            &json!("pending"),
+            &json!("rejected"),
+            &json!("ada"),
+            &json!("w1")
+        )
+    );
+    let claimed = ok(
+        &agent,
+        "claim_task",
+        json!({"agent": "w2", "task_id": task}),
+    )
+    .await;
+    assert!(
+        claimed.contains("Rejected by ada at ") && claimed.contains("\"the tests skip the lexer\""),
+        "{claimed}"
+    );
+
+    // Approved from the terminal: completed, the reviewer (the OS account)
+    // kept with the evidence.
+    ok(
+        &agent,
+        "release_task",
+        json!({"agent": "w2", "task_id": task, "status": "completed", "note": "lexer tested"}),
+    )
+    .await;
+    let (code, out, err) = served(&dir, url, &["review", "approve", &task], &ada).await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!(
+            "Approved [{task}]: it is completed.\n- ☑ [{task}] Parser"
+        )),
+        "{out}"
+    );
+    let board = ok(&agent, "team_board", json!({})).await;
+    assert!(
+        board.contains(&format!(
+            "- ☑ [{task}] Parser · evidence: \"lexer tested\" (by w2), approved by ada"
+        )),
+        "{board}"
+    );
+    // Twice is refused: exit status 1, nothing on standard output.
+    let (code, out, err) = served(&dir, url, &["review", "approve", &task], &ada).await;
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.contains("does not await review (it is completed)"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_wrong_token_a_stopped_server_or_an_unknown_board_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = team_server(&dir, &[("PLANNING_TEAM_REQUIRE_REVIEW", "true")]).await;
+    let agent = client_with_token(&server.url, TOKEN.1).await;
+    ok(&agent, "add_tasks", json!({"tasks": [{"title": "Parser"}]})).await;
+    let task = id("Parser");
+    ok(
+        &agent,
+        "claim_task",
+        json!({"agent": "w1", "task_id": task}),
+    )
+    .await;
+    ok(
+        &agent,
+        "release_task",
+        json!({"agent": "w1", "task_id": task, "status": "completed", "note": "all green"}),
+    )
+    .await;
+    let before = ok(&agent, "team_board", json!({})).await;
+    let url = server.base();
+    let wrong = [
+        ("PLANNING_SERVER_AUTH_TOKEN", "guessed"),
+        ("USER", "mallory"),
+    ];
+    let none = [("USER", "mallory")];
+    let writes: [&[&str]; 4] = [
+        &["review", "approve", &task],
+        &["review", "reject", &task, "--reason", "x"],
+        &["status", &task, "pending"],
+        &["add", "Lexer"],
+    ];
+    for args in writes {
+        for (envs, says) in [
+            (&wrong[..], "refused the token"),
+            (&none[..], "wants a token"),
+        ] {
+            let (code, out, err) = served(&dir, url, args, envs).await;
+            assert_eq!((code, out.as_str()), (6, ""), "{args:?}: {err}");
+            assert!(
+                err.starts_with(&format!(
+                    "planning-mcp-server: {url} {says}: set PLANNING_SERVER_AUTH_TOKEN"
+                )),
+                "{args:?}: {err}"
+            );
+            assert!(!err.contains("guessed"), "the token is never shown: {err}");
+        }
+    }
+    assert_eq!(ok(&agent, "team_board", json!({})).await, before);
+
+    // An unknown board, an unknown task: their own statuses.
+    let (code, out, err) = served(&dir, url, &["add", "Lexer", "--board", "other"], &[TOKEN]).await;
+    assert_eq!((code, out.as_str()), (3, ""), "{err}");
+    assert!(err.contains("no board other yet"), "{err}");
+    let (code, _, err) = served(
+        &dir,
+        url,
+        &["review", "approve", "0badc0de", "--by", "ada"],
+        &[TOKEN],
+    )
+    .await;
+    assert_eq!(code, 4, "{err}");
+    assert!(err.contains("No task has the ID '0badc0de'"), "{err}");
+    assert_eq!(ok(&agent, "team_board", json!({})).await, before);
+
+    // Nothing listens: exit status 5, at once.
+    let down = format!("http://127.0.0.1:{}", free_port());
+    let approve = ["review", "approve", &task, "--by", "ada"];
+    let (code, out, err) = served(&dir, &down, &approve, &[TOKEN]).await;
+    assert_eq!((code, out.as_str()), (5, ""), "{err}");
+    assert!(err.contains(&format!("cannot reach {down}")), "{err}");
+    let (code, _, err) = served(&dir, &down, &["list"], &[TOKEN]).await;
+    assert_eq!(code, 5, "{err}");
+    // The agent still holds no path to approve: its own attempt is refused.
+    let (refused, text) = call(
+        &agent,
+        "update_task_statuses",
+        json!({"tasks": [{"task_id": task, "status": "completed"}]}),
+    )
+    .await;
+    assert!(
+        refused && text.contains("awaits a person's review"),
+        "{text}"
     );
 }

@@ -243,13 +243,17 @@ async fn the_cli_says_why_it_cannot_review() {
     let dir = tempfile::tempdir().unwrap();
     // Nothing stored yet.
     let (code, out, err) = review(&dir, &["approve", "a46f8d35"]).await;
-    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        (code, out.as_str()),
+        (3, ""),
+        "exit status 3: no such board"
+    );
     assert!(err.contains("none is stored at"), "{err}");
     // A stored board, and an ID that names no task.
     let client = reviewing_agent(&dir).await;
     complete(&client, "Parser").await;
     let (code, _, err) = review(&dir, &["approve", "ffffffff"]).await;
-    assert_eq!(code, 1);
+    assert_eq!(code, 4, "exit status 4: no such task");
     assert!(err.contains("No task has the ID 'ffffffff'"), "{err}");
 }
 
@@ -291,7 +295,7 @@ async fn a_note_reaches_the_holder_once() {
         "{digest}"
     );
     let (code, _, err) = note(&dir, &["ffffffff", "x"]).await;
-    assert_eq!(code, 1);
+    assert_eq!(code, 4, "exit status 4: no such task");
     assert!(err.contains("No task has the ID 'ffffffff'"), "{err}");
 
     // w1 holds the parser: its next reply carries both notes first, once.

@@ -1006,3 +1006,46 @@ async fn the_agents_own_clis_list_the_server_setup_wrote() {
         assert_eq!(ours["transport"]["args"], serde_json::json!([]), "{said}");
     }
 }
+
+#[tokio::test]
+async fn doctor_s_fix_for_a_board_directory_that_cannot_be_made_is_run_as_printed() {
+    let project = Project::new();
+    project
+        .setup(&["claude-code", "--toolsets", "planning,team"])
+        .await;
+    // A file where the board directory goes: the server could make no
+    // board there. (A directory without write permission cannot be made
+    // here: the tests may run as root, whom permissions do not stop.)
+    std::fs::write(project.path(".planning-mcp-server"), "not a directory\n").unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let file = project.path(".planning-mcp-server").display().to_string();
+    let failed = format!(
+        "  FAIL  its board directory .planning-mcp-server is not writable: {file} is a file, \
+         not a directory\n        fix: move the file away (`mv {file} {file}.moved`); the \
+         server makes the directory; or run setup with another --storage\n"
+    );
+    assert!(stderr.contains(&failed), "{stderr}");
+
+    // The fix, run as printed, turns the FAIL into ok.
+    let (_, rest) = failed.split_once("fix: move the file away (`").unwrap();
+    let (fix, _) = rest.split_once('`').unwrap();
+    let words: Vec<&str> = fix.split_whitespace().collect();
+    let status = std::process::Command::new(words[0])
+        .args(&words[1..])
+        .status()
+        .unwrap();
+    assert!(status.success(), "{fix}");
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains("  ok    its board directory .planning-mcp-server is writable\n"),
+        "{report}"
+    );
+}

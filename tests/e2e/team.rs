@@ -94,10 +94,22 @@ fn transcript_section(doc: &str) -> (&str, &str, &str) {
 
 #[tokio::test]
 async fn a_lead_and_two_workers_share_a_board_over_http() {
+    // A repository: the server runs in its main worktree, worker-2 works
+    // in a linked one, whose hooks read the same board by default.
     let dir = tempfile::tempdir().unwrap();
-    let mut args: Vec<String> = TEAM.iter().map(|s| s.to_string()).collect();
-    args.extend(file_storage(&dir.path().join("store")));
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let linked = tempfile::tempdir().unwrap();
+    common::git(dir.path(), &["init", "-q", "-b", "main"]);
+    common::git(
+        dir.path(),
+        &["commit", "-q", "--allow-empty", "-m", "first"],
+    );
+    let worktree = linked.path().join("wt-2");
+    let path = worktree.to_str().unwrap();
+    common::git(
+        dir.path(),
+        &["worktree", "add", "-q", "-b", "worker-2", path],
+    );
+    let args = [TEAM[0], TEAM[1], "--storage", "file"];
     let server = HttpServer::start_in(&dir, &args, &[]).await;
     let url = server.board_url("release");
     let connect = || common::client_at(&url);
@@ -118,20 +130,11 @@ async fn a_lead_and_two_workers_share_a_board_over_http() {
         &lead,
         "add_tasks",
         json!({"tasks": [
-            {"title": "Write the parser"},
-            {"title": "Write the tests"},
-            {"title": "Wire the CLI"},
-            {"title": "Release notes"},
+            {"title": "Write the parser", "touches": ["src/parser/**"]},
+            {"title": "Write the tests", "touches": ["tests/parser.rs"]},
+            {"title": "Wire the CLI", "touches": ["src/cli/**"], "blocked_by": [1, 2]},
+            {"title": "Release notes", "touches": ["CHANGELOG.md"], "blocked_by": [3]},
         ]}),
-    )
-    .await;
-    step(&mut t, "lead", &lead, "link_tasks", json!({"task_id": id("Wire the CLI"), "blocked_by": [id("Write the parser"), id("Write the tests")]})).await;
-    step(
-        &mut t,
-        "lead",
-        &lead,
-        "link_tasks",
-        json!({"task_id": id("Release notes"), "blocked_by": [id("Wire the CLI")]}),
     )
     .await;
     step(
@@ -183,6 +186,30 @@ async fn a_lead_and_two_workers_share_a_board_over_http() {
     )
     .await;
     step(&mut t, "lead", &lead, "team_board", json!({})).await;
+    // worker-2's pre-commit hook, in its linked worktree, with a file of
+    // worker-1's reservation staged: the warning, and the commit goes on.
+    let lexer = worktree.join("src/parser/lexer.rs");
+    std::fs::create_dir_all(lexer.parent().unwrap()).unwrap();
+    std::fs::write(&lexer, "pub fn lex() {}\n").unwrap();
+    common::git(&worktree, &["add", "src/parser/lexer.rs"]);
+    let hook = ["check-touches", "--board", "release", "--storage", "file"];
+    let output = common::command(&dir)
+        .current_dir(&worktree)
+        .args(hook)
+        .env("PLANNING_AGENT", "worker-2")
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let checked = String::from_utf8(output.stdout).unwrap();
+    assert!(checked.contains("- src/parser/lexer.rs: ["), "{checked}");
+    let _ = write!(
+        t,
+        "**hook** (worker-2's pre-commit, in its linked worktree, `src/parser/lexer.rs` staged) \
+         runs `PLANNING_AGENT=worker-2 planning-mcp-server check-touches --board release \
+         --storage file` and gets (exit status 0: a warning, the commit goes on):\n\n\
+         ```text\n{checked}```\n\n"
+    );
     step(&mut t, "worker-1", &w1, "release_task", json!({"agent": "worker-1", "task_id": id("Write the parser"), "status": "completed", "command": "cargo test parser", "exit_code": 0, "commit": "9f3c2a1"})).await;
     step(&mut t, "worker-2", &w2, "release_task", json!({"agent": "worker-2", "task_id": id("Write the tests"), "status": "completed", "command": "cargo test", "exit_code": 1})).await;
     step(&mut t, "worker-2", &w2, "release_task", json!({"agent": "worker-2", "task_id": id("Write the tests"), "status": "completed", "command": "cargo test", "exit_code": 0})).await;
@@ -211,6 +238,22 @@ async fn a_lead_and_two_workers_share_a_board_over_http() {
         t,
         "**hook** runs `planning-mcp-server summary --board release --url URL` and gets:\n\n\
          ```markdown\n{digest}```\n"
+    );
+    // The same board, read by a hook in the linked worktree, no server asked.
+    let output = common::command(&dir)
+        .current_dir(&worktree)
+        .args(["summary", "--board", "release", "--storage", "file"])
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stored = String::from_utf8(output.stdout).unwrap();
+    assert!(stored.starts_with("# Board release"), "{stored}");
+    let _ = write!(
+        t,
+        "\n**hook** in worker-2's linked worktree runs `planning-mcp-server summary --board \
+         release --storage file` (the stored board: the main worktree's, shared by default) and \
+         gets:\n\n```markdown\n{stored}```\n"
     );
 
     // docs/team.md shows this very run, with its real times; rewrite it with

@@ -21,6 +21,7 @@ pub(crate) mod coordination;
 pub(crate) mod domain;
 pub(crate) mod mcp;
 pub(crate) mod named_boards;
+pub(crate) mod person_tasks;
 pub(crate) mod shared_board;
 pub(crate) mod store;
 pub(crate) mod sync_cli;

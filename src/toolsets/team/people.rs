@@ -90,8 +90,8 @@ impl PersonDesk for TeamDesk {
         );
         match outcome {
             Ok(Ok(reply)) => Ok(reply),
-            Ok(Err(refused)) => Err(PersonError::Refused(refused.to_string())),
-            Err(failed) => Err(PersonError::Failed(failed.to_string())),
+            Ok(Err(refused)) => Err(refusal(refused)),
+            Err(failed) => Err(failed.into()),
         }
     }
 }
@@ -168,8 +168,17 @@ fn decide(
     );
     match outcome {
         Ok(Ok(reply)) => Ok(reply),
-        Ok(Err(refused)) => Err(PersonError::Refused(refused.to_string())),
-        Err(failed) => Err(PersonError::Failed(failed.to_string())),
+        Ok(Err(refused)) => Err(refusal(refused)),
+        Err(failed) => Err(failed.into()),
+    }
+}
+
+/// A refusal of the team's rules as the person reads it: an ID that names
+/// no task is told apart (a script's `board` exit status says so).
+fn refusal(refused: TeamError) -> PersonError {
+    match refused {
+        TeamError::Board(error) => error.into(),
+        other => PersonError::Refused(other.to_string()),
     }
 }
 

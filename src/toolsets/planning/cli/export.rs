@@ -13,7 +13,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::{MOVE_KEYS, database_board, flag_help};
 use crate::runtime::whole_file::{Step, Write};
-use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::command::{CliCommand, Configuration, Failure, Run};
 
 /// The subcommand, for the registry entry's `commands`.
 pub(crate) const EXPORT: CliCommand = CliCommand {
@@ -46,11 +46,11 @@ fn define(command: Command) -> Command {
     ExportArgs::augment_args(command.about(ABOUT))
 }
 
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = ExportArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let (name, store) = database_board(configuration)?;
     let Some((revision, snapshot)) = store.export().map_err(|error| error.to_string())? else {
-        return Err(format!("board {name} is not in {}", store.database()));
+        return Err(format!("board {name} is not in {}", store.database()).into());
     };
     let Some(path) = args.output else {
         return Ok(snapshot);

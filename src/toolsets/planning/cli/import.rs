@@ -11,7 +11,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::{MOVE_KEYS, database_board, flag_help};
 use crate::runtime::regular_file;
-use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::command::{CliCommand, Configuration, Failure, Run};
 use crate::toolsets::planning::store::file::MAX_SNAPSHOT_BYTES;
 
 /// The subcommand, for the registry entry's `commands`.
@@ -44,7 +44,7 @@ fn define(command: Command) -> Command {
     ImportArgs::augment_args(command.about(ABOUT))
 }
 
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = ImportArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let shown = args.file.display();
     let bytes = regular_file::read(&args.file, MAX_SNAPSHOT_BYTES)

@@ -13,7 +13,8 @@ use std::fmt::Debug;
 
 use serde_json::Value;
 
-use crate::toolsets::planning::shared_board::SharedBoard;
+use crate::toolsets::planning::domain::BoardError;
+use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
 
 /// What a person's action did: the sentence to show them, and the same as
 /// JSON for a program (the CLI's `--json`, the web board's answer).
@@ -33,9 +34,33 @@ pub(crate) enum PersonError {
     /// review with that ID, a blank reason, ...): the person's mistake.
     #[error("{0}")]
     Refused(String),
+    /// The task ID names no task on the board (or one a person reworded
+    /// since: the sentence names its new ID): nothing changed.
+    #[error("{0}")]
+    NoTask(String),
     /// The board could not be loaded, locked or saved: nothing changed.
     #[error("{0}")]
     Failed(String),
+}
+
+impl From<BoardError> for PersonError {
+    fn from(error: BoardError) -> Self {
+        match error {
+            BoardError::UnknownTasks(_) | BoardError::Reworded { .. } => {
+                Self::NoTask(error.to_string())
+            }
+            refused => Self::Refused(refused.to_string()),
+        }
+    }
+}
+
+impl From<CallError> for PersonError {
+    fn from(error: CallError) -> Self {
+        match error {
+            CallError::Refused(refused) => refused.into(),
+            failed => Self::Failed(failed.to_string()),
+        }
+    }
 }
 
 /// The person's desk on a board: each call is one change of `board`

@@ -10,7 +10,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::{SYNC_KEYS, report, sync};
 use crate::server::BoardName;
-use crate::server::command::{CliCommand, Configuration, Run, own_help};
+use crate::server::command::{CliCommand, Configuration, Failure, Run, own_help};
 use crate::toolsets::planning::Planning;
 
 /// The subcommand, for the registry entry's `commands`.
@@ -47,7 +47,7 @@ fn define(command: Command) -> Command {
 }
 
 /// Syncs and prints the report; an error when any board did not sync.
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = SyncArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let board = match args.board.as_deref() {
         Some(name) => Some(BoardName::parse(name).ok_or_else(|| {
@@ -72,7 +72,7 @@ fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String
     let outcome = sync(settings, Some(&remote), board.as_ref())?;
     match report::render(&remote, &outcome) {
         (text, true) => Ok(text),
-        (text, false) => Err(text.trim_end().to_owned()),
+        (text, false) => Err(text.trim_end().into()),
     }
 }
 
@@ -101,7 +101,9 @@ mod tests {
     #[test]
     fn a_bad_board_name_is_refused_before_anything_runs() {
         let matches = parse(&["--board", "Not A Name", "--config", "/nonexistent"]).unwrap();
-        let error = crate::config::subcommand::run(&SYNC, &matches).unwrap_err();
+        let error = crate::config::subcommand::run(&SYNC, &matches)
+            .unwrap_err()
+            .message;
         assert!(
             error.starts_with("--board: 'Not A Name' is not a board name"),
             "{error}"

@@ -15,9 +15,15 @@
 //!   the page nor set the cookie, so it cannot send a matching pair. The
 //!   value lives in the browser only, so it survives a server restart and
 //!   holds across replicas behind a balancer.
-//! - A request with an `Authorization` header (a script, the CLI) needs no
-//!   token: a browser never adds that header to another site's request
-//!   without a CORS preflight, which this server never grants.
+//! - A request with an `Authorization: Bearer` header (a script, the
+//!   terminal's `board --url`) needs no token: a browser never adds that
+//!   header to another site's request without a CORS preflight, which this
+//!   server never grants, and never adds a bearer token by itself. (It does
+//!   re-send Basic credentials it cached for a proxy in front of the server
+//!   by itself, even on another site's form: so only `Bearer` counts.) With
+//!   `[server] auth_token` set, the HTTP layer has checked the token before
+//!   this; without, the header proves only that no browser page sent the
+//!   request, which is all this check is about.
 
 use axum::http::{HeaderMap, HeaderValue, header};
 
@@ -43,7 +49,7 @@ pub(crate) enum CrossSite {
     #[error(
         "refused: the CSRF token is missing or wrong; reload the board page and try again \
          (scripts: send the same value in the planning_csrf cookie and the X-CSRF-Token \
-         header, or use Authorization)"
+         header, or use Authorization: Bearer)"
     )]
     Token,
 }
@@ -75,9 +81,15 @@ pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), CrossSite> {
 }
 
 /// Whether the request carries the token: `given` (the header's or the
-/// form field's value) equal to the cookie's, or an `Authorization` header.
+/// form field's value) equal to the cookie's, or an `Authorization: Bearer`
+/// header (see the module's documentation).
 pub(crate) fn token(headers: &HeaderMap, given: Option<&str>) -> Result<(), CrossSite> {
-    if headers.contains_key(header::AUTHORIZATION) {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.get(..7))
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("bearer "));
+    if bearer {
         return Ok(());
     }
     let given = given.or_else(|| headers.get(HEADER).and_then(|v| v.to_str().ok()));
@@ -189,6 +201,13 @@ mod tests {
         );
         let script = headers(&[("authorization", "Bearer x")]);
         assert_eq!(token(&script, None), Ok(()));
+        let script = headers(&[("authorization", "bearer x")]);
+        assert_eq!(token(&script, None), Ok(()));
+        // Credentials a browser re-sends by itself are no proof.
+        for cached in ["Basic YTpi", "Digest username=\"a\"", "Bearer", "x"] {
+            let browser = headers(&[("authorization", cached)]);
+            assert_eq!(token(&browser, None), Err(CrossSite::Token), "{cached}");
+        }
     }
 
     #[test]

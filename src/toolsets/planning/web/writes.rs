@@ -15,9 +15,13 @@
 //! 503 when it is busy or cannot be saved). A refused write changes nothing.
 //!
 //! The body is a JSON object of strings or form fields; the answer to JSON
-//! is JSON (`{"ok": true, "action": "add", "task_id": "…", "revision": 7}`
-//! or `{"error": "…"}`), to a form a `303` back to the board page (or the
-//! error as text).
+//! is JSON (`{"ok": true, "action": "add", "task_id": "…", "revision": 7,
+//! "text": "…", "outcome": {…}}`, the last two the reply the terminal's
+//! `board` command prints, or `{"error": "…", "kind": "no_task"}`), to a
+//! form a `303` back to the board page (or the error as text).
+//!
+//! The planning writes are [`person_tasks`]'s, as the terminal's `board`
+//! commands are, so both channels refuse and reply alike.
 //!
 //! [`ACTIONS`] are the planning board's own writes; [`PERSON_ACTIONS`]
 //! (approve, reject, note) go to the person's desk that toolset `team`
@@ -36,10 +40,11 @@ use serde_json::{Value, json};
 use super::Web;
 use super::csrf;
 use crate::server::BoardName;
-use crate::toolsets::planning::coordination::person::{PersonDesk, PersonError};
-use crate::toolsets::planning::domain::{BoardError, NewTask, Status, TaskId};
+use crate::toolsets::planning::coordination::person::{PersonDesk, PersonError, PersonReply};
+use crate::toolsets::planning::domain::{Status, TaskId};
 use crate::toolsets::planning::named_boards::Boards;
-use crate::toolsets::planning::shared_board::{CallError, SharedBoard};
+use crate::toolsets::planning::person_tasks;
+use crate::toolsets::planning::shared_board::SharedBoard;
 
 /// The largest body a write takes: far more than any title and description.
 pub(crate) const MAX_BODY: usize = 256 * 1024;
@@ -124,11 +129,14 @@ fn form_decode(text: &str) -> Result<String, WriteError> {
     String::from_utf8(out).map_err(|_| WriteError::Invalid("the form is not UTF-8".into()))
 }
 
-/// What a write did: the task it made or changed, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a write did: the task it made or changed, if any, and the reply a
+/// person reads of it (the terminal's, [`PersonReply`]).
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Written {
     /// The task (for an edit, its new ID).
     pub(crate) task_id: Option<TaskId>,
+    /// The reply.
+    pub(crate) reply: PersonReply,
 }
 
 /// Why a write was not done. Nothing changed.
@@ -148,7 +156,8 @@ pub(crate) enum WriteError {
         "no action {0:?} here: review and notes come with toolset team (--toolsets planning,team)"
     )]
     NoDesk(String),
-    /// The person's desk refused the action (409) or could not do it (503).
+    /// The board refused the action (409: no such task, a blank title, …)
+    /// or could not do it (503).
     #[error(transparent)]
     Person(#[from] PersonError),
     /// No such board (404).
@@ -160,15 +169,6 @@ pub(crate) enum WriteError {
     /// The board could not be opened (503).
     #[error("the board cannot be opened: {0}")]
     NotOpened(String),
-    /// The board or its store refused or failed (409, 503).
-    #[error(transparent)]
-    Call(#[from] CallError),
-}
-
-impl From<BoardError> for WriteError {
-    fn from(error: BoardError) -> Self {
-        Self::Call(CallError::Refused(error))
-    }
 }
 
 impl WriteError {
@@ -177,11 +177,27 @@ impl WriteError {
             Self::Invalid(_) => StatusCode::BAD_REQUEST,
             Self::CrossSite(_) => StatusCode::FORBIDDEN,
             Self::NoAction(_) | Self::NoDesk(_) | Self::NoBoard(_) => StatusCode::NOT_FOUND,
-            Self::Person(PersonError::Refused(_)) => StatusCode::CONFLICT,
-            Self::Person(PersonError::Failed(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Person(PersonError::Refused(_) | PersonError::NoTask(_)) => StatusCode::CONFLICT,
+            Self::Person(PersonError::Failed(_)) | Self::NotOpened(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::MediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::Call(CallError::Refused(_)) => StatusCode::CONFLICT,
-            Self::NotOpened(_) | Self::Call(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The error answer's `kind`, for a program that tells refusals apart
+    /// (the terminal's `board --url` and its exit statuses): the status
+    /// alone does not (409 is a blank title and an unknown ID alike).
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Self::Invalid(_) => "invalid",
+            Self::CrossSite(_) => "cross_site",
+            Self::NoAction(_) | Self::NoDesk(_) => "no_action",
+            Self::NoBoard(_) => "no_board",
+            Self::Person(PersonError::NoTask(_)) => "no_task",
+            Self::Person(PersonError::Refused(_)) => "refused",
+            Self::Person(PersonError::Failed(_)) | Self::NotOpened(_) => "failed",
+            Self::MediaType => "media_type",
         }
     }
 }
@@ -241,7 +257,7 @@ fn person_action(desk: Arc<dyn PersonDesk>, action: String) -> Apply {
             .optional("task_id")
             .map(str::trim)
             .filter(|id| !id.is_empty());
-        match action.as_str() {
+        let reply = match action.as_str() {
             "approve" => desk.approve(board, fields.required("task_id")?, by)?,
             "reject" => desk.reject(
                 board,
@@ -253,6 +269,7 @@ fn person_action(desk: Arc<dyn PersonDesk>, action: String) -> Apply {
         };
         Ok(Written {
             task_id: task.and_then(TaskId::parse),
+            reply,
         })
     })
 }
@@ -278,7 +295,13 @@ pub(crate) async fn handle(
             )
                 .into_response(),
             false => {
-                let mut body = json!({"ok": true, "action": action, "revision": board.revision()});
+                let mut body = json!({
+                    "ok": true,
+                    "action": action,
+                    "revision": board.revision(),
+                    "text": written.reply.text,
+                    "outcome": written.reply.json,
+                });
                 if let Some(id) = written.task_id {
                     body["task_id"] = json!(id.to_string());
                 }
@@ -377,7 +400,10 @@ fn answer(form: bool, action: &str, outcome: Result<(), WriteError>) -> Response
     }
     match form {
         true => (status, format!("Nothing changed: {error}\n")).into_response(),
-        false => json_response(status, &json!({"error": error.to_string()})),
+        false => json_response(
+            status,
+            &json!({"error": error.to_string(), "kind": error.kind()}),
+        ),
     }
 }
 
@@ -395,18 +421,23 @@ fn task_id(fields: &Fields) -> Result<&str, WriteError> {
     fields.required("task_id")
 }
 
+/// What a planning write did: `reply`, naming the task `task_id`.
+fn written(reply: PersonReply, task_id: Option<TaskId>) -> Written {
+    Written { task_id, reply }
+}
+
+/// The task a reply's JSON names (`task_id`).
+fn named(reply: &PersonReply) -> Option<TaskId> {
+    reply.json["task_id"].as_str().and_then(TaskId::parse)
+}
+
 /// `add`: `title`, `description` (may be left out). A task identical to
 /// one on the board is skipped, as `add_tasks` does: the answer names it.
 fn add(board: &SharedBoard, fields: &Fields) -> Result<Written, WriteError> {
-    let new = [NewTask::new(
-        fields.required("title")?,
-        fields.optional("description").unwrap_or_default(),
-    )];
-    let added = board.mutate(
-        |b| b.add_tasks(&new),
-        |_, added| added.added.first().or(added.skipped.first()).copied(),
-    )?;
-    Ok(Written { task_id: added })
+    let title = fields.required("title")?;
+    let description = fields.optional("description").unwrap_or_default();
+    let reply = person_tasks::add(board, title, description)?;
+    Ok(written(reply.clone(), named(&reply)))
 }
 
 /// `edit`: `task_id`, and `title` and/or `description`. The ID follows the
@@ -417,10 +448,8 @@ fn edit(board: &SharedBoard, fields: &Fields) -> Result<Written, WriteError> {
         fields.optional("title"),
         fields.optional("description"),
     );
-    let new_id = board.mutate(|b| b.modify_task(id, title, description), |_, id| id)?;
-    Ok(Written {
-        task_id: Some(new_id),
-    })
+    let reply = person_tasks::edit(board, id, title, description)?;
+    Ok(written(reply.clone(), named(&reply)))
 }
 
 /// `status`: `task_id` and `status` (`pending`, `in_progress`,
@@ -435,11 +464,8 @@ fn cancel(board: &SharedBoard, fields: &Fields) -> Result<Written, WriteError> {
 }
 
 fn set_status(board: &SharedBoard, id: &str, status: &str) -> Result<Written, WriteError> {
-    let updates = [(id, status)];
-    board.mutate(|b| Ok(((), b.update_statuses(&updates)?)), |_, ()| ())?;
-    Ok(Written {
-        task_id: TaskId::parse(id),
-    })
+    let reply = person_tasks::status(board, id, status)?;
+    Ok(written(reply, TaskId::parse(id)))
 }
 
 /// `goal`: `title`, `description` (may be left out), and, to replace a
@@ -448,18 +474,8 @@ fn set_status(board: &SharedBoard, id: &str, status: &str) -> Result<Written, Wr
 fn goal(board: &SharedBoard, fields: &Fields) -> Result<Written, WriteError> {
     let title = fields.required("title")?;
     let description = fields.optional("description").unwrap_or_default();
-    let reason = fields.optional("reason").unwrap_or_default();
-    board.mutate(
-        |b| {
-            let undo = match b.goal() {
-                None => b.set_goal(title, description)?,
-                Some(_) => b.change_goal(title, description, reason)?,
-            };
-            Ok(((), undo))
-        },
-        |_, ()| (),
-    )?;
-    Ok(Written { task_id: None })
+    let reply = person_tasks::goal(board, title, description, fields.optional("reason"))?;
+    Ok(written(reply, None))
 }
 
 #[cfg(test)]

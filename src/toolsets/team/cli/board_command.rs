@@ -2,31 +2,54 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! `planning-mcp-server board`, a person's hand on the stored board from a
+//! `planning-mcp-server board`, a person's hand on the board from a
 //! terminal: `board list`, `add`, `edit`, `status`, `goal` (planning's
-//! rules, [`super::board_tasks`]), `board review approve <task-id>`,
-//! `board review reject <task-id> --reason TEXT` and `board note
-//! [<task-id>] TEXT` (team's, with `--by NAME`, the OS account by
-//! default), each with `--json` (docs/review.md). It takes the configuration's board
-//! and storage flags, as `summary` does, and writes the board its server
-//! uses, through the same lock and the same rules as an MCP call. Exit
-//! status 0 when done; 1 with the reason on standard error when refused
-//! (nothing changed) or when the board cannot be read or saved.
+//! rules, [`crate::toolsets::planning::person_tasks`]), `board review
+//! approve <task-id>`, `board review reject <task-id> --reason TEXT` and
+//! `board note [<task-id>] TEXT` (team's, with `--by NAME`, the OS account
+//! by default), each with `--json` (docs/review.md). It takes the
+//! configuration's board and storage flags, as `summary` does, and writes
+//! the board its server uses, through the same lock and the same rules as
+//! an MCP call; or, with `--url`, it asks a running HTTP server, each write
+//! as the web board's write of a person ([`super::board_write`]), signed in
+//! with the server's token. Exit status 0 when done, else one that says
+//! why, nothing changed ([`exit`]).
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 
+use serde_json::Value;
+
+use super::board_write::Write;
+use super::fetch::{self, FetchError};
 use super::{BOARD_KEYS, board_tasks};
 use crate::runtime::clock::Clock;
 use crate::server::BoardName;
 use crate::server::Enabled;
-use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::command::{CliCommand, Configuration, Failure, Run};
 use crate::server::settings::Flag;
 use crate::toolsets::planning::Planning;
-use crate::toolsets::planning::coordination::person::{PersonDesk, PersonReply};
+use crate::toolsets::planning::coordination::person::{PersonError, PersonReply};
 use crate::toolsets::planning::domain::render::Filter;
 use crate::toolsets::planning::named_boards::Boards;
 use crate::toolsets::planning::shared_board::SharedBoard;
 use crate::toolsets::team::people::TeamDesk;
+
+/// `board`'s exit statuses (docs/review.md, "Exit statuses"), the same
+/// against the stored board and a server; 2 is clap's (a wrong command
+/// line). Each means nothing changed.
+pub(crate) mod exit {
+    /// Refused by the board's rules, or failed (a lock, a store, a URL).
+    pub(crate) const REFUSED: u8 = 1;
+    /// No such board: none is stored, or the server holds none.
+    pub(crate) const NO_BOARD: u8 = 3;
+    /// No such task: the ID names none (or one reworded since).
+    pub(crate) const NO_TASK: u8 = 4;
+    /// The server could not be asked: nothing listens at the URL, no
+    /// answer within 5 s, or not HTTP.
+    pub(crate) const UNREACHED: u8 = 5;
+    /// The server refused the sign-in: no token or not its token.
+    pub(crate) const SIGN_IN: u8 = 6;
+}
 
 /// The subcommand, for the registry entry's `commands`.
 pub(crate) const BOARD: CliCommand = CliCommand {
@@ -48,9 +71,9 @@ fn flag_help(flag: &Flag) -> &str {
 }
 
 /// What `planning-mcp-server --help` says of it.
-const ABOUT: &str = "A person's hand on the stored board: list, add, edit and set the status \
-of tasks, set the goal, approve or reject an agent's completion that awaits review, leave a \
-note for the agents (docs/review.md)";
+const ABOUT: &str = "A person's hand on the stored board (or a running server's, with --url): \
+list, add, edit and set the status of tasks, set the goal, approve or reject an agent's \
+completion that awaits review, leave a note for the agents (docs/review.md)";
 
 // Its arguments. (Not doc comments on the structs: clap would make them
 // the subcommands' about.)
@@ -58,6 +81,11 @@ note for the agents (docs/review.md)";
 struct BoardArgs {
     #[command(subcommand)]
     action: Action,
+    /// Work on the board of the HTTP server at this URL (e.g. http://localhost:8080) instead
+    /// of the stored board, waiting 5 s at most; its token comes from server.auth_token
+    /// (PLANNING_SERVER_AUTH_TOKEN)
+    #[arg(long, value_name = "URL", global = true)]
+    url: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -67,11 +95,6 @@ enum Action {
         /// Only the tasks with this status (pending, in_progress, completed, failed, cancelled, awaiting_review)
         #[arg(long, value_name = "STATUS")]
         status: Option<String>,
-        /// Ask the HTTP server at this URL (e.g. http://localhost:8080) instead of reading the
-        /// stored board, waiting 5 s at most; its token comes from server.auth_token
-        /// (PLANNING_SERVER_AUTH_TOKEN)
-        #[arg(long, value_name = "URL")]
-        url: Option<String>,
         /// Print the goal and the tasks as one JSON object instead of text
         #[arg(long)]
         json: bool,
@@ -186,88 +209,167 @@ fn define(command: Command) -> Command {
     BoardArgs::augment_args(command.about(ABOUT).subcommand_required(true))
 }
 
-/// Runs the action on the configured board.
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+/// Runs the action on the configured board, stored or served.
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = BoardArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let config = configuration.load()?;
-    let board = || open(&config.toolsets, &config.board, Missing::Refused);
-    let desk = TeamDesk {
-        clock: Clock::from_env()?,
-    };
-    let created = || open(&config.toolsets, &config.board, Missing::Created);
-    let (reply, json) = match &args.action {
-        Action::List { status, url, json } => {
-            let filter = Filter::parse(status.as_deref().unwrap_or("all"))
-                .map_err(|error| error.to_string())?;
-            let stored = match url {
-                Some(url) => {
-                    let token = config.auth_token.as_ref().map(|t| t.expose());
-                    board_tasks::served(url, &config.board, token)?
-                }
-                None => super::stored_board(&config.toolsets, &config.board, "board list")?,
+    let token = config.auth_token.as_ref().map(|t| t.expose());
+    let url = args.url.as_deref();
+    if let Action::List { status, json } = &args.action {
+        let filter =
+            Filter::parse(status.as_deref().unwrap_or("all")).map_err(|error| error.to_string())?;
+        let stored = match url {
+            Some(url) => board_tasks::served(url, &config.board, token).map_err(unasked)?,
+            None => super::stored_board(&config.toolsets, &config.board, "board list")?,
+        };
+        return Ok(shown(&board_tasks::list(&stored, filter), *json));
+    }
+    let (write, json) = write_of(&args.action)?;
+    let reply = match url {
+        Some(url) => served(url, &config.board, &write, token)?,
+        None => {
+            let board = open(&config.toolsets, &config.board, write.creates())?;
+            let desk = TeamDesk {
+                clock: Clock::from_env()?,
             };
-            return Ok(shown(&board_tasks::list(&stored, filter), *json));
+            write.apply(&board, &desk).map_err(refused)?
         }
+    };
+    Ok(shown(&reply, json))
+}
+
+/// The write an action asks for, and whether it asks for `--json`.
+fn write_of(action: &Action) -> Result<(Write, bool), Failure> {
+    Ok(match action {
+        Action::List { .. } => unreachable!("a list is no write; run answers it"),
         Action::Add {
             title,
             description,
             json,
-        } => return tasks(board_tasks::add(&created()?, title, description), *json),
+        } => (
+            Write::Add {
+                title: title.clone(),
+                description: description.clone(),
+            },
+            *json,
+        ),
         Action::Edit {
             task_id,
             title,
             description,
             json,
-        } => {
-            let reply =
-                board_tasks::edit(&board()?, task_id, title.as_deref(), description.as_deref());
-            return tasks(reply, *json);
-        }
+        } => (
+            Write::Edit {
+                task_id: task_id.clone(),
+                title: title.clone(),
+                description: description.clone(),
+            },
+            *json,
+        ),
         Action::Status {
             task_id,
             status,
             json,
-        } => return tasks(board_tasks::status(&board()?, task_id, status), *json),
+        } => (
+            Write::Status {
+                task_id: task_id.clone(),
+                status: status.clone(),
+            },
+            *json,
+        ),
         Action::Goal {
             title,
             description,
             reason,
             json,
-        } => {
-            let reply = board_tasks::goal(&created()?, title, description, reason.as_deref());
-            return tasks(reply, *json);
-        }
-        Action::Review { verdict } => {
-            let common = match verdict {
-                Verdict::Approve { common } | Verdict::Reject { common, .. } => common,
-            };
-            let by = person(common.by.as_deref())?;
-            let board = board()?;
-            let reply = match verdict {
-                Verdict::Approve { common } => desk.approve(&board, &common.task_id, &by),
-                Verdict::Reject { common, reason } => {
-                    desk.reject(&board, &common.task_id, &by, reason)
-                }
-            };
-            (reply, common.json)
-        }
+        } => (
+            Write::Goal {
+                title: title.clone(),
+                description: description.clone(),
+                reason: reason.clone(),
+            },
+            *json,
+        ),
+        Action::Review { verdict } => match verdict {
+            Verdict::Approve { common } => (
+                Write::Approve {
+                    task_id: common.task_id.clone(),
+                    by: person(common.by.as_deref())?,
+                },
+                common.json,
+            ),
+            Verdict::Reject { common, reason } => (
+                Write::Reject {
+                    task_id: common.task_id.clone(),
+                    by: person(common.by.as_deref())?,
+                    reason: reason.clone(),
+                },
+                common.json,
+            ),
+        },
         Action::Note { words, by, json } => {
-            let by = person(by.as_deref())?;
-            let (task, text) = match words.as_slice() {
-                [task, text] => (Some(task.as_str()), text.as_str()),
-                [text] => (None, text.as_str()),
-                _ => return Err("give the note's text, after the task's ID if any".into()),
+            let (task_id, text) = match words.as_slice() {
+                [task, text] => (Some(task.clone()), text.clone()),
+                [text] => (None, text.clone()),
+                _ => return Err("give the note's text, after the task's ID if any".to_owned())?,
             };
-            (desk.note(&board()?, task, &by, text), *json)
+            let by = person(by.as_deref())?;
+            (Write::Note { task_id, by, text }, *json)
         }
-    };
-    let reply = reply.map_err(|error| error.to_string())?;
-    Ok(shown(&reply, json))
+    })
 }
 
-/// A task action's reply as the person asked for it.
-fn tasks(reply: Result<PersonReply, String>, json: bool) -> Result<String, String> {
-    reply.map(|reply| shown(&reply, json))
+/// `write` done by the server at `url` on its board `name`: the reply its
+/// answer carries (the one the stored board gives), or its refusal with
+/// the exit status of its `kind`.
+fn served(
+    url: &str,
+    name: &BoardName,
+    write: &Write,
+    token: Option<&str>,
+) -> Result<PersonReply, Failure> {
+    let (action, fields) = write.action();
+    let (status, body) =
+        fetch::write(url, name, action, &fields.to_string(), token).map_err(unasked)?;
+    let answer: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    if let (200, Some(text)) = (status, answer["text"].as_str()) {
+        return Ok(PersonReply {
+            text: text.to_owned(),
+            json: answer["outcome"].clone(),
+        });
+    }
+    let Some(error) = answer["error"].as_str() else {
+        let body = crate::runtime::text::clip(body.trim());
+        return Err(Failure::with_code(
+            exit::REFUSED,
+            format!("{url} answered {status}, not a write's answer (docs/web.md): {body}"),
+        ));
+    };
+    let code = match answer["kind"].as_str() {
+        Some("no_board") => exit::NO_BOARD,
+        Some("no_task") => exit::NO_TASK,
+        _ => exit::REFUSED,
+    };
+    Err(Failure::with_code(code, error))
+}
+
+/// A server that gave no answer to use, with its exit status.
+fn unasked(error: FetchError) -> Failure {
+    let code = match &error {
+        FetchError::Unreached(_) => exit::UNREACHED,
+        FetchError::SignIn(_) => exit::SIGN_IN,
+        FetchError::Other(_) => exit::REFUSED,
+    };
+    Failure::with_code(code, error.to_string())
+}
+
+/// A refusal of the stored board, with its exit status.
+fn refused(error: PersonError) -> Failure {
+    let code = match &error {
+        PersonError::NoTask(_) => exit::NO_TASK,
+        PersonError::Refused(_) | PersonError::Failed(_) => exit::REFUSED,
+    };
+    Failure::with_code(code, error.to_string())
 }
 
 /// The reply as the person asked for it, ending with a newline.
@@ -291,43 +393,39 @@ fn person(by: Option<&str>) -> Result<String, String> {
         })
 }
 
-/// What a write does with a board that is not stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Missing {
-    /// Refuses: nothing to change on it (`edit`, `status`, `review`, `note`).
-    Refused,
-    /// Creates it, as an MCP call does (`add`, `goal`).
-    Created,
-}
-
 /// Board `name` as its server stores it, for a write: the repository's one
 /// board by default, as `summary` reads it. A board that is not stored has
-/// nothing to review, note, edit or set, unless `missing` creates it.
-fn open(toolsets: &Enabled, name: &BoardName, missing: Missing) -> Result<SharedBoard, String> {
+/// nothing to review, note, edit or set, unless the write `creates` it (as
+/// an MCP call does).
+fn open(toolsets: &Enabled, name: &BoardName, creates: bool) -> Result<SharedBoard, Failure> {
     // `stored_board` says why a board cannot be read (memory, git) in the
     // words `summary` uses; it reads, and the write below opens it again.
     let stored = super::stored_board(toolsets, name, "board")?;
-    if !stored.exists && missing == Missing::Refused {
-        return Err(format!(
-            "board {name}: none is stored at {}; nothing to review, note or change",
-            crate::runtime::text::escaped(&stored.location)
-        ));
+    let missing = || {
+        Failure::with_code(
+            exit::NO_BOARD,
+            format!(
+                "board {name}: none is stored at {}; nothing to review, note or change",
+                crate::runtime::text::escaped(&stored.location)
+            ),
+        )
+    };
+    if !stored.exists && !creates {
+        return Err(missing());
     }
     let Some(planning) = toolsets.state::<Planning>() else {
-        return Err("board works on toolset planning's boards: enable it".into());
+        return Err("board works on toolset planning's boards: enable it".to_owned())?;
     };
     let mut settings = planning.boards().settings().clone();
     settings.storage.share_by_default = true;
     let boards = Boards::new(settings);
-    if missing == Missing::Created {
-        return boards.get(name).map_err(|error| error.to_string());
+    if creates {
+        return Ok(boards.get(name).map_err(|error| error.to_string())?);
     }
     match boards.get_stored(name) {
         Ok(Some(board)) => Ok(board),
-        Ok(None) => Err(format!(
-            "board {name} is not stored; nothing to review, note or change"
-        )),
-        Err(error) => Err(error.to_string()),
+        Ok(None) => Err(missing()),
+        Err(error) => Err(error.to_string())?,
     }
 }
 
@@ -412,8 +510,9 @@ mod tests {
         let args = BoardArgs::from_arg_matches(&matches).unwrap();
         assert!(matches!(
             &args.action,
-            Action::List { status: Some(s), url: Some(u), json: false } if s == "pending" && u == "http://h:1"
+            Action::List { status: Some(s), json: false } if s == "pending"
         ));
+        assert_eq!(args.url.as_deref(), Some("http://h:1"));
         let matches = parse(&["add", "Parser"]).unwrap();
         let args = BoardArgs::from_arg_matches(&matches).unwrap();
         assert!(matches!(&args.action, Action::Add { description, .. } if description.is_empty()));
@@ -422,9 +521,16 @@ mod tests {
             "a status is required"
         );
         assert!(parse(&["add"]).is_err(), "a title is required");
-        assert!(
-            parse(&["add", "x", "--url", "http://h:1"]).is_err(),
-            "only list asks a server"
-        );
+        // Every action takes --url, wherever it stands.
+        for args in [
+            &["add", "x", "--url", "http://h:1"][..],
+            &["--url", "http://h:1", "status", "a46f8d35", "completed"],
+            &["review", "approve", "a46f8d35", "--url", "http://h:1"],
+            &["note", "a46f8d35", "hi", "--url", "http://h:1"],
+        ] {
+            let matches = parse(args).unwrap();
+            let parsed = BoardArgs::from_arg_matches(&matches).unwrap();
+            assert_eq!(parsed.url.as_deref(), Some("http://h:1"), "{args:?}");
+        }
     }
 }

@@ -17,7 +17,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 use super::check_touches::{check, report, staged};
 use super::{BOARD_KEYS, fetch, stored_board};
 use crate::runtime::clock::Clock;
-use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::command::{CliCommand, Configuration, Failure, Run};
 use crate::server::settings::Flag;
 use crate::toolsets::team::domain::View;
 use crate::toolsets::team::domain::text;
@@ -81,12 +81,14 @@ fn define(command: Command) -> Command {
 
 /// Checks the staged files against the configured board (`--board`).
 /// Without `--strict`, what cannot be checked is a warning and exit 0.
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = CheckArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     match (checked(&args, configuration), args.strict) {
-        (Ok((text, true)), true) => Err(format!("{text}\n(--strict: the commit is refused)")),
+        (Ok((text, true)), true) => {
+            Err(format!("{text}\n(--strict: the commit is refused)").into())
+        }
         (Ok((text, _)), _) => Ok(format!("{text}\n")),
-        (Err(error), true) => Err(format!("{error}\n(--strict: the commit is refused)")),
+        (Err(error), true) => Err(format!("{error}\n(--strict: the commit is refused)").into()),
         (Err(error), false) => {
             crate::runtime::output::eprint(&warning(&error));
             Ok(String::new())
@@ -162,7 +164,9 @@ mod tests {
     fn a_bad_agent_name_is_refused_before_anything_is_read() {
         let matches = parse(&["--agent", "w\u{202e}1", "--strict"]).unwrap();
         assert_eq!(
-            subcommand::run(&CHECK_TOUCHES, &matches).unwrap_err(),
+            subcommand::run(&CHECK_TOUCHES, &matches)
+                .unwrap_err()
+                .message,
             "The agent name must not hold invisible or direction-changing characters (it holds \
              U+202E).\n(--strict: the commit is refused)"
         );

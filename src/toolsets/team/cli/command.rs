@@ -9,7 +9,7 @@
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::{BOARD_KEYS, Source, summary};
-use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::command::{CliCommand, Configuration, Failure, Run};
 use crate::server::settings::Flag;
 
 /// The subcommand, for the registry entry's `commands`.
@@ -53,7 +53,7 @@ fn define(command: Command) -> Command {
 }
 
 /// Prints the digest of the configured board (`--board`).
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = SummaryArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let config = configuration.load()?;
     let name = &config.board;
@@ -64,7 +64,7 @@ fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String
         },
         None => Source::Stored,
     };
-    summary(&config.toolsets, name, source).map(|digest| format!("{digest}\n"))
+    Ok(summary(&config.toolsets, name, source).map(|digest| format!("{digest}\n"))?)
 }
 
 #[cfg(test)]
@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn a_missing_config_file_is_an_error_before_any_board_is_read() {
         let matches = parse(&["--config", "/nonexistent/planning-mcp-server.toml"]).unwrap();
-        let error = subcommand::run(&SUMMARY, &matches).unwrap_err();
+        let error = subcommand::run(&SUMMARY, &matches).unwrap_err().message;
         assert_eq!(
             error,
             "the config file /nonexistent/planning-mcp-server.toml (given by --config) does not exist"

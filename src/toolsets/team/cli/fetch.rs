@@ -2,12 +2,13 @@
 //
 // SPDX-License-Identifier: AGPL-3.0-or-later
 
-//! The digest (or the reservations) from a running server: one plain `GET`
-//! over HTTP/1.0 (the server then sends the body whole and closes), all of
-//! it (name lookup, connect, request, response) within 5 seconds, so that a
-//! hook never hangs on a server that stalls or trickles its answer. Only
-//! `http://`: behind a TLS proxy, use curl on `/boards/{name}/digest`
-//! instead (docs/team.md).
+//! The digest (or the reservations, or the board) from a running server:
+//! one plain `GET` over HTTP/1.0 (the server then sends the body whole and
+//! closes), all of it (name lookup, connect, request, response) within 5
+//! seconds, so that a hook never hangs on a server that stalls or trickles
+//! its answer; and a person's write, one `POST` of the web board's
+//! (`board … --url`). Only `http://`: behind a TLS proxy, use curl on
+//! `/boards/{name}/digest` instead (docs/team.md).
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -15,6 +16,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::server::BoardName;
+use crate::toolsets::planning::web::csrf;
 
 /// The longest the whole exchange may take.
 const TIMEOUT: Duration = Duration::from_secs(5);
@@ -25,10 +27,74 @@ const MAX_RESERVATIONS: usize = 8 * 1024 * 1024;
 /// The most bytes of a board's JSON read (its history included).
 const MAX_BOARD: usize = 64 * 1024 * 1024;
 
+/// The most bytes of a write's answer read: one reply.
+const MAX_ANSWER: usize = 1024 * 1024;
+
+/// Why a server gave no answer to use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum FetchError {
+    /// It could not be asked: nothing listens, it did not answer in time,
+    /// or not in HTTP.
+    #[error("{0}")]
+    Unreached(String),
+    /// It wants a token, or another one (401, or 403: refused this client).
+    #[error("{0}")]
+    SignIn(String),
+    /// The URL is not one to ask, or the answer is not one to use.
+    #[error("{0}")]
+    Other(String),
+}
+
+impl From<FetchError> for String {
+    fn from(error: FetchError) -> Self {
+        error.to_string()
+    }
+}
+
 /// The digest of board `name` from the server at `url`.
 pub(crate) fn digest(url: &str, name: &BoardName, token: Option<&str>) -> Result<String, String> {
     let body = get(url, name, "digest", "text/markdown", MAX_DIGEST, token)?;
     Ok(body.trim_end_matches('\n').to_owned())
+}
+
+/// A person's write `action` on board `name` of the server at `url`
+/// (`POST /boards/{name}/actions/{action}`, docs/web.md), with the JSON
+/// object `fields`: the status and the JSON answer. With `token`, it signs
+/// in as a script does (a bearer token, which no browser adds to another
+/// site's request, so the server asks no CSRF token of it); without one, it
+/// sends a fresh value as both the CSRF cookie and header, as any script
+/// may (the pair only tells a browser's page from another site's form).
+pub(crate) fn write(
+    url: &str,
+    name: &BoardName,
+    action: &str,
+    fields: &str,
+    token: Option<&str>,
+) -> Result<(u16, String), FetchError> {
+    let tail = format!("/boards/{name}/actions/{action}");
+    let mut headers = String::from("Content-Type: application/json\r\n");
+    if token.is_none() {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes)
+            .map_err(|error| FetchError::Other(format!("no random CSRF value: {error}")))?;
+        let value = hex::encode(bytes);
+        headers.push_str(&format!(
+            "Cookie: {}={value}\r\n{}: {value}\r\n",
+            csrf::COOKIE,
+            csrf::HEADER
+        ));
+    }
+    let ask = Ask {
+        method: "POST",
+        tail: &tail,
+        accept: "application/json",
+        headers: &headers,
+        body: fields,
+    };
+    match request(url, &ask, MAX_ANSWER, token)? {
+        (status @ (401 | 403), body) => Err(signin(url, token, status, &body)),
+        answer => Ok(answer),
+    }
 }
 
 /// The live reservations of board `name` from the server at `url`, as JSON.
@@ -37,14 +103,14 @@ pub(crate) fn reservations(
     name: &BoardName,
     token: Option<&str>,
 ) -> Result<String, String> {
-    get(
+    Ok(get(
         url,
         name,
         "reservations",
         "application/json",
         MAX_RESERVATIONS,
         token,
-    )
+    )?)
 }
 
 /// Board `name` as the web board's `GET {url}/boards/{name}.json` shows
@@ -53,17 +119,12 @@ pub(crate) fn board_json(
     url: &str,
     name: &BoardName,
     token: Option<&str>,
-) -> Result<Option<String>, String> {
-    match request(
-        url,
-        &format!("/boards/{name}.json"),
-        "application/json",
-        MAX_BOARD,
-        token,
-    )? {
+) -> Result<Option<String>, FetchError> {
+    let tail = format!("/boards/{name}.json");
+    match request(url, &Ask::get(&tail, "application/json"), MAX_BOARD, token)? {
         (200, body) => Ok(Some(body)),
         (404, _) => Ok(None),
-        (status, body) => Err(refusal(url, status, &body)),
+        (status, body) => Err(refusal(url, status, &body, token)),
     }
 }
 
@@ -76,58 +137,107 @@ fn get(
     accept: &str,
     max: usize,
     token: Option<&str>,
-) -> Result<String, String> {
-    match request(url, &format!("/boards/{name}/{what}"), accept, max, token)? {
+) -> Result<String, FetchError> {
+    let tail = format!("/boards/{name}/{what}");
+    match request(url, &Ask::get(&tail, accept), max, token)? {
         (200, body) => Ok(body),
-        (404, _) => Err(format!(
+        (404, _) => Err(FetchError::Other(format!(
             "{url} serves no {what} of board {name}: is toolset team enabled there \
              (--toolsets planning,team)?"
-        )),
-        (status, body) => Err(refusal(url, status, &body)),
+        ))),
+        (status, body) => Err(refusal(url, status, &body, token)),
     }
 }
 
 /// What an answer other than 200 or 404 means to the person.
-fn refusal(url: &str, status: u16, body: &str) -> String {
+fn refusal(url: &str, status: u16, body: &str, token: Option<&str>) -> FetchError {
     match status {
-        401 => {
-            format!("{url} wants a token: set PLANNING_SERVER_AUTH_TOKEN (or server.auth_token)")
-        }
-        other => format!(
+        401 | 403 => signin(url, token, status, body),
+        other => FetchError::Other(format!(
             "{url} answered {other}: {}",
             crate::runtime::text::clip(body.trim())
-        ),
+        )),
     }
 }
 
-/// The status and body of `GET {url}{tail}` (`tail` from `/boards/`
-/// on), at most `max` bytes, within [`TIMEOUT`].
+/// What a 401 (or a 403) means to the person: no token given, or not the
+/// server's (the token itself is never shown); a 403 says why.
+fn signin(url: &str, token: Option<&str>, status: u16, body: &str) -> FetchError {
+    if status == 403 {
+        let body = crate::runtime::text::clip(body.trim());
+        return FetchError::SignIn(format!("{url} refused the request (403): {body}"));
+    }
+    let why = match token {
+        None => "wants a token",
+        Some(_) => "refused the token",
+    };
+    FetchError::SignIn(format!(
+        "{url} {why}: set PLANNING_SERVER_AUTH_TOKEN (or server.auth_token) to the server's"
+    ))
+}
+
+/// One request: its method, path after the URL's prefix (from `/boards/`
+/// on), `Accept`, further header lines and body.
+struct Ask<'a> {
+    method: &'a str,
+    tail: &'a str,
+    accept: &'a str,
+    /// Header lines, each ending with CRLF.
+    headers: &'a str,
+    body: &'a str,
+}
+
+impl<'a> Ask<'a> {
+    /// A `GET` of `tail`.
+    fn get(tail: &'a str, accept: &'a str) -> Self {
+        Self {
+            method: "GET",
+            tail,
+            accept,
+            headers: "",
+            body: "",
+        }
+    }
+}
+
+/// The status and body of `ask` to the server at `url`, at most `max`
+/// bytes, within [`TIMEOUT`].
 fn request(
     url: &str,
-    tail: &str,
-    accept: &str,
+    ask: &Ask<'_>,
     max: usize,
     token: Option<&str>,
-) -> Result<(u16, String), String> {
-    let (authority, base) = split(url)?;
-    let path = format!("{base}{tail}");
+) -> Result<(u16, String), FetchError> {
+    let (authority, base) = split(url).map_err(FetchError::Other)?;
+    let Ask {
+        method,
+        tail,
+        accept,
+        headers,
+        body,
+    } = ask;
     let mut request = format!(
-        "GET {path} HTTP/1.0\r\nHost: {authority}\r\nAccept: {accept}\r\nUser-Agent: planning-mcp-server-cli\r\n"
+        "{method} {base}{tail} HTTP/1.0\r\nHost: {authority}\r\nAccept: {accept}\r\n\
+         User-Agent: planning-mcp-server-cli\r\n{headers}"
     );
     if let Some(token) = token {
         request.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
+    if *method != "GET" {
+        request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
     request.push_str("\r\n");
+    request.push_str(body);
     let deadline = Instant::now() + TIMEOUT;
     let response = exchange(&authority, request.as_bytes(), deadline, max).map_err(|error| {
-        match error.kind() {
+        FetchError::Unreached(match error.kind() {
             io::ErrorKind::TimedOut => {
                 format!("{url} did not answer within {} s", TIMEOUT.as_secs())
             }
             _ => format!("cannot reach {url}: {error}"),
-        }
+        })
     })?;
-    parse(&response).ok_or_else(|| format!("{url} did not answer HTTP"))
+    parse(&response).ok_or_else(|| FetchError::Unreached(format!("{url} did not answer HTTP")))
 }
 
 /// `http://host:port/prefix[/mcp]` -> (`host:port`, `/prefix`).

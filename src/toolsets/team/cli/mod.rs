@@ -14,6 +14,7 @@
 
 mod board_command;
 mod board_tasks;
+mod board_write;
 mod check_command;
 pub(crate) mod check_touches;
 mod command;

@@ -19,7 +19,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 
 use super::{BOARD_KEYS, stored_board};
 use crate::runtime::clock::Clock;
-use crate::server::command::{CliCommand, Configuration, Run};
+use crate::server::command::{CliCommand, Configuration, Failure, Run};
 use crate::server::settings::Flag;
 use crate::toolsets::team::domain::View;
 use crate::toolsets::team::domain::status_line::status_line;
@@ -66,7 +66,7 @@ fn define(command: Command) -> Command {
 }
 
 /// Prints the line of the configured board (`--board`).
-fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, String> {
+fn run(matches: &ArgMatches, configuration: &Configuration<'_>) -> Result<String, Failure> {
     let args = StatuslineArgs::from_arg_matches(matches).map_err(|error| error.to_string())?;
     let session = match args.no_stdin {
         true => None,
