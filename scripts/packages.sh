@@ -9,9 +9,11 @@
 #
 #   1. the crate: `cargo publish --dry-run --locked`, what the package holds, and the
 #      unit tests of the crate unpacked from the `.crate` alone;
-#   2. the release archive: `dist build` for this machine's target (the `dist`
-#      profile), installed by the generated shell installer from the local file into
-#      an empty prefix; the whole SDK job through its binary;
+#   2. the release archive: `dist plan` (release.yml is current), `dist build` for
+#      this machine's target (the `dist` profile; .ci/run sets its LTO and codegen
+#      units back to release's), installed by the generated shell installer from the
+#      local file into an empty prefix, a changed archive refused; the whole SDK job
+#      through its binary;
 #   3. npm: the package and this platform's, packed, installed from the tarballs
 #      into an empty project; `npx planning-mcp-server` through the TypeScript SDK;
 #   4. PyPI: the wheel (maturin, `bin` bindings) installed into a fresh virtualenv,
@@ -217,17 +219,35 @@ installer=target/distrib/planning-mcp-server-installer.sh
 step "the release archive: the shell installer, from the local file, into an empty prefix"
 # The README's line fetches this installer from the release, which fetches the archive.
 readme_line "curl --proto '=https' --tlsv1.2 -LsSf https://github.com/planning-mcp-server/planning-mcp-server/releases/latest/download/planning-mcp-server-installer.sh | sh"
+# install DISTRIB PREFIX HOME LOG: the installer run from DISTRIB, a fresh HOME, into
+# the empty PREFIX. It fetches from the release; pointed at DISTRIB instead (its
+# variable for the directory of the archives, read from the generated script), and
+# leaving HOME's shell profiles alone.
+install() {
+  env -i HOME="$3" PATH="$system_path" CARGO_HOME="$2" \
+    PLANNING_MCP_SERVER_DOWNLOAD_URL="file://$1" \
+    PLANNING_MCP_SERVER_NO_MODIFY_PATH=1 sh "$1/planning-mcp-server-installer.sh" >"$4" 2>&1
+}
 dir=$(fresh archive)
 prefix="$dir/prefix"
-# The installer fetches from the release; pointed at the local directory instead
-# (its variable for the directory of the archives, read from the generated script),
-# and leaving the fresh HOME's shell profiles alone.
-env -i HOME="$dir/home" PATH="$system_path" CARGO_HOME="$prefix" \
-  PLANNING_MCP_SERVER_DOWNLOAD_URL="file://$root/target/distrib" \
-  PLANNING_MCP_SERVER_NO_MODIFY_PATH=1 sh "$installer" >"$out/installer.log" 2>&1 \
+install "$root/target/distrib" "$prefix" "$dir/home" "$out/installer.log" \
   || { cat "$out/installer.log"; fail "the shell installer"; }
 sed 's/^/    /' "$out/installer.log"
 [ -x "$prefix/bin/planning-mcp-server" ] || fail "the installer put no $prefix/bin/planning-mcp-server"
+# The installer carries the archive's SHA-256: an archive changed after the build is
+# refused, and nothing installed.
+tampered="$work/tampered"
+mkdir -p "$tampered"
+cp "$installer" "$archive" "$tampered/"
+printf 'x' >>"$tampered/$(basename "$archive")"
+if install "$tampered" "$tampered/prefix" "$dir/home" "$out/installer-tampered.log"; then
+  cat "$out/installer-tampered.log"
+  fail "the installer installed a changed archive"
+fi
+grep -q 'checksum mismatch' "$out/installer-tampered.log" \
+  || { cat "$out/installer-tampered.log"; fail "the installer refused a changed archive, but not for its checksum"; }
+[ ! -e "$tampered/prefix/bin/planning-mcp-server" ] || fail "the installer refused a changed archive but installed it"
+echo "ok   a changed archive is refused: checksum mismatch, nothing installed"
 reports_version "$prefix/bin/planning-mcp-server" "$prefix/bin:$system_path"
 job "$dir" "$prefix/bin:$system_path" python "planning-mcp-server --toolsets $toolsets"
 # Every package carries this binary: the one of the release archive.
