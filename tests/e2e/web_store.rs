@@ -169,6 +169,12 @@ async fn a_page_over_a_database_that_stops_says_so_and_recovers() {
         problem.text.starts_with("The store cannot be reached: "),
         "{problem:?}"
     );
+    let stale = element(&html, "store-stale");
+    assert!(!stale.hidden, "{stale:?}");
+    assert_eq!(
+        stale.text,
+        "The board below is as this server last read it."
+    );
     assert_ne!(element(&html, "live").text, "Live");
     assert!(element(&html, "columns").text.contains("Before the outage"));
     assert!(!html.contains(PASSWORD), "{html}");

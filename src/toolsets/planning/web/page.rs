@@ -298,11 +298,14 @@ fn push_store(out: &mut String, view: &BoardView<'_>) {
     let _ = write!(
         out,
         "<section id=\"store\" class=\"store\" aria-label=\"Store\" data-state=\"{}\"{}>\n\
-         <p id=\"store-problem\" class=\"problem\"{}>{}</p>\n",
+         <p id=\"store-problem\" class=\"problem\"{}>{}</p>\n\
+         <p id=\"store-stale\" class=\"stale\"{}>The board below is as this server last \
+         read it.</p>\n",
         store.state(),
         hidden(store.is_fine()),
         hidden(store.problem.is_none()),
-        escape(store.problem.as_deref().unwrap_or_default())
+        escape(store.problem.as_deref().unwrap_or_default()),
+        hidden(store.problem.is_none())
     );
     let sync = store.sync.as_ref();
     let offline = sync.and_then(|s| s.offline.as_deref());

@@ -160,3 +160,39 @@ impl StoreView {
         minute(self) == minute(told)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn synced(at: &str) -> StoreView {
+        StoreView {
+            sync: Some(SyncView {
+                on: true,
+                last_sync: Some(at.to_owned()),
+                ..SyncView::default()
+            }),
+            ..StoreView::default()
+        }
+    }
+
+    #[test]
+    fn a_later_sync_in_the_same_minute_is_no_news_but_anything_else_is() {
+        let told = synced("2026-12-04T01:23:05.120Z");
+        assert!(synced("2026-12-04T01:23:59.999Z").shows_as(&told));
+        assert!(!synced("2026-12-04T01:24:00.000Z").shows_as(&told));
+        let mut offline = synced("2026-12-04T01:23:06.000Z");
+        if let Some(sync) = &mut offline.sync {
+            sync.offline = Some("cannot sync with origin: fatal: gone".into());
+        }
+        assert!(!offline.shows_as(&told));
+        let down = StoreView {
+            state: "unreachable",
+            problem: Some("The store cannot be reached: refused".into()),
+            sync: None,
+        };
+        assert!(!down.shows_as(&StoreView::default()));
+        assert!(StoreView::default().shows_as(&StoreView::default()));
+        assert!(StoreView::default().is_fine() && !told.is_fine() && !down.is_fine());
+    }
+}

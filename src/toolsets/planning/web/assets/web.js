@@ -190,6 +190,7 @@
       node.textContent = text ? prefix + text : '';
     };
     show('store-problem', store.problem, '');
+    byId('store-stale').hidden = !store.problem;
     const last = byId('sync-last');
     last.hidden = !sync.on;
     last.querySelector('.at').replaceChildren(
