@@ -194,6 +194,8 @@ async fn a_page_over_a_database_that_stops_says_so_and_recovers() {
     let mut late = Events::open(&base, "ops").await;
     let told = late.next().await;
     assert!(unreachable(&told), "{told}");
+    let said = told["store"]["problem"].as_str().unwrap_or_default();
+    assert!(said.starts_with("The store cannot be reached: "), "{told}");
     assert!(!told.to_string().contains(PASSWORD), "{told}");
     // A write is refused, and says why.
     let (refused, text) = common::call(

@@ -108,7 +108,9 @@ pub(crate) fn stream(
                 _ = state.check.tick() => true,
             };
             let name = state.name.clone();
-            let boards = check.then(|| state.boards.clone());
+            // The first event asks too, so that a page opened while the
+            // store is down is told in the same words as the checks tell.
+            let boards = (check || state.first).then(|| state.boards.clone());
             let (mut event, told) = state
                 .board
                 .run(move |board| board_event(&name, boards.as_deref(), board))
