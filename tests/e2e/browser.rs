@@ -21,6 +21,7 @@ use crate::common;
 
 use std::time::Duration;
 
+use common::postgres::Cluster;
 use common::webdriver::{Browser, decode_base64};
 use common::{HttpServer, id, ok};
 use planning_mcp_server::api::planning::TaskId;
@@ -950,6 +951,82 @@ async fn the_page_is_not_live_while_its_store_cannot_be_read() {
     std::fs::write(&file, good).unwrap();
     wait_live(&browser, "the page is live again").await;
     agent.cancel().await.unwrap();
+}
+
+/// Returns what the page's status line says.
+const LIVE_TEXT: &str = "return document.getElementById('live').textContent;";
+
+#[tokio::test]
+async fn the_page_is_not_live_while_its_database_is_down() {
+    let Some(cluster) = Cluster::start_or_skip("browser: a database that stops") else {
+        return;
+    };
+    let Some(browser) = Browser::start("the_page_tells_the_database", 1024, 640).await else {
+        return;
+    };
+    let url = cluster.database("webpage");
+    let pairs = crate::postgres::on(&url);
+    let server = HttpServer::start(&[], &crate::postgres::env(&pairs)).await;
+    let agent = common::client_at(&server.board_url("ops")).await;
+    ok(
+        &agent,
+        "set_goal",
+        json!({"title": "Tell the truth", "description": "even with the database down"}),
+    )
+    .await;
+    ok(
+        &agent,
+        "add_tasks",
+        json!({"tasks": [{"title": "Before the outage"}]}),
+    )
+    .await;
+    browser.goto(&format!("{}/boards/ops", server.base())).await;
+    wait_live(&browser, "the page connects").await;
+
+    cluster.stop_immediate();
+    shows(
+        &browser,
+        "the database down",
+        LIVE_STATE,
+        json!([]),
+        json!("problem"),
+    )
+    .await;
+    let said = browser.run(LIVE_TEXT, json!([])).await;
+    let said = said.as_str().unwrap();
+    assert!(said.starts_with("The store cannot be reached: "), "{said}");
+    let boxed = browser
+        .run(
+            "const s = document.getElementById('store'); \
+             return [s.hidden, document.getElementById('store-problem').textContent];",
+            json!([]),
+        )
+        .await;
+    assert_eq!(boxed, json!([false, said]));
+    if std::env::var_os("PLANNING_UPDATE_SCREENSHOTS").is_some() {
+        browser.fit_page(1024).await;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/web-store-down.png");
+        std::fs::write(&path, browser.screenshot().await).unwrap();
+        eprintln!("wrote {}", path.display());
+    }
+
+    cluster.start_again();
+    wait_live(&browser, "the page is live again").await;
+    shows(
+        &browser,
+        "the store's box gone",
+        "return document.getElementById('store').hidden;",
+        json!([]),
+        json!(true),
+    )
+    .await;
+    ok(
+        &agent,
+        "add_tasks",
+        json!({"tasks": [{"title": "After the outage"}]}),
+    )
+    .await;
+    card_in(&browser, "After the outage", "pending").await;
 }
 
 /// Opens task `arguments[0]`'s edit panel from its card.

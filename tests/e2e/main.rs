@@ -66,5 +66,6 @@ mod team_wait;
 mod team_worktrees;
 mod toolsets;
 mod web;
+mod web_store;
 mod workflow;
 mod worktrees;

@@ -25,13 +25,13 @@ use tempfile::TempDir;
 /// A bare remote `remote.git` and `names.len()` clones of it, side by side
 /// in one temporary directory, each with a `planning-mcp-server.toml` that
 /// keeps boards in git with `sync` (the `[sync]` table's lines).
-struct Clones {
+pub(crate) struct Clones {
     root: TempDir,
-    remote: PathBuf,
+    pub(crate) remote: PathBuf,
 }
 
 impl Clones {
-    fn new(names: &[&str], sync: &str) -> Self {
+    pub(crate) fn new(names: &[&str], sync: &str) -> Self {
         let root = tempfile::tempdir().unwrap();
         let remote = root.path().join("remote.git");
         git(root.path(), &["init", "--quiet", "--bare", "remote.git"]);
@@ -49,26 +49,26 @@ impl Clones {
         Self { root, remote }
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.root.path().join(name)
     }
 
     /// The binary, run in clone `name`.
-    fn command(&self, name: &str) -> tokio::process::Command {
+    pub(crate) fn command(&self, name: &str) -> tokio::process::Command {
         let mut command = common::command(&self.root);
         command.current_dir(self.path(name));
         command
     }
 
     /// A server in clone `name`, and a client of it.
-    async fn server(&self, name: &str) -> Client {
+    pub(crate) async fn server(&self, name: &str) -> Client {
         common::stdio_client_with_pid(self.command(name), &[], &[])
             .await
             .0
     }
 
     /// `planning-mcp-server sync` in clone `name`: (success, output).
-    async fn sync(&self, name: &str) -> (bool, String) {
+    pub(crate) async fn sync(&self, name: &str) -> (bool, String) {
         let output = self.command(name).arg("sync").output().await.unwrap();
         let text = String::from_utf8_lossy(&output.stdout).into_owned()
             + &String::from_utf8_lossy(&output.stderr);
@@ -105,7 +105,7 @@ impl Clones {
 
 /// Calls a tool: (refused, its text blocks joined by a blank line: the
 /// reply, then what the sync has to tell).
-async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
+pub(crate) async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
     let mut params = CallToolRequestParams::new(tool.to_owned());
     if let Value::Object(arguments) = arguments {
         params = params.with_arguments(arguments);

@@ -51,7 +51,7 @@ fn header<'a>(response: &'a reqwest::Response, name: &str) -> &'a str {
 }
 
 /// Reads one Server-Sent Event (the text up to the blank line that ends it).
-async fn next_event(stream: &mut reqwest::Response, buffer: &mut String) -> String {
+pub(crate) async fn next_event(stream: &mut reqwest::Response, buffer: &mut String) -> String {
     common::within_hang("an event", async {
         loop {
             if let Some(end) = buffer.find("\n\n") {
@@ -75,7 +75,7 @@ async fn next_event(stream: &mut reqwest::Response, buffer: &mut String) -> Stri
 }
 
 /// The JSON `data:` of an event named `board`.
-fn board_data(event: &str) -> Value {
+pub(crate) fn board_data(event: &str) -> Value {
     assert!(event.contains("event: board\n"), "{event}");
     let data: String = event
         .lines()

@@ -101,6 +101,12 @@ struct Inner {
 /// ([`SharedBoard::sync_state`]).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct SyncState {
+    /// Whether the board syncs with a remote (a git board with a remote and
+    /// `[sync] on_change` or `interval`).
+    pub(crate) on: bool,
+    /// When this process last reached the remote (a fetch or a push that
+    /// went through), if it did ([`SnapshotStore::synced_at`]).
+    pub(crate) last_sync: Option<SystemTime>,
     /// Why the last fetch from the remote failed, while it does.
     pub(crate) offline: Option<String>,
     /// Why changes made here are not pushed yet ([`SnapshotStore::unpushed`]).
@@ -299,6 +305,21 @@ impl SharedBoard {
         }
     }
 
+    /// Runs `read` on the board as this process last held it, without
+    /// asking the store: what the web board shows, with the store's
+    /// problem, while the store cannot be reached or the board read.
+    pub(crate) fn read_held<T>(&self, read: impl FnOnce(&Board) -> T) -> Result<T, CallError> {
+        if let Some(board) = self.before_write() {
+            return Ok(read(&board));
+        }
+        let board = self
+            .inner
+            .board
+            .try_read_for(self.inner.lock_timeout)
+            .ok_or_else(|| self.busy())?;
+        Ok(read(&board))
+    }
+
     /// The board as the current writer took it, while one writes.
     fn before_write(&self) -> Option<Arc<Board>> {
         self.inner.before_write.lock().clone()
@@ -413,9 +434,12 @@ impl SharedBoard {
     /// The board's sync with other machines: whether the remote answers
     /// the fetches, and whether changes wait here to be pushed.
     pub(crate) fn sync_state(&self) -> SyncState {
+        let store = &self.inner.store;
         SyncState {
+            on: store.fetch_every().is_some(),
             offline: self.inner.fetch_problem.lock().clone(),
-            unpushed: self.inner.store.unpushed(),
+            unpushed: store.unpushed(),
+            last_sync: store.synced_at(),
         }
     }
 

@@ -207,7 +207,9 @@ impl HttpServer {
         server
     }
 
-    async fn start_command(
+    /// Like [`HttpServer::start`], the binary run as `command` (its
+    /// directory and environment the caller's: e.g. in a git clone).
+    pub(crate) async fn start_command(
         mut command: Command,
         port: u16,
         args: &[&str],

@@ -91,6 +91,13 @@ pub trait SnapshotStore: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// When this process last reached the other machines' copy (the git
+    /// log: a fetch or a push to the remote that went through), if it did;
+    /// `None` by default.
+    fn synced_at(&self) -> Option<std::time::SystemTime> {
+        None
+    }
+
     /// The board's one clock, when the store keeps one that every process
     /// sharing the board reads (PostgreSQL's: the database's time, read with
     /// the last load, so under the lock during a change); then leases and

@@ -9,9 +9,10 @@
 //! change. Changes that come faster than a client reads are merged: the event
 //! always carries the newest state, never a stale one. Every
 //! [`STORE_CHECK`] the stream also checks the board's store
-//! ([`StoreView::of`]: the database answers, the board reads, the sync):
-//! when that changed, an event tells, so that a page never shows "Live"
-//! over a store that is down.
+//! ([`store_state::shown`]: the database answers, the board reads, the
+//! sync): when that changed, an event tells, so that a page never shows
+//! "Live" over a store that is down. While the store cannot be used, the
+//! events carry the board as this server last held it, with the problem.
 //!
 //! ```text
 //! retry: 1000
@@ -29,7 +30,7 @@ use futures_util::Stream;
 use tokio::sync::{OwnedSemaphorePermit, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::store_state::StoreView;
+use super::store_state::{self, StoreView};
 use super::view::BoardView;
 use crate::server::BoardName;
 use crate::toolsets::planning::named_boards::Boards;
@@ -47,8 +48,9 @@ pub(crate) const STORE_CHECK: Duration = Duration::from_secs(3);
 /// The name of the event that carries the board.
 pub(crate) const BOARD_EVENT: &str = "board";
 
-/// The name of the event sent when the board cannot be read (e.g. another
-/// process wrote a corrupt file); its data is the reason.
+/// The name of the event sent when not even the board as this server last
+/// held it can be had (its lock stayed taken); its data is the reason. A
+/// store that cannot be used otherwise is told in a `board` event's `store`.
 pub(crate) const UNAVAILABLE_EVENT: &str = "unavailable";
 
 /// What one open stream holds.
@@ -96,28 +98,27 @@ pub(crate) fn stream(
     };
     let events = futures_util::stream::unfold(state, |mut state| async move {
         loop {
-            let checked = tokio::select! {
+            let check = tokio::select! {
                 () = state.closed.cancelled() => return None,
                 changed = state.changes.changed() => {
                     changed.ok()?;
                     state.changes.borrow_and_update();
-                    None
+                    false
                 }
-                _ = state.check.tick() => {
-                    let boards = state.boards.clone();
-                    let store = state.board.run(move |board| StoreView::of(&boards, board)).await;
-                    // Nothing new: no event.
-                    if store == state.told {
-                        continue;
-                    }
-                    Some(store)
-                }
+                _ = state.check.tick() => true,
             };
             let name = state.name.clone();
+            // The first event asks too, so that a page opened while the
+            // store is down is told in the same words as the checks tell.
+            let boards = (check || state.first).then(|| state.boards.clone());
             let (mut event, told) = state
                 .board
-                .run(move |board| board_event(&name, board, checked))
+                .run(move |board| board_event(&name, boards.as_deref(), board))
                 .await;
+            // A check that found nothing new sends nothing.
+            if check && told.shows_as(&state.told) {
+                continue;
+            }
             state.told = told;
             if std::mem::take(&mut state.first) {
                 event = event.retry(RETRY);
@@ -128,28 +129,29 @@ pub(crate) fn stream(
     Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
 }
 
-/// The event carrying the board's current state and its store's (as
-/// `checked` found it, or else as the read finds it), and that store state.
+/// The event carrying the board's current state and its store's, and
+/// that store state: with `boards`, the backend is asked first whether it
+/// answers ([`store_state::shown`]); without, the board is read (it just
+/// changed: its store answered).
 fn board_event(
     name: &BoardName,
+    boards: Option<&Boards>,
     board: &SharedBoard,
-    checked: Option<StoreView>,
 ) -> (Event, StoreView) {
-    let mut store = None;
-    let json = board.read(|b| {
-        let view = checked.unwrap_or_else(|| StoreView::with(None, board));
-        store = Some(view.clone());
+    let json = |b: &_, store: &StoreView| {
         BoardView::of(name.as_str(), b, board.changed_at())
-            .with_store(view)
+            .with_store(store.clone())
             .to_json()
-    });
-    match json {
-        Ok(json) => (
-            Event::default().event(BOARD_EVENT).data(json),
-            store.unwrap_or_default(),
-        ),
+    };
+    let shown = match boards {
+        Some(boards) => store_state::shown(boards, board, json),
+        None => store_state::read_or_held(board, json),
+    };
+    match shown {
+        Ok((json, store)) => (Event::default().event(BOARD_EVENT).data(json), store),
+        // Not even the board as held could be had (its lock stayed taken).
         Err(error) => {
-            let told = StoreView::with(Some(error.to_string()), board);
+            let told = StoreView::with(Some(format!("The board cannot be read: {error}")), board);
             let event = Event::default()
                 .event(UNAVAILABLE_EVENT)
                 .data(error.to_string());

@@ -288,28 +288,37 @@ fn push_card(
     out.push_str("</li>");
 }
 
-/// The state of the board's store, when it is not simply fine: the store
-/// cannot be reached, or (a git board) the sync is offline, changes wait
-/// to be pushed, or operations were set aside. `web.js` builds the same in
-/// `renderStore()`.
+/// The state of the board's store, when there is something to tell: the
+/// store cannot be reached (the board below is as this server last held
+/// it), or (a git board) when it last synced, whether the sync is
+/// offline, changes wait to be pushed, or operations were set aside.
+/// `web.js` builds the same in `renderStore()`.
 fn push_store(out: &mut String, view: &BoardView<'_>) {
     let store = &view.store;
     let _ = write!(
         out,
         "<section id=\"store\" class=\"store\" aria-label=\"Store\" data-state=\"{}\"{}>\n\
-         <p id=\"store-problem\" class=\"problem\"{}>{}</p>\n",
+         <p id=\"store-problem\" class=\"problem\"{}>{}</p>\n\
+         <p id=\"store-stale\" class=\"stale\"{}>The board below is as this server last \
+         read it.</p>\n",
         store.state(),
         hidden(store.is_fine()),
         hidden(store.problem.is_none()),
-        escape(store.problem.as_deref().unwrap_or_default())
+        escape(store.problem.as_deref().unwrap_or_default()),
+        hidden(store.problem.is_none())
     );
     let sync = store.sync.as_ref();
     let offline = sync.and_then(|s| s.offline.as_deref());
     let unpushed = sync.and_then(|s| s.unpushed.as_deref());
+    let last_sync = sync
+        .and_then(|s| s.last_sync.as_deref())
+        .map_or_else(|| "not since the server started".to_owned(), html::time);
     let _ = write!(
         out,
-        "<p id=\"sync-offline\" class=\"offline\"{}>Sync offline: {}</p>\n\
+        "<p id=\"sync-last\" class=\"last-sync\"{}>Last sync: <span class=\"at\">{last_sync}</span></p>\n\
+         <p id=\"sync-offline\" class=\"offline\"{}>Sync offline: {}</p>\n\
          <p id=\"sync-unpushed\" class=\"unpushed\"{}>Not pushed yet: {}</p>\n",
+        hidden(!sync.is_some_and(|s| s.on)),
         hidden(offline.is_none()),
         escape(offline.unwrap_or_default()),
         hidden(unpushed.is_none()),

@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::answers::{no_board, no_such_board, not_opened, unreadable};
-use super::store_state::StoreView;
+use super::store_state;
 use super::view::BoardView;
 use super::{Web, csrf, events, index, page};
 use crate::runtime::blocking;
@@ -73,24 +73,26 @@ pub(crate) async fn board(
             Ok(None) => return no_board(&name),
             Err(error) => return not_opened(&name, &error),
         };
-        let store = match format {
-            Format::Markdown => StoreView::default(),
-            _ => StoreView::of(&web.boards, &board),
+        // The Markdown is `get_tasks`' text: it has no room for the
+        // store's state, so it is read or refused as a tool call is.
+        let shown = match format {
+            Format::Markdown => board.read(|b| render::task_list(b, Filter::All)),
+            _ => store_state::shown(&web.boards, &board, |b, store| {
+                let view =
+                    BoardView::of(name.as_str(), b, board.changed_at()).with_store(store.clone());
+                match format {
+                    Format::Json => view.to_json(),
+                    _ => page::board_page_with(
+                        &view,
+                        Some(page::Writes {
+                            csrf: &token,
+                            people: web.desk.is_some(),
+                        }),
+                    ),
+                }
+            })
+            .map(|(body, _)| body),
         };
-        let shown = board.read(|b| {
-            let view = || BoardView::of(name.as_str(), b, board.changed_at()).with_store(store);
-            match format {
-                Format::Page => page::board_page_with(
-                    &view(),
-                    Some(page::Writes {
-                        csrf: &token,
-                        people: web.desk.is_some(),
-                    }),
-                ),
-                Format::Json => view().to_json(),
-                Format::Markdown => render::task_list(b, Filter::All),
-            }
-        });
         let body = match shown {
             Ok(body) => body,
             Err(error) => return unreadable(&name, &error),

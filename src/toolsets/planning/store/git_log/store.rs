@@ -17,7 +17,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use parking_lot::Mutex;
 
@@ -26,7 +26,9 @@ use super::git::{Git, Pushed};
 use super::place::{Place, local_ref};
 use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
-use super::sync::{Plan, fetch_board, now_micros, remote_log, writes_under};
+use super::sync::{
+    Plan, SyncError, fetch_board, lock, now_micros, remote_log, sync_board, writes_under,
+};
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::replay::{
@@ -58,6 +60,9 @@ pub struct GitLogStore {
     set_aside: Mutex<Arc<[SetAside]>>,
     /// `Inner::offline`, apart from it for the same reason.
     unpushed: Mutex<Option<String>>,
+    /// When this process last reached the remote (a fetch or a push that
+    /// went through), for the web board.
+    synced_at: Mutex<Option<SystemTime>>,
 }
 
 #[derive(Debug, Default)]
@@ -109,6 +114,7 @@ impl GitLogStore {
             inner: Mutex::new(Inner::default()),
             set_aside: Mutex::new(Arc::from([])),
             unpushed: Mutex::new(None),
+            synced_at: Mutex::new(None),
         })
     }
 
@@ -283,6 +289,7 @@ impl GitLogStore {
                 let _ = fetched::record(git, &self.place, remote, board, commit);
                 inner.offline = None;
                 *self.unpushed.lock() = None;
+                *self.synced_at.lock() = Some(SystemTime::now());
                 Ok(())
             }
             Pushed::Rejected(problem) => {
@@ -365,9 +372,51 @@ impl GitLogStore {
             inner.provisional.push(op.id);
         }
         tracing::warn!(board = %self.board, remote = %self.sync.remote, %problem, "a change was kept here: the push failed");
-        *self.unpushed.lock() = Some(crate::runtime::text::clip(&problem));
+        // Whole: the web board shows it, escaped (the agents' notice clips it).
+        *self.unpushed.lock() = Some(problem.clone());
         inner.offline = Some(problem);
         Ok(())
+    }
+
+    /// A fetch's failure, in the words a person reads on the web board:
+    /// git's (the command it ran goes to the log only).
+    fn sync_error(&self, error: SyncError) -> StoreError {
+        match error {
+            SyncError::Git(git) => {
+                tracing::debug!(board = %self.board, command = %git.command, "a fetch failed");
+                self.error(format!(
+                    "cannot sync with {}: {}",
+                    self.sync.remote, git.problem
+                ))
+            }
+            other => self.error(other.to_string()),
+        }
+    }
+
+    /// Forgets the last push's problem once the remote holds all of this
+    /// clone's log (pushed by a sync: this process's fetch, `sync`, the
+    /// interval's task). Checked under the board's lock, which every
+    /// writer holds while it pushes and records a failed push; a writer
+    /// holding it now records for itself.
+    fn forget_pushed(&self) {
+        let Ok(_lock) = lock(&self.place, &self.board, Instant::now()) else {
+            return;
+        };
+        let git = self.logs.git();
+        let tracking = tracking_ref(&self.sync.remote, &self.board);
+        let pushed = match (
+            git.resolve(&local_ref(&self.board)),
+            remote_log(git, &tracking),
+        ) {
+            (Ok(None), _) => true,
+            (Ok(Some(ours)), Ok((Some(theirs), _))) => {
+                git.is_ancestor(&ours, &theirs).unwrap_or(false)
+            }
+            _ => false,
+        };
+        if pushed {
+            *self.unpushed.lock() = None;
+        }
     }
 
     /// Compacts the log here when it has grown and no remote is
@@ -586,6 +635,10 @@ impl SnapshotStore for GitLogStore {
         self.unpushed.lock().clone()
     }
 
+    fn synced_at(&self) -> Option<SystemTime> {
+        *self.synced_at.lock()
+    }
+
     fn fetch_every(&self) -> Option<Duration> {
         let sync_on = self.sync.on_change || self.sync.interval > 0;
         (self.has_remote && sync_on).then_some(FETCH_EVERY)
@@ -599,8 +652,24 @@ impl SnapshotStore for GitLogStore {
             // A writer holding the lock merges on its own push.
             until: Instant::now(),
         };
-        fetch_board(&self.logs, &self.place, &self.board, plan)
-            .map_err(|error| self.error(error.to_string()))
+        let waiting = self.unpushed.lock().is_some();
+        let moved = match waiting {
+            // Changes wait here since a push failed: this fetch is a whole
+            // sync, so that a clone back online pushes them without
+            // waiting for its next write.
+            true => match sync_board(&self.logs, &self.place, &self.board, plan, None) {
+                Ok(_) => true,
+                Err(SyncError::Busy(_)) => false,
+                Err(error) => return Err(self.sync_error(error)),
+            },
+            false => fetch_board(&self.logs, &self.place, &self.board, plan)
+                .map_err(|error| self.sync_error(error))?,
+        };
+        *self.synced_at.lock() = Some(SystemTime::now());
+        if waiting {
+            self.forget_pushed();
+        }
+        Ok(moved)
     }
 }
 

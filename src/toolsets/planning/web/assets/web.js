@@ -182,7 +182,7 @@
     const section = byId('store');
     if (!section) return;
     const store = state.store || { state: 'ok', problem: null, sync: null };
-    const sync = store.sync || { offline: null, unpushed: null, set_aside: [] };
+    const sync = store.sync || { on: false, last_sync: null, offline: null, unpushed: null, set_aside: [] };
     section.dataset.state = store.state;
     const show = (id, text, prefix) => {
       const node = byId(id);
@@ -190,13 +190,19 @@
       node.textContent = text ? prefix + text : '';
     };
     show('store-problem', store.problem, '');
+    byId('store-stale').hidden = !store.problem;
+    const last = byId('sync-last');
+    last.hidden = !sync.on;
+    last.querySelector('.at').replaceChildren(
+      sync.last_sync ? timeOf(sync.last_sync) : 'not since the server started');
     show('sync-offline', sync.offline, 'Sync offline: ');
     show('sync-unpushed', sync.unpushed, 'Not pushed yet: ');
     const aside = byId('set-aside');
     aside.hidden = sync.set_aside.length === 0;
     aside.querySelector('.n').textContent = String(sync.set_aside.length);
     aside.querySelector('ol').replaceChildren(...sync.set_aside.map((line) => el('li', '', line)));
-    section.hidden = !store.problem && !sync.offline && !sync.unpushed && sync.set_aside.length === 0;
+    section.hidden = !store.problem && !sync.on && !sync.offline && !sync.unpushed
+      && sync.set_aside.length === 0;
   }
 
   function goalEntry(entry) {
@@ -367,7 +373,7 @@
       }
       render(state);
       if (state.store && state.store.state === 'unreachable') {
-        setLive('problem', 'The store cannot be reached: ' + state.store.problem);
+        setLive('problem', state.store.problem);
       } else {
         setLive('live', 'Live');
       }
