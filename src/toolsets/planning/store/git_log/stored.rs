@@ -16,6 +16,7 @@ use parking_lot::Mutex;
 
 use super::codec::{self, StoredCheckpoint};
 use super::git::{Git, GitError, Item, MAX_BATCH_BYTES};
+use crate::runtime::clock::Clock;
 use crate::toolsets::planning::domain::replay::{CheckpointId, Corrupt, Log, Op};
 use crate::toolsets::planning::domain::{Board, Limits};
 
@@ -40,13 +41,22 @@ fn set_aside_whole(tree: &str, why: String) -> StoredLog {
     stored
 }
 
-/// Whether log `a` holds every operation `b` reaches (by their vectors).
+/// Whether log `a` holds every operation `b` reaches (by their vectors)
+/// and each of `b`'s operations as `b` holds it: a log that reaches as
+/// far with another version of an operation, or an unreadable entry in
+/// its place (a hostile push), does not hold it.
 fn holds(a: &StoredLog, b: &StoredLog) -> bool {
     let reach = a.log.vector();
-    b.log
+    let reaches = b
+        .log
         .vector()
         .iter()
-        .all(|(replica, n)| reach.get(replica).is_some_and(|m| m >= n))
+        .all(|(replica, n)| reach.get(replica).is_some_and(|m| m >= n));
+    reaches
+        && b.log.ops().all(|op| {
+            let (replica, counter) = (op.id.replica, op.id.counter);
+            a.log.covered(replica, counter) || a.log.op(replica, counter) == Some(op)
+        })
 }
 
 /// Why a log could not be read or written.
@@ -100,6 +110,8 @@ pub(crate) struct Logs {
     git: Git,
     limits: Limits,
     history_enabled: bool,
+    /// This machine's clock: what the replay trusts a stamp by.
+    clock: Clock,
     /// Blobs decoded so far, by object ID and entry name (a blob never
     /// changes; what it reads as depends on its name too).
     decoded: Mutex<HashMap<(String, String), Decoded>>,
@@ -112,8 +124,21 @@ impl Logs {
             git,
             limits,
             history_enabled,
+            clock: Clock::system(),
             decoded: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// These logs, replayed by `clock` as this machine's (tests: a clone
+    /// whose clock runs ahead or behind).
+    pub(crate) fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// This machine's clock, as the replay reads it.
+    pub(crate) fn clock(&self) -> Clock {
+        self.clock
     }
 
     /// The repository.
@@ -123,7 +148,7 @@ impl Logs {
 
     /// The board before any operation, as this server is configured.
     pub(crate) fn empty(&self) -> Board {
-        Board::new(self.limits, self.history_enabled)
+        Board::new(self.limits, self.history_enabled).with_clock(self.clock)
     }
 
     /// The log at `commit` (`None`: empty).
@@ -288,6 +313,10 @@ impl Logs {
         if json.len() > codec::MAX_OP_BYTES {
             return Err(LogError::TooLarge(json.len()));
         }
+        // The operation as every clone reads it back (times to the
+        // microsecond), so that comparing two operations (a repeat, a
+        // version kept: `domain::replay::log`) comes out alike everywhere.
+        let op = codec::op_from_json((op.id.replica, op.id.counter), &json).unwrap_or(op);
         let text = String::from_utf8_lossy(&json);
         let oid = self.git.hash_object(&text)?;
         self.decoded
