@@ -176,8 +176,10 @@ impl Log {
 
     /// Adds an operation. One the checkpoint covers, or one the log holds,
     /// changes nothing. Two different operations with one name (a clone
-    /// copied with its replica) keep the first in the order, so that every
-    /// clone keeps the same one; returns whether the log changed.
+    /// copied with its replica, a hostile push) keep the first in the
+    /// order, so that every clone keeps the same one (a clone that held
+    /// the other makes it again under its own name: the git store's
+    /// `keep_lost`); returns whether the log changed.
     pub fn insert(&mut self, op: Op) -> bool {
         let name = (op.id.replica, op.id.counter);
         if self.covered(name.0, name.1) {
