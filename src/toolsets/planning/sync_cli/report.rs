@@ -99,6 +99,13 @@ fn board_lines(text: &mut String, remote: &str, report: &Report) {
             "  compacted into a checkpoint (the operations stay in git's history)"
         );
     }
+    for entry in &report.displaced {
+        let _ = writeln!(
+            text,
+            "  set aside, unread, in the place of an operation this clone holds (the operation \
+             stays there): {entry}"
+        );
+    }
     for corrupt in &report.corrupt {
         let _ = writeln!(text, "  set aside, unread (kept in the log): {corrupt}");
     }

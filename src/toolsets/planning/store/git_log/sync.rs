@@ -90,6 +90,10 @@ pub(crate) struct Report {
     pub(crate) set_aside: Vec<SetAside>,
     /// Unreadable entries of the log (kept, skipped).
     pub(crate) corrupt: Vec<String>,
+    /// Unreadable entries of the remote's log in the place of an operation
+    /// this clone holds (a blob renamed over it): set aside, the operation
+    /// stays in its place.
+    pub(crate) displaced: Vec<String>,
     /// This clone's replica, when the remote's log showed another clone
     /// writing under it: this clone takes a new one from then on.
     pub(crate) renewed: Option<Replica>,
@@ -187,6 +191,12 @@ pub(crate) fn sync_board(
             KeepError::Replica(error) => lock_error(error),
         })?;
         report.reissued += remade;
+        report.displaced = remote
+            .log
+            .corrupt()
+            .filter(|c| c.name.is_some_and(|(r, n)| merged.log.op(r, n).is_some()))
+            .map(|c| format!("{}: {}", c.label, c.problem))
+            .collect();
         report.fetched += new_ops(&local, &merged);
         if merged.commit != local_commit
             && let Some(commit) = &merged.commit

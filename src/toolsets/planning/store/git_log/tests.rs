@@ -987,7 +987,13 @@ fn a_blob_renamed_over_an_operation_erases_nothing() {
     // b's operation under a's name: unreadable there (its content names
     // b's), in the place of a's operation.
     hostile_replace(&c.remote, &ours, &remote_entry(&c.remote, &theirs));
-    sync(&c.clones[1]);
+    let report = sync(&c.clones[1]);
+    assert_eq!(report.displaced.len(), 1, "{report:?}");
+    assert!(
+        report.displaced[0].starts_with(&format!("{ours}: it says it is operation ")),
+        "{report:?}"
+    );
+    assert!(report.corrupt.is_empty(), "{report:?}");
     sync(&c.clones[0]);
     assert_eq!(titles(&b), ["acknowledged", "other"]);
     assert_eq!(titles(&a), ["acknowledged", "other"]);
