@@ -71,6 +71,23 @@ impl Clock {
         }
     }
 
+    /// This clock, or, while it is behind, one that read `at` at instant
+    /// `read` and goes on from there (a fixed clock stays at `at`): a
+    /// board in git times its changes no earlier than the newest operation
+    /// it has read, and from then on (docs/sync.md, "Leases and clocks").
+    pub(crate) fn at_least(self, at: SystemTime, read: Instant) -> Self {
+        let lifted = match self.source {
+            Source::Fixed(_) => Self::fixed(at),
+            Source::System { .. } | Source::Anchored { .. } => Self {
+                source: Source::Anchored { at, read },
+            },
+        };
+        match self.now() >= lifted.now() {
+            true => self,
+            false => lifted,
+        }
+    }
+
     /// The system clock shifted as [`OFFSET_VARIABLE`] says (not shifted
     /// when it is unset), or what is wrong with its value.
     pub(crate) fn from_env() -> Result<Self, String> {
@@ -123,6 +140,22 @@ fn bad(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_at_least_a_time_is_lifted_to_it_only_while_behind() {
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        let later = at + Duration::from_secs(60);
+        let read = Instant::now();
+        assert_eq!(Clock::fixed(at).at_least(later, read).now(), later);
+        assert_eq!(Clock::fixed(later).at_least(at, read).now(), later);
+        let far = SystemTime::now() + Duration::from_secs(3600);
+        assert!(Clock::system().at_least(far, read).now() >= far);
+        assert_eq!(Clock::system().at_least(at, read), Clock::system());
+        // Read a while ago, it has gone on since.
+        let earlier = read.checked_sub(Duration::from_secs(60)).unwrap();
+        let moved = Clock::system().at_least(far, earlier).now();
+        assert!(moved >= far + Duration::from_secs(60), "{moved:?}");
+    }
 
     #[test]
     fn an_offset_shifts_the_system_clock_and_a_fixed_one_stands_still() {

@@ -175,7 +175,7 @@ fn open_board(
 ) -> Result<SharedBoard, StoreError> {
     let planning = &settings.planning;
     let (limits, history) = (planning.limits(), planning.history_enabled);
-    let store = storage.open(name.as_str(), limits, history)?;
+    let store = storage.open(name.as_str(), limits, history, settings.clock)?;
     SharedBoard::open(
         name.as_str(),
         store,

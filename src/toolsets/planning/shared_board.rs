@@ -170,7 +170,11 @@ impl SharedBoard {
     ) -> Result<Self, StoreError> {
         let clock = empty.clock();
         let stored = store.load_if_changed()?;
-        let board = stored.map_or(empty, |board| board.with_clock(clock));
+        let mut board = stored.map_or(empty, |board| board.with_clock(clock));
+        // A store with one clock for the board times it from the start.
+        if let Some(clock) = store.clock() {
+            board.set_clock(clock);
+        }
         Ok(Self {
             inner: Arc::new(Inner {
                 clock,

@@ -380,22 +380,27 @@ impl Storage {
         }
     }
 
-    /// Opens the store of the board `name`.
+    /// Opens the store of the board `name`, timed by `clock` (this
+    /// server's).
     pub(crate) fn open(
         &self,
         name: &str,
         limits: Limits,
         history_enabled: bool,
+        clock: crate::runtime::clock::Clock,
     ) -> Result<Box<dyn SnapshotStore>, StoreError> {
         Ok(match self {
             Self::Memory => Box::new(MemoryStore),
-            Self::Git(settings, sync) => Box::new(git_log::GitLogStore::open(
-                &repository_dir(settings)?,
-                name,
-                sync.clone(),
-                limits,
-                history_enabled,
-            )?),
+            Self::Git(settings, sync) => Box::new(
+                git_log::GitLogStore::open(
+                    &repository_dir(settings)?,
+                    name,
+                    sync.clone(),
+                    limits,
+                    history_enabled,
+                )?
+                .with_clock(clock),
+            ),
             Self::File(settings) => Box::new(
                 FileStore::open(
                     &dir(settings)?,

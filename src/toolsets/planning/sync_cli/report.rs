@@ -74,12 +74,22 @@ fn board_lines(text: &mut String, remote: &str, report: &Report) {
     if let Some(replica) = report.renewed {
         let _ = writeln!(
             text,
-            "  another clone writes under this clone's replica {replica} (a copied repository): \
-             this clone takes a new replica name from now on{}",
+            "  another clone writes under this clone's replica {replica} (a copied repository, \
+             or a hostile push): this clone takes a new replica name from now on"
+        );
+    }
+    if report.reissued > 0 {
+        let _ = writeln!(
+            text,
+            "  kept {} that another version under the same name pushed out of the log: made \
+             again under this clone's replica, in {} place in the order",
             match report.reissued {
-                0 => String::new(),
-                1 => ", and made its 1 operation that lost its name again under it".to_owned(),
-                n => format!(", and made its {n} operations that lost their names again under it"),
+                1 => "1 operation".to_owned(),
+                n => format!("{n} operations"),
+            },
+            match report.reissued {
+                1 => "its",
+                _ => "their",
             }
         );
     }
@@ -87,6 +97,13 @@ fn board_lines(text: &mut String, remote: &str, report: &Report) {
         let _ = writeln!(
             text,
             "  compacted into a checkpoint (the operations stay in git's history)"
+        );
+    }
+    for entry in &report.displaced {
+        let _ = writeln!(
+            text,
+            "  set aside, unread, in the place of an operation this clone holds (the operation \
+             stays there): {entry}"
         );
     }
     for corrupt in &report.corrupt {

@@ -176,8 +176,10 @@ impl Log {
 
     /// Adds an operation. One the checkpoint covers, or one the log holds,
     /// changes nothing. Two different operations with one name (a clone
-    /// copied with its replica) keep the first in the order, so that every
-    /// clone keeps the same one; returns whether the log changed.
+    /// copied with its replica, a hostile push) keep the first in the
+    /// order, so that every clone keeps the same one (a clone that held
+    /// the other makes it again under its own name: the git store's
+    /// `keep_lost`); returns whether the log changed.
     pub fn insert(&mut self, op: Op) -> bool {
         let name = (op.id.replica, op.id.counter);
         if self.covered(name.0, name.1) {
@@ -325,13 +327,18 @@ impl Log {
         };
         let clock = state.board.clock();
         let (reach, counted) = self.reaches(bound);
+        let mut repeats = Repeats::default();
         for op in self.ops.values() {
             let within = reach
                 .get(&op.id.replica)
                 .is_some_and(|&n| op.id.counter <= n);
-            match within {
-                true => state.apply(op),
-                false => state.set_aside(op, untrusted(op, bound, &counted)),
+            if !within {
+                state.set_aside(op, untrusted(op, bound, &counted));
+                continue;
+            }
+            match repeats.first(op) {
+                Some(first) => state.set_aside(op, Reason::Repeat(first)),
+                None => state.apply(op),
             }
         }
         for corrupt in self.corrupt.values() {
@@ -387,10 +394,46 @@ impl Log {
         for op in self.ops.values().chain(other.ops.values()) {
             merged.insert(op.clone());
         }
-        for corrupt in self.corrupt.values().chain(other.corrupt.values()) {
-            merged.insert_corrupt(corrupt.clone());
+        // An unreadable entry under the name of an operation the other log
+        // holds is another version of it (a blob renamed over it, by a
+        // hostile push): the operation stays, and the tree has one place
+        // per name.
+        let unheld = |corrupt: &&Corrupt| {
+            corrupt
+                .name
+                .is_none_or(|name| !merged.names.contains_key(&name))
+        };
+        let corrupt: Vec<Corrupt> = self
+            .corrupt
+            .values()
+            .chain(other.corrupt.values())
+            .filter(unheld)
+            .cloned()
+            .collect();
+        for corrupt in corrupt {
+            merged.insert_corrupt(corrupt);
         }
         Ok(merged)
+    }
+
+    /// The operation of another name that `op` repeats, if the log holds
+    /// one: the same stamp, time, claim and action (a copy pushed under
+    /// another name, or one this clone made again).
+    pub(crate) fn same_as(&self, op: &Op) -> Option<OpId> {
+        let from = OpId {
+            stamp: op.id.stamp,
+            replica: Replica(0),
+            counter: 0,
+        };
+        self.ops
+            .range(from..)
+            .take_while(|(id, _)| id.stamp == op.id.stamp)
+            .map(|(_, held)| held)
+            .find(|held| {
+                (held.id.replica, held.id.counter) != (op.id.replica, op.id.counter)
+                    && same_content(held, op)
+            })
+            .map(|held| held.id)
     }
 
     /// The log compacted: one checkpoint, named `id`, that covers every
@@ -438,6 +481,44 @@ impl Log {
     /// Whether the log holds nothing beyond its checkpoint.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Whether two operations do the same: one stamp, time, claim and action.
+fn same_content(a: &Op, b: &Op) -> bool {
+    a.id.stamp == b.id.stamp && a.at == b.at && a.claim == b.claim && a.action == b.action
+}
+
+/// The most operations of one stamp that an operation is compared with
+/// to tell a repeat: a stamp is nearly always one operation's (the hybrid
+/// clock moves on at each write); the bound keeps a hostile log of many
+/// operations with one stamp linear (a repeat past it is applied again,
+/// as any operation).
+const REPEATS_COMPARED: usize = 16;
+
+/// The first operations of the stamp the replay is at: an operation that
+/// repeats one of them under another name is applied once.
+#[derive(Default)]
+struct Repeats<'a> {
+    stamp: Option<u64>,
+    ops: Vec<&'a Op>,
+}
+
+impl<'a> Repeats<'a> {
+    /// The operation `op` repeats, met earlier in the replay; else
+    /// remembers `op`.
+    fn first(&mut self, op: &'a Op) -> Option<OpId> {
+        if self.stamp != Some(op.id.stamp) {
+            self.stamp = Some(op.id.stamp);
+            self.ops.clear();
+        }
+        if let Some(first) = self.ops.iter().find(|held| same_content(held, op)) {
+            return Some(first.id);
+        }
+        if self.ops.len() < REPEATS_COMPARED {
+            self.ops.push(op);
+        }
+        None
     }
 }
 

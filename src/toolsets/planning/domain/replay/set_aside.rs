@@ -22,6 +22,9 @@ use crate::toolsets::planning::domain::TaskId;
 /// for every agent to be told in its next reply, bounded like the history.
 pub(crate) const SET_ASIDE_KEPT: usize = 50;
 
+/// How a repeat's reason begins ([`Reason::Repeat`]).
+const REPEAT_WORDS: &str = "not trusted: it repeats operation";
+
 /// One operation (or part of one) that the replay set aside.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetAside {
@@ -116,6 +119,11 @@ pub(crate) enum Reason {
     /// past a gap, a stamp past this clone's clock plus
     /// [`super::log::MAX_SKEW`].
     Untrusted(String),
+    /// The same operation (stamp, time, claim and action) as this one,
+    /// under another name, came earlier in the log: a copy (pushed by a
+    /// hostile clone, or made again by a clone that kept an operation
+    /// another version pushed out of its name). Applied once.
+    Repeat(OpId),
     /// As a checkpoint noted it (the words of one of the reasons above).
     Noted(String),
 }
@@ -160,6 +168,9 @@ impl fmt::Display for Reason {
             Reason::Refused(why) => write!(f, "refused: {why}"),
             Reason::Corrupt { entry, problem } => write!(f, "unreadable: {entry}: {problem}"),
             Reason::Untrusted(why) => write!(f, "not trusted: {why}"),
+            Reason::Repeat(first) => {
+                write!(f, "{REPEAT_WORDS} {first} under another name; applied once")
+            }
             Reason::Noted(text) => f.write_str(text),
         }
     }
@@ -205,6 +216,17 @@ impl SetAside {
             // As a checkpoint keeps it.
             Reason::Noted(text) => text.starts_with("unreadable: "),
             _ => false,
+        }
+    }
+
+    /// Whether its writer is told: not for a repeat, whose action stands
+    /// (applied once, as the operation it repeats).
+    pub(crate) fn is_told(&self) -> bool {
+        match &self.reason {
+            Reason::Repeat(_) => false,
+            // As a checkpoint keeps it.
+            Reason::Noted(text) => !text.starts_with(REPEAT_WORDS),
+            _ => true,
         }
     }
 

@@ -27,8 +27,10 @@ use super::place::{Place, local_ref};
 use super::settings::SyncSettings;
 use super::stored::{LogError, Logs, StoredLog};
 use super::sync::{
-    Plan, SyncError, fetch_board, lock, now_micros, remote_log, sync_board, writes_under,
+    KeepError, Plan, SyncError, fetch_board, keep_lost, lock, now_micros, remote_log, sync_board,
+    writes_under,
 };
+use crate::runtime::clock::Clock;
 use crate::runtime::file_lock::{Access, FileLock, LockError};
 use crate::toolsets::planning::domain::action::Done;
 use crate::toolsets::planning::domain::replay::{
@@ -63,6 +65,10 @@ pub struct GitLogStore {
     /// When this process last reached the remote (a fetch or a push that
     /// went through), for the web board.
     synced_at: Mutex<Option<SystemTime>>,
+    /// The newest stamp the replay applied (microseconds) and when this
+    /// clone first read it: the board's clock reads no earlier than it,
+    /// plus the time since ([`SnapshotStore::clock`]).
+    newest: Mutex<(u64, Instant)>,
 }
 
 #[derive(Debug, Default)]
@@ -115,12 +121,34 @@ impl GitLogStore {
             set_aside: Mutex::new(Arc::from([])),
             unpushed: Mutex::new(None),
             synced_at: Mutex::new(None),
+            newest: Mutex::new((0, Instant::now())),
         })
+    }
+
+    /// This store, with `clock` as this machine's: what the replay trusts
+    /// stamps by, and what the board's clock reads when the log holds
+    /// nothing newer (the server's clock; tests: a clone whose clock runs
+    /// ahead or behind).
+    pub(crate) fn with_clock(mut self, clock: Clock) -> Self {
+        self.logs = self.logs.with_clock(clock);
+        self
     }
 
     /// Keeps `state` as the replay of the stored log, and what it set aside.
     fn keep(&self, inner: &mut Inner, state: State) {
-        *self.set_aside.lock() = Arc::from(state.set_aside.as_slice());
+        // A repeat's action stands: its writer is not told (`sync` says it).
+        let told: Vec<SetAside> = state
+            .set_aside
+            .iter()
+            .filter(|aside| aside.is_told())
+            .cloned()
+            .collect();
+        *self.set_aside.lock() = Arc::from(told);
+        let mut newest = self.newest.lock();
+        if newest.0 != state.max_stamp {
+            *newest = (state.max_stamp, Instant::now());
+        }
+        drop(newest);
         inner.state = Some(state);
     }
 
@@ -340,6 +368,14 @@ impl GitLogStore {
             .logs
             .merge(before, &theirs)
             .map_err(|e| self.log_error(e))?;
+        let (merged, _) =
+            keep_lost(&self.logs, &self.place, before, merged).map_err(|e| match e {
+                KeepError::Log(error) => self.log_error(error),
+                KeepError::Replica(source) => StoreError::Write {
+                    path: self.place.lock_path(&self.board),
+                    source,
+                },
+            })?;
         if self.move_ref(&merged, before)? {
             inner.stored = merged;
         }
@@ -403,14 +439,16 @@ impl GitLogStore {
             return;
         };
         let git = self.logs.git();
-        let tracking = tracking_ref(&self.sync.remote, &self.board);
+        let last = fetched::last(git, &self.place, &self.sync.remote)
+            .ok()
+            .and_then(|fetched| fetched.get(&self.board));
         let pushed = match (
             git.resolve(&local_ref(&self.board)),
-            remote_log(git, &tracking),
+            remote_log(git, last.as_deref()),
         ) {
             (Ok(None), _) => true,
             (Ok(Some(ours)), Ok((Some(theirs), _))) => {
-                git.is_ancestor(&ours, &theirs).unwrap_or(false)
+                self.logs.holds_commit(&theirs, &ours).unwrap_or(false)
             }
             _ => false,
         };
@@ -465,7 +503,7 @@ impl GitLogStore {
             return notices;
         };
         let replica = inner.replica;
-        for aside in &state.set_aside {
+        for aside in state.set_aside.iter().filter(|aside| aside.is_told()) {
             let ours = match (&aside.agent, agent) {
                 (Some(theirs), Some(agent)) => theirs == agent,
                 (None, _) => Some(aside.op.replica) == replica,
@@ -614,6 +652,22 @@ impl SnapshotStore for GitLogStore {
             inner.seen = Some(self.ref_identity());
         }
         Ok(())
+    }
+
+    /// This machine's clock, or the newest operation's stamp the log
+    /// applied while the clock is behind it: one clone's leases and times
+    /// never run behind what it read from another (docs/sync.md, "Leases
+    /// and clocks"). Only trusted stamps count (at most `MAX_SKEW` past
+    /// this machine's clock), so no clone moves another's clock further.
+    fn clock(&self) -> Option<Clock> {
+        use crate::toolsets::planning::domain::replay::log::{micros, trusted_until};
+        let own = self.logs.clock();
+        // A checkpoint's own record of its newest stamp is bounded too.
+        let (newest, read) = *self.newest.lock();
+        let since = u64::try_from(read.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let bound = trusted_until(micros(own.now())).saturating_sub(since);
+        let newest = UNIX_EPOCH + Duration::from_micros(newest.min(bound));
+        Some(own.at_least(newest, read))
     }
 
     fn races(&self) -> u32 {

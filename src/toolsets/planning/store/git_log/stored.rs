@@ -23,6 +23,7 @@ use parking_lot::Mutex;
 
 use super::codec::{self, StoredCheckpoint};
 use super::git::{Git, GitError, Item, MAX_BATCH_BYTES};
+use crate::runtime::clock::Clock;
 use crate::toolsets::planning::domain::replay::{CheckpointId, Corrupt, Log, Op};
 use crate::toolsets::planning::domain::{Board, Limits};
 
@@ -53,9 +54,16 @@ const CACHED: usize = 64;
 
 /// Whether log `a` holds everything of log `b`: their union adds nothing
 /// to `a` (every operation and unreadable entry of `b`, its checkpoint or
-/// one built on it).
+/// one built on it), and `a` has each of `b`'s operations as `b` has it
+/// (a log with another version of an operation under its name, which the
+/// union may keep in its place, does not hold it: a hostile push or two
+/// clones sharing a replica).
 fn holds(a: &StoredLog, b: &StoredLog) -> bool {
-    a.commit == b.commit || a.log.merge(&b.log).is_ok_and(|union| union == a.log)
+    a.commit == b.commit
+        || (b.log.ops().all(|op| {
+            let (replica, counter) = (op.id.replica, op.id.counter);
+            a.log.covered(replica, counter) || a.log.op(replica, counter) == Some(op)
+        }) && a.log.merge(&b.log).is_ok_and(|union| union == a.log))
 }
 
 /// Why a log could not be read or written.
@@ -112,6 +120,8 @@ pub(crate) struct Logs {
     git: Git,
     limits: Limits,
     history_enabled: bool,
+    /// This machine's clock: what the replay trusts a stamp by.
+    clock: Clock,
     /// Blobs decoded so far, by object ID and entry name (a blob never
     /// changes; what it reads as depends on its name too).
     decoded: Mutex<HashMap<(String, String), Decoded>>,
@@ -130,10 +140,23 @@ impl Logs {
             git,
             limits,
             history_enabled,
+            clock: Clock::system(),
             decoded: Mutex::new(HashMap::new()),
             bases: Mutex::new(HashMap::new()),
             held: Mutex::new(HashSet::new()),
         }
+    }
+
+    /// These logs, replayed by `clock` as this machine's (tests: a clone
+    /// whose clock runs ahead or behind).
+    pub(crate) fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// This machine's clock, as the replay reads it.
+    pub(crate) fn clock(&self) -> Clock {
+        self.clock
     }
 
     /// The repository.
@@ -143,7 +166,7 @@ impl Logs {
 
     /// The board before any operation, as this server is configured.
     pub(crate) fn empty(&self) -> Board {
-        Board::new(self.limits, self.history_enabled)
+        Board::new(self.limits, self.history_enabled).with_clock(self.clock)
     }
 
     /// The log at `commit` (`None`: empty).
@@ -371,6 +394,10 @@ impl Logs {
         if json.len() > codec::MAX_OP_BYTES {
             return Err(LogError::TooLarge(json.len()));
         }
+        // The operation as every clone reads it back (times to the
+        // microsecond), so that comparing two operations (a repeat, a
+        // version kept: `domain::replay::log`) comes out alike everywhere.
+        let op = codec::op_from_json((op.id.replica, op.id.counter), &json).unwrap_or(op);
         let text = String::from_utf8_lossy(&json);
         let oid = self.git.hash_object(&text)?;
         self.decoded

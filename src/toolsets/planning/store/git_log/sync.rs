@@ -95,11 +95,16 @@ pub(crate) struct Report {
     pub(crate) set_aside: Vec<SetAside>,
     /// Unreadable entries of the log (kept, skipped).
     pub(crate) corrupt: Vec<String>,
+    /// Unreadable entries of the remote's log in the place of an operation
+    /// this clone holds (a blob renamed over it): set aside, the operation
+    /// stays in its place.
+    pub(crate) displaced: Vec<String>,
     /// This clone's replica, when the remote's log showed another clone
     /// writing under it: this clone takes a new one from then on.
     pub(crate) renewed: Option<Replica>,
-    /// This clone's operations made again under its new replica (they had
-    /// lost their name to the other clone's).
+    /// Operations this clone held that another version under the same
+    /// name pushed out of the log, made again under its replica (see
+    /// [`keep_lost`]).
     pub(crate) reissued: usize,
 }
 
@@ -196,26 +201,18 @@ pub(crate) fn sync_board(
             place.renew_replica(replica).map_err(lock_error)?;
             report.renewed = Some(replica);
         }
-        let mut merged = logs.merge(&local, &remote)?;
-        if shared {
-            // The operations of this clone that lost their name to the
-            // other clone's are made again under the new name, so that
-            // neither clone's acknowledged operations are lost.
-            let fresh = place.replica().map_err(lock_error)?;
-            let lost: Vec<Op> = local
-                .log
-                .ops()
-                .filter(|op| {
-                    op.id.replica == replica && merged.log.op(replica, op.id.counter) != Some(*op)
-                })
-                .cloned()
-                .collect();
-            for op in lost {
-                let id = merged.log.next_id(fresh, now_micros());
-                merged = logs.append(&merged, Op { id, ..op })?;
-                report.reissued += 1;
-            }
-        }
+        let merged = logs.merge(&local, &remote)?;
+        let (merged, remade) = keep_lost(logs, place, &local, merged).map_err(|e| match e {
+            KeepError::Log(error) => SyncError::Log(error),
+            KeepError::Replica(error) => lock_error(error),
+        })?;
+        report.reissued += remade;
+        report.displaced = remote
+            .log
+            .corrupt()
+            .filter(|c| c.name.is_some_and(|(r, n)| merged.log.op(r, n).is_some()))
+            .map(|c| format!("{}: {}", c.label, c.problem))
+            .collect();
         report.fetched += new_ops(&local, &merged);
         if merged.commit != local_commit
             && let Some(commit) = &merged.commit
@@ -364,6 +361,61 @@ fn reaches(a: &StoredLog, b: &StoredLog) -> bool {
         .vector()
         .iter()
         .all(|(replica, n)| reach.get(replica).is_some_and(|m| m >= n))
+}
+
+/// Why [`keep_lost`] failed.
+#[derive(Debug)]
+pub(crate) enum KeepError {
+    /// Writing the log.
+    Log(LogError),
+    /// Reading this clone's replica file.
+    Replica(std::io::Error),
+}
+
+/// `merged` (the merge of `ours` with another log) with each operation
+/// of `ours` that another version under the same name pushed out of it
+/// made again under this clone's replica, with its own stamp, time and
+/// action: in its place in the order, so that what it did stands. Two
+/// versions of one name come from two clones that share a replica (a
+/// copied repository) or from a hostile push; a log has one place per
+/// name, and every clone keeps the same version there (the first in the
+/// order), so the other is kept by each clone that held it (its copies
+/// are applied once: [`crate::toolsets::planning::domain::replay::Reason::Repeat`]).
+/// Returns the log and how many it made again.
+pub(crate) fn keep_lost(
+    logs: &Logs,
+    place: &Place,
+    ours: &StoredLog,
+    merged: StoredLog,
+) -> Result<(StoredLog, usize), KeepError> {
+    let lost: Vec<Op> = ours
+        .log
+        .ops()
+        .filter(|op| {
+            let (replica, counter) = (op.id.replica, op.id.counter);
+            !merged.log.covered(replica, counter)
+                && merged.log.op(replica, counter) != Some(*op)
+                && merged.log.same_as(op).is_none()
+        })
+        .cloned()
+        .collect();
+    if lost.is_empty() {
+        return Ok((merged, 0));
+    }
+    // Read after a renewal: a clone that lost its own operations to
+    // another writing under its replica writes under a new one.
+    let fresh = place.replica().map_err(KeepError::Replica)?;
+    let mut merged = merged;
+    for op in &lost {
+        let id = OpId {
+            stamp: op.id.stamp,
+            ..merged.log.next_id(fresh, op.id.stamp)
+        };
+        merged = logs
+            .append(&merged, Op { id, ..op.clone() })
+            .map_err(KeepError::Log)?;
+    }
+    Ok((merged, lost.len()))
 }
 
 /// Records in `report` what the board holds after the sync.

@@ -1177,3 +1177,260 @@ fn a_tree_with_two_checkpoints_reads_the_newest_and_reads_past_the_other() {
     sync_ok(&c.clones[0]).unwrap();
     assert_eq!(titles(&a), ["Write the parser", "Write the tests"]);
 }
+
+
+/// This clone's replica.
+fn replica_of(dir: &Path) -> crate::toolsets::planning::domain::replay::Replica {
+    let git = Git::open(dir, Duration::from_secs(60)).unwrap();
+    Place::new(git.common_dir()).replica().unwrap()
+}
+
+/// The object of entry `entry` in the remote's log.
+fn remote_entry(remote: &Path, entry: &str) -> String {
+    git(
+        remote,
+        &[
+            "rev-parse",
+            &format!("refs/planning/boards/default:{entry}"),
+        ],
+    )
+    .trim()
+    .to_owned()
+}
+
+/// What a hostile clone pushes: the remote's log with entry `entry` set
+/// to blob `oid` (added, or in place of what it held).
+fn hostile_replace(remote: &Path, entry: &str, oid: &str) {
+    let name = "refs/planning/boards/default";
+    let head = git(remote, &["rev-parse", name]).trim().to_owned();
+    let mut listing: String = git(remote, &["ls-tree", name])
+        .lines()
+        .filter(|line| !line.ends_with(&format!("\t{entry}")))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    listing.push_str(&format!("100644 blob {oid}\t{entry}\n"));
+    let tree = git_in(remote, &["mktree"], listing.as_bytes());
+    let commit = git(remote, &["commit-tree", &tree, "-p", &head, "-m", "x"])
+        .trim()
+        .to_owned();
+    git(remote, &["update-ref", name, &commit]);
+}
+
+/// A blob in the remote: the operation of entry `entry` as `edit` makes it.
+fn forge(remote: &Path, entry: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let text = git(remote, &["cat-file", "-p", &remote_entry(remote, entry)]);
+    let mut op: serde_json::Value = serde_json::from_str(&text).unwrap();
+    edit(&mut op);
+    let bytes = format!("{op}\n");
+    git_in(remote, &["hash-object", "-w", "--stdin"], bytes.as_bytes())
+}
+
+#[test]
+fn a_blob_renamed_over_an_operation_erases_nothing() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], false), board(&c.clones[1], false));
+    add(&a, &["acknowledged"]).unwrap();
+    sync(&c.clones[0]);
+    add(&b, &["other"]).unwrap();
+    sync(&c.clones[1]);
+    let ours = super::codec::op_name(replica_of(&c.clones[0]), 1);
+    let theirs = super::codec::op_name(replica_of(&c.clones[1]), 1);
+    let original = remote_entry(&c.remote, &ours);
+    // b's operation under a's name: unreadable there (its content names
+    // b's), in the place of a's operation.
+    hostile_replace(&c.remote, &ours, &remote_entry(&c.remote, &theirs));
+    let report = sync(&c.clones[1]);
+    assert_eq!(report.displaced.len(), 1, "{report:?}");
+    assert!(
+        report.displaced[0].starts_with(&format!("{ours}: it says it is operation ")),
+        "{report:?}"
+    );
+    assert!(report.corrupt.is_empty(), "{report:?}");
+    sync(&c.clones[0]);
+    assert_eq!(titles(&b), ["acknowledged", "other"]);
+    assert_eq!(titles(&a), ["acknowledged", "other"]);
+    // The next push put a's operation back in its place.
+    assert_eq!(remote_entry(&c.remote, &ours), original);
+}
+
+#[test]
+fn another_version_of_an_operation_under_its_name_replaces_nothing_and_the_clones_agree() {
+    let c = clones(3);
+    let (a, b) = (board(&c.clones[0], false), board(&c.clones[1], false));
+    add(&a, &["acknowledged"]).unwrap();
+    sync(&c.clones[0]);
+    sync(&c.clones[1]);
+    assert_eq!(titles(&b), ["acknowledged"]);
+    // A hostile clone pushes another version of a's operation: another
+    // task, stamped just before it (so it is the version every clone
+    // keeps under that name).
+    let replica = replica_of(&c.clones[0]);
+    let name = super::codec::op_name(replica, 1);
+    let forged = forge(&c.remote, &name, |op| {
+        op["stamp"] = (op["stamp"].as_u64().unwrap() - 1).into();
+        op["action"]["add_tasks"]["tasks"][0]["title"] = "forged".into();
+    });
+    hostile_replace(&c.remote, &name, &forged);
+    // a's machine is off; b keeps a's operation, in its place.
+    let report = sync(&c.clones[1]);
+    assert_eq!((report.renewed, report.reissued), (None, 1));
+    assert_eq!(titles(&b), ["forged", "acknowledged"]);
+    let fresh = board(&c.clones[2], false);
+    sync(&c.clones[2]);
+    assert_eq!(titles(&fresh), ["forged", "acknowledged"]);
+    // a comes back: b's copy keeps its operation already.
+    let report = sync(&c.clones[0]);
+    assert_eq!((report.renewed, report.reissued), (Some(replica), 0));
+    sync(&c.clones[1]);
+    sync(&c.clones[2]);
+    for board in [&a, &b, &fresh] {
+        assert_eq!(titles(board), ["forged", "acknowledged"]);
+    }
+}
+
+#[test]
+fn an_operation_copied_under_another_name_is_applied_once_and_its_writer_is_not_told_otherwise() {
+    let c = clones(2);
+    let (a, b) = (board(&c.clones[0], false), board(&c.clones[1], false));
+    add(&a, &["t"]).unwrap();
+    claim(&a, "ann", "t").unwrap();
+    release_with_evidence(&a, "ann", "t", "done");
+    sync(&c.clones[0]);
+    // A hostile clone copies ann's release under a name that sorts first.
+    let name = super::codec::op_name(replica_of(&c.clones[0]), 3);
+    let copy = forge(&c.remote, &name, |op| {
+        op["op"] = "0000000000000001#1".into()
+    });
+    hostile_replace(&c.remote, "op-0000000000000001-1", &copy);
+    sync(&c.clones[0]);
+    let report = sync(&c.clones[1]);
+    let lines: Vec<String> = report.set_aside.iter().map(ToString::to_string).collect();
+    let original = format!("operation {}#3", replica_of(&c.clones[0]));
+    let why = "set aside: not trusted: it repeats operation 0000000000000001#1 under another \
+               name; applied once";
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with(&original) && line.ends_with(why)),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    // The release stands, once, and ann is told nothing was set aside.
+    let status = |board: &SharedBoard| {
+        board
+            .read(|x| x.tasks().map(|t| t.status).collect::<Vec<_>>())
+            .unwrap()
+    };
+    assert_eq!(status(&a), [Status::Completed]);
+    assert_eq!(status(&b), [Status::Completed]);
+    let notices = a.notices(Some("ann"));
+    assert!(notices.is_empty(), "{notices:?}");
+}
+
+/// Minute `m` of the tests' time, a fixed clock's.
+fn minute(m: i64) -> std::time::SystemTime {
+    let base = std::time::UNIX_EPOCH + Duration::from_secs(1_900_000_000);
+    let shift = Duration::from_secs(m.unsigned_abs() * 60);
+    match m >= 0 {
+        true => base + shift,
+        false => base - shift,
+    }
+}
+
+/// The board of clone `dir` on a machine whose clock says `at`, syncing
+/// on each change.
+fn board_at(dir: &Path, at: std::time::SystemTime) -> SharedBoard {
+    let clock = crate::runtime::clock::Clock::fixed(at);
+    let store = GitLogStore::open(dir, "default", settings(true), limits(), true)
+        .unwrap()
+        .with_clock(clock);
+    SharedBoard::open(
+        "default",
+        Box::new(store),
+        Board::new(limits(), true).with_clock(clock),
+        Duration::from_secs(30),
+    )
+    .unwrap()
+}
+
+/// A sync of clone `dir` on a machine whose clock says `at`.
+fn sync_at(dir: &Path, at: std::time::SystemTime) -> Report {
+    let git = Git::open(dir, Duration::from_secs(60)).unwrap();
+    let place = Place::new(git.common_dir());
+    let logs = Logs::new(git, limits(), true).with_clock(crate::runtime::clock::Clock::fixed(at));
+    let plan = Plan {
+        remote: "origin",
+        retries: 10,
+        checkpoint_every: 1000,
+        until: Instant::now() + Duration::from_secs(30),
+    };
+    sync_board(&logs, &place, "default", plan, None).unwrap()
+}
+
+/// What the board's clock reads.
+fn clock_of(board: &SharedBoard) -> std::time::SystemTime {
+    board.read(|b| b.clock().now()).unwrap()
+}
+
+/// The end of the lease on task `title`.
+fn lease_end(board: &SharedBoard, title: &str) -> Option<std::time::SystemTime> {
+    let id = crate::toolsets::planning::domain::TaskId::from_content(title, "");
+    board
+        .read(|b| b.coordination().claim(id).map(|c| c.until))
+        .unwrap()
+}
+
+#[test]
+fn a_clone_30_minutes_ahead_ends_no_lease_before_it_ended_by_the_other_clones_board_clock() {
+    let c = clones(2);
+    let (a_dir, b_dir) = (&c.clones[0], &c.clones[1]);
+    let a = board_at(a_dir, minute(0));
+    add(&a, &["t"]).unwrap();
+    claim(&a, "ann", "t").unwrap();
+    // b's clock runs 30 minutes ahead: by it, ann's lease has ended.
+    sync_at(b_dir, minute(30));
+    let b = board_at(b_dir, minute(30));
+    claim(&b, "bob", "t").unwrap();
+    assert_eq!(holder(&b, "t").as_deref(), Some("bob"));
+    // ann renews at minute 10: until minute 25.
+    sync_at(a_dir, minute(10));
+    claim(&board_at(a_dir, minute(10)), "ann", "t").unwrap();
+    for m in [11, 19] {
+        sync_at(a_dir, minute(m));
+        let a = board_at(a_dir, minute(m));
+        assert_eq!(holder(&a, "t").as_deref(), Some("ann"), "minute {m}");
+        assert_eq!(clock_of(&a), minute(m), "b's stamps move no clock yet");
+        let refused = claim(&a, "carol", "t").unwrap_err();
+        assert!(refused.contains("ann"), "{refused}");
+    }
+    // From minute 21, a trusts b's operation (stamped at most 10 minutes
+    // past its clock): its board's clock reads b's stamp, by which ann's
+    // lease has ended there too.
+    sync_at(a_dir, minute(21));
+    let a = board_at(a_dir, minute(21));
+    assert_eq!(holder(&a, "t").as_deref(), Some("bob"));
+    assert!(clock_of(&a) >= minute(30));
+    assert_eq!(lease_end(&a, "t"), lease_end(&b, "t"));
+}
+
+#[test]
+fn a_clone_whose_clock_runs_behind_times_its_claims_from_the_newest_operation_it_read() {
+    let c = clones(2);
+    let (a_dir, b_dir) = (&c.clones[0], &c.clones[1]);
+    let a = board_at(a_dir, minute(0));
+    add(&a, &["t", "u"]).unwrap();
+    claim(&a, "ann", "t").unwrap();
+    // b's clock runs 8 minutes behind: its board's clock reads the newest
+    // operation it read, ann's claim.
+    sync_at(b_dir, minute(-8));
+    let b = board_at(b_dir, minute(-8));
+    assert!(clock_of(&b) >= minute(0));
+    claim(&b, "bob", "u").unwrap();
+    assert!(lease_end(&b, "u").unwrap() >= minute(15));
+    // Nine minutes later on a, bob's lease is live there too.
+    sync_at(a_dir, minute(9));
+    let a = board_at(a_dir, minute(9));
+    assert_eq!(holder(&a, "u").as_deref(), Some("bob"));
+    let refused = claim(&a, "carol", "u").unwrap_err();
+    assert!(refused.contains("bob"), "{refused}");
+}
