@@ -240,6 +240,32 @@ async fn commit_critical_timeout_and_a_failing_command() {
 }
 
 #[tokio::test]
+async fn commit_critical_a_command_that_fails_without_a_word_says_what_to_do() {
+    let repo = plain();
+    let silent = script(&repo, "silent-git", "exit 128");
+    let client = start(
+        &repo,
+        &[
+            ("PLANNING_COMMIT_VCS", "git"),
+            ("PLANNING_COMMIT_GIT_BIN", &silent),
+        ],
+    )
+    .await;
+    both_critical(
+        &client,
+        &format!(
+            "CRITICAL: the commit planner cannot use git. {HALT}\n\
+         Command: {silent} symbolic-ref --quiet HEAD\n\
+         Status: exit status 128\n\
+         Stderr: (empty)\n\
+         Fix: git printed no error. Run `git status` in the repository: it shows what stops git (a lock file left by a git that was killed: remove it once no git runs). Then call gather_requirements and repeat the call."
+        ),
+    )
+    .await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
 async fn commit_critical_stale_jj_workspace() {
     let Some(jj_bin) = jj_or_skip("commit_critical_stale_jj_workspace") else {
         return;

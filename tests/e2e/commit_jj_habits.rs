@@ -339,6 +339,103 @@ async fn commit_jj_squash_of_two_plans_merges_again_after_an_undo() {
     client.cancel().await.unwrap();
 }
 
+/// A jj wrapper whose `describe` exits with status 255 and prints nothing,
+/// writing nothing, as often as the file `silent-failures` beside the
+/// repository says (none while it is missing); everything else is the real
+/// jj.
+fn silently_failing_jj(repo: &Repo) -> PathBuf {
+    let real = repo.jj.clone().expect("jj");
+    let path = repo.dir.path().join("silent-jj");
+    let count = repo.dir.path().join("silent-failures");
+    let script = format!(
+        "#!/bin/sh\nJJ='{}'\nCOUNT='{}'\nleft=$(cat \"$COUNT\" 2>/dev/null || echo 0)\n\
+         for a in \"$@\"; do [ \"$a\" = describe ] && describing=1; done\n\
+         if [ -n \"$describing\" ] && [ \"$left\" -gt 0 ]; then echo $((left - 1)) > \"$COUNT\"; exit 255; fi\n\
+         exec \"$JJ\" \"$@\"\n",
+        real.display(),
+        count.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// How many silent failures of [`silently_failing_jj`] are still to come.
+fn silent_failures_left(repo: &Repo) -> String {
+    std::fs::read_to_string(repo.dir.path().join("silent-failures")).unwrap()
+}
+
+#[tokio::test]
+async fn commit_jj_squash_merge_past_a_describe_that_fails_without_a_word() {
+    let Some(repo) = jj_repo("commit_jj_squash_merge_past_a_describe_that_fails_without_a_word")
+    else {
+        return;
+    };
+    let wrapper = silently_failing_jj(&repo);
+    let client = start(&repo, Some(&wrapper)).await;
+    squash_a_plan_into_a_finished_one(&client, &repo).await;
+    let joined =
+        "feat: one\n\n- [x]: a\n\n~~~ COMPLETE ~~~\n\nfix: two\n\n- [ ]: b\n\n~~~ EXECUTE ~~~\n";
+    let merged = "feat: one\n\nfix: two\n\n- [x]: a\n- [ ]: b\n\n~~~ EXECUTE ~~~\n";
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    assert!(
+        read.contains("  A) Merge them into one plan: call verify_plan with migrate: true;"),
+        "{read}"
+    );
+    // One describe fails (status 255, nothing printed, nothing written):
+    // the change is as it was read, so the merge is written by a second.
+    std::fs::write(repo.dir.path().join("silent-failures"), "1").unwrap();
+    let merged_reply = ok(&client, "verify_plan", json!({"migrate": true})).await;
+    assert!(
+        merged_reply.starts_with("Description migrated to the plan format.\n"),
+        "{merged_reply}"
+    );
+    assert_eq!(silent_failures_left(&repo), "0\n", "the failure happened");
+    assert_eq!(repo.jj_description("@-"), merged);
+    // Every describe fails: CRITICAL that says the command, its status,
+    // that nothing was written and what to do; nothing changed.
+    carry_out(&repo, "jj undo");
+    assert_eq!(repo.jj_description("@-"), joined);
+    std::fs::write(repo.dir.path().join("silent-failures"), "2").unwrap();
+    let (is_error, text) = call(&client, "verify_plan", json!({"migrate": true})).await;
+    assert!(is_error, "{text}");
+    let expected = format!(
+        "\nCommand: {} --no-pager --color never describe --ignore-working-copy -r ",
+        wrapper.display()
+    );
+    assert!(
+        text.starts_with("CRITICAL: the commit planner cannot use jj.") && text.contains(&expected),
+        "{text}"
+    );
+    assert!(
+        text.contains(" --stdin --quiet\nStatus: exit status 255 (an internal error of jj)\nStderr: (empty)\nFix: nothing was written: the plan's change is as it was read. jj printed no error. Run `jj status` in the repository"),
+        "{text}"
+    );
+    assert!(!text.contains("read the error above"), "{text}");
+    assert_eq!(silent_failures_left(&repo), "0\n");
+    assert_eq!(repo.jj_description("@-"), joined);
+    // The way out, as the reply gives it: jj status, gather_requirements,
+    // then the call again.
+    let status = named(&text, "jj status");
+    carry_out(&repo, status.split('`').next().unwrap_or_default());
+    let read = ok(&client, "gather_requirements", json!({})).await;
+    assert!(
+        read.contains("  A) Merge them into one plan: call verify_plan with migrate: true;"),
+        "the plan was not written, and the reply says so: {read}"
+    );
+    let again = ok(&client, "verify_plan", json!({"migrate": true})).await;
+    assert!(
+        again.starts_with("Description migrated to the plan format.\n"),
+        "{again}"
+    );
+    assert_eq!(repo.jj_description("@-"), merged);
+    assert_eq!(
+        repo.jj(&["log", "-r", "divergent()", "--no-graph", "-T", "change_id"]),
+        ""
+    );
+    client.cancel().await.unwrap();
+}
+
 /// A jj wrapper that runs `before` (a shell line, with `$JJ` the real jj)
 /// before the server's describe of a commit it read, and `after` after it.
 fn racing_jj(repo: &Repo, before: &str, after: &str) -> PathBuf {

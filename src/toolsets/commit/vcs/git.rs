@@ -105,11 +105,13 @@ impl Git {
         if ok {
             return Ok(output);
         }
-        let fix = match output.stderr.contains("not a git repository") {
-            true => "run `git init` in the project, or set [commit] root to a git repository.",
-            false => {
-                "read the error above; repair the repository or git's configuration, then retry."
-            }
+        // Nothing on stderr leaves no error to read: say how to see one.
+        let fix = if output.stderr.contains("not a git repository") {
+            "run `git init` in the project, or set [commit] root to a git repository."
+        } else if output.stderr.trim().is_empty() {
+            "git printed no error. Run `git status` in the repository: it shows what stops git (a lock file left by a git that was killed: remove it once no git runs). Then call gather_requirements and repeat the call."
+        } else {
+            "read the error above; repair the repository or git's configuration, then retry."
         };
         let failed = Output {
             code: output.code,

@@ -15,6 +15,8 @@
 //! into a divergent change instead of a lost edit, then reads the change
 //! back and answers [`Failure::Unkept`] unless exactly its text is there.
 
+mod describe;
+
 use super::failure::{Critical, Failure, Subject};
 use super::process::{Invocation, Output, Runner};
 use super::{Snapshot, Vcs};
@@ -32,21 +34,9 @@ const CHANGE: &str = r#"self.change_id() ++ " " ++ self.commit_id() ++ " " ++ se
 /// One line per changed file: its status letter and its path as a JSON string.
 const DIFF: &str = r#"self.status_char() ++ " " ++ self.path().display().escape_json() ++ "\n""#;
 
-/// A commit's committer timestamp in seconds since the epoch.
-const COMMITTER_SECONDS: &str = r#"self.committer().timestamp().format("%s") ++ "\n""#;
-
-/// How many times a describe is retried past a commit jj already holds:
-/// each retry moves the timestamp one second past the commit it met.
-const DESCRIBE_RETRIES: usize = 3;
-
-/// The commit id in jj's refusal to write a commit it already holds
-/// ("Newly-created commit {id} already exists"), if `stderr` is that.
-fn existing_commit(stderr: &str) -> Option<&str> {
-    let (_, rest) = stderr.split_once("Newly-created commit ")?;
-    let (id, rest) = rest.split_once(' ')?;
-    let hex = !id.is_empty() && id.chars().all(|c| c.is_ascii_hexdigit());
-    (hex && rest.starts_with("already exists")).then_some(id)
-}
+/// jj's exit status for an internal error (1 is the caller's or the
+/// repository's error, 2 bad arguments, 3 a closed pipe).
+const INTERNAL_ERROR: i32 = 255;
 
 /// How many ancestors of `@` are searched for a plan.
 const ANCESTOR_SEARCH: usize = 20;
@@ -88,6 +78,20 @@ impl Change {
     }
 }
 
+/// The fix for a jj command that failed: what its error suggests, or,
+/// when jj printed nothing, how to see what stops it.
+fn fix(stderr: &str) -> &'static str {
+    if stderr.contains("working copy is stale") {
+        "run `jj workspace update-stale` in the repository."
+    } else if stderr.contains("no jj repo") {
+        "run `jj git init` in the project, or set [commit] root to a jj repository."
+    } else if stderr.trim().is_empty() {
+        "jj printed no error. Run `jj status` in the repository: it shows what stops jj (a stale working copy: run `jj workspace update-stale`; another jj command still running: let it finish), and `jj op log` the last operations. Then call gather_requirements, which says whether the plan was written, and repeat the call if it was not."
+    } else {
+        "read the error above; repair the repository or jj's configuration, then retry."
+    }
+}
+
 /// The 12 characters of a change id that replies show.
 fn short(change_id: &str) -> String {
     change_id.chars().take(12).collect()
@@ -126,72 +130,14 @@ impl Jj {
             .map_err(|error| Failure::Critical(Critical::not_run(Subject::Jj, invocation, &error)))
     }
 
-    /// CRITICAL for a jj command that failed, with the fix its error suggests.
+    /// CRITICAL for a jj command that failed: the command, its status (what
+    /// jj means by it, when it is an internal error) and the fix.
     fn failed(invocation: &Invocation<'_>, output: &Output) -> Failure {
-        let fix = if output.stderr.contains("working copy is stale") {
-            "run `jj workspace update-stale` in the repository."
-        } else if output.stderr.contains("no jj repo") {
-            "run `jj git init` in the project, or set [commit] root to a jj repository."
-        } else {
-            "read the error above; repair the repository or jj's configuration, then retry."
-        };
-        Failure::Critical(Critical::failed(Subject::Jj, invocation, output, fix))
-    }
-
-    /// `jj describe args` with `text` on stdin. jj refuses to write a
-    /// commit it already holds (exit status 255, "Newly-created commit ...
-    /// already exists"): a description written again within the same
-    /// second as one since undone (`jj undo` after `verify_plan` with
-    /// `migrate: true`, then the migration again) makes the very commit
-    /// the undo hid. Then the describe is retried with the committer
-    /// timestamp one second after that commit's, so the new commit differs
-    /// from it in that alone.
-    async fn describe(&self, args: &[&str], text: &str) -> Result<(), Failure> {
-        let mut setting: Option<String> = None;
-        let mut attempt = 0;
-        loop {
-            let mut all = args.to_vec();
-            if let Some(setting) = &setting {
-                all.extend(["--config", setting.as_str()]);
-            }
-            let invocation = self.invocation(&all, Some(text));
-            let output = self.attempt(&invocation).await?;
-            if output.success() {
-                return Ok(());
-            }
-            match existing_commit(&output.stderr) {
-                Some(commit) if attempt < DESCRIBE_RETRIES => {
-                    let stamp = self.second_after(commit).await?;
-                    setting = Some(format!("debug.commit-timestamp={stamp}"));
-                    attempt += 1;
-                }
-                _ => return Err(Self::failed(&invocation, &output)),
-            }
+        let mut critical = Critical::failed(Subject::Jj, invocation, output, fix(&output.stderr));
+        if output.code == Some(INTERNAL_ERROR) {
+            critical.status.push_str(" (an internal error of jj)");
         }
-    }
-
-    /// One second after the committer timestamp of `commit` (hidden or
-    /// not), as RFC 3339, the form `debug.commit-timestamp` takes.
-    async fn second_after(&self, commit: &str) -> Result<String, Failure> {
-        let args = [
-            "log",
-            "--ignore-working-copy",
-            "-r",
-            commit,
-            "--no-graph",
-            "-T",
-            COMMITTER_SECONDS,
-        ];
-        let output = self.run(&args, None).await?;
-        output
-            .stdout
-            .trim()
-            .parse::<i64>()
-            .ok()
-            .and_then(|seconds| seconds.checked_add(1))
-            .and_then(|seconds| chrono::DateTime::<chrono::Utc>::from_timestamp(seconds, 0))
-            .map(|stamp| stamp.to_rfc3339())
-            .ok_or_else(|| self.unreadable(&args))
+        Failure::Critical(critical)
     }
 
     /// CRITICAL: jj printed what its template cannot print.
@@ -496,7 +442,14 @@ impl Vcs for Jj {
             "--stdin",
             "--quiet",
         ];
-        self.describe(&args, text).await?;
+        let target = match &base.place {
+            Place::Jj { change_id, .. } => Some(describe::Target {
+                change_id,
+                commit: commit.as_str(),
+            }),
+            Place::Git { .. } => None,
+        };
+        self.describe(&args, text, target).await?;
         self.check_written(&base.place, text, tool).await
     }
 
@@ -508,7 +461,7 @@ impl Vcs for Jj {
         {
             // `@` has no description and is what the new work goes on: it
             // becomes the new plan's change; the plan below stays as it is.
-            self.describe(&["describe", "--stdin", "--quiet"], text)
+            self.describe(&["describe", "--stdin", "--quiet"], text, None)
                 .await?;
             let place = Place::Jj {
                 change_id: below.working_copy.clone(),
@@ -530,25 +483,6 @@ impl Vcs for Jj {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_jjs_refusal_of_an_existing_commit_names_one() {
-        let stderr = "Internal error: Unexpected error from backend\nCaused by: Newly-created commit 8a7b5c135480ebb7f23ea22f780a271396931866 already exists\n";
-        assert_eq!(
-            existing_commit(stderr),
-            Some("8a7b5c135480ebb7f23ea22f780a271396931866")
-        );
-        assert_eq!(existing_commit("Error: Commit abc is hidden\n"), None);
-        assert_eq!(
-            existing_commit("Newly-created commit  already exists"),
-            None
-        );
-        assert_eq!(
-            existing_commit("Newly-created commit 12zz already exists"),
-            None
-        );
-        assert_eq!(existing_commit("Newly-created commit abc was kept"), None);
-    }
 
     #[test]
     fn paths_that_would_break_a_line_are_quoted() {
@@ -573,5 +507,44 @@ mod tests {
             })
         );
         assert_eq!(Change::parse("kx 01 false false not-json"), None);
+    }
+
+    #[test]
+    fn a_failure_with_an_empty_stderr_still_says_what_to_do() {
+        let invocation = Invocation {
+            program: "jj",
+            args: vec!["describe".into(), "--stdin".into()],
+            env: &[],
+            stdin: Some("feat: a\n"),
+        };
+        let output = Output {
+            code: Some(255),
+            stdout: String::new(),
+            stderr: "\n".into(),
+        };
+        let Failure::Critical(critical) = Jj::failed(&invocation, &output) else {
+            panic!("CRITICAL expected");
+        };
+        let text = critical.to_string();
+        assert!(
+            text.contains("\nCommand: jj describe --stdin\nStatus: exit status 255 (an internal error of jj)\nStderr: (empty)\nFix: jj printed no error. Run `jj status` in the repository"),
+            "{text}"
+        );
+        assert!(!text.contains("read the error above"), "{text}");
+        let stale = Output {
+            code: Some(1),
+            stdout: String::new(),
+            stderr: "Error: The working copy is stale\n".into(),
+        };
+        let Failure::Critical(critical) = Jj::failed(&invocation, &stale) else {
+            panic!("CRITICAL expected");
+        };
+        assert_eq!(
+            (critical.status.as_str(), critical.fix.as_str()),
+            (
+                "exit status 1",
+                "run `jj workspace update-stale` in the repository."
+            )
+        );
     }
 }
