@@ -1178,7 +1178,6 @@ fn a_tree_with_two_checkpoints_reads_the_newest_and_reads_past_the_other() {
     assert_eq!(titles(&a), ["Write the parser", "Write the tests"]);
 }
 
-
 /// This clone's replica.
 fn replica_of(dir: &Path) -> crate::toolsets::planning::domain::replay::Replica {
     let git = Git::open(dir, Duration::from_secs(60)).unwrap();
