@@ -117,6 +117,7 @@ pub(crate) fn load_with(
     let offers = |name: &str| offered.toolsets.iter().any(|offered| offered == name);
     let mut configured: Vec<Arc<dyn Toolset>> = Vec::new();
     let mut toolsets = Vec::new();
+    let needed = to_configure(registry, &offers, &tables);
     for kind in registry.kinds() {
         for required in kind.requires() {
             if offers(kind.name()) && !offers(required) {
@@ -129,6 +130,9 @@ pub(crate) fn load_with(
                     ),
                 ));
             }
+        }
+        if !needed.contains(&kind.name()) {
+            continue;
         }
         // A toolset whose requirements failed to configure is not checked:
         // their problems are reported already.
@@ -165,6 +169,35 @@ pub(crate) fn load_with(
         }),
         _ => Err(ConfigError::Invalid(problems)),
     }
+}
+
+/// The toolsets to configure: the enabled ones, those that were given a
+/// value in `tables` (so that a wrong one is reported while the toolset is
+/// off), and the ones these work on. Configuring the others would check
+/// only their defaults, and cost every start-up (a tenth of its own work).
+fn to_configure(
+    registry: Registry<'_>,
+    offers: &dyn Fn(&str) -> bool,
+    tables: &Dict,
+) -> Vec<&'static str> {
+    let kinds: Vec<_> = registry.kinds().collect();
+    let mut needed: Vec<&'static str> = Vec::new();
+    // A toolset comes after the ones it works on: from the last one back,
+    // each needed toolset adds those.
+    for kind in kinds.into_iter().rev() {
+        let given = kind
+            .tables()
+            .iter()
+            .any(|table| tables.contains_key(*table));
+        if offers(kind.name()) || given || needed.contains(&kind.name()) {
+            for name in std::iter::once(kind.name()).chain(kind.requires().iter().copied()) {
+                if !needed.contains(&name) {
+                    needed.push(name);
+                }
+            }
+        }
+    }
+    needed
 }
 
 /// The value of `result`, or `None` with its problems added to `problems`.
@@ -292,6 +325,35 @@ mod tests {
             Err(ConfigError::Invalid(lines)) => lines.join("\n"),
             other => panic!("expected an invalid configuration, got {other:?}"),
         }
+    }
+
+    /// Only the toolsets that are on, or were given a value, or are worked
+    /// on by one of these, are configured at start-up.
+    #[test]
+    fn toolsets_that_are_off_are_configured_only_when_given_a_value() {
+        let given = |names: &[&str]| -> Dict {
+            names
+                .iter()
+                .map(|name| ((*name).to_owned(), Dict::new().into()))
+                .collect()
+        };
+        let on = |names: &'static [&'static str]| move |name: &str| names.contains(&name);
+        let mut needed = to_configure(REGISTRY, &on(&["planning"]), &given(&[]));
+        assert_eq!(needed, ["planning"]);
+        needed = to_configure(
+            REGISTRY,
+            &on(&["planning"]),
+            &given(&["workflow", "server"]),
+        );
+        needed.sort_unstable();
+        assert_eq!(needed, ["planning", "workflow"]);
+        // Toolset team works on planning's boards: it brings planning along.
+        needed = to_configure(REGISTRY, &on(&["plans"]), &given(&["notify"]));
+        needed.sort_unstable();
+        assert_eq!(needed, ["planning", "plans", "team"]);
+        needed = to_configure(REGISTRY, &on(&["team"]), &given(&[]));
+        needed.sort_unstable();
+        assert_eq!(needed, ["planning", "team"]);
     }
 
     #[test]
