@@ -103,6 +103,22 @@ impl Clones {
     }
 }
 
+/// Bob deletes task `task`; then alice's agent completes it with evidence
+/// (`cargo test`, exit 0), acknowledged on alice's clone: offline, the
+/// completion the next sync sets aside (delete wins).
+pub(crate) async fn delete_then_complete(bob: &Client, alice: &Client, task: &str) {
+    let (error, text) = call(bob, "delete_tasks", json!({"task_ids": [task]})).await;
+    assert!(!error, "{text}");
+    let (error, text) = call(
+        alice,
+        "release_task",
+        json!({"agent": "alice-agent", "task_id": task, "status": "completed",
+               "command": "cargo test", "exit_code": 0, "note": "all parser tests pass"}),
+    )
+    .await;
+    assert!(!error, "{text}");
+}
+
 /// Calls a tool: (refused, its text blocks joined by a blank line: the
 /// reply, then what the sync has to tell).
 pub(crate) async fn call(client: &Client, tool: &str, arguments: Value) -> (bool, String) {
@@ -830,16 +846,7 @@ async fn an_agent_whose_completion_was_set_aside_is_told_what_was_lost() {
     assert!(!error, "{text}");
     // Offline, bob deletes the task; then alice's agent completes it, with
     // evidence, and is acknowledged on its clone.
-    let (error, text) = call(&bob, "delete_tasks", json!({"task_ids": [task]})).await;
-    assert!(!error, "{text}");
-    let (error, text) = call(
-        &alice,
-        "release_task",
-        json!({"agent": "alice-agent", "task_id": task, "status": "completed",
-               "command": "cargo test", "exit_code": 0, "note": "all parser tests pass"}),
-    )
-    .await;
-    assert!(!error, "{text}");
+    delete_then_complete(&bob, &alice, &task).await;
     assert!(clones.sync("bob").await.0);
     let (ok, out) = clones.sync("alice").await;
     assert!(ok, "{out}");

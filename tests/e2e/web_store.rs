@@ -13,7 +13,7 @@
 
 use crate::common;
 use crate::common::postgres::{Cluster, PASSWORD};
-use crate::sync::{Clones, call};
+use crate::sync::{Clones, call, delete_then_complete};
 use crate::web::{board_data, next_event};
 
 use common::{HttpServer, id, ok};
@@ -290,16 +290,7 @@ async fn a_git_boards_page_shows_its_sync_an_unreachable_remote_and_what_was_set
     // agent completes it, with evidence: kept on alice's clone.
     let away = clones.remote.with_extension("away");
     std::fs::rename(&clones.remote, &away).unwrap();
-    let (error, text) = call(&bob, "delete_tasks", json!({"task_ids": [task]})).await;
-    assert!(!error, "{text}");
-    let (error, text) = call(
-        &alice,
-        "release_task",
-        json!({"agent": "alice-agent", "task_id": task, "status": "completed",
-               "command": "cargo test", "exit_code": 0, "note": "all parser tests pass"}),
-    )
-    .await;
-    assert!(!error, "{text}");
+    delete_then_complete(&bob, &alice, &task).await;
     let html = common::eventually("the page shows the remote offline", || async {
         let html = page(&base, "default").await;
         (!element(&html, "sync-offline").hidden).then_some(html)
