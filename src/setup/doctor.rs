@@ -140,8 +140,8 @@ fn check(
         Ok(None) => return,
         Err(why) => {
             let _ = writeln!(report.text, "{head}");
-            let fix = "fix the file (or move it away), then run setup again";
-            report.fail(&why, fix);
+            let fix = fix::move_away(&file.path, &fix::setup_plain(agent, scope));
+            report.fail(&why, &fix);
             return;
         }
     };
@@ -277,7 +277,7 @@ fn check_statusline(file: &ConfigFile, dir: &Path, report: &mut Report) {
                     "statusLine `{shown}` is not run: {} is not found",
                     escaped(&argv[0])
                 ),
-                &format!("put {PROGRAM} on PATH (cargo install --path .)"),
+                &fix::put_on_path(&this, dir, path.as_deref()),
             );
         }
         Err(NotRunnable::Refused(why)) => {
@@ -361,8 +361,9 @@ fn check_program(
         }
         Err(NotRunnable::Missing) => {
             let fix = match scope {
-                Scope::Project => format!("put {PROGRAM} on PATH (cargo install --path .)"),
-                Scope::User => format!("run {setup} again from the binary you use"),
+                Scope::Project => fix::put_on_path(&this, &places.project, path.as_deref()),
+                // The entry names a path that is gone: this binary writes its own.
+                Scope::User => format!("run `{}`", fix::by_path(&this, setup)),
             };
             report.fail(&format!("{command} is not found"), &fix);
             None
@@ -392,14 +393,20 @@ fn board_dir(args: &[String]) -> Option<String> {
 fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &mut Report) {
     let text = match files::read(&file.path, &file.shown) {
         Ok(text) => text,
-        Err(why) => return report.fail(&why, "fix the file's permissions"),
+        Err(why) => {
+            let fix = format!(
+                "give it read permission (`chmod u+r {}`)",
+                super::agent::shell_word(&file.path.display().to_string())
+            );
+            return report.fail(&why, &fix);
+        }
     };
     let doc = match text.as_deref().map(|t| Document::parse(t, false)) {
         Some(Ok(doc)) => Some(doc),
         Some(Err(e)) => {
             return report.fail(
                 &format!("{} cannot be read ({e})", file.shown),
-                "fix the file (or move it away), then run setup again",
+                &fix::move_away(&file.path, setup),
             );
         }
         None => None,
@@ -450,8 +457,11 @@ fn check_hooks(file: &ConfigFile, dir: &Path, team: bool, setup: &str, report: &
                 Ok(program) => program,
                 Err(NotRunnable::Missing) => {
                     report.fail(
-                        &format!("{event} hook `{shown}` is not run: {} is not found", escaped(&argv[0])),
-                        &format!("put {PROGRAM} on PATH (cargo install --path .), or run {PROGRAM} setup claude-code --scope user"),
+                        &format!(
+                            "{event} hook `{shown}` is not run: {} is not found",
+                            escaped(&argv[0])
+                        ),
+                        &fix::put_on_path(&this, dir, path.as_deref()),
                     );
                     continue;
                 }

@@ -8,6 +8,9 @@
 //! again with the flags that write the same entry. A fix that fits another
 //! setup (port 8080, no team) would leave the check failing.
 
+use std::ffi::OsStr;
+use std::path::Path;
+
 use super::agent::{Agent, Launch, PROGRAM, Scope, shell_word};
 
 /// The command that starts the HTTP server the entry's `url` (plain
@@ -79,6 +82,70 @@ pub(crate) fn setup_again(agent: Agent, scope: Scope, launch: &Launch, team: boo
         .join(" ")
 }
 
+/// The fix for a `planning-mcp-server` that `PATH` does not find: a
+/// symbolic link to `this` (the binary running doctor, which works) in the
+/// first directory of `path` that is absolute, exists, can be written and
+/// lies outside `project` (doctor would refuse a program found there); with
+/// no such directory, the directory of `this` to put on `PATH`.
+pub(crate) fn put_on_path(this: &Path, project: &Path, path: Option<&OsStr>) -> String {
+    let project = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_owned());
+    let writable = |dir: &Path| {
+        dir.is_absolute()
+            && dir.is_dir()
+            && !std::fs::canonicalize(dir).is_ok_and(|real| real.starts_with(&project))
+            && rustix::fs::access(
+                dir,
+                rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK,
+            )
+            .is_ok()
+    };
+    let dirs: Vec<_> = path
+        .map(|p| std::env::split_paths(p).collect())
+        .unwrap_or_default();
+    match dirs.iter().find(|dir| writable(dir)) {
+        Some(dir) => format!(
+            "link this binary onto PATH: `ln -sf {} {}`",
+            shell_word(&this.display().to_string()),
+            shell_word(&dir.join(PROGRAM).display().to_string())
+        ),
+        None => format!(
+            "put {} on PATH (no directory on PATH can be written), or install {PROGRAM} \
+             as the README's Install says",
+            this.parent().unwrap_or(Path::new("/")).display()
+        ),
+    }
+}
+
+/// `command` (a `planning-mcp-server ...` line) run by `this` binary's
+/// absolute path: what works when the path an entry names is gone.
+pub(crate) fn by_path(this: &Path, command: &str) -> String {
+    let rest = command.strip_prefix(PROGRAM).unwrap_or(command);
+    format!("{}{rest}", shell_word(&this.display().to_string()))
+}
+
+/// `setup` for `agent` in `scope` with no other flag: what writes an
+/// agent's file anew when nothing of the entry could be read.
+pub(crate) fn setup_plain(agent: Agent, scope: Scope) -> String {
+    let mut words = vec![PROGRAM, "setup", agent.name()];
+    if scope != agent.default_scope() {
+        words.extend(["--scope", scope.name()]);
+    }
+    words.join(" ")
+}
+
+/// The fix for a config file that cannot be read: mend it where the error
+/// says, or move it away (its other entries stay there to be copied back)
+/// and let `setup` (the command) write it anew.
+pub(crate) fn move_away(file: &Path, setup: &str) -> String {
+    let shown = file.display().to_string();
+    format!(
+        "mend the file where the error says; or move it away (`mv {} {}`) and write it again \
+         (`{setup}`)",
+        shell_word(&shown),
+        shell_word(&format!("{shown}.broken")),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +200,52 @@ mod tests {
             setup_again(Agent::Gemini, Scope::Project, &http, false),
         ];
         insta::assert_snapshot!(fixes.join("\n"));
+    }
+
+    #[test]
+    fn a_program_not_on_path_is_linked_into_the_first_writable_directory_outside_the_project() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(temp.path()).unwrap();
+        let (project, bin, missing) = (root.join("p"), root.join("bin"), root.join("none"));
+        std::fs::create_dir_all(project.join("tools")).unwrap();
+        std::fs::create_dir_all(&bin).unwrap();
+        let this = root.join("build").join(PROGRAM);
+        let path = std::env::join_paths([
+            Path::new("relative"),
+            &missing,
+            &project.join("tools"),
+            &bin,
+        ])
+        .unwrap();
+        assert_eq!(
+            put_on_path(&this, &project, Some(&path)),
+            format!(
+                "link this binary onto PATH: `ln -sf {} {}`",
+                this.display(),
+                bin.join(PROGRAM).display()
+            )
+        );
+        let none = std::env::join_paths([&missing]).unwrap();
+        assert_eq!(
+            put_on_path(&this, &project, Some(&none)),
+            format!(
+                "put {} on PATH (no directory on PATH can be written), or install {PROGRAM} as \
+                 the README's Install says",
+                root.join("build").display()
+            )
+        );
+        assert_eq!(
+            by_path(Path::new("/my apps/x"), "planning-mcp-server setup codex"),
+            "'/my apps/x' setup codex"
+        );
+        assert_eq!(
+            move_away(
+                Path::new("/p/.mcp.json"),
+                &setup_plain(Agent::ClaudeCode, Scope::User)
+            ),
+            "mend the file where the error says; or move it away (`mv /p/.mcp.json \
+             /p/.mcp.json.broken`) and write it again (`planning-mcp-server setup claude-code \
+             --scope user`)"
+        );
     }
 }

@@ -164,7 +164,7 @@ pub(crate) fn path_note(this: &Path, found: Option<&Path>) -> String {
         ),
         None => format!(
             "warning: {PROGRAM} is not on PATH, so the agent cannot start it: put {dir} on PATH, \
-             or install it (cargo install --path .), or use --scope user (this binary's path)"
+             or install it as the README's Install says, or use --scope user (this binary's path)"
         ),
     }
 }

@@ -569,6 +569,15 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
         .display()
         .to_string();
     let tools = common::tool_names("planning,team").await.len();
+    // docs/setup.md shows this very report: its count of tools is true.
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/setup.md")).unwrap();
+    assert!(
+        docs.contains(&format!(
+            "  ok    it answers initialize and lists {tools} tools\n"
+        )),
+        "docs/setup.md's doctor report must list {tools} tools"
+    );
     assert_eq!(
         report,
         format!(
@@ -1047,5 +1056,180 @@ async fn doctor_s_fix_for_a_board_directory_that_cannot_be_made_is_run_as_printe
     assert!(
         report.contains("  ok    its board directory .planning-mcp-server is writable\n"),
         "{report}"
+    );
+}
+
+/// The commands between backticks on the `fix:` line that follows the
+/// `FAIL` line containing `failed` in `report`.
+fn printed_fix(report: &str, failed: &str) -> Vec<String> {
+    let mut lines = report.lines();
+    lines
+        .find(|line| line.starts_with("  FAIL  ") && line.contains(failed))
+        .unwrap_or_else(|| panic!("no FAIL with {failed:?}:\n{report}"));
+    let fix = lines.next().and_then(|l| l.trim().strip_prefix("fix: "));
+    let fix = fix.unwrap_or_else(|| panic!("no fix after {failed:?}:\n{report}"));
+    fix.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Runs `command` (as printed, words split at spaces: the tests' paths
+/// have none) in the project, with `path` as PATH; it must succeed.
+async fn run_printed(project: &Project, command: &str, path: &str) {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut run = project.command(words[0]);
+    run.args(&words[1..])
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null());
+    let output = common::within_hang(command, run.output()).await.unwrap();
+    assert!(output.status.success(), "{command}: {output:?}");
+}
+
+/// `doctor claude-code` in `project` with `path` as PATH.
+async fn doctor_with_path(project: &Project, path: &str) -> Output {
+    let mut command = project.command(common::BIN);
+    command
+        .args(["doctor", "claude-code"])
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null());
+    common::within_hang("doctor", command.output())
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn doctor_s_fix_for_a_program_path_does_not_find_links_this_binary_onto_path() {
+    let project = Project::new();
+    project
+        .setup(&["claude-code", "--toolsets", "planning,team"])
+        .await;
+    // A PATH without the server, whose first directory can be written.
+    let bin = project.home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let output = doctor_with_path(&project, &path).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let this = std::fs::canonicalize(common::BIN).unwrap();
+    let link = format!(
+        "ln -sf {} {}",
+        this.display(),
+        bin.join("planning-mcp-server").display()
+    );
+    for failed in [
+        "planning-mcp-server is not found",
+        "SessionStart hook `planning-mcp-server summary --storage file` is not run",
+        "PreCompact hook `planning-mcp-server summary --storage file` is not run",
+    ] {
+        assert_eq!(
+            printed_fix(&stderr, failed),
+            std::slice::from_ref(&link),
+            "{stderr}"
+        );
+    }
+    // The fix, run as printed, turns every FAIL into ok.
+    run_printed(&project, &link, &path).await;
+    let output = doctor_with_path(&project, &path).await;
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report.contains(&format!(
+            "  ok    planning-mcp-server is this binary ({})\n",
+            this.display()
+        )),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn doctor_s_fix_for_a_user_entry_whose_binary_is_gone_is_run_as_printed() {
+    let project = Project::new();
+    project
+        .setup(&[
+            "claude-code",
+            "--scope",
+            "user",
+            "--toolsets",
+            "planning,team",
+        ])
+        .await;
+    let this = std::fs::canonicalize(common::BIN).unwrap();
+    let this = this.display().to_string();
+    // The binary the entry names was moved away (uninstalled, rebuilt elsewhere).
+    let gone = project.home.join("old").join("planning-mcp-server");
+    let gone = gone.display().to_string();
+    let config = project.read("HOME/.claude.json").unwrap();
+    assert!(config.contains(&this), "{config}");
+    std::fs::write(
+        project.path("HOME/.claude.json"),
+        config.replace(&this, &gone),
+    )
+    .unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let fix = printed_fix(&stderr, &format!("{gone} is not found"));
+    assert_eq!(
+        fix,
+        [format!(
+            "{this} setup claude-code --scope user --toolsets planning,team --storage file"
+        )],
+        "{stderr}"
+    );
+    let path = std::env::var("PATH").unwrap_or_default();
+    run_printed(&project, &fix[0], &path).await;
+    let output = project.run(&["doctor", "claude-code"]).await;
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[tokio::test]
+async fn doctor_s_fix_for_a_config_file_that_cannot_be_read_is_run_as_printed() {
+    let project = Project::new();
+    project.setup(&["claude-code"]).await;
+    std::fs::write(
+        project.path(".mcp.json"),
+        "{ \"mcpServers\": { \"planning\": \n",
+    )
+    .unwrap();
+    let output = project.run(&["doctor", "claude-code"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let file = project.path(".mcp.json").display().to_string();
+    let fix = printed_fix(&stderr, ".mcp.json cannot be read");
+    assert_eq!(
+        fix,
+        [
+            format!("mv {file} {file}.broken"),
+            "planning-mcp-server setup claude-code".to_owned()
+        ],
+        "{stderr}"
+    );
+    let path = std::env::var("PATH").unwrap_or_default();
+    let bins = Path::new(common::BIN).parent().unwrap();
+    let path = format!("{}:{path}", bins.display());
+    for command in &fix {
+        run_printed(&project, command, &path).await;
+    }
+    assert_eq!(
+        std::fs::read_to_string(format!("{file}.broken")).unwrap(),
+        "{ \"mcpServers\": { \"planning\": \n"
+    );
+    let output = project.run(&["doctor", "claude-code"]).await;
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
     );
 }

@@ -6,7 +6,9 @@
 //! repository share one board file (in the main worktree), the `summary`
 //! command in a worktree reads it too; unset, toolset team shares too;
 //! off, each working directory keeps its own; two workspaces of a real jj repository share
-//! one board too; outside a repository start-up stops.
+//! one board too, and `check-touches` in the second one (no `.git`, no index) checks the
+//! files its working-copy change touches against a claim made in the first; outside a
+//! repository start-up stops.
 
 use crate::common;
 
@@ -168,4 +170,67 @@ async fn the_workspaces_of_one_jj_repository_share_one_board() {
             dir.display()
         );
     }
+
+    // A claim made through the main workspace's server is seen by
+    // `check-touches` in the other workspace, which has no `.git` and no
+    // index: the files its working-copy change touches are checked.
+    let mut command = common::command(&repo.dir);
+    command.current_dir(&repo.path);
+    let (lead, _) = stdio_client_with_pid(command, &FLAGS, &[]).await;
+    ok(
+        &lead,
+        "add_tasks",
+        json!({"tasks": [{"title": "Parser", "touches": ["src/parser/**"]}]}),
+    )
+    .await;
+    ok(
+        &lead,
+        "claim_task",
+        json!({"agent": "worker-1", "task_id": common::id("Parser")}),
+    )
+    .await;
+    lead.cancel().await.unwrap();
+    std::fs::create_dir_all(other.join("src/parser")).unwrap();
+    std::fs::write(other.join("src/parser/mod.rs"), "changed\n").unwrap();
+    let jj_dir = jj.parent().filter(|d| !d.as_os_str().is_empty());
+    let path = std::env::join_paths(jj_dir.map(Path::to_path_buf).into_iter().chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let check = |agent: &'static str, strict: bool| {
+        let mut command = common::command(&repo.dir);
+        command
+            .current_dir(other.join("src"))
+            .args(["check-touches", "--storage", "file"])
+            .args(strict.then_some("--strict"))
+            .envs(repo.vcs_env())
+            .env("PATH", &path)
+            .env("PLANNING_AGENT", agent);
+        command
+    };
+    let refused = check("worker-2", true).output().await.unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(
+        stderr.starts_with(
+            "planning-mcp-server: 1 staged file falls inside another agent's reservation:\n- \
+             src/parser/mod.rs: ["
+        ) && stderr.contains("held by worker-1 until "),
+        "{stderr}"
+    );
+    let warned = check("worker-2", false).output().await.unwrap();
+    assert_eq!(warned.status.code(), Some(0), "{warned:?}");
+    assert!(
+        String::from_utf8_lossy(&warned.stdout).starts_with("1 staged file falls"),
+        "{warned:?}"
+    );
+    // The holder's own reservation is none.
+    let own = check("worker-1", true).output().await.unwrap();
+    assert_eq!(own.status.code(), Some(0), "{own:?}");
+    assert!(
+        String::from_utf8_lossy(&own.stdout).starts_with(
+            "No staged file falls inside another agent's reservation (1 staged, 1 live"
+        ),
+        "{own:?}"
+    );
 }

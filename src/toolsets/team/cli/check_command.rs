@@ -6,7 +6,7 @@
 //! git pre-commit hook: its arguments (`--url`, `--agent`, `--strict`; the
 //! binary adds `--config` and the flags of the keys it reads) and its run: read the board's
 //! live reservations (stored, or from a running server), list the staged
-//! files, report those inside another agent's reservation. Without
+//! files (in a jj workspace, the working-copy change's), report those inside another agent's reservation. Without
 //! `--strict` it exits with 0 whatever happens (a board or server it cannot
 //! read is a warning on standard error), so that a warn-only hook never
 //! blocks a commit; with `--strict` a conflict, or anything it cannot check,
@@ -43,8 +43,8 @@ fn flag_help(flag: &Flag) -> &str {
 }
 
 /// What `planning-mcp-server --help` says of it.
-const ABOUT: &str = "Report the staged files (git diff --cached) that fall inside another \
-agent's live reservation: the touches of a task it holds or is dispatched, e.g. for a git \
+const ABOUT: &str = "Report the staged files (git diff --cached; in a jj workspace without \
+git, the files of the working-copy change) that fall inside another agent's live reservation: the touches of a task it holds or is dispatched, e.g. for a git \
 pre-commit hook. Without --strict it exits 0 whatever happens (what it cannot read is a \
 warning on stderr); with --strict a conflict, or a board or server it cannot read, exits 1";
 

@@ -6,8 +6,12 @@
 //! reservation (the touches of a task it holds, or that is dispatched to it
 //! and not claimed yet), for a git pre-commit hook. The staged files come
 //! from `git diff --cached` (run at the repository's top, so that paths are
-//! relative to it, as touches are); each is matched with globset against
-//! every pattern of every reservation whose holder is not the caller.
+//! relative to it, as touches are); outside a git repository, in a jj
+//! workspace (one that `jj workspace add` made beside a git-backed or a
+//! native jj repository has no `.git`), the files the working-copy change
+//! `@` touches stand for them, as `jj diff --name-only` lists them at the
+//! workspace's root. Each is matched with globset against every pattern of
+//! every reservation whose holder is not the caller.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -32,10 +36,19 @@ pub(crate) struct Hit {
 
 /// The staged files of the git repository around `dir`: added, changed,
 /// deleted (renames as a deletion and an addition), relative to its top.
+/// Outside a git repository but inside a jj workspace, the files its
+/// working-copy change touches, relative to the workspace's root.
 pub(crate) fn staged(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
-    let top = git(dir, &["rev-parse", "--show-toplevel"])?;
+    let top = match run("git", dir, &["rev-parse", "--show-toplevel"]) {
+        Ok(top) => top,
+        Err(error) => match dir.ancestors().any(|d| d.join(".jj").is_dir()) {
+            true => return changed_in_jj(dir),
+            false => return Err(error),
+        },
+    };
     let top = PathBuf::from(OsStr::from_bytes(top.trim_ascii_end()));
-    let listed = git(
+    let listed = run(
+        "git",
         &top,
         &["diff", "--cached", "--name-only", "-z", "--no-renames"],
     )?;
@@ -46,33 +59,53 @@ pub(crate) fn staged(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
         .collect())
 }
 
-/// The longest one git command may take.
-const GIT_TIMEOUT: Duration = Duration::from_secs(120);
+/// The files the working-copy change `@` of the jj workspace around `dir`
+/// touches, relative to the workspace's root (jj has no index: what `@`
+/// changes is what the next `jj commit` or `jj new` records).
+fn changed_in_jj(dir: &Path) -> Result<Vec<Vec<u8>>, String> {
+    // jj's global flags may follow the subcommand.
+    let quiet = ["--no-pager", "--color", "never"];
+    let root = run("jj", dir, &[&["workspace", "root"], &quiet[..]].concat())?;
+    let root = PathBuf::from(OsStr::from_bytes(root.trim_ascii_end()));
+    let listed = run(
+        "jj",
+        &root,
+        &[&["diff", "--name-only", "-r", "@"], &quiet[..]].concat(),
+    )?;
+    Ok(listed
+        .split(|b| *b == b'\n')
+        .filter(|path| !path.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect())
+}
 
-/// The standard output of `git args` in `dir`, or why it failed: run
-/// without a shell through [`Runner`] (a timeout, its output capped, no
-/// `GIT_DIR` or the like of the caller's).
-fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+/// The longest one git or jj command may take.
+const VCS_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The standard output of `program args` (git or jj) in `dir`, or why it
+/// failed: run without a shell through [`Runner`] (a timeout, its output
+/// capped, no `GIT_DIR` or the like of the caller's).
+fn run(program: &'static str, dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     let what = args.first().copied().unwrap_or_default();
     let runner = Runner {
         dir: dir.to_owned(),
-        timeout: GIT_TIMEOUT,
+        timeout: VCS_TIMEOUT,
     };
     let invocation = Invocation {
-        program: "git",
+        program,
         args: args.iter().map(|a| (*a).to_owned()).collect(),
         env: &[],
         stdin: None,
     };
     let output = runner.run_blocking_bytes(&invocation).map_err(|error| {
         format!(
-            "git {what} in {}: {error}",
+            "{program} {what} in {}: {error}",
             escaped(&dir.display().to_string())
         )
     })?;
     if output.code != Some(0) {
         return Err(format!(
-            "git {what} failed in {}: {}",
+            "{program} {what} failed in {}: {}",
             escaped(&dir.display().to_string()),
             output.stderr.trim()
         ));
