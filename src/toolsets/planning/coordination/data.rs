@@ -15,10 +15,10 @@
 //! link or evidence ever names a task that is not on the board. A board
 //! nobody coordinates on holds none of it and behaves exactly as before.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::time::SystemTime;
 
-use crate::toolsets::planning::domain::{Event, Status, TaskId};
+use crate::toolsets::planning::domain::{Event, IdMap, IdSet, Status, TaskId};
 
 /// An agent's claim on a task, for a lease.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,19 +108,19 @@ pub struct Note {
 /// The team data of one board.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Coordination {
-    claims: HashMap<TaskId, Claim>,
+    claims: IdMap<Claim>,
     /// A lead's dispatch records.
-    dispatches: HashMap<TaskId, Dispatch>,
+    dispatches: IdMap<Dispatch>,
     /// The glob patterns a task touches, as declared (never empty).
-    touches: HashMap<TaskId, Vec<String>>,
-    evidence: HashMap<TaskId, Evidence>,
+    touches: IdMap<Vec<String>>,
+    evidence: IdMap<Evidence>,
     /// Who released a task as completed without evidence (and so may add
     /// it later).
-    completed_by: HashMap<TaskId, String>,
+    completed_by: IdMap<String>,
     /// Task -> the tasks it waits for, sorted by ID.
-    blocked_by: HashMap<TaskId, BTreeSet<TaskId>>,
+    blocked_by: IdMap<BTreeSet<TaskId>>,
     /// Task -> the tasks that wait for it (the reverse of `blocked_by`).
-    blocking: HashMap<TaskId, BTreeSet<TaskId>>,
+    blocking: IdMap<BTreeSet<TaskId>>,
     links: usize,
     done_when: Option<String>,
     /// A person's notes, by number (from 1, in the order they were left).
@@ -396,7 +396,7 @@ impl Coordination {
     pub(crate) fn find_cycle(&self) -> Option<Vec<TaskId>> {
         let mut starts: Vec<TaskId> = self.blocked_by.keys().copied().collect();
         starts.sort_unstable();
-        let mut finished: HashSet<TaskId> = HashSet::new();
+        let mut finished: IdSet = IdSet::default();
         for start in starts {
             if finished.contains(&start) {
                 continue;
@@ -565,18 +565,18 @@ impl Coordination {
 }
 
 /// Sets or removes `map[id]`; returns what was there.
-fn set<T>(map: &mut HashMap<TaskId, T>, id: TaskId, value: Option<T>) -> Option<T> {
+fn set<T>(map: &mut IdMap<T>, id: TaskId, value: Option<T>) -> Option<T> {
     match value {
         Some(value) => map.insert(id, value),
         None => map.remove(&id),
     }
 }
 
-fn insert(map: &mut HashMap<TaskId, BTreeSet<TaskId>>, key: TaskId, value: TaskId) -> bool {
+fn insert(map: &mut IdMap<BTreeSet<TaskId>>, key: TaskId, value: TaskId) -> bool {
     map.entry(key).or_default().insert(value)
 }
 
-fn remove(map: &mut HashMap<TaskId, BTreeSet<TaskId>>, key: TaskId, value: TaskId) -> bool {
+fn remove(map: &mut IdMap<BTreeSet<TaskId>>, key: TaskId, value: TaskId) -> bool {
     let Some(set) = map.get_mut(&key) else {
         return false;
     };

@@ -16,6 +16,7 @@ use super::super::coordination::plan::Attach;
 use super::action::{Action, Done};
 use super::error::{BoardError, Field, Position};
 use super::history::{ClaimEnd, DispatchEnd, Event, Goal, History, Recorded};
+use super::id_hash::IdMap;
 use super::task::{Status, Task, TaskId};
 use crate::runtime::clock::Clock;
 use crate::toolsets::planning::coordination::data::{Change, Coordination, Edit, Step};
@@ -113,7 +114,7 @@ pub struct Board {
     /// Tasks keyed by a creation sequence number: iteration is creation order.
     tasks: BTreeMap<u64, Task>,
     /// Task ID to sequence number, for O(log n) single-task operations.
-    index: HashMap<TaskId, u64>,
+    index: IdMap<u64>,
     next_seq: u64,
     /// `None` when history is disabled.
     history: Option<History>,
@@ -131,7 +132,7 @@ impl Board {
             limits,
             goal: None,
             tasks: BTreeMap::new(),
-            index: HashMap::new(),
+            index: IdMap::default(),
             next_seq: 0,
             history: history_enabled.then(History::default),
             coordination: Coordination::default(),

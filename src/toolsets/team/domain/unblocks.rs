@@ -24,15 +24,13 @@
 //! would be 25 million steps walked one ready task at a time). Both count
 //! the same sets.
 
-use std::collections::HashMap;
-
 use super::view::View;
-use crate::toolsets::planning::domain::{Status, Task, TaskId};
+use crate::toolsets::planning::domain::{IdMap, Status, Task, TaskId};
 
 /// How many tasks each ready task unblocks.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Unblocks {
-    counts: HashMap<TaskId, usize>,
+    counts: IdMap<usize>,
 }
 
 impl Unblocks {
@@ -96,7 +94,7 @@ impl Way {
 #[derive(Default)]
 struct Reach {
     /// Task ID -> its number, `None` for a task that is no open work.
-    index: HashMap<TaskId, Option<usize>>,
+    index: IdMap<Option<usize>>,
     /// The tasks, by number.
     nodes: Vec<TaskId>,
 }
