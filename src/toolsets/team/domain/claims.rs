@@ -141,7 +141,7 @@ pub fn claim(
     let agent = text::agent(agent)?;
     let task = match target {
         Target::Task(id) => task(view.board, id)?,
-        Target::NextReady => wave::next(view, agent, "claim")?,
+        Target::NextReady => wave::next(view, agent, "claim")?.0,
     };
     let until = view.now + lease;
     let record = Edit::Record(Event::Claimed {

@@ -18,7 +18,7 @@ use super::error::{DISPATCH_INSTEAD, TeamError};
 use super::text::{self, check_line};
 use super::touches::{self, Conflict, Touches};
 use super::view::{DispatchState, View};
-use super::{unblocks, wave};
+use super::wave;
 use crate::toolsets::planning::coordination::{Dispatch, Edit};
 use crate::toolsets::planning::domain::{DispatchEnd, Event, Status, TaskId};
 
@@ -87,8 +87,7 @@ pub(crate) fn dispatch(
     let (task, next) = match request.task_id {
         Some(id) => (task(view.board, id)?, None),
         None => {
-            let next = wave::next(view, worker, "dispatch")?;
-            let unblocks = unblocks::count(view, &[next]).of(next.id);
+            let (next, unblocks) = wave::next(view, worker, "dispatch")?;
             (next, Some(unblocks))
         }
     };

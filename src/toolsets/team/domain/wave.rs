@@ -141,16 +141,17 @@ fn conflict(
 }
 
 /// "The next ready task" for `agent`: the first task of its wave (the
-/// top of the ranked queue that overlaps no other agent's held work). A
-/// refusal tells the caller to `verb` (`claim`, `dispatch`) a task by ID.
+/// top of the ranked queue that overlaps no other agent's held work), with
+/// how many tasks it unblocks (counted once, by the ranking). A refusal
+/// tells the caller to `verb` (`claim`, `dispatch`) a task by ID.
 pub(crate) fn next<'a>(
     view: View<'a>,
     agent: &str,
     verb: &'static str,
-) -> Result<&'a Task, TeamError> {
+) -> Result<(&'a Task, usize), TeamError> {
     let wave = wave(view, 1, Stalled::Include, Some(agent));
     if let Some(first) = wave.members.first() {
-        return Ok(first);
+        return Ok((first, wave.unblocks.of(first.id)));
     }
     match wave.held_back.into_iter().next() {
         Some((_, first)) => Err(TeamError::NothingReadyWithoutOverlap {
