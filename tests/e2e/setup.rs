@@ -235,13 +235,7 @@ async fn setup_into_an_empty_project_twice_then_remove_for_every_agent() {
         // What the docs show, with this test's paths as the docs write them.
         for (file, text) in written.iter().zip(&texts) {
             let shown = text
-                .replace(
-                    &std::fs::canonicalize(common::BIN)
-                        .unwrap()
-                        .display()
-                        .to_string(),
-                    "/home/you/.cargo/bin/planning-mcp-server",
-                )
+                .replace(&this_binary(), "/home/you/.cargo/bin/planning-mcp-server")
                 .replace(&project.home.display().to_string(), "/home/you");
             assert!(
                 docs.contains(&shown),
@@ -506,10 +500,7 @@ async fn user_scope_writes_this_binarys_path_and_its_commands_run() {
             "planning,team",
         ])
         .await;
-    let this = std::fs::canonicalize(common::BIN)
-        .unwrap()
-        .display()
-        .to_string();
+    let this = this_binary();
     let servers = project.read("HOME/.claude.json").unwrap();
     let entry = entry("claude-code", &servers);
     assert_eq!(entry["command"], this.as_str());
@@ -564,10 +555,7 @@ async fn doctor_checks_what_setup_wrote_line_by_line() {
         "{report}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let this = std::fs::canonicalize(common::BIN)
-        .unwrap()
-        .display()
-        .to_string();
+    let this = this_binary();
     let tools = common::tool_names("planning,team").await.len();
     // docs/setup.md shows this very report: its count of tools is true.
     let docs =
@@ -726,14 +714,8 @@ async fn doctor_runs_no_code_of_a_checked_out_project() {
     );
     named("planning-mcp-server");
     let bins = Path::new(common::BIN).parent().unwrap();
-    let mut command = project.command(common::BIN);
-    command
-        .args(["doctor", "claude-code"])
-        .env("PATH", format!("{}:{}", tools.display(), bins.display()))
-        .stdin(std::process::Stdio::null());
-    let output = common::within_hang("doctor", command.output())
-        .await
-        .unwrap();
+    let path = format!("{}:{}", tools.display(), bins.display());
+    let output = doctor_with_path(&project, &path).await;
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     refused(
         &stderr,
@@ -1059,6 +1041,15 @@ async fn doctor_s_fix_for_a_board_directory_that_cannot_be_made_is_run_as_printe
     );
 }
 
+/// The built server's path, its symbolic links resolved: what `setup`
+/// writes in a user's files and `doctor` calls this binary.
+fn this_binary() -> String {
+    std::fs::canonicalize(common::BIN)
+        .unwrap()
+        .display()
+        .to_string()
+}
+
 /// The commands between backticks on the `fix:` line that follows the
 /// `FAIL` line containing `failed` in `report`.
 fn printed_fix(report: &str, failed: &str) -> Vec<String> {
@@ -1112,10 +1103,9 @@ async fn doctor_s_fix_for_a_program_path_does_not_find_links_this_binary_onto_pa
     let output = doctor_with_path(&project, &path).await;
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    let this = std::fs::canonicalize(common::BIN).unwrap();
+    let this = this_binary();
     let link = format!(
-        "ln -sf {} {}",
-        this.display(),
+        "ln -sf {this} {}",
         bin.join("planning-mcp-server").display()
     );
     for failed in [
@@ -1140,8 +1130,7 @@ async fn doctor_s_fix_for_a_program_path_does_not_find_links_this_binary_onto_pa
     );
     assert!(
         report.contains(&format!(
-            "  ok    planning-mcp-server is this binary ({})\n",
-            this.display()
+            "  ok    planning-mcp-server is this binary ({this})\n"
         )),
         "{report}"
     );
@@ -1159,8 +1148,7 @@ async fn doctor_s_fix_for_a_user_entry_whose_binary_is_gone_is_run_as_printed() 
             "planning,team",
         ])
         .await;
-    let this = std::fs::canonicalize(common::BIN).unwrap();
-    let this = this.display().to_string();
+    let this = this_binary();
     // The binary the entry names was moved away (uninstalled, rebuilt elsewhere).
     let gone = project.home.join("old").join("planning-mcp-server");
     let gone = gone.display().to_string();
